@@ -1,0 +1,32 @@
+import type { Network, OnchainKeychain } from "../events/types";
+
+/**
+ * The closed union of commands the screens may send to the worker, with what each answers.
+ * Add a command: one entry here, one handler in the family's file, one line in `handlers.ts`.
+ */
+export interface CommandSpecs {
+  CreateWallet: { input: Record<string, never>; output: { walletId: string } };
+  RestoreWallet: { input: { words: string[] }; output: { walletId: string } };
+  ShowSeed: { input: Record<string, never>; output: { words: string[] } };
+  MarkBackedUp: { input: Record<string, never>; output: null };
+  SetFiat: { input: { code: string }; output: null };
+  SetSafeMode: { input: { enabled: boolean }; output: null };
+  ExportState: { input: { password: string }; output: { json: string; fileName: string } };
+  ImportState: { input: { text: string; password?: string }; output: { imported: number } };
+  DeleteEverything: { input: Record<string, never>; output: null };
+  SetLabels: { input: { itemId: string; labels: string[] }; output: null };
+
+  GetNewAddress: { input: { labels: string[] }; output: { address: string; index: number; keychain: OnchainKeychain } };
+  CheckAddress: { input: { address: string }; output: { network: Network } };
+  CreateBip21: { input: { amountSats: bigint | null; labels: string[] }; output: { uri: string; address: string } };
+  EstimateTxFee: { input: { address: string; amountSats: bigint }; output: { feeSats: bigint } };
+  SendToAddress: { input: { address: string; amountSats: bigint; labels: string[] }; output: { txid: string; feeSats: bigint } };
+  EstimateSweepTxFee: { input: { address: string }; output: { feeSats: bigint; amountSats: bigint } };
+  SweepWallet: { input: { address: string; labels: string[] }; output: { txid: string; feeSats: bigint; amountSats: bigint } };
+  SyncOnchain: { input: Record<string, never>; output: null };
+}
+
+export type CommandTag = keyof CommandSpecs;
+export type Command = { [K in CommandTag]: { _tag: K } & CommandSpecs[K]["input"] }[CommandTag];
+export type CommandOf<K extends CommandTag> = Extract<Command, { _tag: K }>;
+export type ResultOf<K extends CommandTag> = CommandSpecs[K]["output"];

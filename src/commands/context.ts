@@ -1,0 +1,44 @@
+import type { Effect } from "effect";
+import type { NewEvent, Stamp } from "../events/make";
+import type { Network } from "../events/types";
+import type { States } from "../projections";
+import type { CommandOf, CommandTag, ResultOf } from "./command";
+import type { WalletError } from "./errors";
+import type { OnchainPort } from "../engine/onchain/port";
+
+/** A write to the `kv` table made in the same transaction as the command's events (`null` deletes). */
+export interface KvWrite {
+  readonly key: string;
+  readonly value: unknown | null;
+}
+
+/** What a handler decided: the answer, the events to append, and any engine blobs to store with them. */
+export interface Outcome<R> {
+  readonly result: R;
+  readonly events: readonly NewEvent[];
+  readonly kv?: readonly KvWrite[];
+}
+
+export const outcome = <R>(result: R, events: readonly NewEvent[] = [], kv?: readonly KvWrite[]): Outcome<R> =>
+  kv ? { result, events, kv } : { result, events };
+
+/** The seed, when the wallet has one and it is unlocked. */
+export interface KeysPort {
+  readonly mnemonic: () => Effect.Effect<string, WalletError>;
+}
+
+/** What every handler may read and call. Handlers never write: they return an Outcome. */
+export interface HandlerContext {
+  /** The folded state of the log as it is now. */
+  readonly states: States;
+  readonly network: Network;
+  readonly stamp: Stamp;
+  readonly keys: KeysPort;
+  /** Present once the wallet exists and the on-chain engine is started. */
+  readonly onchain: OnchainPort | null;
+}
+
+export type Handler<K extends CommandTag> = (
+  cmd: CommandOf<K>,
+  ctx: HandlerContext,
+) => Effect.Effect<Outcome<ResultOf<K>>, WalletError>;

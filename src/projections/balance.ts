@@ -1,0 +1,24 @@
+import { netOf, type OnchainState } from "./onchain";
+
+/** Balances in sats (spec 1 §3). */
+export interface BalanceView {
+  /** On-chain funds the wallet can spend: confirmed, plus its own unconfirmed change. */
+  readonly confirmed: bigint;
+  /** Incoming on-chain funds not yet confirmed. */
+  readonly unconfirmed: bigint;
+  readonly lightning: bigint;
+  readonly federation: bigint;
+  readonly force_close: bigint;
+}
+
+export const balanceOf = (onchain: OnchainState): BalanceView => {
+  let confirmed = 0n;
+  let unconfirmed = 0n;
+  for (const t of onchain.txs.values()) {
+    if (t.dropped) continue;
+    // The wallet's own spends are trusted at once; others' payments count once they confirm.
+    if (t.confirmation || t.outgoing) confirmed += netOf(t);
+    else unconfirmed += netOf(t);
+  }
+  return { confirmed, unconfirmed, lightning: 0n, federation: 0n, force_close: 0n };
+};

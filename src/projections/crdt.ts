@@ -1,0 +1,11 @@
+import { applyChange, type Doc, emptyDoc } from "../crdt/doc";
+import { projection } from "./projection";
+
+/** Folds `crdt.change` events into the owner-edited Automerge document. */
+export const crdtProjection = projection<Doc | null, Doc>({
+  name: "crdt",
+  // Created lazily so that importing this module does not need Automerge's wasm yet.
+  initial: null,
+  apply: (doc, e) => (e.type === "crdt.change" ? applyChange(doc ?? emptyDoc(), e.payload.change) : doc),
+  view: (doc) => doc ?? emptyDoc(),
+});

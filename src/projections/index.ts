@@ -1,0 +1,85 @@
+import type { ContactRecord, Doc } from "../crdt/doc";
+import type { WalletEvent } from "../events/types";
+import { ACTIVITY_PAGE, type ActivityItem, activityItems } from "./activity";
+import { type BalanceView, balanceOf } from "./balance";
+import { crdtProjection } from "./crdt";
+import { type OnchainState, onchainProjection } from "./onchain";
+import { contactsOf, labelsOf, type SettingsView, settingsOf } from "./settings";
+import { type WalletView, walletProjection } from "./wallet";
+
+/** Every fold's state. Folding the same log always gives the same `States`. */
+export interface States {
+  readonly seq: number;
+  readonly wallet: WalletView;
+  readonly onchain: OnchainState;
+  readonly crdt: Doc | null;
+}
+
+export const initialStates = (): States => ({
+  seq: 0,
+  wallet: walletProjection.initial,
+  onchain: onchainProjection.initial,
+  crdt: crdtProjection.initial,
+});
+
+export const foldEvent = (s: States, e: WalletEvent): States => ({
+  seq: e.seq ?? s.seq + 1,
+  wallet: walletProjection.apply(s.wallet, e),
+  onchain: onchainProjection.apply(s.onchain, e),
+  crdt: crdtProjection.apply(s.crdt, e),
+});
+
+export const foldEvents = (events: Iterable<WalletEvent>, from: States = initialStates()): States => {
+  let s = from;
+  for (const e of events) s = foldEvent(s, e);
+  return s;
+};
+
+export interface ChannelView {
+  readonly outpoint: string;
+  readonly peer: string;
+  readonly balance: bigint;
+  readonly reserve: bigint;
+  readonly inbound: bigint;
+  readonly size: bigint;
+  readonly is_usable: boolean;
+}
+export interface FederationView {
+  readonly federation_id: string;
+  readonly federation_name: string;
+  readonly balance: bigint;
+  readonly popup_countdown_message: string | null;
+  readonly popup_end_timestamp: number | null;
+}
+export interface NwcView {
+  readonly profiles: readonly { readonly index: number; readonly name: string }[];
+  readonly pending: readonly { readonly id: string; readonly amount_sats: bigint }[];
+}
+
+/** What the screens read; pushed from the worker whenever it changes. */
+export interface Views {
+  readonly wallet: WalletView;
+  readonly balance: BalanceView;
+  readonly activity: { readonly items: readonly ActivityItem[]; readonly total: number };
+  readonly settings: SettingsView;
+  readonly contacts: readonly ContactRecord[];
+  readonly channels: readonly ChannelView[];
+  readonly federations: readonly FederationView[];
+  readonly nwc: NwcView;
+}
+export type ViewName = keyof Views;
+
+export const deriveViews = (s: States): Views => {
+  const doc = crdtProjection.view(s.crdt);
+  const items = activityItems(s.onchain, labelsOf(doc));
+  return {
+    wallet: s.wallet,
+    balance: balanceOf(s.onchain),
+    activity: { items: items.slice(0, ACTIVITY_PAGE), total: items.length },
+    settings: settingsOf(doc),
+    contacts: contactsOf(doc),
+    channels: [],
+    federations: [],
+    nwc: { profiles: [], pending: [] },
+  };
+};

@@ -1,0 +1,89 @@
+import type { OnchainKeychain } from "../events/types";
+import { projection, toSats } from "./projection";
+
+export interface OnchainTx {
+  readonly txid: string;
+  readonly received: bigint;
+  readonly sent: bigint;
+  readonly fee: bigint;
+  readonly labels: readonly string[];
+  readonly outgoing: boolean;
+  /** When the wallet first saw it (event time, ms). */
+  readonly seenAt: number;
+  readonly confirmation: { readonly height: number; readonly blockHash: string; readonly blockTime: number } | null;
+  readonly dropped: boolean;
+  readonly replacedBy: string | null;
+}
+
+export interface IssuedAddress {
+  readonly address: string;
+  readonly keychain: OnchainKeychain;
+  readonly index: number;
+  readonly labels: readonly string[];
+}
+
+export interface OnchainState {
+  readonly txs: ReadonlyMap<string, OnchainTx>;
+  readonly addresses: ReadonlyMap<string, IssuedAddress>;
+  /** The next unused derivation index of each keychain. */
+  readonly nextIndex: { readonly external: number; readonly internal: number };
+}
+
+const initial: OnchainState = { txs: new Map(), addresses: new Map(), nextIndex: { external: 0, internal: 0 } };
+
+const withTx = (s: OnchainState, txid: string, f: (t: OnchainTx) => OnchainTx): OnchainState => {
+  const t = s.txs.get(txid);
+  if (!t) return s;
+  const txs = new Map(s.txs);
+  txs.set(txid, f(t));
+  return { ...s, txs };
+};
+
+/** On-chain wallet state as the log records it: transactions, issued addresses, next indexes. */
+export const onchainProjection = projection<OnchainState, OnchainState>({
+  name: "onchain",
+  initial,
+  apply: (s, e) => {
+    switch (e.type) {
+      case "onchain.address_issued": {
+        const p = e.payload;
+        const addresses = new Map(s.addresses);
+        addresses.set(p.address, { address: p.address, keychain: p.keychain, index: p.index, labels: p.labels });
+        const next = Math.max(s.nextIndex[p.keychain], p.index + 1);
+        return { ...s, addresses, nextIndex: { ...s.nextIndex, [p.keychain]: next } };
+      }
+      case "onchain.tx_seen": {
+        const p = e.payload;
+        const prior = s.txs.get(p.txid);
+        const txs = new Map(s.txs);
+        txs.set(p.txid, {
+          txid: p.txid,
+          received: toSats(p.received),
+          sent: toSats(p.sent),
+          fee: toSats(p.fee),
+          labels: prior ? [...new Set([...prior.labels, ...p.labels])] : p.labels,
+          outgoing: p.outgoing || (prior?.outgoing ?? false),
+          seenAt: prior?.seenAt ?? e.at,
+          confirmation: prior?.confirmation ?? null,
+          dropped: false,
+          replacedBy: null,
+        });
+        return { ...s, txs };
+      }
+      case "onchain.tx_confirmed": {
+        const { height, blockHash, blockTime } = e.payload;
+        return withTx(s, e.payload.txid, (t) => ({ ...t, confirmation: { height, blockHash, blockTime }, dropped: false, replacedBy: null }));
+      }
+      case "onchain.tx_unconfirmed":
+        return withTx(s, e.payload.txid, (t) => ({ ...t, confirmation: null }));
+      case "onchain.tx_dropped":
+        return withTx(s, e.payload.txid, (t) => ({ ...t, confirmation: null, dropped: true, replacedBy: e.payload.replacedBy }));
+      default:
+        return s;
+    }
+  },
+  view: (s) => s,
+});
+
+/** What a transaction moved for the owner: positive in, negative out (fee included). */
+export const netOf = (t: OnchainTx): bigint => t.received - t.sent;

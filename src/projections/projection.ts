@@ -1,0 +1,17 @@
+import type { WalletEvent } from "../events/types";
+
+/**
+ * A pure fold of the event log. No clock, no randomness, no I/O: the same events give the same state on
+ * any machine, which is what replay, export and import rely on. `view` derives what the screens read.
+ */
+export interface Projection<S, V> {
+  readonly name: string;
+  readonly initial: S;
+  readonly apply: (state: S, event: WalletEvent) => S;
+  readonly view: (state: S) => V;
+}
+
+export const projection = <S, V>(p: Projection<S, V>): Projection<S, V> => p;
+
+/** Sum of decimal-string sats as a bigint. */
+export const toSats = (s: string): bigint => BigInt(s);

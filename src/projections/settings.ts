@@ -1,0 +1,16 @@
+import type { ContactRecord, Doc } from "../crdt/doc";
+
+export const DEFAULT_FIAT = "USD";
+
+export interface SettingsView {
+  readonly fiat: string;
+}
+
+export const settingsOf = (doc: Doc): SettingsView => ({ fiat: doc.settings?.fiat ?? DEFAULT_FIAT });
+
+export const labelsOf = (doc: Doc): { readonly [id: string]: readonly string[] } => doc.labels ?? {};
+
+export const contactsOf = (doc: Doc): readonly ContactRecord[] =>
+  Object.values(doc.contacts ?? {})
+    .map((c) => ({ ...c }))
+    .sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));

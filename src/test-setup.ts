@@ -1,0 +1,4 @@
+import "fake-indexeddb/auto";
+import { initCrdtNode } from "./crdt/node";
+
+await initCrdtNode();
