@@ -1,8 +1,25 @@
+import { readFileSync } from "node:fs";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { serviceWorkerSource } from "./src/sw/source";
+
+const version = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")).version as string;
+
+/** Emits /sw.js with the list of this build's files, so the app shell opens offline after one visit. */
+const serviceWorker = (): Plugin => ({
+  name: "wallet-service-worker",
+  apply: "build",
+  generateBundle(_options, bundle) {
+    const files = Object.keys(bundle).filter((f) => !f.endsWith(".map"));
+    const shell = ["/", ...files.map((f) => `/${f}`), "/icon.svg", "/manifest.webmanifest"];
+    const buildId = `${version}-${Date.now().toString(36)}`;
+    this.emitFile({ type: "asset", fileName: "sw.js", source: serviceWorkerSource(buildId, shell) });
+  },
+});
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), serviceWorker()],
+  define: { __APP_VERSION__: JSON.stringify(version) },
   worker: { format: "es" },
   build: { target: "es2022", sourcemap: true },
   optimizeDeps: { entries: ["index.html", "src/worker.ts"], exclude: ["@automerge/automerge", "zxing-wasm"] },

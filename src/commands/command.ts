@@ -1,20 +1,24 @@
 import type { Network, OnchainKeychain } from "../events/types";
+import type { OnchainDetails } from "../projections/activity";
+
+type Empty = Record<never, never>;
 
 /**
  * The closed union of commands the screens may send to the worker, with what each answers.
  * Add a command: one entry here, one handler in the family's file, one line in `handlers.ts`.
  */
 export interface CommandSpecs {
-  CreateWallet: { input: Record<string, never>; output: { walletId: string } };
+  CreateWallet: { input: Empty; output: { walletId: string } };
   RestoreWallet: { input: { words: string[] }; output: { walletId: string } };
-  ShowSeed: { input: Record<string, never>; output: { words: string[] } };
-  MarkBackedUp: { input: Record<string, never>; output: null };
+  ShowSeed: { input: Empty; output: { words: string[] } };
+  MarkBackedUp: { input: Empty; output: null };
   SetFiat: { input: { code: string }; output: null };
   SetSafeMode: { input: { enabled: boolean }; output: null };
   ExportState: { input: { password: string }; output: { json: string; fileName: string } };
   ImportState: { input: { text: string; password?: string }; output: { imported: number } };
-  DeleteEverything: { input: Record<string, never>; output: null };
+  DeleteEverything: { input: Empty; output: null };
   SetLabels: { input: { itemId: string; labels: string[] }; output: null };
+  GetTransaction: { input: { txid: string }; output: OnchainDetails | null };
 
   GetNewAddress: { input: { labels: string[] }; output: { address: string; index: number; keychain: OnchainKeychain } };
   CheckAddress: { input: { address: string }; output: { network: Network } };
@@ -23,7 +27,7 @@ export interface CommandSpecs {
   SendToAddress: { input: { address: string; amountSats: bigint; labels: string[] }; output: { txid: string; feeSats: bigint } };
   EstimateSweepTxFee: { input: { address: string }; output: { feeSats: bigint; amountSats: bigint } };
   SweepWallet: { input: { address: string; labels: string[] }; output: { txid: string; feeSats: bigint; amountSats: bigint } };
-  SyncOnchain: { input: Record<string, never>; output: null };
+  SyncOnchain: { input: Empty; output: null };
 }
 
 export type CommandTag = keyof CommandSpecs;

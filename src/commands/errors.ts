@@ -15,6 +15,8 @@ export class WrongNetwork extends Data.TaggedError("WrongNetwork")<Detail> {}
 export class InsufficientFunds extends Data.TaggedError("InsufficientFunds")<Detail> {}
 /** An export or import file that cannot be used; nothing was changed. */
 export class ImportRejected extends Data.TaggedError("ImportRejected")<Detail> {}
+/** The file or wallet is protected and no password was given. */
+export class PasswordRequired extends Data.TaggedError("PasswordRequired")<Detail> {}
 /** 'Incorrect password entered.' */
 export class WrongPassword extends Data.TaggedError("WrongPassword")<Detail> {}
 /** The command needs a wallet and there is none (or it needs none and there is one). */
@@ -30,6 +32,7 @@ export type WalletError =
   | InsufficientFunds
   | ImportRejected
   | WrongPassword
+  | PasswordRequired
   | WalletState
   | ServerUnavailable
   | Unexpected;

@@ -5,7 +5,7 @@ import { projection } from "./projection";
 export const crdtProjection = projection<Doc | null, Doc>({
   name: "crdt",
   // Created lazily so that importing this module does not need Automerge's wasm yet.
-  initial: null,
+  initial: () => null,
   apply: (doc, e) => (e.type === "crdt.change" ? applyChange(doc ?? emptyDoc(), e.payload.change) : doc),
   view: (doc) => doc ?? emptyDoc(),
 });

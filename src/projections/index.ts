@@ -7,7 +7,7 @@ import { type OnchainState, onchainProjection } from "./onchain";
 import { contactsOf, labelsOf, type SettingsView, settingsOf } from "./settings";
 import { type WalletView, walletProjection } from "./wallet";
 
-/** Every fold's state. Folding the same log always gives the same `States`. */
+/** Every fold's state. Folding the same log always gives the same `States`; folds update it in place. */
 export interface States {
   readonly seq: number;
   readonly wallet: WalletView;
@@ -17,9 +17,9 @@ export interface States {
 
 export const initialStates = (): States => ({
   seq: 0,
-  wallet: walletProjection.initial,
-  onchain: onchainProjection.initial,
-  crdt: crdtProjection.initial,
+  wallet: walletProjection.initial(),
+  onchain: onchainProjection.initial(),
+  crdt: crdtProjection.initial(),
 });
 
 export const foldEvent = (s: States, e: WalletEvent): States => ({

@@ -23,40 +23,34 @@ export interface IssuedAddress {
 }
 
 export interface OnchainState {
-  readonly txs: ReadonlyMap<string, OnchainTx>;
-  readonly addresses: ReadonlyMap<string, IssuedAddress>;
+  readonly txs: Map<string, OnchainTx>;
+  readonly addresses: Map<string, IssuedAddress>;
   /** The next unused derivation index of each keychain. */
-  readonly nextIndex: { readonly external: number; readonly internal: number };
+  readonly nextIndex: { external: number; internal: number };
 }
 
-const initial: OnchainState = { txs: new Map(), addresses: new Map(), nextIndex: { external: 0, internal: 0 } };
-
-const withTx = (s: OnchainState, txid: string, f: (t: OnchainTx) => OnchainTx): OnchainState => {
+const patch = (s: OnchainState, txid: string, f: (t: OnchainTx) => OnchainTx): OnchainState => {
   const t = s.txs.get(txid);
-  if (!t) return s;
-  const txs = new Map(s.txs);
-  txs.set(txid, f(t));
-  return { ...s, txs };
+  if (t) s.txs.set(txid, f(t));
+  return s;
 };
 
 /** On-chain wallet state as the log records it: transactions, issued addresses, next indexes. */
 export const onchainProjection = projection<OnchainState, OnchainState>({
   name: "onchain",
-  initial,
+  initial: () => ({ txs: new Map(), addresses: new Map(), nextIndex: { external: 0, internal: 0 } }),
   apply: (s, e) => {
     switch (e.type) {
       case "onchain.address_issued": {
         const p = e.payload;
-        const addresses = new Map(s.addresses);
-        addresses.set(p.address, { address: p.address, keychain: p.keychain, index: p.index, labels: p.labels });
-        const next = Math.max(s.nextIndex[p.keychain], p.index + 1);
-        return { ...s, addresses, nextIndex: { ...s.nextIndex, [p.keychain]: next } };
+        s.addresses.set(p.address, { address: p.address, keychain: p.keychain, index: p.index, labels: p.labels });
+        s.nextIndex[p.keychain] = Math.max(s.nextIndex[p.keychain], p.index + 1);
+        return s;
       }
       case "onchain.tx_seen": {
         const p = e.payload;
         const prior = s.txs.get(p.txid);
-        const txs = new Map(s.txs);
-        txs.set(p.txid, {
+        s.txs.set(p.txid, {
           txid: p.txid,
           received: toSats(p.received),
           sent: toSats(p.sent),
@@ -68,16 +62,16 @@ export const onchainProjection = projection<OnchainState, OnchainState>({
           dropped: false,
           replacedBy: null,
         });
-        return { ...s, txs };
+        return s;
       }
       case "onchain.tx_confirmed": {
         const { height, blockHash, blockTime } = e.payload;
-        return withTx(s, e.payload.txid, (t) => ({ ...t, confirmation: { height, blockHash, blockTime }, dropped: false, replacedBy: null }));
+        return patch(s, e.payload.txid, (t) => ({ ...t, confirmation: { height, blockHash, blockTime }, dropped: false, replacedBy: null }));
       }
       case "onchain.tx_unconfirmed":
-        return withTx(s, e.payload.txid, (t) => ({ ...t, confirmation: null }));
+        return patch(s, e.payload.txid, (t) => ({ ...t, confirmation: null }));
       case "onchain.tx_dropped":
-        return withTx(s, e.payload.txid, (t) => ({ ...t, confirmation: null, dropped: true, replacedBy: e.payload.replacedBy }));
+        return patch(s, e.payload.txid, (t) => ({ ...t, confirmation: null, dropped: true, replacedBy: e.payload.replacedBy }));
       default:
         return s;
     }

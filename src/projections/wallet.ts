@@ -13,7 +13,7 @@ const initial: WalletView = { exists: false, walletId: null, network: null, has_
 
 export const walletProjection = projection<WalletView, WalletView>({
   name: "wallet",
-  initial,
+  initial: () => initial,
   apply: (s, e) => {
     switch (e.type) {
       case "wallet.created":

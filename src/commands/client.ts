@@ -1,0 +1,96 @@
+import type { Command, CommandTag, CommandOf, ResultOf } from "./command";
+import type { WireError } from "./errors";
+import type { AllViews, FromWorker, LoadStage, ToWorker, WalletConfig } from "./protocol";
+
+/** A command that failed: its tag, the catalogue text and the i18n key, as the worker sent them. */
+export class CommandFailed extends Error {
+  readonly _tag: WireError["_tag"];
+  readonly key: string | undefined;
+  readonly values: Record<string, string> | undefined;
+  constructor(e: WireError) {
+    super(e.message);
+    this.name = e._tag;
+    this._tag = e._tag;
+    this.key = e.key;
+    this.values = e.values;
+  }
+}
+
+type Listener = () => void;
+
+/**
+ * The main thread's side of the bus: sends commands, keeps the latest views the worker pushed, and
+ * tells subscribers when they change. Screens read it through `useView`; nothing here polls.
+ */
+export class WalletClient {
+  private next = 1;
+  private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: CommandFailed) => void }>();
+  private readonly listeners = new Set<Listener>();
+  views: Partial<AllViews> = {};
+  stage: LoadStage = "fresh";
+  bootError: string | null = null;
+
+  constructor(private readonly worker: Pick<Worker, "postMessage" | "terminate"> & { onmessage: ((ev: MessageEvent<FromWorker>) => void) | null }) {
+    worker.onmessage = (ev) => this.receive(ev.data);
+  }
+
+  start(config: WalletConfig): void {
+    this.stage = "checking_double_init";
+    this.send({ kind: "start", config });
+    this.emit();
+  }
+
+  dispatch<K extends CommandTag>(command: CommandOf<K>): Promise<ResultOf<K>> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.send({ kind: "command", id, command: command as Command });
+    });
+  }
+
+  subscribe = (l: Listener): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+
+  /** Stops the wallet's engines before the page goes away (import, delete, restore). */
+  stop(): void {
+    this.send({ kind: "stop" });
+  }
+
+  terminate(): void {
+    this.worker.terminate();
+  }
+
+  private send(m: ToWorker) {
+    this.worker.postMessage(m);
+  }
+
+  private emit() {
+    for (const l of this.listeners) l();
+  }
+
+  private receive(m: FromWorker) {
+    switch (m.kind) {
+      case "stage":
+        this.stage = m.stage;
+        break;
+      case "views":
+        this.views = { ...this.views, ...m.views };
+        break;
+      case "boot_error":
+        this.bootError = m.message;
+        break;
+      case "result": {
+        const w = this.waiting.get(m.id);
+        this.waiting.delete(m.id);
+        if (m.ok) w?.resolve(m.value);
+        else w?.reject(new CommandFailed(m.error));
+        return;
+      }
+      case "stopped":
+        return;
+    }
+    this.emit();
+  }
+}

@@ -1,0 +1,18 @@
+import type { CommandTag } from "./command";
+import type { Handler } from "./context";
+import { getTransaction } from "./activity";
+import { createWallet, markBackedUp, restoreWallet, setFiat, setLabels, setSafeMode, showSeed } from "./wallet";
+
+type HostCommands = "ExportState" | "ImportState" | "DeleteEverything";
+
+/** One handler per command; the state-file commands run in the host because they replace the log. */
+export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Handler<K> } = {
+  CreateWallet: createWallet,
+  RestoreWallet: restoreWallet,
+  ShowSeed: showSeed,
+  MarkBackedUp: markBackedUp,
+  SetFiat: setFiat,
+  SetSafeMode: setSafeMode,
+  SetLabels: setLabels,
+  GetTransaction: getTransaction,
+};

@@ -1,0 +1,41 @@
+import type { Network } from "../events/types";
+import type { Views } from "../projections";
+import type { Command } from "./command";
+import type { WireError } from "./errors";
+
+/** Where the wallet talks to the chain and prices; chosen at build time or in settings. */
+export interface WalletConfig {
+  readonly network: Network;
+  readonly esplora: string;
+  /** URL template of the price feed, `{code}` replaced by the fiat code. */
+  readonly priceSource: string;
+}
+
+/** Boot stages of spec 1 §4, shown as progress 0 to 5. */
+export const LOAD_STAGES = ["fresh", "checking_double_init", "downloading", "checking_for_existing_wallet", "setup", "done"] as const;
+export type LoadStage = (typeof LOAD_STAGES)[number];
+
+/** Live state that is not a fold of the log: it changes with the world, not with events. */
+export interface LiveState {
+  readonly price: string | null;
+  /** The fiat shown: the chosen one, or BTC while the price feed is failing. */
+  readonly fiat: string;
+  readonly is_syncing: boolean;
+  readonly last_sync: number | null;
+  readonly sync_error: string | null;
+}
+
+export type AllViews = Views & { readonly live: LiveState };
+
+export type ToWorker =
+  | { readonly kind: "start"; readonly config: WalletConfig }
+  | { readonly kind: "command"; readonly id: number; readonly command: Command }
+  | { readonly kind: "stop" };
+
+export type FromWorker =
+  | { readonly kind: "stage"; readonly stage: LoadStage }
+  | { readonly kind: "views"; readonly views: Partial<AllViews> }
+  | { readonly kind: "result"; readonly id: number; readonly ok: true; readonly value: unknown }
+  | { readonly kind: "result"; readonly id: number; readonly ok: false; readonly error: WireError }
+  | { readonly kind: "boot_error"; readonly message: string }
+  | { readonly kind: "stopped" };

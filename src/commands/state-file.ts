@@ -1,0 +1,193 @@
+import { Effect } from "effect";
+import type { Doc } from "../crdt/doc";
+import { saveDoc } from "../crdt/doc";
+import type { StoredEvent, WalletDb } from "../events/db";
+import { readEvents } from "../events/log";
+import { KV } from "../events/storage-keys";
+import { NETWORKS, type Network, type WalletEvent } from "../events/types";
+import { validateEvent } from "../events/validate";
+import { foldEvents } from "../projections";
+import { ImportRejected, InvalidInput, PasswordRequired, type WalletError, unexpected } from "./errors";
+
+/**
+ * `mutiny-state.json`: the whole wallet in one versioned file. The log, the Automerge document and the
+ * engine blobs travel inside a password-sealed envelope (secrets never leave the device unencrypted);
+ * format, version and network stay readable so a wrong file is refused before asking for a password.
+ */
+export const STATE_FORMAT = "mutiny-state";
+export const STATE_VERSION = 1;
+export const STATE_FILE_NAME = "mutiny-state.json";
+
+export interface StateContents {
+  readonly walletId: string;
+  readonly events: readonly WalletEvent[];
+  /** Automerge.save of the owner-edited document, base64 (the events carry the same changes). */
+  readonly crdt: string;
+  readonly kv: readonly { readonly key: string; readonly value: unknown }[];
+}
+
+export interface StateFile {
+  readonly format: typeof STATE_FORMAT;
+  readonly version: number;
+  readonly network: Network;
+  readonly exportedAt: number;
+  readonly sealed: unknown;
+}
+
+/** Seals and opens the contents with a password (the vault, or a faster one in tests). */
+export interface StateCipher {
+  readonly seal: (value: unknown, password: string) => Promise<unknown>;
+  /** Rejects with a WalletError (wrong password, damaged envelope). */
+  readonly open: (sealed: unknown, password: string) => Promise<unknown>;
+}
+
+const KEY = "settings.emergency_kit.import_export";
+const rejected = (key: string, message: string, values?: Record<string, string>) =>
+  new ImportRejected({ message, key: `${KEY}.${key}`, ...(values ? { values } : {}) });
+
+const tryCipher = <A>(f: () => Promise<A>): Effect.Effect<A, WalletError> =>
+  Effect.tryPromise({ try: f, catch: (e) => (isWalletError(e) ? e : unexpected(e)) });
+
+const isWalletError = (e: unknown): e is WalletError =>
+  typeof e === "object" && e !== null && "_tag" in e && "message" in e && e instanceof Error;
+
+export const exportState = (
+  db: WalletDb,
+  doc: Doc,
+  network: Network,
+  walletId: string,
+  password: string,
+  cipher: StateCipher,
+  now: number,
+): Effect.Effect<{ json: string; fileName: string }, WalletError> =>
+  Effect.gen(function* () {
+    if (password.length === 0)
+      return yield* Effect.fail(new InvalidInput({ message: "Please enter a password to protect the file.", key: `${KEY}.error_password` }));
+    const { events, kv } = yield* tryCipher(() =>
+      db.transaction("r", db.events, db.kv, async () => ({ events: await readEvents(db), kv: await db.kv.toArray() })),
+    );
+    const contents: StateContents = {
+      walletId,
+      events: events.map(({ seq: _seq, ...e }) => e as WalletEvent),
+      crdt: saveDoc(doc),
+      kv: kv.filter((r) => r.key !== KV.device),
+    };
+    const sealed = yield* tryCipher(() => cipher.seal(contents, password));
+    const file: StateFile = { format: STATE_FORMAT, version: STATE_VERSION, network, exportedAt: now, sealed };
+    return { json: JSON.stringify(file), fileName: STATE_FILE_NAME };
+  });
+
+/** Reads the readable header of a state file: refuses empty text, bad JSON, other formats and networks. */
+export const readStateHeader = (text: string, network: Network): Effect.Effect<StateFile, WalletError> =>
+  Effect.gen(function* () {
+    if (text.trim().length === 0) return yield* Effect.fail(rejected("error_no_text", "The file is empty."));
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return yield* Effect.fail(rejected("error_invalid_json", "The file is not valid JSON."));
+    }
+    if (typeof raw !== "object" || raw === null || (raw as { format?: unknown }).format !== STATE_FORMAT)
+      return yield* Effect.fail(rejected("error_format", "This is not a wallet state file."));
+    const f = raw as Record<string, unknown>;
+    if (typeof f.version !== "number" || !Number.isInteger(f.version) || f.version < 1)
+      return yield* Effect.fail(rejected("error_format", "This is not a wallet state file."));
+    if (f.version > STATE_VERSION)
+      return yield* Effect.fail(rejected("error_version", "This file was saved by a newer version of the wallet. Update the wallet, then import it."));
+    if (!NETWORKS.includes(f.network as Network))
+      return yield* Effect.fail(rejected("error_format", "This is not a wallet state file."));
+    if (f.network !== network)
+      return yield* Effect.fail(
+        rejected("error_network", `This file is for ${f.network} but this wallet runs on ${network}.`, { file: String(f.network), wallet: network }),
+      );
+    if (!("sealed" in f)) return yield* Effect.fail(rejected("error_format", "This is not a wallet state file."));
+    return f as unknown as StateFile;
+  });
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+
+/** Checks the opened contents completely before anything is written. */
+export const validateContents = (raw: unknown): Effect.Effect<StateContents, WalletError> =>
+  Effect.gen(function* () {
+    const damaged = (what: string) => Effect.fail(rejected("error_damaged", `The file is damaged: ${what}.`, { what }));
+    if (!isObject(raw)) return yield* damaged("no contents");
+    const { walletId, events, crdt, kv } = raw;
+    if (typeof walletId !== "string" || walletId.length === 0) return yield* damaged("no wallet id");
+    if (!Array.isArray(events)) return yield* damaged("no event log");
+    if (typeof crdt !== "string") return yield* damaged("no settings document");
+    if (!Array.isArray(kv) || !kv.every((r) => isObject(r) && typeof r.key === "string" && "value" in r))
+      return yield* damaged("no engine state");
+    const valid: WalletEvent[] = [];
+    const ids = new Set<string>();
+    for (const raw of events) {
+      const e = validateEvent(raw);
+      if (typeof e === "string") return yield* damaged(e);
+      if (ids.has(e.id)) return yield* damaged(`event ${e.id} appears twice`);
+      ids.add(e.id);
+      valid.push(e);
+    }
+    const created = valid.find((e) => e.type === "wallet.created");
+    if (!created || created.type !== "wallet.created" || created.payload.walletId !== walletId)
+      return yield* damaged("the log does not start a wallet");
+    if (!kv.some((r) => r.key === KV.seed)) return yield* damaged("no seed");
+    // The document's changes must fold: a corrupt change would break every later start.
+    try {
+      foldEvents(valid);
+    } catch (e) {
+      return yield* damaged(`the log cannot be read (${e instanceof Error ? e.message : "unknown"})`);
+    }
+    return { walletId, events: valid, crdt, kv: kv as StateContents["kv"] };
+  });
+
+/**
+ * Imports a state file. The same wallet merges (events deduplicated by id, the document's changes
+ * merged); another wallet, or none, is replaced after the owner confirmed it. Everything is checked
+ * before the single transaction that writes, so a refused file changes nothing.
+ */
+export const importState = (
+  db: WalletDb,
+  text: string,
+  password: string | undefined,
+  network: Network,
+  currentWalletId: string | null,
+  cipher: StateCipher,
+): Effect.Effect<{ imported: number }, WalletError> =>
+  Effect.gen(function* () {
+    const file = yield* readStateHeader(text, network);
+    if (!password)
+      return yield* Effect.fail(new PasswordRequired({ message: "This file is protected: enter its password.", key: `${KEY}.password_needed` }));
+    const contents = yield* validateContents(yield* tryCipher(() => cipher.open(file.sealed, password)));
+    const merge = currentWalletId === contents.walletId;
+    const imported = yield* tryCipher(() =>
+      db.transaction("rw", db.events, db.kv, db.snapshots, async () => {
+        if (!merge) {
+          await db.events.clear();
+          await db.snapshots.clear();
+          const device = await db.kv.get(KV.device);
+          await db.kv.clear();
+          if (device) await db.kv.put(device);
+        }
+        const known = new Set((await db.events.where("id").anyOf(contents.events.map((e) => e.id)).keys()) as string[]);
+        const fresh = contents.events.filter((e) => !known.has(e.id));
+        await db.events.bulkAdd(fresh as StoredEvent[]);
+        for (const row of contents.kv) {
+          if (row.key === KV.device) continue;
+          if (merge && (await db.kv.get(row.key))) continue;
+          await db.kv.put({ key: row.key, value: row.value });
+        }
+        return fresh.length;
+      }),
+    );
+    return { imported };
+  });
+
+/** Removes every event, blob and snapshot of the wallet on this device. */
+export const deleteEverything = (db: WalletDb): Effect.Effect<null, WalletError> =>
+  tryCipher(async () => {
+    await db.transaction("rw", db.events, db.kv, db.snapshots, async () => {
+      await db.events.clear();
+      await db.kv.clear();
+      await db.snapshots.clear();
+    });
+    return null;
+  });

@@ -1,0 +1,40 @@
+import type { KvWrite } from "../commands/context";
+import type { StoredEvent, WalletDb } from "./db";
+import type { WalletEvent } from "./types";
+
+/**
+ * Appends events and their engine blobs in one IndexedDB transaction, so an event is durable before
+ * the command that produced it answers. Events already in the log (same id) are skipped: appending is
+ * idempotent. Returns the events that were new, with their sequence numbers.
+ */
+export const appendEvents = async (
+  db: WalletDb,
+  events: readonly WalletEvent[],
+  kv: readonly KvWrite[] = [],
+): Promise<StoredEvent[]> => {
+  if (events.length === 0 && kv.length === 0) return [];
+  return db.transaction("rw", db.events, db.kv, async () => {
+    const seen = new Set<string>(
+      (await db.events.where("id").anyOf(events.map((e) => e.id)).keys()) as string[],
+    );
+    const rows: WalletEvent[] = [];
+    for (const { seq: _seq, ...e } of events) {
+      if (seen.has(e.id)) continue;
+      seen.add(e.id);
+      rows.push(e as WalletEvent);
+    }
+    const seqs = rows.length > 0 ? await db.events.bulkAdd(rows as StoredEvent[], { allKeys: true }) : [];
+    for (const w of kv) {
+      if (w.value === null) await db.kv.delete(w.key);
+      else await db.kv.put({ key: w.key, value: w.value });
+    }
+    return rows.map((e, i) => ({ ...e, seq: seqs[i] as number }) as StoredEvent);
+  });
+};
+
+/** Every event after `afterSeq`, in log order. */
+export const readEvents = (db: WalletDb, afterSeq = 0): Promise<StoredEvent[]> =>
+  db.events.where("seq").above(afterSeq).toArray();
+
+export const readKv = async <T>(db: WalletDb, key: string): Promise<T | undefined> =>
+  (await db.kv.get(key))?.value as T | undefined;

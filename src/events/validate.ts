@@ -1,0 +1,65 @@
+import { EVENT_VERSIONS, type EventType, isEventType, NETWORKS, type WalletEvent } from "./types";
+
+/**
+ * Checks an event read from outside this device (an import) before it can touch the log. Answers the
+ * event, or a sentence saying what is wrong with it. Events of a newer version than this build knows
+ * are refused: guessing at a newer payload could misstate a balance.
+ */
+export const validateEvent = (raw: unknown): WalletEvent | string => {
+  if (!isObject(raw)) return "an event is not an object";
+  const { id, type, v, at, device, payload } = raw;
+  if (typeof id !== "string" || id.length === 0 || id.length > 100) return "an event has no valid id";
+  if (!isEventType(type)) return `unknown event type ${JSON.stringify(type).slice(0, 60)}`;
+  if (!Number.isInteger(v) || (v as number) < 1) return `event ${id} has no valid version`;
+  if ((v as number) > EVENT_VERSIONS[type]) return `event ${id} was written by a newer version of the wallet`;
+  if (typeof at !== "number" || !Number.isFinite(at) || at < 0) return `event ${id} has no valid time`;
+  if (typeof device !== "string" || device.length > 100) return `event ${id} has no valid device`;
+  if (!isObject(payload)) return `event ${id} has no payload`;
+  const problem = PAYLOAD_CHECKS[type](payload);
+  if (problem) return `event ${id} (${type}): ${problem}`;
+  return { id, type, v, at, device, payload } as WalletEvent;
+};
+
+type Check = (p: Record<string, unknown>) => string | null;
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+const str = (x: unknown) => typeof x === "string";
+const sats = (x: unknown) => typeof x === "string" && /^-?\d{1,19}$/.test(x);
+const nat = (x: unknown) => Number.isInteger(x) && (x as number) >= 0;
+const strings = (x: unknown) => Array.isArray(x) && x.every(str);
+const hex64 = (x: unknown) => typeof x === "string" && /^[0-9a-f]{64}$/.test(x);
+
+const fields =
+  (spec: Record<string, (x: unknown) => boolean>): Check =>
+  (p) => {
+    for (const [k, ok] of Object.entries(spec)) if (!ok(p[k])) return `field ${k} is missing or malformed`;
+    return null;
+  };
+
+const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
+  "wallet.created": fields({
+    walletId: str,
+    network: (x) => NETWORKS.includes(x as never),
+    restored: (x) => typeof x === "boolean",
+  }),
+  "wallet.backed_up": () => null,
+  "wallet.safe_mode_set": fields({ enabled: (x) => typeof x === "boolean" }),
+  "crdt.change": fields({ change: (x) => typeof x === "string" && /^[A-Za-z0-9+/]*={0,2}$/.test(x) }),
+  "onchain.address_issued": fields({
+    address: str,
+    keychain: (x) => x === "external" || x === "internal",
+    index: nat,
+    labels: strings,
+  }),
+  "onchain.tx_seen": fields({
+    txid: hex64,
+    received: sats,
+    sent: sats,
+    fee: sats,
+    labels: strings,
+    outgoing: (x) => typeof x === "boolean",
+  }),
+  "onchain.tx_confirmed": fields({ txid: hex64, height: nat, blockHash: hex64, blockTime: nat }),
+  "onchain.tx_unconfirmed": fields({ txid: hex64 }),
+  "onchain.tx_dropped": fields({ txid: hex64, replacedBy: (x) => x === null || hex64(x) }),
+};

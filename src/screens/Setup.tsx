@@ -1,0 +1,51 @@
+import { useState } from "react";
+import { useLocation } from "wouter";
+import { CommandFailed } from "../commands/client";
+import { useI18n } from "../i18n/intl";
+import { useView, useWallet } from "../ui/wallet";
+
+/** First run (spec 2 §2): a new wallet, or import an existing one. */
+export function Setup() {
+  const { t } = useI18n();
+  const client = useWallet();
+  const wallet = useView("wallet");
+  const [, navigate] = useLocation();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const create = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await client.dispatch({ _tag: "CreateWallet" });
+      navigate("/", { replace: true });
+    } catch (e) {
+      setError(e instanceof CommandFailed ? e.message : t("common.unknown_error"));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="screen center setup">
+      <h1>{t("setup.title")}</h1>
+      <p>{t("setup.subtitle")}</p>
+      {wallet?.exists ? (
+        <p>{t("setup.already")}</p>
+      ) : (
+        <div className="column">
+          <button type="button" className="button button-primary" onClick={create} disabled={busy}>
+            {busy ? t("setup.creating") : t("setup.new_wallet")}
+          </button>
+          <a className="button" href="/settings/emergencykit">
+            {t("setup.import")}
+          </a>
+        </div>
+      )}
+      {error ? (
+        <p className="error-box" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </main>
+  );
+}

@@ -1,0 +1,68 @@
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import type { ActivityItem } from "../../projections/activity";
+import { useI18n } from "../../i18n/intl";
+import { relativeTime } from "../../ui/format";
+import { Skeleton } from "../../ui/Skeleton";
+import { useBalanceShown } from "../../ui/prefs";
+import { useView } from "../../ui/wallet";
+import { ActivityDetails } from "./ActivityDetails";
+import { Amount } from "./Amount";
+
+const useNowSeconds = () => {
+  const [now, setNow] = useState(() => Math.floor(Date.now() / 1000));
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Math.floor(Date.now() / 1000)), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+};
+
+/** The last 50 activity items from the activity view; each row opens its details. */
+export function ActivityList() {
+  const { t, lang } = useI18n();
+  const activity = useView("activity");
+  const live = useView("live");
+  const [shown] = useBalanceShown();
+  const [open, setOpen] = useState<ActivityItem | null>(null);
+  const now = useNowSeconds();
+
+  if (!activity) return <Skeleton width="100%" height="3rem" />;
+  if (activity.items.length === 0) {
+    return (
+      <div className="empty-state">
+        <p>{t("activity.empty")}</p>
+        <div className="row">
+          <Link href="/receive" className="button button-primary">
+            {t("activity.receive_shortcut")}
+          </Link>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <>
+      <ul className="activity-list" aria-label={t("activity.title")}>
+        {activity.items.map((item) => (
+          <li key={item.id}>
+            <button type="button" className="activity-row" onClick={() => setOpen(item)}>
+              <span className="activity-kind">{t(`activity.kind.${item.kind}`)}</span>
+              <span className="activity-label">
+                {item.labels[0] ?? (item.inbound ? t("activity.received") : t("activity.sent"))}
+                {item.dropped ? ` · ${t("activity.dropped")}` : ""}
+              </span>
+              <span className={item.inbound ? "activity-amount inbound" : "activity-amount"}>
+                {item.inbound ? "+" : "-"}
+                <Amount sats={item.amount_sats} shown={shown} live={live} />
+              </span>
+              <span className="activity-time">
+                {item.last_updated === 0 ? t("activity.pending") : relativeTime(item.last_updated, now, lang)}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <ActivityDetails item={open} onClose={() => setOpen(null)} />
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+import { Link } from "wouter";
+import { useI18n } from "../../i18n/intl";
+import { Skeleton } from "../../ui/Skeleton";
+import { useBalanceShown } from "../../ui/prefs";
+import { useView } from "../../ui/wallet";
+import { Amount } from "./Amount";
+
+/** Balances by where they are held (spec 1 §2 balance card). Tapping cycles sats → fiat → hidden. */
+export function BalanceCard() {
+  const { t } = useI18n();
+  const balance = useView("balance");
+  const wallet = useView("wallet");
+  const federations = useView("federations");
+  const live = useView("live");
+  const [shown, cycle] = useBalanceShown();
+
+  if (!balance || !wallet) {
+    return (
+      <section className="card balance-card" aria-label={t("home.balance")} aria-busy="true">
+        <Skeleton width="10rem" height="2rem" />
+        <Skeleton width="6rem" />
+      </section>
+    );
+  }
+  const pending = balance.unconfirmed;
+  return (
+    <section className="card balance-card" aria-label={t("home.balance")}>
+      {federations && federations.length > 0 ? (
+        <div className="balance-row">
+          <span className="balance-label">{t("home.federation_balance")}</span>
+          <button type="button" className="balance-amount" onClick={cycle} aria-label={t("home.cycle_balance")}>
+            <Amount sats={balance.federation} shown={shown} live={live} unit="e-sats" />
+          </button>
+        </div>
+      ) : null}
+      <div className="balance-row">
+        <span className="balance-label">{t("home.lightning_balance")}</span>
+        {wallet.safe_mode ? (
+          <span className="error-text">{t("home.safe_mode_error")}</span>
+        ) : (
+          <button type="button" className="balance-amount balance-main" onClick={cycle} aria-label={t("home.cycle_balance")}>
+            <Amount sats={balance.lightning} shown={shown} live={live} />
+          </button>
+        )}
+      </div>
+      <div className="balance-row">
+        <span className="balance-label">{t("home.onchain_balance")}</span>
+        <button type="button" className="balance-amount" onClick={cycle} aria-label={t("home.cycle_balance")} data-testid="onchain-balance">
+          <Amount sats={balance.confirmed + balance.unconfirmed} shown={shown} live={live} />
+        </button>
+        {pending !== 0n ? (
+          <span className="badge" data-testid="pending-badge">
+            {t("home.pending")}: <Amount sats={pending} shown={shown} live={live} />
+          </span>
+        ) : null}
+      </div>
+      {!federations || federations.length === 0 ? null : (
+        <Link href="/settings/federations" className="link">
+          {t("home.manage_federations")}
+        </Link>
+      )}
+    </section>
+  );
+}

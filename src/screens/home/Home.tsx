@@ -1,0 +1,74 @@
+import { Link, useSearch } from "wouter";
+import { useState } from "react";
+import { useI18n } from "../../i18n/intl";
+import { ProgressBar } from "../../ui/Skeleton";
+import { useView, useWallet } from "../../ui/wallet";
+import { useSyncExternalStore } from "react";
+import { LOAD_STAGES } from "../../commands/protocol";
+import { ActivityList } from "./ActivityList";
+import { BalanceCard } from "./BalanceCard";
+
+const TABS = ["me", "friends", "requests"] as const;
+type Tab = (typeof TABS)[number];
+
+/** Home (spec 1 §2): header, balance card, backup prompt, and the three tabs of activity. */
+export function Home() {
+  const { t } = useI18n();
+  const search = new URLSearchParams(useSearch());
+  const preset = search.get("tab");
+  const [tab, setTab] = useState<Tab>(TABS.includes(preset as Tab) ? (preset as Tab) : "me");
+  const wallet = useView("wallet");
+  const nwc = useView("nwc");
+  const client = useWallet();
+  const stage = useSyncExternalStore(client.subscribe, () => client.stage);
+  const safeMode = wallet?.safe_mode ?? false;
+  const requests = nwc?.pending.length ?? 0;
+  const tabs = safeMode ? TABS.filter((x) => x !== "requests") : TABS;
+
+  return (
+    <main className="screen home">
+      {stage !== "done" ? <ProgressBar value={LOAD_STAGES.indexOf(stage)} max={5} label={t("boot.loading")} /> : null}
+      <header className="home-header">
+        <span className="avatar" aria-hidden="true">
+          ₿
+        </span>
+        <h1 className="visually-hidden">{t("home.title")}</h1>
+        <Link href="/settings" className="icon-button" aria-label={t("nav.settings")}>
+          ⚙
+        </Link>
+      </header>
+      <BalanceCard />
+      {wallet && wallet.exists && !wallet.has_backed_up ? (
+        <Link href="/settings/backup" className="backup-prompt">
+          {t("home.backup_prompt")}
+        </Link>
+      ) : null}
+      <div role="tablist" aria-label={t("home.tabs")} className="tabs">
+        {tabs.map((x) => (
+          <button
+            key={x}
+            type="button"
+            role="tab"
+            id={`tab-${x}`}
+            aria-selected={tab === x}
+            aria-controls={`panel-${x}`}
+            className="tab"
+            onClick={() => setTab(x)}
+          >
+            {t(`home.tab_${x}`)}
+            {x === "requests" && requests > 0 ? (
+              <span className="count-badge" aria-label={t("home.requests_count", { count: requests })}>
+                {requests}
+              </span>
+            ) : null}
+          </button>
+        ))}
+      </div>
+      <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === "me" ? <ActivityList /> : null}
+        {tab === "friends" ? <p className="empty-state">{t("home.friends_empty")}</p> : null}
+        {tab === "requests" ? <p className="empty-state">{t("home.requests_empty")}</p> : null}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,14 @@
+/** After saving currency or language, or after an import or delete, home follows after this delay. */
+export const AFTER_SAVE_MS = 1000;
+
+/** Routes this release serves; the settings root shows the rest as not yet available. */
+export const ROUTES_BUILT: readonly string[] = [
+  "/",
+  "/setup",
+  "/receive",
+  "/settings",
+  "/settings/backup",
+  "/settings/currency",
+  "/settings/language",
+  "/settings/emergencykit",
+];

@@ -1,0 +1,66 @@
+import { useEffect, useState } from "react";
+import { useLocation } from "wouter";
+import { CommandFailed } from "../../commands/client";
+import { useI18n } from "../../i18n/intl";
+import { BackControl } from "../../ui/BackControl";
+import { useWallet } from "../../ui/wallet";
+
+const CHECKS = ["confirm", "responsibility", "liar"] as const;
+
+/** Backup: the seed words, three acknowledgements, then the wallet counts as backed up. */
+export function Backup() {
+  const { t } = useI18n();
+  const client = useWallet();
+  const [, navigate] = useLocation();
+  const [words, setWords] = useState<string[] | null>(null);
+  const [checked, setChecked] = useState<Record<string, boolean>>({});
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    client
+      .dispatch({ _tag: "ShowSeed" })
+      .then((r) => setWords(r.words))
+      .catch((e) => setError(e instanceof CommandFailed ? e.message : t("common.unknown_error")));
+  }, [client, t]);
+
+  const confirm = async () => {
+    try {
+      await client.dispatch({ _tag: "MarkBackedUp" });
+      navigate("/");
+    } catch (e) {
+      setError(e instanceof CommandFailed ? e.message : t("common.unknown_error"));
+    }
+  };
+
+  return (
+    <main className="screen">
+      <BackControl />
+      <h1>{t("settings.backup.title")}</h1>
+      <p>{t("settings.backup.caption")}</p>
+      {words ? (
+        <ol className="seed-words" aria-label={t("settings.backup.seed_words")}>
+          {words.map((w, i) => (
+            <li key={`${i}-${w}`}>{w}</li>
+          ))}
+        </ol>
+      ) : null}
+      <fieldset className="column">
+        <legend>{t("settings.backup.confirm_title")}</legend>
+        {CHECKS.map((c) => (
+          <label key={c} className="row">
+            <input type="checkbox" checked={checked[c] ?? false} onChange={(e) => setChecked({ ...checked, [c]: e.target.checked })} />
+            {t(`settings.backup.${c}`)}
+          </label>
+        ))}
+      </fieldset>
+      {error ? (
+        <p className="error-box" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <button type="button" className="button button-primary" disabled={!words || !CHECKS.every((c) => checked[c])} onClick={confirm}>
+        {t("settings.backup.i_wrote_it_down")}
+      </button>
+    </main>
+  );
+}

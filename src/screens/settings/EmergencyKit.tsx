@@ -1,0 +1,222 @@
+import { useRef, useState } from "react";
+import { CommandFailed } from "../../commands/client";
+import { useI18n } from "../../i18n/intl";
+import { BackControl } from "../../ui/BackControl";
+import { ConfirmDialog, Dialog } from "../../ui/Dialog";
+import { useToast } from "../../ui/toast";
+import { useView, useWallet } from "../../ui/wallet";
+import { AFTER_SAVE_MS } from "../routes";
+
+const PROFILE_SETUP_STAGE_KEY = "profile_setup_stage";
+
+const download = (json: string, fileName: string) => {
+  const url = URL.createObjectURL(new Blob([json], { type: "application/json" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = fileName;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+};
+
+/** The way out when something breaks: save and import the whole state, safe mode, delete everything. */
+export function EmergencyKit() {
+  const { t } = useI18n();
+  const client = useWallet();
+  const wallet = useView("wallet");
+  const toast = useToast();
+  const message = (e: unknown) => (e instanceof CommandFailed ? (e.key ? t(e.key, e.values) : e.message) : t("common.unknown_error"));
+
+  // Save state: always sealed with a password, so the seed never leaves the device in the clear.
+  const [exportOpen, setExportOpen] = useState(false);
+  const [exportPassword, setExportPassword] = useState("");
+  const [exportError, setExportError] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const saveState = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setExporting(true);
+    setExportError(null);
+    try {
+      const { json, fileName } = await client.dispatch({ _tag: "ExportState", password: exportPassword });
+      download(json, fileName);
+      setExportOpen(false);
+      setExportPassword("");
+    } catch (err) {
+      setExportError(message(err));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  // Import state: pick a file, confirm the replace, give its password.
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [importText, setImportText] = useState<string | null>(null);
+  const [importPassword, setImportPassword] = useState("");
+  const [importStep, setImportStep] = useState<"idle" | "confirm" | "password">("idle");
+  const [importError, setImportError] = useState<string | null>(null);
+  const [importing, setImporting] = useState(false);
+  const pickFile = async (file: File | undefined) => {
+    setImportError(null);
+    if (!file) return;
+    try {
+      const text = await file.text();
+      if (!text) {
+        setImportError(t("settings.emergency_kit.import_export.error_no_text"));
+        return;
+      }
+      setImportText(text);
+      setImportStep("confirm");
+    } catch {
+      setImportError(t("settings.emergency_kit.import_export.error_read_file"));
+    } finally {
+      if (fileInput.current) fileInput.current.value = "";
+    }
+  };
+  const runImport = async (password?: string) => {
+    if (importText === null) return;
+    setImporting(true);
+    setImportError(null);
+    try {
+      await client.dispatch({ _tag: "ImportState", text: importText, ...(password ? { password } : {}) });
+      client.stop();
+      toast({ title: t("settings.emergency_kit.import_export.imported") });
+      setTimeout(() => location.assign("/"), AFTER_SAVE_MS);
+    } catch (err) {
+      if (err instanceof CommandFailed && err._tag === "PasswordRequired") setImportStep("password");
+      else {
+        setImportError(message(err));
+        if (!(err instanceof CommandFailed && err._tag === "WrongPassword")) setImportStep("idle");
+      }
+      setImporting(false);
+    }
+  };
+
+  const [deleteOpen, setDeleteOpen] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const deleteEverything = async () => {
+    setDeleting(true);
+    try {
+      localStorage.removeItem(PROFILE_SETUP_STAGE_KEY);
+      await client.dispatch({ _tag: "DeleteEverything" });
+      client.stop();
+      toast({ title: t("settings.emergency_kit.delete_everything.deleted"), description: t("settings.emergency_kit.delete_everything.deleted_description") });
+      setTimeout(() => location.assign("/"), AFTER_SAVE_MS);
+    } catch (err) {
+      toast({ title: t("common.error"), description: message(err), isError: true });
+      setDeleting(false);
+      setDeleteOpen(false);
+    }
+  };
+
+  return (
+    <main className="screen">
+      <BackControl />
+      <h1>{t("settings.emergency_kit.title")}</h1>
+      <p>{t("settings.emergency_kit.caption")}</p>
+
+      <section className="card column" aria-labelledby="ek-state">
+        <h2 id="ek-state">{t("settings.emergency_kit.import_export.title")}</h2>
+        <p>{t("settings.emergency_kit.import_export.caption")}</p>
+        <button type="button" className="button" onClick={() => setExportOpen(true)} disabled={!wallet?.exists}>
+          {t("settings.emergency_kit.import_export.save_state")}
+        </button>
+        <label className="button" htmlFor="import-file">
+          {t("settings.emergency_kit.import_export.import_state")}
+        </label>
+        <input
+          id="import-file"
+          ref={fileInput}
+          className="visually-hidden"
+          type="file"
+          accept="application/json,.json"
+          onChange={(e) => void pickFile(e.target.files?.[0])}
+        />
+        {importError ? (
+          <p className="error-box" role="alert">
+            {importError}
+          </p>
+        ) : null}
+      </section>
+
+      <section className="card column" aria-labelledby="ek-safe">
+        <h2 id="ek-safe">{t("settings.emergency_kit.safe_mode.title")}</h2>
+        <p>{t("settings.emergency_kit.safe_mode.caption")}</p>
+        <label className="row">
+          <input
+            type="checkbox"
+            checked={wallet?.safe_mode ?? false}
+            disabled={!wallet}
+            onChange={(e) =>
+              void client
+                .dispatch({ _tag: "SetSafeMode", enabled: e.target.checked })
+                .catch((err) => toast({ title: t("common.error"), description: message(err), isError: true }))
+            }
+          />
+          {t("settings.emergency_kit.safe_mode.toggle")}
+        </label>
+      </section>
+
+      <section className="card column danger-zone" aria-labelledby="ek-danger">
+        <h2 id="ek-danger">{t("settings.emergency_kit.danger_zone")}</h2>
+        <p>{t("settings.emergency_kit.delete_everything.caption")}</p>
+        <button type="button" className="button button-danger" onClick={() => setDeleteOpen(true)}>
+          {t("settings.emergency_kit.delete_everything.delete")}
+        </button>
+      </section>
+
+      <Dialog open={exportOpen} title={t("settings.emergency_kit.import_export.save_state")} onClose={() => setExportOpen(false)}>
+        <form className="column" onSubmit={saveState}>
+          <p>{t("settings.emergency_kit.import_export.password_caption")}</p>
+          <label htmlFor="export-password">{t("settings.emergency_kit.import_export.password")}</label>
+          <input id="export-password" type="password" autoComplete="new-password" value={exportPassword} onChange={(e) => setExportPassword(e.target.value)} />
+          {exportError ? (
+            <p className="error-box" role="alert">
+              {exportError}
+            </p>
+          ) : null}
+          <button type="submit" className="button button-primary" disabled={exporting}>
+            {t("settings.emergency_kit.import_export.download")}
+          </button>
+        </form>
+      </Dialog>
+
+      <ConfirmDialog
+        open={importStep === "confirm"}
+        title={t("settings.emergency_kit.import_export.confirm_title")}
+        message={t("settings.emergency_kit.import_export.confirm_replace")}
+        busy={importing}
+        onCancel={() => setImportStep("idle")}
+        onConfirm={() => void runImport()}
+      />
+      <Dialog open={importStep === "password"} title={t("settings.emergency_kit.import_export.import_state")} onClose={() => setImportStep("idle")}>
+        <form
+          className="column"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void runImport(importPassword);
+          }}
+        >
+          <label htmlFor="import-password">{t("settings.emergency_kit.import_export.password")}</label>
+          <input id="import-password" type="password" autoComplete="current-password" value={importPassword} onChange={(e) => setImportPassword(e.target.value)} />
+          {importError ? (
+            <p className="error-box" role="alert">
+              {importError}
+            </p>
+          ) : null}
+          <button type="submit" className="button button-primary" disabled={importing}>
+            {t("settings.emergency_kit.import_export.import_state")}
+          </button>
+        </form>
+      </Dialog>
+      <ConfirmDialog
+        open={deleteOpen}
+        danger
+        title={t("settings.emergency_kit.delete_everything.confirm_title")}
+        message={t("settings.emergency_kit.delete_everything.confirm")}
+        confirmLabel={t("settings.emergency_kit.delete_everything.delete")}
+        busy={deleting}
+        onCancel={() => setDeleteOpen(false)}
+        onConfirm={() => void deleteEverything()}
+      />
+    </main>
+  );
+}

@@ -1,0 +1,37 @@
+/**
+ * Settings of this device kept in local storage under `USER_SETTINGS_` keys (spec 1 §3): a value equal
+ * to its default is removed, and an empty stored string means unset.
+ */
+export const LOCAL_SETTING_NAMES = [
+  "network",
+  "proxy",
+  "esplora",
+  "rgs",
+  "lsp",
+  "lsps_connection_string",
+  "lsps_token",
+  "auth",
+  "subscriptions",
+  "storage",
+  "scorer",
+  "selfhosted",
+  "primal_api",
+  "blind_auth",
+  "hermes",
+] as const;
+export type LocalSettingName = (typeof LOCAL_SETTING_NAMES)[number];
+
+export const storageKey = (name: LocalSettingName) => `USER_SETTINGS_${name}`;
+
+/** The minimal storage this needs; `localStorage` in the browser. */
+export type KeyValueStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+
+export const readLocalSetting = (storage: KeyValueStorage, name: LocalSettingName): string | null => {
+  const v = storage.getItem(storageKey(name));
+  return v === null || v === "" ? null : v;
+};
+
+export const writeLocalSetting = (storage: KeyValueStorage, name: LocalSettingName, value: string, defaultValue: string): void => {
+  if (value === defaultValue || value === "") storage.removeItem(storageKey(name));
+  else storage.setItem(storageKey(name), value);
+};

@@ -1,0 +1,61 @@
+import { type ReactNode, useEffect, useRef } from "react";
+import { useI18n } from "../i18n/intl";
+
+/** A modal dialog on the native <dialog>: focus is trapped, Escape closes it, the title names it. */
+export function Dialog({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const { t } = useI18n();
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby="dialog-title" onClose={onClose} onCancel={onClose}>
+      {open ? (
+        <>
+          <header className="dialog-header">
+            <h2 id="dialog-title">{title}</h2>
+            <button type="button" className="icon-button" aria-label={t("common.close")} onClick={onClose}>
+              ×
+            </button>
+          </header>
+          {children}
+        </>
+      ) : null}
+    </dialog>
+  );
+}
+
+/** A yes/no confirmation (Cancel / Continue by default). */
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  message: string;
+  confirmLabel?: string;
+  danger?: boolean;
+  busy?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <Dialog open={props.open} title={props.title} onClose={props.onCancel}>
+      <p>{props.message}</p>
+      <div className="row">
+        <button type="button" className="button" onClick={props.onCancel}>
+          {t("common.cancel")}
+        </button>
+        <button
+          type="button"
+          className={props.danger ? "button button-danger" : "button button-primary"}
+          disabled={props.busy}
+          onClick={props.onConfirm}
+        >
+          {props.confirmLabel ?? t("common.continue")}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

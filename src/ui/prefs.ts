@@ -1,0 +1,40 @@
+import { useCallback, useSyncExternalStore } from "react";
+
+/**
+ * Preferences of this browser that are not wallet state (how the balance is shown). Kept in local
+ * storage behind this module so screens never touch storage directly.
+ */
+export type BalanceShown = "sats" | "fiat" | "hidden";
+const KEY = "balanceView";
+const listeners = new Set<() => void>();
+
+const read = (): BalanceShown => {
+  try {
+    const v = localStorage.getItem(KEY);
+    return v === "fiat" || v === "hidden" ? v : "sats";
+  } catch {
+    return "sats";
+  }
+};
+
+export const nextBalanceShown = (v: BalanceShown): BalanceShown => (v === "sats" ? "fiat" : v === "fiat" ? "hidden" : "sats");
+
+export function useBalanceShown(): [BalanceShown, () => void] {
+  const value = useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    read,
+    read,
+  );
+  const cycle = useCallback(() => {
+    try {
+      localStorage.setItem(KEY, nextBalanceShown(read()));
+    } catch {
+      // storage blocked: the view still cycles for this page
+    }
+    for (const l of listeners) l();
+  }, []);
+  return [value, cycle];
+}

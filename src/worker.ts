@@ -1,0 +1,66 @@
+/// <reference lib="webworker" />
+import automergeWasm from "@automerge/automerge/automerge.wasm?url";
+import { WalletHost } from "./commands/host";
+import type { AllViews, FromWorker, ToWorker, WalletConfig } from "./commands/protocol";
+import { initCrdt } from "./crdt/doc";
+import { WalletDb } from "./events/db";
+import { stateCipher } from "./engine/vault/state-cipher";
+import { startWalletLoops } from "./commands/loops";
+
+/**
+ * The wallet's worker: one per tab that holds the wallet's lock. It wires the log, the folds and the
+ * engines, then answers commands and pushes views whenever they change.
+ */
+const post = (m: FromWorker) => postMessage(m);
+
+let host: WalletHost | null = null;
+let stopLoops: (() => void) | null = null;
+const early: Extract<ToWorker, { kind: "command" }>[] = [];
+
+// Views are pushed at most once a frame: a sync that appends many events sends one update.
+let pending: Partial<AllViews> | null = null;
+const pushViews = (views: Partial<AllViews>) => {
+  const first = pending === null;
+  pending = { ...(pending ?? {}), ...views };
+  if (first)
+    setTimeout(() => {
+      const v = pending;
+      pending = null;
+      if (v) post({ kind: "views", views: v });
+    }, 16);
+};
+
+const start = async (config: WalletConfig) => {
+  try {
+    post({ kind: "stage", stage: "downloading" });
+    await initCrdt(async () => automergeWasm);
+    post({ kind: "stage", stage: "checking_for_existing_wallet" });
+    host = await WalletHost.open({ db: new WalletDb(), config, cipher: stateCipher, onViews: pushViews, makeOnchain: undefined });
+    post({ kind: "views", views: host.views() });
+    post({ kind: "stage", stage: "setup" });
+    stopLoops = startWalletLoops(host, config);
+    post({ kind: "stage", stage: "done" });
+    for (const m of early.splice(0)) answer(m);
+  } catch (e) {
+    post({ kind: "boot_error", message: `Failed to initialize Mutiny: ${e instanceof Error ? e.message : String(e)}` });
+  }
+};
+
+const answer = (m: Extract<ToWorker, { kind: "command" }>) => {
+  if (!host) {
+    early.push(m);
+    return;
+  }
+  void host.run(m.command).then((a) => post({ kind: "result", id: m.id, ...a }));
+};
+
+self.onmessage = (ev: MessageEvent<ToWorker>) => {
+  const m = ev.data;
+  if (m.kind === "start") void start(m.config);
+  else if (m.kind === "command") answer(m);
+  else if (m.kind === "stop") {
+    stopLoops?.();
+    host?.stop();
+    post({ kind: "stopped" });
+  }
+};
