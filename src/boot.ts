@@ -65,18 +65,25 @@ export const holdWalletLock = (): Promise<boolean> =>
     });
   });
 
-let started = false;
-const DOUBLE_INIT_KEY = "wallet_double_init_reload";
+/** The boot already under way in this page, and who wants to hear of it. */
+let current: { state: BootState; reporters: Set<(s: BootState) => void> } | null = null;
 
 /**
  * Runs the boot flow of spec 1 §4 and reports each step: existing tab, browser checks, double-init,
- * loading the engine, then setup. Setup that takes over 90 s ends with the timeout message.
+ * loading the engine, then setup. Setup that takes over 90 s ends with the timeout message. A second
+ * call in the same page (a remount) joins the boot already running instead of starting another engine.
  */
 export const boot = async (config: WalletConfig, report: (s: BootState) => void): Promise<void> => {
-  let state: BootState = { stage: "fresh", error: null, client: null };
+  if (current) {
+    current.reporters.add(report);
+    report(current.state);
+    return;
+  }
+  const run = { state: { stage: "fresh", error: null, client: null } as BootState, reporters: new Set([report]) };
+  current = run;
   const set = (patch: Partial<BootState>) => {
-    state = { ...state, ...patch };
-    report(state);
+    run.state = { ...run.state, ...patch };
+    for (const r of run.reporters) r(run.state);
   };
   set({});
   if (!(await holdWalletLock())) return set({ error: BOOT_MESSAGES.existingTab });
@@ -84,16 +91,6 @@ export const boot = async (config: WalletConfig, report: (s: BootState) => void)
   if (problem) return set({ error: problem });
 
   set({ stage: "checking_double_init" });
-  if (started) {
-    if (!sessionStorage.getItem(DOUBLE_INIT_KEY)) {
-      sessionStorage.setItem(DOUBLE_INIT_KEY, "1");
-      location.reload();
-      return;
-    }
-  }
-  started = true;
-  sessionStorage.removeItem(DOUBLE_INIT_KEY);
-
   set({ stage: "downloading" });
   const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: "wallet" });
   const client = new WalletClient(worker);
@@ -104,7 +101,7 @@ export const boot = async (config: WalletConfig, report: (s: BootState) => void)
     if (client.bootError) {
       clearTimeout(timeout);
       set({ error: client.bootError });
-    } else if (client.stage !== state.stage) {
+    } else if (client.stage !== run.state.stage) {
       if (client.stage === "done") clearTimeout(timeout);
       set({ stage: client.stage });
     }

@@ -4,7 +4,7 @@ import { WalletHost } from "./commands/host";
 import type { AllViews, FromWorker, ToWorker, WalletConfig } from "./commands/protocol";
 import { initCrdt } from "./crdt/doc";
 import { WalletDb } from "./events/db";
-import { stateCipher } from "./engine/vault/state-cipher";
+import { stateCipher } from "./commands/state-cipher";
 import { startWalletLoops } from "./commands/loops";
 
 /**

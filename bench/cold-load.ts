@@ -1,0 +1,47 @@
+import { spawn } from "node:child_process";
+import { chromium } from "@playwright/test";
+
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+const waitFor = async (url: string) => {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not start`);
+};
+
+/** Cold load of an existing wallet to an interactive home with its balance, median of 15 loads. */
+export const benchColdLoad = async (esplora: string) => {
+  const port = 4190;
+  const server = spawn("npx", ["vite", "preview", "--port", String(port), "--strictPort", "--logLevel", "error"], { stdio: "ignore" });
+  try {
+    await waitFor(`http://127.0.0.1:${port}/`);
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ARGS });
+    const context = await browser.newContext();
+    await context.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${port}/setup`);
+    await page.getByRole("button", { name: "New wallet" }).click();
+    await page.getByTestId("onchain-balance").waitFor();
+    await page.close();
+    const times: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const p = await context.newPage();
+      const t0 = Date.now();
+      await p.goto(`http://127.0.0.1:${port}/`);
+      await p.getByTestId("onchain-balance").filter({ hasText: "sats" }).waitFor();
+      times.push(Date.now() - t0);
+      await p.close();
+    }
+    times.sort((a, b) => a - b);
+    console.log(`cold load to home with balance: median ${times[7]} ms (min ${times[0]}, max ${times[14]}, 15 loads, service worker warm)`);
+    await browser.close();
+  } finally {
+    server.kill("SIGTERM");
+  }
+};

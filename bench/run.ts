@@ -1,0 +1,21 @@
+// Prints the wallet's speed and size figures. Not a test: nothing here passes or fails on time.
+import { spawnSync } from "node:child_process";
+import { initCrdtNode } from "../src/crdt/node";
+import { startHarness } from "../harness/world";
+import { benchBundle } from "./bundle";
+import { benchColdLoad } from "./cold-load";
+import { benchReplay } from "./replay";
+
+await initCrdtNode();
+const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit", env: { ...process.env, VITE_NETWORK: "regtest" } });
+if (build.status !== 0) process.exit(1);
+
+console.log("\n== Foundation ==");
+await benchBundle();
+await benchReplay();
+const world = await startHarness({ port: 0 });
+try {
+  await benchColdLoad(world.esploraUrl);
+} finally {
+  await world.stop();
+}

@@ -1,0 +1,113 @@
+import { readFile } from "node:fs/promises";
+import { createWallet, expect, test } from "./fixtures";
+
+test("a new wallet lands on home with an empty activity list and the backup prompt", async ({ page }) => {
+  await createWallet(page);
+  await expect(page.getByText("No activity yet")).toBeVisible();
+  await expect(page.getByRole("link", { name: /not backed up/ })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Receive" }).first()).toBeVisible();
+});
+
+test("reloading keeps the wallet", async ({ page }) => {
+  await createWallet(page);
+  await page.reload();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+});
+
+test("a second tab gets the existing-tab screen", async ({ page, context }) => {
+  await createWallet(page);
+  const second = await context.newPage();
+  await second.goto("/");
+  await expect(second.getByText("Existing tab detected, aborting setup")).toBeVisible();
+  // The first tab still runs the wallet.
+  await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+});
+
+test("an unknown path shows not found with a way home", async ({ page }) => {
+  await createWallet(page);
+  await page.goto("/no/such/page");
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Go home" }).click();
+  await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+});
+
+test("switching the language to Deutsch changes the visible text", async ({ page }) => {
+  await createWallet(page);
+  await page.goto("/settings/language");
+  await page.getByLabel("Language", { exact: true }).selectOption("de");
+  await page.getByRole("button", { name: "Select language" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("tab", { name: "Nur ich" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("tab", { name: "Nur ich" })).toBeVisible();
+});
+
+test("the chosen currency shows in the balance", async ({ page }) => {
+  await createWallet(page);
+  await page.goto("/settings/currency");
+  await page.getByLabel("Currency", { exact: true }).selectOption("EUR");
+  await page.getByRole("button", { name: "Select currency" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  const onchain = page.getByTestId("onchain-balance");
+  await expect(onchain).toHaveText("0 sats");
+  await onchain.click();
+  await expect(onchain).toHaveText(/^0[.,]00 EUR$/);
+  await onchain.click();
+  await expect(onchain).toHaveText("*****");
+  await onchain.click();
+  await expect(onchain).toHaveText("0 sats");
+});
+
+test("save state, delete everything, import the file: the same wallet comes back", async ({ page }, info) => {
+  await createWallet(page);
+  await page.goto("/settings/currency");
+  await page.getByLabel("Currency", { exact: true }).selectOption("JPY");
+  await page.getByRole("button", { name: "Select currency" }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  await page.goto("/settings/emergencykit");
+  await page.getByRole("button", { name: "Save state as file" }).click();
+  await page.getByRole("button", { name: "Download" }).click();
+  await expect(page.getByText("Please enter a password to protect the file.")).toBeVisible();
+  await page.getByLabel("Password").fill("correct horse battery staple");
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe("mutiny-state.json");
+  const file = info.outputPath("mutiny-state.json");
+  await download.saveAs(file);
+  const text = await readFile(file, "utf8");
+  expect(JSON.parse(text)).toMatchObject({ format: "mutiny-state", version: 1, network: "regtest" });
+
+  await page.getByRole("button", { name: "Delete everything" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete everything" }).click();
+  await expect(page).toHaveURL(/\/setup$/);
+
+  await page.goto("/settings/emergencykit");
+  await page.getByLabel("Import state from file").setInputFiles(file);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel("Password").fill("wrong password");
+  await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();
+  await expect(page.getByText("Incorrect password entered.")).toBeVisible();
+  await page.getByLabel("Password").fill("correct horse battery staple");
+  await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+  await page.goto("/settings/currency");
+  await expect(page.getByLabel("Currency", { exact: true })).toHaveValue("JPY");
+});
+
+test("after one visit the wallet opens offline with its last state", async ({ page, context }) => {
+  await createWallet(page);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  // The service worker controls the page after a reload; then the network can go.
+  await page.reload();
+  await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+  await expect(page.getByTestId("onchain-balance")).toHaveText("0 sats");
+});

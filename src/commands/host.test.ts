@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { WalletDb } from "../events/db";
+import { readEvents } from "../events/log";
+import { deriveViews, foldEvents } from "../projections";
+import type { CommandAnswer } from "./host";
+import { WalletHost } from "./host";
+import type { AllViews } from "./protocol";
+import { makeStateCipher } from "./state-cipher";
+
+const cipher = makeStateCipher({ iterations: 1000, allowWeak: true });
+const config = { network: "regtest" as const, esplora: "http://127.0.0.1:1", priceSource: "" };
+let n = 0;
+
+const openHost = async (name = `host-${++n}`) => {
+  const pushed: Partial<AllViews>[] = [];
+  const db = new WalletDb(name);
+  const host = await WalletHost.open({ db, config, cipher, onViews: (v) => pushed.push(v) });
+  return { host, db, pushed };
+};
+
+const ok = (a: CommandAnswer) => {
+  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
+  return a.value;
+};
+
+describe("WalletHost", () => {
+  it("creates a wallet, pushes views, and the log on disk folds to the same views", async () => {
+    const { host, db, pushed } = await openHost();
+    expect(host.views().wallet.exists).toBe(false);
+    ok(await host.run({ _tag: "CreateWallet" }));
+    expect(pushed.at(-1)?.wallet?.exists).toBe(true);
+    ok(await host.run({ _tag: "SetFiat", code: "EUR" }));
+    expect(host.views().settings.fiat).toBe("EUR");
+    const { live: _live, ...views } = host.views();
+    expect(deriveViews(foldEvents(await readEvents(db)))).toEqual(views);
+  });
+
+  it("refuses a second wallet and an unknown currency, and appends nothing", async () => {
+    const { host, db } = await openHost();
+    ok(await host.run({ _tag: "CreateWallet" }));
+    const before = (await readEvents(db)).length;
+    const again = await host.run({ _tag: "CreateWallet" });
+    expect(again).toMatchObject({ ok: false, error: { _tag: "WalletState" } });
+    const bad = await host.run({ _tag: "SetFiat", code: "XXX" });
+    expect(bad).toMatchObject({ ok: false, error: { _tag: "InvalidInput", key: "settings.currency.error_unsupported_currency" } });
+    expect((await readEvents(db)).length).toBe(before);
+  });
+
+  it("shows 12 seed words and marks the wallet backed up once", async () => {
+    const { host, db } = await openHost();
+    ok(await host.run({ _tag: "CreateWallet" }));
+    const { words } = ok(await host.run({ _tag: "ShowSeed" })) as { words: string[] };
+    expect(words).toHaveLength(12);
+    ok(await host.run({ _tag: "MarkBackedUp" }));
+    ok(await host.run({ _tag: "MarkBackedUp" }));
+    expect(host.views().wallet.has_backed_up).toBe(true);
+    expect((await readEvents(db)).filter((e) => e.type === "wallet.backed_up")).toHaveLength(1);
+    // The seed never appears in the log.
+    expect(JSON.stringify(await readEvents(db))).not.toContain(words.join(" "));
+  });
+
+  it("restores from words, refusing a wrong count, a word not in the list and a bad checksum", async () => {
+    const { host } = await openHost();
+    const words = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(" ");
+    expect(await host.run({ _tag: "RestoreWallet", words: words.slice(1) })).toMatchObject({ ok: false, error: { key: "settings.restore.error_word_number" } });
+    expect(await host.run({ _tag: "RestoreWallet", words: [...words.slice(1), "bitcoinz"] })).toMatchObject({ ok: false, error: { key: "settings.restore.wrong_word" } });
+    expect(await host.run({ _tag: "RestoreWallet", words: [...words.slice(1), "abandon"] })).toMatchObject({ ok: false, error: { key: "settings.restore.error_invalid_seed" } });
+    ok(await host.run({ _tag: "RestoreWallet", words }));
+    expect(host.views().wallet).toMatchObject({ exists: true, has_backed_up: true });
+    expect(ok(await host.run({ _tag: "ShowSeed" }))).toEqual({ words });
+  });
+
+  it("exports with a password, deletes everything, and imports the same views back", async () => {
+    const { host, db } = await openHost();
+    ok(await host.run({ _tag: "CreateWallet" }));
+    ok(await host.run({ _tag: "SetFiat", code: "JPY" }));
+    ok(await host.run({ _tag: "SetSafeMode", enabled: true }));
+    const { words } = ok(await host.run({ _tag: "ShowSeed" })) as { words: string[] };
+    expect(await host.run({ _tag: "ExportState", password: "" })).toMatchObject({
+      ok: false,
+      error: { key: "settings.emergency_kit.import_export.error_password" },
+    });
+    const { json, fileName } = ok(await host.run({ _tag: "ExportState", password: "pw" })) as { json: string; fileName: string };
+    expect(fileName).toBe("mutiny-state.json");
+    expect(json).not.toContain(words[0] === words[1] ? "" : words.join(" "));
+    const before = host.views();
+
+    ok(await host.run({ _tag: "DeleteEverything" }));
+    expect(host.views().wallet.exists).toBe(false);
+    expect(await db.events.count()).toBe(0);
+
+    expect(await host.run({ _tag: "ImportState", text: json })).toMatchObject({ ok: false, error: { _tag: "PasswordRequired" } });
+    expect(await host.run({ _tag: "ImportState", text: json, password: "nope" })).toMatchObject({
+      ok: false,
+      error: { _tag: "WrongPassword", message: "Incorrect password entered." },
+    });
+    ok(await host.run({ _tag: "ImportState", text: json, password: "pw" }));
+    const { live: _a, ...after } = host.views();
+    const { live: _b, ...expected } = before;
+    expect(after).toEqual(expected);
+    expect(ok(await host.run({ _tag: "ShowSeed" }))).toEqual({ words });
+  });
+
+  it("refuses empty, non-JSON, foreign and other-network files with their messages", async () => {
+    const { host } = await openHost();
+    const key = (k: string) => ({ ok: false, error: { key: `settings.emergency_kit.import_export.${k}` } });
+    expect(await host.run({ _tag: "ImportState", text: "  " })).toMatchObject(key("error_no_text"));
+    expect(await host.run({ _tag: "ImportState", text: "{nope" })).toMatchObject(key("error_invalid_json"));
+    expect(await host.run({ _tag: "ImportState", text: '{"format":"other"}' })).toMatchObject(key("error_format"));
+    expect(await host.run({ _tag: "ImportState", text: '{"format":"mutiny-state","version":2,"network":"regtest","sealed":{}}' })).toMatchObject(key("error_version"));
+    expect(await host.run({ _tag: "ImportState", text: '{"format":"mutiny-state","version":1,"network":"bitcoin","sealed":{}}' })).toMatchObject({
+      ok: false,
+      error: { key: "settings.emergency_kit.import_export.error_network", message: "This file is for bitcoin but this wallet runs on regtest." },
+    });
+  });
+});

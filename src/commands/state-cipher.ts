@@ -1,0 +1,24 @@
+import { type KdfParams, openJson, sealJson, VaultCorrupt } from "../engine/vault";
+import { ImportRejected } from "./errors";
+import type { StateCipher } from "./state-file";
+
+/** Seals state files with the vault; a damaged envelope is refused as a damaged file. */
+export const makeStateCipher = (params?: KdfParams): StateCipher => ({
+  seal: (value, password) => sealJson(value, password, params),
+  open: async (sealed, password) => {
+    try {
+      return await openJson(sealed, password);
+    } catch (e) {
+      if (e instanceof VaultCorrupt)
+        throw new ImportRejected({
+          message: `The file is damaged: ${e.message}`,
+          key: "settings.emergency_kit.import_export.error_damaged",
+          values: { what: e.message },
+        });
+      throw e;
+    }
+  },
+});
+
+/** The cipher the wallet uses: PBKDF2-SHA256 at 600,000 iterations or more. */
+export const stateCipher: StateCipher = makeStateCipher();
