@@ -14,6 +14,9 @@ export const benchBundle = async () => {
   }
   const all = (await readdir("dist/assets")).filter((f) => f.endsWith(".js") || f.endsWith(".wasm"));
   let lazy = 0;
-  for (const f of all) if (!scripts.includes(`assets/${f}`)) lazy += gzipSync(await readFile(`dist/assets/${f}`)).length;
-  console.log(`first-paint JavaScript: ${(gz / 1024).toFixed(1)} kB gzip (${(raw / 1024).toFixed(0)} kB raw) in ${scripts.length} file(s); loaded later (worker, wasm, languages): ${(lazy / 1024).toFixed(0)} kB gzip`);
+  for (const f of all)
+    if (!scripts.includes(`assets/${f}`)) lazy += gzipSync(await readFile(`dist/assets/${f}`)).length;
+  console.log(
+    `first-paint JavaScript: ${(gz / 1024).toFixed(1)} kB gzip (${(raw / 1024).toFixed(0)} kB raw) in ${scripts.length} file(s); loaded later (worker, wasm, languages): ${(lazy / 1024).toFixed(0)} kB gzip`,
+  );
 };

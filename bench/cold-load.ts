@@ -1,7 +1,16 @@
 import { spawn } from "node:child_process";
 import { chromium } from "@playwright/test";
 
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 const waitFor = async (url: string) => {
   for (let i = 0; i < 100; i++) {
@@ -18,10 +27,17 @@ const waitFor = async (url: string) => {
 /** Cold load of an existing wallet to an interactive home with its balance, median of 15 loads. */
 export const benchColdLoad = async (esplora: string) => {
   const port = 4190;
-  const server = spawn("npx", ["vite", "preview", "--port", String(port), "--strictPort", "--logLevel", "error"], { stdio: "ignore" });
+  const server = spawn(
+    "npx",
+    ["vite", "preview", "--port", String(port), "--strictPort", "--logLevel", "error"],
+    { stdio: "ignore" },
+  );
   try {
     await waitFor(`http://127.0.0.1:${port}/`);
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ARGS });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ARGS,
+    });
     const context = await browser.newContext();
     await context.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
     const page = await context.newPage();
@@ -39,7 +55,9 @@ export const benchColdLoad = async (esplora: string) => {
       await p.close();
     }
     times.sort((a, b) => a - b);
-    console.log(`cold load to home with balance: median ${times[7]} ms (min ${times[0]}, max ${times[14]}, 15 loads, service worker warm)`);
+    console.log(
+      `cold load to home with balance: median ${times[7]} ms (min ${times[0]}, max ${times[14]}, 15 loads, service worker warm)`,
+    );
     await browser.close();
   } finally {
     server.kill("SIGTERM");

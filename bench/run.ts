@@ -7,7 +7,10 @@ import { benchColdLoad } from "./cold-load";
 import { benchReplay } from "./replay";
 
 await initCrdtNode();
-const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit", env: { ...process.env, VITE_NETWORK: "regtest" } });
+const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], {
+  stdio: "inherit",
+  env: { ...process.env, VITE_NETWORK: "regtest" },
+});
 if (build.status !== 0) process.exit(1);
 
 console.log("\n== Foundation ==");

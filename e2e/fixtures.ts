@@ -2,6 +2,7 @@ import { test as base, expect, type Page } from "@playwright/test";
 
 /** Every test's wallet talks to this run's local regtest world. */
 export const test = base.extend<{ esplora: string }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as a pattern
   esplora: async ({}, use) => {
     const url = process.env.HARNESS_ESPLORA;
     if (!url) throw new Error("The regtest world did not start");

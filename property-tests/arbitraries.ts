@@ -18,15 +18,35 @@ type Step =
 
 const sats = fc.bigInt({ min: 0n, max: 2_100_000_000_000_000n });
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ k: fc.constant("address" as const), keychain: fc.constantFrom("external" as const, "internal" as const), label: fc.string({ maxLength: 8 }) }),
-  fc.record({ k: fc.constant("tx" as const), received: sats, sent: sats, fee: fc.bigInt({ min: 0n, max: 100_000n }), outgoing: fc.boolean(), label: fc.string({ maxLength: 8 }) }),
-  fc.record({ k: fc.constant("confirm" as const), pick: fc.nat(), height: fc.nat({ max: 900_000 }), time: fc.nat({ max: 2_000_000_000 }) }),
+  fc.record({
+    k: fc.constant("address" as const),
+    keychain: fc.constantFrom("external" as const, "internal" as const),
+    label: fc.string({ maxLength: 8 }),
+  }),
+  fc.record({
+    k: fc.constant("tx" as const),
+    received: sats,
+    sent: sats,
+    fee: fc.bigInt({ min: 0n, max: 100_000n }),
+    outgoing: fc.boolean(),
+    label: fc.string({ maxLength: 8 }),
+  }),
+  fc.record({
+    k: fc.constant("confirm" as const),
+    pick: fc.nat(),
+    height: fc.nat({ max: 900_000 }),
+    time: fc.nat({ max: 2_000_000_000 }),
+  }),
   fc.record({ k: fc.constant("unconfirm" as const), pick: fc.nat() }),
   fc.record({ k: fc.constant("drop" as const), pick: fc.nat(), replaced: fc.boolean() }),
   fc.record({ k: fc.constant("backup" as const) }),
   fc.record({ k: fc.constant("safe" as const), enabled: fc.boolean() }),
   fc.record({ k: fc.constant("fiat" as const), code: fc.constantFrom("USD", "EUR", "JPY", "BHD", "GBP") }),
-  fc.record({ k: fc.constant("label" as const), pick: fc.nat(), label: fc.string({ minLength: 1, maxLength: 8 }) }),
+  fc.record({
+    k: fc.constant("label" as const),
+    pick: fc.nat(),
+    label: fc.string({ minLength: 1, maxLength: 8 }),
+  }),
   fc.record({ k: fc.constant("repeat" as const), pick: fc.nat() }),
 );
 
@@ -38,7 +58,14 @@ export const toEvents = (steps: readonly Step[], seed = 1): WalletEvent[] => {
   let n = 0;
   const push = <K extends EventType>(type: K, payload: EventPayloads[K], device = "aa") => {
     n++;
-    events.push({ id: `ev-${seed}-${n}`, type, v: EVENT_VERSIONS[type], at: 1_700_000_000_000 + n * 1000, device, payload } as WalletEvent);
+    events.push({
+      id: `ev-${seed}-${n}`,
+      type,
+      v: EVENT_VERSIONS[type],
+      at: 1_700_000_000_000 + n * 1000,
+      device,
+      payload,
+    } as WalletEvent);
   };
   push("wallet.created", { walletId: `wallet-${seed}`, network: "regtest", restored: false });
   const txids: string[] = [];
@@ -47,22 +74,44 @@ export const toEvents = (steps: readonly Step[], seed = 1): WalletEvent[] => {
   for (const s of steps) {
     switch (s.k) {
       case "address":
-        push("onchain.address_issued", { address: `bcrt1q${hex(n, 38)}`, keychain: s.keychain, index: next[s.keychain]++, labels: s.label ? [s.label] : [] });
+        push("onchain.address_issued", {
+          address: `bcrt1q${hex(n, 38)}`,
+          keychain: s.keychain,
+          index: next[s.keychain]++,
+          labels: s.label ? [s.label] : [],
+        });
         break;
       case "tx": {
         const txid = hex(seed * 100_000 + n);
         txids.push(txid);
-        push("onchain.tx_seen", { txid, received: String(s.received), sent: String(s.sent), fee: String(s.fee), labels: s.label ? [s.label] : [], outgoing: s.outgoing });
+        push("onchain.tx_seen", {
+          txid,
+          received: String(s.received),
+          sent: String(s.sent),
+          fee: String(s.fee),
+          labels: s.label ? [s.label] : [],
+          outgoing: s.outgoing,
+        });
         break;
       }
       case "confirm":
-        if (txids.length) push("onchain.tx_confirmed", { txid: txids[s.pick % txids.length]!, height: s.height, blockHash: hex(s.height + 7), blockTime: s.time });
+        if (txids.length)
+          push("onchain.tx_confirmed", {
+            txid: txids[s.pick % txids.length]!,
+            height: s.height,
+            blockHash: hex(s.height + 7),
+            blockTime: s.time,
+          });
         break;
       case "unconfirm":
         if (txids.length) push("onchain.tx_unconfirmed", { txid: txids[s.pick % txids.length]! });
         break;
       case "drop":
-        if (txids.length) push("onchain.tx_dropped", { txid: txids[s.pick % txids.length]!, replacedBy: s.replaced ? hex(999) : null });
+        if (txids.length)
+          push("onchain.tx_dropped", {
+            txid: txids[s.pick % txids.length]!,
+            replacedBy: s.replaced ? hex(999) : null,
+          });
         break;
       case "backup":
         push("wallet.backed_up", {});
@@ -91,4 +140,5 @@ export const toEvents = (steps: readonly Step[], seed = 1): WalletEvent[] => {
   return events;
 };
 
-export const eventLog = (maxSteps = 40) => fc.array(step, { maxLength: maxSteps }).map((steps) => toEvents(steps));
+export const eventLog = (maxSteps = 40) =>
+  fc.array(step, { maxLength: maxSteps }).map((steps) => toEvents(steps));

@@ -11,7 +11,12 @@ import { crdtProjection } from "../src/projections/crdt";
 import { eventLog, toEvents } from "./arbitraries";
 
 const cipher = makeStateCipher({ iterations: 1, allowWeak: true });
-const SEED = { key: KV.seed, value: { mnemonic: "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about" } };
+const SEED = {
+  key: KV.seed,
+  value: {
+    mnemonic: "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
+  },
+};
 let n = 0;
 const freshDb = () => new WalletDb(`state-file-${++n}`);
 
@@ -23,7 +28,17 @@ const walletDb = async (events = toEvents([])) => {
 
 const exportOf = async (db: WalletDb, password = "pw") => {
   const states = foldEvents(await readEvents(db));
-  return Effect.runPromise(exportState(db, crdtProjection.view(states.crdt), "regtest", states.wallet.walletId ?? "", password, cipher, 1));
+  return Effect.runPromise(
+    exportState(
+      db,
+      crdtProjection.view(states.crdt),
+      "regtest",
+      states.wallet.walletId ?? "",
+      password,
+      cipher,
+      1,
+    ),
+  );
 };
 
 const snapshot = async (db: WalletDb) => ({
@@ -55,7 +70,9 @@ describe("state file", () => {
   });
 
   it("importing the same wallet's export again merges: nothing is duplicated", async () => {
-    const db = await walletDb(toEvents([{ k: "tx", received: 5000n, sent: 0n, fee: 0n, outgoing: false, label: "" }]));
+    const db = await walletDb(
+      toEvents([{ k: "tx", received: 5000n, sent: 0n, fee: 0n, outgoing: false, label: "" }]),
+    );
     const { json } = await exportOf(db);
     const before = await snapshot(db);
     const r = await Effect.runPromise(importState(db, json, "pw", "regtest", "wallet-1", cipher));
@@ -65,13 +82,22 @@ describe("state file", () => {
   });
 
   it("a mutated file either imports or is refused with a clear error, and a refusal changes nothing", async () => {
-    const source = await walletDb(toEvents([{ k: "tx", received: 5000n, sent: 0n, fee: 0n, outgoing: false, label: "x" }, { k: "backup" }]));
+    const source = await walletDb(
+      toEvents([
+        { k: "tx", received: 5000n, sent: 0n, fee: 0n, outgoing: false, label: "x" },
+        { k: "backup" },
+      ]),
+    );
     const { json } = await exportOf(source);
     const file = JSON.parse(json);
     const plain = JSON.parse(JSON.stringify(await cipher.open(file.sealed, "pw")));
 
     // Mutations of the readable file, and of the sealed contents re-sealed with the right password.
-    const textMutation = fc.tuple(fc.nat({ max: json.length - 1 }), fc.string({ maxLength: 3 }), fc.nat({ max: 3 }));
+    const textMutation = fc.tuple(
+      fc.nat({ max: json.length - 1 }),
+      fc.string({ maxLength: 3 }),
+      fc.nat({ max: 3 }),
+    );
     const pathInto = (obj: unknown, pick: number): [Record<string, unknown>, string] | null => {
       const spots: [Record<string, unknown>, string][] = [];
       const walk = (o: unknown) => {
@@ -84,36 +110,56 @@ describe("state file", () => {
       walk(obj);
       return spots.length ? spots[pick % spots.length]! : null;
     };
-    const contentMutation = fc.tuple(fc.nat(), fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.string({ maxLength: 5 }), fc.constant([]), fc.constant({})));
+    const contentMutation = fc.tuple(
+      fc.nat(),
+      fc.oneof(
+        fc.constant(undefined),
+        fc.constant(null),
+        fc.integer(),
+        fc.string({ maxLength: 5 }),
+        fc.constant([]),
+        fc.constant({}),
+      ),
+    );
 
     await fc.assert(
-      fc.asyncProperty(fc.oneof(textMutation.map((m) => ({ kind: "text" as const, m })), contentMutation.map((m) => ({ kind: "content" as const, m }))), async (mutation) => {
-        let text: string;
-        if (mutation.kind === "text") {
-          const [at, insert, del] = mutation.m;
-          text = json.slice(0, at) + insert + json.slice(at + del);
-        } else {
-          const contents = structuredClone(plain);
-          const spot = pathInto(contents, mutation.m[0]);
-          if (spot) {
-            if (mutation.m[1] === undefined) delete spot[0][spot[1]];
-            else spot[0][spot[1]] = mutation.m[1];
+      fc.asyncProperty(
+        fc.oneof(
+          textMutation.map((m) => ({ kind: "text" as const, m })),
+          contentMutation.map((m) => ({ kind: "content" as const, m })),
+        ),
+        async (mutation) => {
+          let text: string;
+          if (mutation.kind === "text") {
+            const [at, insert, del] = mutation.m;
+            text = json.slice(0, at) + insert + json.slice(at + del);
+          } else {
+            const contents = structuredClone(plain);
+            const spot = pathInto(contents, mutation.m[0]);
+            if (spot) {
+              if (mutation.m[1] === undefined) delete spot[0][spot[1]];
+              else spot[0][spot[1]] = mutation.m[1];
+            }
+            text = JSON.stringify({ ...file, sealed: await cipher.seal(contents, "pw") });
           }
-          text = JSON.stringify({ ...file, sealed: await cipher.seal(contents, "pw") });
-        }
-        const target = await walletDb(toEvents([{ k: "fiat", code: "EUR" }], 7));
-        const before = await snapshot(target);
-        const r = await Effect.runPromise(Effect.result(importState(target, text, "pw", "regtest", "wallet-7", cipher)));
-        if (Result.isFailure(r)) {
-          expect(["ImportRejected", "WrongPassword", "PasswordRequired", "InvalidInput"]).toContain(r.failure._tag);
-          expect(r.failure.message.length).toBeGreaterThan(5);
-          expect(await snapshot(target)).toEqual(before);
-        } else {
-          // An accepted file is a wallet that folds.
-          deriveViews(foldEvents(await readEvents(target)));
-        }
-        await dispose(target);
-      }),
+          const target = await walletDb(toEvents([{ k: "fiat", code: "EUR" }], 7));
+          const before = await snapshot(target);
+          const r = await Effect.runPromise(
+            Effect.result(importState(target, text, "pw", "regtest", "wallet-7", cipher)),
+          );
+          if (Result.isFailure(r)) {
+            expect(["ImportRejected", "WrongPassword", "PasswordRequired", "InvalidInput"]).toContain(
+              r.failure._tag,
+            );
+            expect(r.failure.message.length).toBeGreaterThan(5);
+            expect(await snapshot(target)).toEqual(before);
+          } else {
+            // An accepted file is a wallet that folds.
+            deriveViews(foldEvents(await readEvents(target)));
+          }
+          await dispose(target);
+        },
+      ),
       { numRuns: 150 },
     );
     await dispose(source);

@@ -4,7 +4,12 @@ import { spawn, spawnSync } from "node:child_process";
 const port = Number(process.env.PORT ?? 5173);
 const esploraPort = Number(process.env.ESPLORA_PORT ?? 3002);
 const esplora = `http://127.0.0.1:${esploraPort}`;
-const env = { ...process.env, VITE_NETWORK: "regtest", VITE_ESPLORA: esplora, ESPLORA_PORT: String(esploraPort) };
+const env = {
+  ...process.env,
+  VITE_NETWORK: "regtest",
+  VITE_ESPLORA: esplora,
+  ESPLORA_PORT: String(esploraPort),
+};
 
 console.log("Building the wallet…");
 const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit", env });
@@ -12,7 +17,10 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 const children = [
   spawn("npx", ["tsx", "harness/main.ts"], { stdio: "inherit", env }),
-  spawn("npx", ["vite", "preview", "--port", String(port), "--strictPort", "--logLevel", "warn"], { stdio: "inherit", env }),
+  spawn("npx", ["vite", "preview", "--port", String(port), "--strictPort", "--logLevel", "warn"], {
+    stdio: "inherit",
+    env,
+  }),
 ];
 
 const waitFor = async (url, tries = 120) => {

@@ -24,7 +24,8 @@ function Routes() {
   const wallet = useView("wallet");
   const [path] = useLocation();
   const skipSetup = new URLSearchParams(location.search).has("skip_setup");
-  if (wallet && !wallet.exists && !skipSetup && !WITHOUT_WALLET.includes(path)) return <Redirect to="/setup" replace />;
+  if (wallet && !wallet.exists && !skipSetup && !WITHOUT_WALLET.includes(path))
+    return <Redirect to="/setup" replace />;
   return (
     <Switch>
       <Route path="/" component={Home} />

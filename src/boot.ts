@@ -34,7 +34,11 @@ export const bootErrorKind = (message: string): BootErrorKind =>
           : "failed";
 
 /** The browser features the wallet cannot run without; the first missing one's message, else null. */
-export const browserProblem = (g: { localStorage?: unknown; WebAssembly?: unknown; indexedDB?: unknown }): string | null => {
+export const browserProblem = (g: {
+  localStorage?: unknown;
+  WebAssembly?: unknown;
+  indexedDB?: unknown;
+}): string | null => {
   try {
     if (!g.localStorage) return BOOT_MESSAGES.noLocalStorage;
   } catch {
@@ -79,7 +83,10 @@ export const boot = async (config: WalletConfig, report: (s: BootState) => void)
     report(current.state);
     return;
   }
-  const run = { state: { stage: "fresh", error: null, client: null } as BootState, reporters: new Set([report]) };
+  const run = {
+    state: { stage: "fresh", error: null, client: null } as BootState,
+    reporters: new Set([report]),
+  };
   current = run;
   const set = (patch: Partial<BootState>) => {
     run.state = { ...run.state, ...patch };
@@ -106,7 +113,8 @@ export const boot = async (config: WalletConfig, report: (s: BootState) => void)
       set({ stage: client.stage });
     }
   });
-  worker.onerror = (e) => set({ error: `Failed to initialize Mutiny: ${e.message || "the wallet engine did not start"}` });
+  worker.onerror = (e) =>
+    set({ error: `Failed to initialize Mutiny: ${e.message || "the wallet engine did not start"}` });
   set({ client });
   client.start(config);
 };

@@ -8,7 +8,10 @@ import { BootError, Loading } from "./screens/Loading";
 import { ToastProvider } from "./ui/toast";
 import "./ui/app.css";
 
-const config = resolveConfig(localStorage, { network: import.meta.env.VITE_NETWORK, esplora: import.meta.env.VITE_ESPLORA });
+const config = resolveConfig(localStorage, {
+  network: import.meta.env.VITE_NETWORK,
+  esplora: import.meta.env.VITE_ESPLORA,
+});
 
 function Root() {
   const [state, setState] = useState<BootState>({ stage: "fresh", error: null, client: null });
@@ -17,7 +20,7 @@ function Root() {
   }, []);
   if (state.error) return <BootError message={state.error} />;
   // Home renders as soon as the log's views arrive; the progress bar there shows the rest of setup.
-  if (!state.client || !state.client.views.wallet) return <Loading stage={state.stage} />;
+  if (!state.client?.views.wallet) return <Loading stage={state.stage} />;
   return <App client={state.client} config={config} />;
 }
 

@@ -24,13 +24,20 @@ type Listener = () => void;
  */
 export class WalletClient {
   private next = 1;
-  private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: CommandFailed) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (v: unknown) => void; reject: (e: CommandFailed) => void }
+  >();
   private readonly listeners = new Set<Listener>();
   views: Partial<AllViews> = {};
   stage: LoadStage = "fresh";
   bootError: string | null = null;
 
-  constructor(private readonly worker: Pick<Worker, "postMessage" | "terminate"> & { onmessage: ((ev: MessageEvent<FromWorker>) => void) | null }) {
+  constructor(
+    private readonly worker: Pick<Worker, "postMessage" | "terminate"> & {
+      onmessage: ((ev: MessageEvent<FromWorker>) => void) | null;
+    },
+  ) {
     worker.onmessage = (ev) => this.receive(ev.data);
   }
 

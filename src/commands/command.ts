@@ -20,13 +20,25 @@ export interface CommandSpecs {
   SetLabels: { input: { itemId: string; labels: string[] }; output: null };
   GetTransaction: { input: { txid: string }; output: OnchainDetails | null };
 
-  GetNewAddress: { input: { labels: string[] }; output: { address: string; index: number; keychain: OnchainKeychain } };
+  GetNewAddress: {
+    input: { labels: string[] };
+    output: { address: string; index: number; keychain: OnchainKeychain };
+  };
   CheckAddress: { input: { address: string }; output: { network: Network } };
-  CreateBip21: { input: { amountSats: bigint | null; labels: string[] }; output: { uri: string; address: string } };
+  CreateBip21: {
+    input: { amountSats: bigint | null; labels: string[] };
+    output: { uri: string; address: string };
+  };
   EstimateTxFee: { input: { address: string; amountSats: bigint }; output: { feeSats: bigint } };
-  SendToAddress: { input: { address: string; amountSats: bigint; labels: string[] }; output: { txid: string; feeSats: bigint } };
+  SendToAddress: {
+    input: { address: string; amountSats: bigint; labels: string[] };
+    output: { txid: string; feeSats: bigint };
+  };
   EstimateSweepTxFee: { input: { address: string }; output: { feeSats: bigint; amountSats: bigint } };
-  SweepWallet: { input: { address: string; labels: string[] }; output: { txid: string; feeSats: bigint; amountSats: bigint } };
+  SweepWallet: {
+    input: { address: string; labels: string[] };
+    output: { txid: string; feeSats: bigint; amountSats: bigint };
+  };
   SyncOnchain: { input: Empty; output: null };
 }
 

@@ -19,8 +19,11 @@ export interface Outcome<R> {
   readonly kv?: readonly KvWrite[];
 }
 
-export const outcome = <R>(result: R, events: readonly NewEvent[] = [], kv?: readonly KvWrite[]): Outcome<R> =>
-  kv ? { result, events, kv } : { result, events };
+export const outcome = <R>(
+  result: R,
+  events: readonly NewEvent[] = [],
+  kv?: readonly KvWrite[],
+): Outcome<R> => (kv ? { result, events, kv } : { result, events });
 
 /** The seed, when the wallet has one and it is unlocked. */
 export interface KeysPort {

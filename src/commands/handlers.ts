@@ -1,7 +1,15 @@
 import type { CommandTag } from "./command";
 import type { Handler } from "./context";
 import { getTransaction } from "./activity";
-import { createWallet, markBackedUp, restoreWallet, setFiat, setLabels, setSafeMode, showSeed } from "./wallet";
+import {
+  createWallet,
+  markBackedUp,
+  restoreWallet,
+  setFiat,
+  setLabels,
+  setSafeMode,
+  showSeed,
+} from "./wallet";
 
 type HostCommands = "ExportState" | "ImportState" | "DeleteEverything";
 

@@ -42,7 +42,10 @@ describe("WalletHost", () => {
     const again = await host.run({ _tag: "CreateWallet" });
     expect(again).toMatchObject({ ok: false, error: { _tag: "WalletState" } });
     const bad = await host.run({ _tag: "SetFiat", code: "XXX" });
-    expect(bad).toMatchObject({ ok: false, error: { _tag: "InvalidInput", key: "settings.currency.error_unsupported_currency" } });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { _tag: "InvalidInput", key: "settings.currency.error_unsupported_currency" },
+    });
     expect((await readEvents(db)).length).toBe(before);
   });
 
@@ -61,10 +64,22 @@ describe("WalletHost", () => {
 
   it("restores from words, refusing a wrong count, a word not in the list and a bad checksum", async () => {
     const { host } = await openHost();
-    const words = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(" ");
-    expect(await host.run({ _tag: "RestoreWallet", words: words.slice(1) })).toMatchObject({ ok: false, error: { key: "settings.restore.error_word_number" } });
-    expect(await host.run({ _tag: "RestoreWallet", words: [...words.slice(1), "bitcoinz"] })).toMatchObject({ ok: false, error: { key: "settings.restore.wrong_word" } });
-    expect(await host.run({ _tag: "RestoreWallet", words: [...words.slice(1), "abandon"] })).toMatchObject({ ok: false, error: { key: "settings.restore.error_invalid_seed" } });
+    const words =
+      "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(
+        " ",
+      );
+    expect(await host.run({ _tag: "RestoreWallet", words: words.slice(1) })).toMatchObject({
+      ok: false,
+      error: { key: "settings.restore.error_word_number" },
+    });
+    expect(await host.run({ _tag: "RestoreWallet", words: [...words.slice(1), "bitcoinz"] })).toMatchObject({
+      ok: false,
+      error: { key: "settings.restore.wrong_word" },
+    });
+    expect(await host.run({ _tag: "RestoreWallet", words: [...words.slice(1), "abandon"] })).toMatchObject({
+      ok: false,
+      error: { key: "settings.restore.error_invalid_seed" },
+    });
     ok(await host.run({ _tag: "RestoreWallet", words }));
     expect(host.views().wallet).toMatchObject({ exists: true, has_backed_up: true });
     expect(ok(await host.run({ _tag: "ShowSeed" }))).toEqual({ words });
@@ -80,7 +95,10 @@ describe("WalletHost", () => {
       ok: false,
       error: { key: "settings.emergency_kit.import_export.error_password" },
     });
-    const { json, fileName } = ok(await host.run({ _tag: "ExportState", password: "pw" })) as { json: string; fileName: string };
+    const { json, fileName } = ok(await host.run({ _tag: "ExportState", password: "pw" })) as {
+      json: string;
+      fileName: string;
+    };
     expect(fileName).toBe("mutiny-state.json");
     expect(json).not.toContain(words[0] === words[1] ? "" : words.join(" "));
     const before = host.views();
@@ -89,7 +107,10 @@ describe("WalletHost", () => {
     expect(host.views().wallet.exists).toBe(false);
     expect(await db.events.count()).toBe(0);
 
-    expect(await host.run({ _tag: "ImportState", text: json })).toMatchObject({ ok: false, error: { _tag: "PasswordRequired" } });
+    expect(await host.run({ _tag: "ImportState", text: json })).toMatchObject({
+      ok: false,
+      error: { _tag: "PasswordRequired" },
+    });
     expect(await host.run({ _tag: "ImportState", text: json, password: "nope" })).toMatchObject({
       ok: false,
       error: { _tag: "WrongPassword", message: "Incorrect password entered." },
@@ -106,11 +127,26 @@ describe("WalletHost", () => {
     const key = (k: string) => ({ ok: false, error: { key: `settings.emergency_kit.import_export.${k}` } });
     expect(await host.run({ _tag: "ImportState", text: "  " })).toMatchObject(key("error_no_text"));
     expect(await host.run({ _tag: "ImportState", text: "{nope" })).toMatchObject(key("error_invalid_json"));
-    expect(await host.run({ _tag: "ImportState", text: '{"format":"other"}' })).toMatchObject(key("error_format"));
-    expect(await host.run({ _tag: "ImportState", text: '{"format":"mutiny-state","version":2,"network":"regtest","sealed":{}}' })).toMatchObject(key("error_version"));
-    expect(await host.run({ _tag: "ImportState", text: '{"format":"mutiny-state","version":1,"network":"bitcoin","sealed":{}}' })).toMatchObject({
+    expect(await host.run({ _tag: "ImportState", text: '{"format":"other"}' })).toMatchObject(
+      key("error_format"),
+    );
+    expect(
+      await host.run({
+        _tag: "ImportState",
+        text: '{"format":"mutiny-state","version":2,"network":"regtest","sealed":{}}',
+      }),
+    ).toMatchObject(key("error_version"));
+    expect(
+      await host.run({
+        _tag: "ImportState",
+        text: '{"format":"mutiny-state","version":1,"network":"bitcoin","sealed":{}}',
+      }),
+    ).toMatchObject({
       ok: false,
-      error: { key: "settings.emergency_kit.import_export.error_network", message: "This file is for bitcoin but this wallet runs on regtest." },
+      error: {
+        key: "settings.emergency_kit.import_export.error_network",
+        message: "This file is for bitcoin but this wallet runs on regtest.",
+      },
     });
   });
 });

@@ -102,14 +102,23 @@ export class WalletHost {
   };
 
   private context(): HandlerContext {
-    return { states: this.states, network: this.deps.config.network, stamp: this.stampWith, keys: this.keys, onchain: this.onchain };
+    return {
+      states: this.states,
+      network: this.deps.config.network,
+      stamp: this.stampWith,
+      keys: this.keys,
+      onchain: this.onchain,
+    };
   }
 
   private async execute(command: Command): Promise<CommandAnswer> {
-    if (this.stopped) return { ok: false, error: toWire(new WalletState({ message: "The wallet is stopped." })) };
+    if (this.stopped)
+      return { ok: false, error: toWire(new WalletState({ message: "The wallet is stopped." })) };
     try {
       const result = await Effect.runPromise(Effect.result(this.decide(command)));
-      return Result.isSuccess(result) ? { ok: true, value: result.success } : { ok: false, error: toWire(result.failure) };
+      return Result.isSuccess(result)
+        ? { ok: true, value: result.success }
+        : { ok: false, error: toWire(result.failure) };
     } catch (e) {
       return { ok: false, error: toWire(unexpected(e)) };
     }
@@ -129,9 +138,14 @@ export class WalletHost {
           this.stampWith.now(),
         );
       case "ImportState":
-        return importState(db, command.text, command.password, config.network, this.states.wallet.walletId, cipher).pipe(
-          Effect.tap(() => Effect.promise(() => this.reload())),
-        );
+        return importState(
+          db,
+          command.text,
+          command.password,
+          config.network,
+          this.states.wallet.walletId,
+          cipher,
+        ).pipe(Effect.tap(() => Effect.promise(() => this.reload())));
       case "DeleteEverything":
         return deleteEverything(db).pipe(Effect.tap(() => Effect.promise(() => this.reload())));
       default:
@@ -147,7 +161,10 @@ export class WalletHost {
       const decided = yield* handler(command as never, self.context());
       const events = stamp(decided.events, self.stampWith);
       const kv = decided.kv ?? [];
-      const fresh = yield* Effect.tryPromise({ try: () => appendEvents(self.deps.db, events, kv), catch: unexpected });
+      const fresh = yield* Effect.tryPromise({
+        try: () => appendEvents(self.deps.db, events, kv),
+        catch: unexpected,
+      });
       if (kv.some((w) => w.key === KV.seed)) self.mnemonicCache = null;
       const hadWallet = self.states.wallet.exists;
       for (const e of fresh) self.states = foldEvent(self.states, e);

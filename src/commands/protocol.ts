@@ -12,7 +12,14 @@ export interface WalletConfig {
 }
 
 /** Boot stages of spec 1 §4, shown as progress 0 to 5. */
-export const LOAD_STAGES = ["fresh", "checking_double_init", "downloading", "checking_for_existing_wallet", "setup", "done"] as const;
+export const LOAD_STAGES = [
+  "fresh",
+  "checking_double_init",
+  "downloading",
+  "checking_for_existing_wallet",
+  "setup",
+  "done",
+] as const;
 export type LoadStage = (typeof LOAD_STAGES)[number];
 
 /** Live state that is not a fold of the log: it changes with the world, not with events. */

@@ -9,7 +9,10 @@ export const viewsJson = (views: unknown): string =>
   JSON.stringify(views, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2);
 
 /** Opens a state file with its password, folds its log and answers the views as JSON. */
-export const replayStateFile = async (text: string, password: string): Promise<{ ok: true; json: string } | { ok: false; error: string }> => {
+export const replayStateFile = async (
+  text: string,
+  password: string,
+): Promise<{ ok: true; json: string } | { ok: false; error: string }> => {
   const program = Effect.gen(function* () {
     const network = (() => {
       try {

@@ -62,9 +62,17 @@ export const exportState = (
 ): Effect.Effect<{ json: string; fileName: string }, WalletError> =>
   Effect.gen(function* () {
     if (password.length === 0)
-      return yield* Effect.fail(new InvalidInput({ message: "Please enter a password to protect the file.", key: `${KEY}.error_password` }));
+      return yield* Effect.fail(
+        new InvalidInput({
+          message: "Please enter a password to protect the file.",
+          key: `${KEY}.error_password`,
+        }),
+      );
     const { events, kv } = yield* tryCipher(() =>
-      db.transaction("r", db.events, db.kv, async () => ({ events: await readEvents(db), kv: await db.kv.toArray() })),
+      db.transaction("r", db.events, db.kv, async () => ({
+        events: await readEvents(db),
+        kv: await db.kv.toArray(),
+      })),
     );
     const contents: StateContents = {
       walletId,
@@ -73,7 +81,13 @@ export const exportState = (
       kv: kv.filter((r) => r.key !== KV.device),
     };
     const sealed = yield* tryCipher(() => cipher.seal(contents, password));
-    const file: StateFile = { format: STATE_FORMAT, version: STATE_VERSION, network, exportedAt: now, sealed };
+    const file: StateFile = {
+      format: STATE_FORMAT,
+      version: STATE_VERSION,
+      network,
+      exportedAt: now,
+      sealed,
+    };
     return { json: JSON.stringify(file), fileName: STATE_FILE_NAME };
   });
 
@@ -93,23 +107,34 @@ export const readStateHeader = (text: string, network: Network): Effect.Effect<S
     if (typeof f.version !== "number" || !Number.isInteger(f.version) || f.version < 1)
       return yield* Effect.fail(rejected("error_format", "This is not a wallet state file."));
     if (f.version > STATE_VERSION)
-      return yield* Effect.fail(rejected("error_version", "This file was saved by a newer version of the wallet. Update the wallet, then import it."));
+      return yield* Effect.fail(
+        rejected(
+          "error_version",
+          "This file was saved by a newer version of the wallet. Update the wallet, then import it.",
+        ),
+      );
     if (!NETWORKS.includes(f.network as Network))
       return yield* Effect.fail(rejected("error_format", "This is not a wallet state file."));
     if (f.network !== network)
       return yield* Effect.fail(
-        rejected("error_network", `This file is for ${f.network} but this wallet runs on ${network}.`, { file: String(f.network), wallet: network }),
+        rejected("error_network", `This file is for ${f.network} but this wallet runs on ${network}.`, {
+          file: String(f.network),
+          wallet: network,
+        }),
       );
-    if (!("sealed" in f)) return yield* Effect.fail(rejected("error_format", "This is not a wallet state file."));
+    if (!("sealed" in f))
+      return yield* Effect.fail(rejected("error_format", "This is not a wallet state file."));
     return f as unknown as StateFile;
   });
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+const isObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === "object" && x !== null && !Array.isArray(x);
 
 /** Checks the opened contents completely before anything is written. */
 export const validateContents = (raw: unknown): Effect.Effect<StateContents, WalletError> =>
   Effect.gen(function* () {
-    const damaged = (what: string) => Effect.fail(rejected("error_damaged", `The file is damaged: ${what}.`, { what }));
+    const damaged = (what: string) =>
+      Effect.fail(rejected("error_damaged", `The file is damaged: ${what}.`, { what }));
     if (!isObject(raw)) return yield* damaged("no contents");
     const { walletId, events, crdt, kv } = raw;
     if (typeof walletId !== "string" || walletId.length === 0) return yield* damaged("no wallet id");
@@ -127,7 +152,7 @@ export const validateContents = (raw: unknown): Effect.Effect<StateContents, Wal
       valid.push(e);
     }
     const created = valid.find((e) => e.type === "wallet.created");
-    if (!created || created.type !== "wallet.created" || created.payload.walletId !== walletId)
+    if (created?.type !== "wallet.created" || created.payload.walletId !== walletId)
       return yield* damaged("the log does not start a wallet");
     if (!kv.some((r) => r.key === KV.seed)) return yield* damaged("no seed");
     // The document's changes must fold: a corrupt change would break every later start.
@@ -155,7 +180,12 @@ export const importState = (
   Effect.gen(function* () {
     const file = yield* readStateHeader(text, network);
     if (!password)
-      return yield* Effect.fail(new PasswordRequired({ message: "This file is protected: enter its password.", key: `${KEY}.password_needed` }));
+      return yield* Effect.fail(
+        new PasswordRequired({
+          message: "This file is protected: enter its password.",
+          key: `${KEY}.password_needed`,
+        }),
+      );
     const contents = yield* validateContents(yield* tryCipher(() => cipher.open(file.sealed, password)));
     const merge = currentWalletId === contents.walletId;
     const imported = yield* tryCipher(() =>
@@ -167,7 +197,12 @@ export const importState = (
           await db.kv.clear();
           if (device) await db.kv.put(device);
         }
-        const known = new Set((await db.events.where("id").anyOf(contents.events.map((e) => e.id)).keys()) as string[]);
+        const known = new Set(
+          (await db.events
+            .where("id")
+            .anyOf(contents.events.map((e) => e.id))
+            .keys()) as string[],
+        );
         const fresh = contents.events.filter((e) => !known.has(e.id));
         await db.events.bulkAdd(fresh as StoredEvent[]);
         for (const row of contents.kv) {

@@ -1,6 +1,12 @@
 import { Effect } from "effect";
 import { makeChange } from "../crdt/doc";
-import { isValidMnemonic, isBip39Word, newMnemonic, normaliseWords, SEED_WORDS } from "../engine/keys/mnemonic";
+import {
+  isValidMnemonic,
+  isBip39Word,
+  newMnemonic,
+  normaliseWords,
+  SEED_WORDS,
+} from "../engine/keys/mnemonic";
 import { currencyByCode } from "../engine/price/currencies";
 import { newEvent } from "../events/make";
 import { KV } from "../events/storage-keys";
@@ -14,16 +20,20 @@ const noWalletYet = (ctx: HandlerContext) =>
     : Effect.void;
 
 const needsWallet = (ctx: HandlerContext) =>
-  ctx.states.wallet.exists ? Effect.void : Effect.fail(new WalletState({ message: "There is no wallet on this device yet." }));
+  ctx.states.wallet.exists
+    ? Effect.void
+    : Effect.fail(new WalletState({ message: "There is no wallet on this device yet." }));
 
 /** A new wallet: 12 fresh words, stored with the event that records the wallet's birth. */
 export const createWallet: Handler<"CreateWallet"> = (_cmd, ctx) =>
   Effect.gen(function* () {
     yield* noWalletYet(ctx);
     const walletId = ctx.stamp.uuid();
-    return outcome({ walletId }, [newEvent("wallet.created", { walletId, network: ctx.network, restored: false })], [
-      { key: KV.seed, value: { mnemonic: newMnemonic() } },
-    ]);
+    return outcome(
+      { walletId },
+      [newEvent("wallet.created", { walletId, network: ctx.network, restored: false })],
+      [{ key: KV.seed, value: { mnemonic: newMnemonic() } }],
+    );
   });
 
 /**
@@ -32,12 +42,22 @@ export const createWallet: Handler<"CreateWallet"> = (_cmd, ctx) =>
  */
 export const checkRestoreWords = (words: readonly string[]): InvalidInput | null => {
   if (words.length !== SEED_WORDS)
-    return new InvalidInput({ message: "The seed phrase must have exactly 12 words.", key: "settings.restore.error_word_number" });
+    return new InvalidInput({
+      message: "The seed phrase must have exactly 12 words.",
+      key: "settings.restore.error_word_number",
+    });
   const wrong = words.findIndex((w) => !isBip39Word(w));
   if (wrong >= 0)
-    return new InvalidInput({ message: `Word ${wrong + 1} is not in the word list.`, key: "settings.restore.wrong_word", values: { n: String(wrong + 1) } });
+    return new InvalidInput({
+      message: `Word ${wrong + 1} is not in the word list.`,
+      key: "settings.restore.wrong_word",
+      values: { n: String(wrong + 1) },
+    });
   if (!isValidMnemonic(words.join(" ")))
-    return new InvalidInput({ message: "These words are not a valid seed phrase.", key: "settings.restore.error_invalid_seed" });
+    return new InvalidInput({
+      message: "These words are not a valid seed phrase.",
+      key: "settings.restore.error_invalid_seed",
+    });
   return null;
 };
 
@@ -49,9 +69,11 @@ export const restoreWallet: Handler<"RestoreWallet"> = (cmd, ctx) =>
     const problem = checkRestoreWords(words);
     if (problem) return yield* Effect.fail(problem);
     const walletId = ctx.stamp.uuid();
-    return outcome({ walletId }, [newEvent("wallet.created", { walletId, network: ctx.network, restored: true })], [
-      { key: KV.seed, value: { mnemonic: words.join(" ") } },
-    ]);
+    return outcome(
+      { walletId },
+      [newEvent("wallet.created", { walletId, network: ctx.network, restored: true })],
+      [{ key: KV.seed, value: { mnemonic: words.join(" ") } }],
+    );
   });
 
 /** The seed words, for the backup screen only. */
@@ -70,7 +92,12 @@ export const markBackedUp: Handler<"MarkBackedUp"> = (_cmd, ctx) =>
 
 export const setSafeMode: Handler<"SetSafeMode"> = (cmd, ctx) =>
   Effect.succeed(
-    outcome(null, ctx.states.wallet.safe_mode === cmd.enabled ? [] : [newEvent("wallet.safe_mode_set", { enabled: cmd.enabled })]),
+    outcome(
+      null,
+      ctx.states.wallet.safe_mode === cmd.enabled
+        ? []
+        : [newEvent("wallet.safe_mode_set", { enabled: cmd.enabled })],
+    ),
   );
 
 /** A change to the owner-edited document, as an event (none when nothing changed). */
@@ -84,11 +111,17 @@ export const setFiat: Handler<"SetFiat"> = (cmd, ctx) =>
     const currency = currencyByCode(cmd.code);
     if (!currency)
       return yield* Effect.fail(
-        new InvalidInput({ message: "Please choose a supported currency.", key: "settings.currency.error_unsupported_currency" }),
+        new InvalidInput({
+          message: "Please choose a supported currency.",
+          key: "settings.currency.error_unsupported_currency",
+        }),
       );
-    return outcome(null, docChange(ctx, (d) => {
-      if (d.settings.fiat !== currency.value) d.settings.fiat = currency.value;
-    }));
+    return outcome(
+      null,
+      docChange(ctx, (d) => {
+        if (d.settings.fiat !== currency.value) d.settings.fiat = currency.value;
+      }),
+    );
   });
 
 export const setLabels: Handler<"SetLabels"> = (cmd, ctx) =>
@@ -96,7 +129,10 @@ export const setLabels: Handler<"SetLabels"> = (cmd, ctx) =>
     const labels = [...new Set(cmd.labels.map((l) => l.trim()).filter((l) => l.length > 0))];
     if (labels.some((l) => l.length > 255))
       return yield* Effect.fail(new InvalidInput({ message: "A label can be at most 255 characters long." }));
-    return outcome(null, docChange(ctx, (d) => {
-      d.labels[cmd.itemId] = labels;
-    }));
+    return outcome(
+      null,
+      docChange(ctx, (d) => {
+        d.labels[cmd.itemId] = labels;
+      }),
+    );
   });

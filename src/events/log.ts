@@ -1,6 +1,7 @@
 import type { KvWrite } from "../commands/context";
 import type { StoredEvent, WalletDb } from "./db";
 import type { WalletEvent } from "./types";
+import { upcast } from "./upcast";
 
 /**
  * Appends events and their engine blobs in one IndexedDB transaction, so an event is durable before
@@ -15,7 +16,10 @@ export const appendEvents = async (
   if (events.length === 0 && kv.length === 0) return [];
   return db.transaction("rw", db.events, db.kv, async () => {
     const seen = new Set<string>(
-      (await db.events.where("id").anyOf(events.map((e) => e.id)).keys()) as string[],
+      (await db.events
+        .where("id")
+        .anyOf(events.map((e) => e.id))
+        .keys()) as string[],
     );
     const rows: WalletEvent[] = [];
     for (const { seq: _seq, ...e } of events) {
@@ -32,9 +36,9 @@ export const appendEvents = async (
   });
 };
 
-/** Every event after `afterSeq`, in log order. */
-export const readEvents = (db: WalletDb, afterSeq = 0): Promise<StoredEvent[]> =>
-  db.events.where("seq").above(afterSeq).toArray();
+/** Every event after `afterSeq`, in log order, each at its type's current version. */
+export const readEvents = async (db: WalletDb, afterSeq = 0): Promise<StoredEvent[]> =>
+  (await db.events.where("seq").above(afterSeq).toArray()).map((e) => upcast(e) as StoredEvent);
 
 export const readKv = async <T>(db: WalletDb, key: string): Promise<T | undefined> =>
   (await db.kv.get(key))?.value as T | undefined;

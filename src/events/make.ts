@@ -14,4 +14,14 @@ export interface Stamp {
 
 /** Gives a handler's new events their id, version, time and device. */
 export const stamp = (events: readonly NewEvent[], s: Stamp): WalletEvent[] =>
-  events.map((e) => ({ id: s.uuid(), type: e.type, v: EVENT_VERSIONS[e.type], at: s.now(), device: s.device, payload: e.payload }) as WalletEvent);
+  events.map(
+    (e) =>
+      ({
+        id: s.uuid(),
+        type: e.type,
+        v: EVENT_VERSIONS[e.type],
+        at: s.now(),
+        device: s.device,
+        payload: e.payload,
+      }) as WalletEvent,
+  );

@@ -1,4 +1,5 @@
 import { EVENT_VERSIONS, type EventType, isEventType, NETWORKS, type WalletEvent } from "./types";
+import { upcast } from "./upcast";
 
 /**
  * Checks an event read from outside this device (an import) before it can touch the log. Answers the
@@ -15,14 +16,21 @@ export const validateEvent = (raw: unknown): WalletEvent | string => {
   if (typeof at !== "number" || !Number.isFinite(at) || at < 0) return `event ${id} has no valid time`;
   if (typeof device !== "string" || device.length > 100) return `event ${id} has no valid device`;
   if (!isObject(payload)) return `event ${id} has no payload`;
-  const problem = PAYLOAD_CHECKS[type](payload);
+  let event: WalletEvent;
+  try {
+    event = upcast({ id, type, v, at, device, payload } as WalletEvent);
+  } catch (e) {
+    return `event ${id}: ${e instanceof Error ? e.message : "cannot be read"}`;
+  }
+  const problem = PAYLOAD_CHECKS[type](event.payload as unknown as Record<string, unknown>);
   if (problem) return `event ${id} (${type}): ${problem}`;
-  return { id, type, v, at, device, payload } as WalletEvent;
+  return event;
 };
 
 type Check = (p: Record<string, unknown>) => string | null;
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+const isObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === "object" && x !== null && !Array.isArray(x);
 const str = (x: unknown) => typeof x === "string";
 const sats = (x: unknown) => typeof x === "string" && /^-?\d{1,19}$/.test(x);
 const nat = (x: unknown) => Number.isInteger(x) && (x as number) >= 0;

@@ -3,7 +3,15 @@ import { useI18n } from "../i18n/intl";
 import { useToast } from "./toast";
 
 /** Copies `text`; shows the copied state for 2 s by default (1 s in details and feedback). */
-export function CopyButton({ text, label, copiedMs = 2000 }: { text: string; label?: string; copiedMs?: number }) {
+export function CopyButton({
+  text,
+  label,
+  copiedMs = 2000,
+}: {
+  text: string;
+  label?: string;
+  copiedMs?: number;
+}) {
   const { t } = useI18n();
   const toast = useToast();
   const [copied, setCopied] = useState(false);

@@ -2,7 +2,17 @@ import { type ReactNode, useEffect, useRef } from "react";
 import { useI18n } from "../i18n/intl";
 
 /** A modal dialog on the native <dialog>: focus is trapped, Escape closes it, the title names it. */
-export function Dialog({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ReactNode }) {
+export function Dialog({
+  open,
+  title,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const { t } = useI18n();
   useEffect(() => {

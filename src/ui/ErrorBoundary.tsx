@@ -14,7 +14,11 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, { error: E
   }
 
   override render() {
-    return this.state.error ? <GeneralError error={this.state.error} onHome={() => this.setState({ error: null })} /> : this.props.children;
+    return this.state.error ? (
+      <GeneralError error={this.state.error} onHome={() => this.setState({ error: null })} />
+    ) : (
+      this.props.children
+    );
   }
 }
 
@@ -48,7 +52,12 @@ export function GeneralError({ error, onHome }: { error: Error; onHome?: () => v
         >
           {t("error.go_home")}
         </a>
-        <a className="link" href="https://github.com/MutinyWallet/mutiny-web/issues" target="_blank" rel="noreferrer">
+        <a
+          className="link"
+          href="https://github.com/MutinyWallet/mutiny-web/issues"
+          target="_blank"
+          rel="noreferrer"
+        >
           {t("error.support")}
         </a>
       </div>

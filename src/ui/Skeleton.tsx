@@ -3,7 +3,9 @@ import { useI18n } from "../i18n/intl";
 /** A placeholder while a view has not arrived yet. */
 export function Skeleton({ width = "8rem", height = "1.5rem" }: { width?: string; height?: string }) {
   const { t } = useI18n();
-  return <span className="skeleton" style={{ width, height }} role="status" aria-label={t("common.loading")} />;
+  return (
+    <span className="skeleton" style={{ width, height }} role="status" aria-label={t("common.loading")} />
+  );
 }
 
 export function ProgressBar({ value, max, label }: { value: number; max: number; label: string }) {

@@ -37,10 +37,14 @@ export function UpdateBanner() {
   return (
     <div className="update-banner" role="status">
       {t("update.available")}
-      <button type="button" className="button button-small" onClick={() => {
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() => {
           sessionStorage.setItem(RELOAD_ASKED, "1");
           waiting.postMessage({ type: "SKIP_WAITING" });
-        }}>
+        }}
+      >
         {t("update.reload")}
       </button>
     </div>

@@ -17,7 +17,8 @@ export const relativeTime = (then: number, now: number, locale: string): string 
 };
 
 /** Text over 32 characters is shortened to its start and its last 8 characters. */
-export const truncateMiddle = (text: string): string => (text.length > 32 ? `${text.slice(0, 8)}…${text.slice(-8)}` : text);
+export const truncateMiddle = (text: string): string =>
+  text.length > 32 ? `${text.slice(0, 8)}…${text.slice(-8)}` : text;
 
 /** Sats with the locale's grouping, exact for any bigint. */
 export const groupSats = (sats: bigint, locale: string): string => {

@@ -17,7 +17,8 @@ const read = (): BalanceShown => {
   }
 };
 
-export const nextBalanceShown = (v: BalanceShown): BalanceShown => (v === "sats" ? "fiat" : v === "fiat" ? "hidden" : "sats");
+export const nextBalanceShown = (v: BalanceShown): BalanceShown =>
+  v === "sats" ? "fiat" : v === "fiat" ? "hidden" : "sats";
 
 export function useBalanceShown(): [BalanceShown, () => void] {
   const value = useSyncExternalStore(

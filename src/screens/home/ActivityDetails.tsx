@@ -24,14 +24,19 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
   useEffect(() => {
     setDetails(null);
     setError(null);
-    if (!item || item.kind !== "OnChain") return;
+    if (item?.kind !== "OnChain") return;
     client
       .dispatch({ _tag: "GetTransaction", txid: item.id })
       .then(setDetails)
       .catch((e: unknown) => setError(e instanceof CommandFailed ? e.message : t("common.unknown_error")));
   }, [item, client, t]);
 
-  if (!item) return <Dialog open={false} title="" onClose={onClose}>{null}</Dialog>;
+  if (!item)
+    return (
+      <Dialog open={false} title="" onClose={onClose}>
+        {null}
+      </Dialog>
+    );
   const title = item.inbound ? t("activity.received") : t("activity.sent");
   return (
     <Dialog open title={title} onClose={onClose}>
@@ -51,16 +56,31 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
         <dt>{t("activity.tag")}</dt>
         <dd>{item.labels.length > 0 ? item.labels.join(", ") : t("activity.no_tag")}</dd>
         <dt>{t("activity.status")}</dt>
-        <dd>{item.dropped ? t("activity.dropped") : item.last_updated === 0 ? t("activity.unconfirmed") : t("activity.confirmed")}</dd>
+        <dd>
+          {item.dropped
+            ? t("activity.dropped")
+            : item.last_updated === 0
+              ? t("activity.unconfirmed")
+              : t("activity.confirmed")}
+        </dd>
         <dt>{t("activity.date")}</dt>
-        <dd>{item.last_updated === 0 ? t("activity.pending") : new Date(item.last_updated * 1000).toLocaleString()}</dd>
+        <dd>
+          {item.last_updated === 0
+            ? t("activity.pending")
+            : new Date(item.last_updated * 1000).toLocaleString()}
+        </dd>
         {item.kind === "OnChain" ? (
           <>
             <dt>{t("activity.txid")}</dt>
             <dd className="row">
               <code title={item.id}>{truncateMiddle(item.id)}</code>
               <CopyButton text={item.id} copiedMs={1000} />
-              <a className="link" href={explorerTxUrl(config.network, item.id, config.esplora)} target="_blank" rel="noreferrer">
+              <a
+                className="link"
+                href={explorerTxUrl(config.network, item.id, config.esplora)}
+                target="_blank"
+                rel="noreferrer"
+              >
                 {t("activity.explorer")}
               </a>
             </dd>

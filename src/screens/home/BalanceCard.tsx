@@ -28,7 +28,12 @@ export function BalanceCard() {
       {federations && federations.length > 0 ? (
         <div className="balance-row">
           <span className="balance-label">{t("home.federation_balance")}</span>
-          <button type="button" className="balance-amount" onClick={cycle} aria-label={t("home.cycle_balance")}>
+          <button
+            type="button"
+            className="balance-amount"
+            onClick={cycle}
+            aria-label={t("home.cycle_balance")}
+          >
             <Amount sats={balance.federation} shown={shown} live={live} unit="e-sats" />
           </button>
         </div>
@@ -38,14 +43,25 @@ export function BalanceCard() {
         {wallet.safe_mode ? (
           <span className="error-text">{t("home.safe_mode_error")}</span>
         ) : (
-          <button type="button" className="balance-amount balance-main" onClick={cycle} aria-label={t("home.cycle_balance")}>
+          <button
+            type="button"
+            className="balance-amount balance-main"
+            onClick={cycle}
+            aria-label={t("home.cycle_balance")}
+          >
             <Amount sats={balance.lightning} shown={shown} live={live} />
           </button>
         )}
       </div>
       <div className="balance-row">
         <span className="balance-label">{t("home.onchain_balance")}</span>
-        <button type="button" className="balance-amount" onClick={cycle} aria-label={t("home.cycle_balance")} data-testid="onchain-balance">
+        <button
+          type="button"
+          className="balance-amount"
+          onClick={cycle}
+          aria-label={t("home.cycle_balance")}
+          data-testid="onchain-balance"
+        >
           <Amount sats={balance.confirmed + balance.unconfirmed} shown={shown} live={live} />
         </button>
         {pending !== 0n ? (

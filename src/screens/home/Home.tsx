@@ -7,6 +7,7 @@ import { useSyncExternalStore } from "react";
 import { LOAD_STAGES } from "../../commands/protocol";
 import { ActivityList } from "./ActivityList";
 import { BalanceCard } from "./BalanceCard";
+import { ContactsStrip } from "./ContactsStrip";
 
 const TABS = ["me", "friends", "requests"] as const;
 type Tab = (typeof TABS)[number];
@@ -27,7 +28,9 @@ export function Home() {
 
   return (
     <main className="screen home">
-      {stage !== "done" ? <ProgressBar value={LOAD_STAGES.indexOf(stage)} max={5} label={t("boot.loading")} /> : null}
+      {stage !== "done" ? (
+        <ProgressBar value={LOAD_STAGES.indexOf(stage)} max={5} label={t("boot.loading")} />
+      ) : null}
       <header className="home-header">
         <span className="avatar" aria-hidden="true">
           ₿
@@ -38,7 +41,8 @@ export function Home() {
         </Link>
       </header>
       <BalanceCard />
-      {wallet && wallet.exists && !wallet.has_backed_up ? (
+      {safeMode ? null : <ContactsStrip />}
+      {wallet?.exists && !wallet.has_backed_up ? (
         <Link href="/settings/backup" className="backup-prompt">
           {t("home.backup_prompt")}
         </Link>
@@ -57,8 +61,9 @@ export function Home() {
           >
             {t(`home.tab_${x}`)}
             {x === "requests" && requests > 0 ? (
-              <span className="count-badge" aria-label={t("home.requests_count", { count: requests })}>
-                {requests}
+              <span className="count-badge">
+                <span aria-hidden="true">{requests}</span>
+                <span className="visually-hidden">{t("home.requests_count", { count: requests })}</span>
               </span>
             ) : null}
           </button>

@@ -26,10 +26,20 @@ export function Receive() {
     setError(null);
     try {
       const labels = note.trim() ? [note.trim()] : [];
-      const r = await client.dispatch({ _tag: "CreateBip21", amountSats: amount ? BigInt(amount) : null, labels });
+      const r = await client.dispatch({
+        _tag: "CreateBip21",
+        amountSats: amount ? BigInt(amount) : null,
+        labels,
+      });
       setShown(r);
     } catch (err) {
-      setError(err instanceof CommandFailed ? (err.key ? t(err.key, err.values) : err.message) : t("common.unknown_error"));
+      setError(
+        err instanceof CommandFailed
+          ? err.key
+            ? t(err.key, err.values)
+            : err.message
+          : t("common.unknown_error"),
+      );
     } finally {
       setBusy(false);
     }

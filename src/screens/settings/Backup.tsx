@@ -40,7 +40,9 @@ export function Backup() {
       {words ? (
         <ol className="seed-words" aria-label={t("settings.backup.seed_words")}>
           {words.map((w, i) => (
-            <li key={`${i}-${w}`}>{w}</li>
+            // The words never change order while shown; position is their identity.
+            // biome-ignore lint/suspicious/noArrayIndexKey: a seed word's position is its identity
+            <li key={i}>{w}</li>
           ))}
         </ol>
       ) : null}
@@ -48,7 +50,11 @@ export function Backup() {
         <legend>{t("settings.backup.confirm_title")}</legend>
         {CHECKS.map((c) => (
           <label key={c} className="row">
-            <input type="checkbox" checked={checked[c] ?? false} onChange={(e) => setChecked({ ...checked, [c]: e.target.checked })} />
+            <input
+              type="checkbox"
+              checked={checked[c] ?? false}
+              onChange={(e) => setChecked({ ...checked, [c]: e.target.checked })}
+            />
             {t(`settings.backup.${c}`)}
           </label>
         ))}
@@ -58,7 +64,12 @@ export function Backup() {
           {error}
         </p>
       ) : null}
-      <button type="button" className="button button-primary" disabled={!words || !CHECKS.every((c) => checked[c])} onClick={confirm}>
+      <button
+        type="button"
+        className="button button-primary"
+        disabled={!words || !CHECKS.every((c) => checked[c])}
+        onClick={confirm}
+      >
         {t("settings.backup.i_wrote_it_down")}
       </button>
     </main>

@@ -50,7 +50,12 @@ export function CurrencySettings() {
           {busy ? t("common.saving") : t("settings.currency.select")}
         </button>
       </form>
-      <a className="link" href="https://github.com/MutinyWallet/mutiny-web/issues/new" target="_blank" rel="noreferrer">
+      <a
+        className="link"
+        href="https://github.com/MutinyWallet/mutiny-web/issues/new"
+        target="_blank"
+        rel="noreferrer"
+      >
         {t("settings.currency.request_currency")}
       </a>
     </main>

@@ -24,7 +24,8 @@ export function EmergencyKit() {
   const client = useWallet();
   const wallet = useView("wallet");
   const toast = useToast();
-  const message = (e: unknown) => (e instanceof CommandFailed ? (e.key ? t(e.key, e.values) : e.message) : t("common.unknown_error"));
+  const message = (e: unknown) =>
+    e instanceof CommandFailed ? (e.key ? t(e.key, e.values) : e.message) : t("common.unknown_error");
 
   // Save state: always sealed with a password, so the seed never leaves the device in the clear.
   const [exportOpen, setExportOpen] = useState(false);
@@ -98,7 +99,10 @@ export function EmergencyKit() {
       localStorage.removeItem(PROFILE_SETUP_STAGE_KEY);
       await client.dispatch({ _tag: "DeleteEverything" });
       client.stop();
-      toast({ title: t("settings.emergency_kit.delete_everything.deleted"), description: t("settings.emergency_kit.delete_everything.deleted_description") });
+      toast({
+        title: t("settings.emergency_kit.delete_everything.deleted"),
+        description: t("settings.emergency_kit.delete_everything.deleted_description"),
+      });
       setTimeout(() => location.assign("/"), AFTER_SAVE_MS);
     } catch (err) {
       toast({ title: t("common.error"), description: message(err), isError: true });
@@ -116,7 +120,12 @@ export function EmergencyKit() {
       <section className="card column" aria-labelledby="ek-state">
         <h2 id="ek-state">{t("settings.emergency_kit.import_export.title")}</h2>
         <p>{t("settings.emergency_kit.import_export.caption")}</p>
-        <button type="button" className="button" onClick={() => setExportOpen(true)} disabled={!wallet?.exists}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => setExportOpen(true)}
+          disabled={!wallet?.exists}
+        >
           {t("settings.emergency_kit.import_export.save_state")}
         </button>
         <label className="button" htmlFor="import-file">
@@ -163,11 +172,21 @@ export function EmergencyKit() {
         </button>
       </section>
 
-      <Dialog open={exportOpen} title={t("settings.emergency_kit.import_export.save_state")} onClose={() => setExportOpen(false)}>
+      <Dialog
+        open={exportOpen}
+        title={t("settings.emergency_kit.import_export.save_state")}
+        onClose={() => setExportOpen(false)}
+      >
         <form className="column" onSubmit={saveState}>
           <p>{t("settings.emergency_kit.import_export.password_caption")}</p>
           <label htmlFor="export-password">{t("settings.emergency_kit.import_export.password")}</label>
-          <input id="export-password" type="password" autoComplete="new-password" value={exportPassword} onChange={(e) => setExportPassword(e.target.value)} />
+          <input
+            id="export-password"
+            type="password"
+            autoComplete="new-password"
+            value={exportPassword}
+            onChange={(e) => setExportPassword(e.target.value)}
+          />
           {exportError ? (
             <p className="error-box" role="alert">
               {exportError}
@@ -187,7 +206,11 @@ export function EmergencyKit() {
         onCancel={() => setImportStep("idle")}
         onConfirm={() => void runImport()}
       />
-      <Dialog open={importStep === "password"} title={t("settings.emergency_kit.import_export.import_state")} onClose={() => setImportStep("idle")}>
+      <Dialog
+        open={importStep === "password"}
+        title={t("settings.emergency_kit.import_export.import_state")}
+        onClose={() => setImportStep("idle")}
+      >
         <form
           className="column"
           onSubmit={(e) => {
@@ -196,7 +219,13 @@ export function EmergencyKit() {
           }}
         >
           <label htmlFor="import-password">{t("settings.emergency_kit.import_export.password")}</label>
-          <input id="import-password" type="password" autoComplete="current-password" value={importPassword} onChange={(e) => setImportPassword(e.target.value)} />
+          <input
+            id="import-password"
+            type="password"
+            autoComplete="current-password"
+            value={importPassword}
+            onChange={(e) => setImportPassword(e.target.value)}
+          />
           {importError ? (
             <p className="error-box" role="alert">
               {importError}

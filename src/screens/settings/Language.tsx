@@ -49,7 +49,12 @@ export function LanguageSettings() {
           {busy ? t("common.saving") : t("settings.language.select")}
         </button>
       </form>
-      <a className="link" href="https://github.com/MutinyWallet/mutiny-web/issues/new" target="_blank" rel="noreferrer">
+      <a
+        className="link"
+        href="https://github.com/MutinyWallet/mutiny-web/issues/new"
+        target="_blank"
+        rel="noreferrer"
+      >
         {t("settings.language.request_language")}
       </a>
     </main>

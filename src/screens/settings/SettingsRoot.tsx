@@ -21,9 +21,21 @@ const GROUPS: readonly { readonly key: string; readonly items: readonly Item[] }
       { path: "/settings/servers", key: "settings.servers" },
     ],
   },
-  { key: "settings.appearance", items: [{ path: "/settings/currency", key: "settings.currency" }, { path: "/settings/language", key: "settings.language" }] },
+  {
+    key: "settings.appearance",
+    items: [
+      { path: "/settings/currency", key: "settings.currency" },
+      { path: "/settings/language", key: "settings.language" },
+    ],
+  },
   { key: "settings.social", items: [{ path: "/settings/nostrkeys", key: "settings.nostr_keys" }] },
-  { key: "settings.debug", items: [{ path: "/settings/emergencykit", key: "settings.emergency_kit" }, { path: "/settings/admin", key: "settings.admin" }] },
+  {
+    key: "settings.debug",
+    items: [
+      { path: "/settings/emergencykit", key: "settings.emergency_kit" },
+      { path: "/settings/admin", key: "settings.admin" },
+    ],
+  },
 ];
 
 /** Settings root: four groups. Encrypt waits for a backup; pages of later releases show as such. */
