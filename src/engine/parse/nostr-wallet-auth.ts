@@ -1,0 +1,38 @@
+/**
+ * Nostr wallet-auth (NWA) requests: `nostr+walletauth://<app pubkey hex>?relay=wss://…&secret=…`, an app
+ * asking the wallet to create a wallet-connect connection for it.
+ */
+
+export interface NostrWalletAuth {
+  /** The app's public key, lower-case hex. */
+  readonly appPubkey: string;
+  readonly relays: readonly string[];
+  readonly secret: string;
+}
+
+const NWA = /^nostr\+walletauth(?:\+[a-z0-9-]+)?:\/\/([0-9a-f]{64})\/?\?(.*)$/i;
+
+const isRelayUrl = (text: string): boolean => {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "wss:" || url.protocol === "ws:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+};
+
+/** Reads an NWA request, or null when it lacks the app key, a ws(s) relay or the secret. */
+export const decodeNostrWalletAuth = (text: string): NostrWalletAuth | null => {
+  const match = NWA.exec(text);
+  if (match === null) return null;
+  let params: URLSearchParams;
+  try {
+    params = new URLSearchParams(match[2]);
+  } catch {
+    return null;
+  }
+  const relays = params.getAll("relay");
+  const secret = params.get("secret");
+  if (relays.length === 0 || !relays.every(isRelayUrl) || !secret) return null;
+  return { appPubkey: (match[1] ?? "").toLowerCase(), relays, secret };
+};
