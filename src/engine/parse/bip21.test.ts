@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeBip21, encodeBip21 } from "./bip21";
+import bip21Vectors from "./vectors/bip21.json";
 
 const ADDRESS = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
 
@@ -48,4 +49,20 @@ describe("decodeBip21", () => {
     expect(uri?.params.somethingnew).toBe("1");
     expect(uri?.payjoin).toBe("https://pj.example");
   });
+});
+
+describe("BIP21 examples (bitcoin/bips bip-0021.mediawiki)", () => {
+  for (const example of bip21Vectors.examples) {
+    it(`${example.valid ? "reads" : "refuses"}: ${example.title}`, () => {
+      const uri = decodeBip21(example.uri);
+      if (!example.valid) {
+        expect(uri).toBeNull();
+        return;
+      }
+      expect(uri?.address).toBe(example.address);
+      expect(uri?.amountSats).toBe(example.amount_sats ? BigInt(example.amount_sats) : null);
+      expect(uri?.label).toBe(example.label);
+      expect(uri?.message).toBe(example.message);
+    });
+  }
 });
