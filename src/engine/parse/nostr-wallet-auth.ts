@@ -10,7 +10,8 @@ export interface NostrWalletAuth {
   readonly secret: string;
 }
 
-const NWA = /^nostr\+walletauth(?:\+[a-z0-9-]+)?:\/\/([0-9a-f]{64})\/?\?(.*)$/i;
+/** The query must be URI-safe printable ASCII: the request is passed on inside other URLs as it is. */
+const NWA = /^nostr\+walletauth(?:\+[a-z0-9-]+)?:\/\/([0-9a-f]{64})\/?\?([\x21-\x7e]*)$/i;
 
 const isRelayUrl = (text: string): boolean => {
   try {

@@ -3,6 +3,7 @@
  * screen performs the navigation or opens the send flow.
  */
 import type { Network } from "../../events/types";
+import { invalidPaymentRequest, PaymentRequestError } from "./errors";
 import { parsePaymentRequest } from "./parse";
 import type { ParsedPaymentRequest } from "./request";
 
@@ -32,6 +33,15 @@ const plusLinkQuery = (text: string): string | null => {
  * parsePaymentRequest.
  */
 export const routeIncomingString = (raw: string, network: Network): IncomingDestination => {
+  try {
+    return route(raw, network);
+  } catch (error) {
+    if (error instanceof PaymentRequestError) throw error;
+    throw invalidPaymentRequest();
+  }
+};
+
+const route = (raw: string, network: Network): IncomingDestination => {
   const query = typeof raw === "string" ? plusLinkQuery(raw.trim()) : null;
   if (query !== null) return { kind: "navigate", path: `/settings/plus${query}` };
 
