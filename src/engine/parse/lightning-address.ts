@@ -21,9 +21,9 @@ export const decodeLightningAddress = (text: string): LightningAddress | null =>
   if (at <= 0 || at !== lower.lastIndexOf("@")) return null;
   const name = lower.slice(0, at);
   const domain = lower.slice(at + 1);
-  if (name.length > 64 || !NAME.test(name)) return null;
+  if (name.length > 64 || domain.length > 253 || !NAME.test(name)) return null;
   const match = DOMAIN.exec(domain);
-  if (match === null || domain.length > 253) return null;
+  if (match === null) return null;
   const port = match[1];
   if (port !== undefined && (Number(port) < 1 || Number(port) > 65_535)) return null;
   const hostname = domain.split(":", 1)[0] ?? domain;

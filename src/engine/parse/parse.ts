@@ -70,6 +70,8 @@ const parseBip21 = (original: string, text: string, wallet: Network): ParsedPaym
     if (onchain === null) throw invalidPaymentRequest();
     request = { ...request, ...onchain, payjoin_enabled: uri.payjoin !== null };
   }
+  // An unreadable `lightning=` beside a valid address leaves the on-chain request payable; without an
+  // address there is nothing else to pay.
   const invoice = uri.lightning === null ? null : decodeBolt11(stripScheme(uri.lightning, "lightning:"));
   const lnurl = uri.lightning === null || invoice !== null ? null : decodeLnurl(uri.lightning);
   if (invoice !== null) request = { ...request, ...invoiceFields(invoice, wallet) };
