@@ -3,9 +3,9 @@ import automergeWasm from "@automerge/automerge/automerge.wasm?url";
 import { WalletHost } from "./commands/host";
 import type { AllViews, FromWorker, ToWorker, WalletConfig } from "./commands/protocol";
 import { initCrdt } from "./crdt/doc";
-import { WalletDb } from "./events/db";
+import { WalletDb, walletDbName } from "./events/db";
 import { stateCipher } from "./commands/state-cipher";
-import { startWalletLoops } from "./commands/loops";
+import { startWalletLoops, type WalletLoops } from "./commands/loops";
 
 /**
  * The wallet's worker: one per tab that holds the wallet's lock. It wires the log, the folds and the
@@ -14,7 +14,7 @@ import { startWalletLoops } from "./commands/loops";
 const post = (m: FromWorker) => postMessage(m);
 
 let host: WalletHost | null = null;
-let stopLoops: (() => void) | null = null;
+let loops: WalletLoops | null = null;
 const early: Extract<ToWorker, { kind: "command" }>[] = [];
 
 // Views are pushed at most once a frame: a sync that appends many events sends one update.
@@ -35,14 +35,23 @@ const start = async (config: WalletConfig) => {
     post({ kind: "stage", stage: "downloading" });
     await initCrdt(async () => automergeWasm);
     post({ kind: "stage", stage: "checking_for_existing_wallet" });
-    host = await WalletHost.open({ db: new WalletDb(), config, cipher: stateCipher, onViews: pushViews, makeOnchain: undefined });
+    host = await WalletHost.open({
+      db: new WalletDb(walletDbName(config.network)),
+      config,
+      cipher: stateCipher,
+      onViews: pushViews,
+      makeOnchain: undefined,
+    });
     post({ kind: "views", views: host.views() });
     post({ kind: "stage", stage: "setup" });
-    stopLoops = startWalletLoops(host, config);
+    loops = startWalletLoops(host, config);
     post({ kind: "stage", stage: "done" });
     for (const m of early.splice(0)) answer(m);
   } catch (e) {
-    post({ kind: "boot_error", message: `Failed to initialize Mutiny: ${e instanceof Error ? e.message : String(e)}` });
+    post({
+      kind: "boot_error",
+      message: `Failed to initialize Mutiny: ${e instanceof Error ? e.message : String(e)}`,
+    });
   }
 };
 
@@ -51,7 +60,10 @@ const answer = (m: Extract<ToWorker, { kind: "command" }>) => {
     early.push(m);
     return;
   }
-  void host.run(m.command).then((a) => post({ kind: "result", id: m.id, ...a }));
+  void host.run(m.command).then((a) => {
+    post({ kind: "result", id: m.id, ...a });
+    if (a.ok && (m.command._tag === "SetFiat" || m.command._tag === "ImportState")) loops?.refreshPrice();
+  });
 };
 
 self.onmessage = (ev: MessageEvent<ToWorker>) => {
@@ -59,7 +71,7 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
   if (m.kind === "start") void start(m.config);
   else if (m.kind === "command") answer(m);
   else if (m.kind === "stop") {
-    stopLoops?.();
+    loops?.stop();
     host?.stop();
     post({ kind: "stopped" });
   }

@@ -4,6 +4,7 @@ import { appendEvents, readEvents, readKv } from "../events/log";
 import { type Stamp, stamp } from "../events/make";
 import { KV } from "../events/storage-keys";
 import { crdtProjection } from "../projections/crdt";
+import { settingsOf } from "../projections/settings";
 import { deriveViews, foldEvent, foldEvents, type States } from "../projections";
 import type { OnchainPort } from "../engine/onchain/port";
 import type { Command, CommandTag } from "./command";
@@ -58,7 +59,6 @@ export class WalletHost {
     }
     const states = foldEvents(await readEvents(deps.db));
     const host = new WalletHost(deps, { uuid, now: deps.now ?? (() => Date.now()), device }, states);
-    host.live = { ...host.live, fiat: states.wallet.exists ? deriveViews(states).settings.fiat : "BTC" };
     await host.startEngines();
     return host;
   }
@@ -67,13 +67,18 @@ export class WalletHost {
     return this.states.wallet.exists;
   }
 
+  /** The fiat currency the owner chose. */
+  get fiat(): string {
+    return settingsOf(crdtProjection.view(this.states.crdt)).fiat;
+  }
+
   views(): AllViews {
     return { ...deriveViews(this.states), live: this.live };
   }
 
   /** Runs a command after those before it; never rejects. */
   run(command: Command): Promise<CommandAnswer> {
-    const next = this.queue.then(() => this.execute(command));
+    const next = this.queue.then(() => (command._tag === "SyncOnchain" ? this.sync() : this.execute(command)));
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -109,6 +114,16 @@ export class WalletHost {
       keys: this.keys,
       onchain: this.onchain,
     };
+  }
+
+  /** A chain sync, with the live syncing state the screens show around it. */
+  private async sync(): Promise<CommandAnswer> {
+    this.setLive({ is_syncing: true });
+    const answer = await this.execute({ _tag: "SyncOnchain" });
+    this.setLive(
+      answer.ok ? { is_syncing: false, last_sync: this.stampWith.now(), sync_error: null } : { is_syncing: false, sync_error: answer.error.message },
+    );
+    return answer;
   }
 
   private async execute(command: Command): Promise<CommandAnswer> {

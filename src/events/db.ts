@@ -1,5 +1,5 @@
 import Dexie, { type Table } from "dexie";
-import type { WalletEvent } from "./types";
+import type { Network, WalletEvent } from "./types";
 
 export type StoredEvent = WalletEvent & { seq: number };
 
@@ -23,10 +23,11 @@ export class WalletDb extends Dexie {
   kv!: Table<KvRow, string>;
   snapshots!: Table<SnapshotRow, string>;
 
-  constructor(name = WALLET_DB_NAME) {
+  constructor(name: string) {
     super(name);
     this.version(1).stores({ events: "++seq, &id, type", kv: "key", snapshots: "name" });
   }
 }
 
-export const WALLET_DB_NAME = "mutiny-wallet";
+/** Each network's wallet lives in its own database, so switching networks never mixes two logs. */
+export const walletDbName = (network: Network): string => `mutiny-wallet-${network}`;

@@ -2,7 +2,9 @@ import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { Skeleton } from "../../ui/Skeleton";
 import { useBalanceShown } from "../../ui/prefs";
-import { useView } from "../../ui/wallet";
+import { useToast } from "../../ui/toast";
+import { useView, useWallet } from "../../ui/wallet";
+import { CommandFailed } from "../../commands/client";
 import { Amount } from "./Amount";
 
 /** Balances by where they are held (spec 1 §2 balance card). Tapping cycles sats → fiat → hidden. */
@@ -13,6 +15,12 @@ export function BalanceCard() {
   const federations = useView("federations");
   const live = useView("live");
   const [shown, cycle] = useBalanceShown();
+  const client = useWallet();
+  const toast = useToast();
+  const syncNow = () =>
+    client.dispatch({ _tag: "SyncOnchain" }).catch((e: unknown) =>
+      toast({ title: t("common.error"), description: e instanceof CommandFailed ? e.message : t("common.unknown_error"), isError: true }),
+    );
 
   if (!balance || !wallet) {
     return (
@@ -69,6 +77,12 @@ export function BalanceCard() {
             {t("home.pending")}: <Amount sats={pending} shown={shown} live={live} />
           </span>
         ) : null}
+      </div>
+      <div className="row">
+        <button type="button" className="button button-small" onClick={syncNow} disabled={live?.is_syncing}>
+          {live?.is_syncing ? t("home.syncing") : t("home.sync_now")}
+        </button>
+        {live?.sync_error ? <span className="error-text">{t("home.sync_failed")}</span> : null}
       </div>
       {!federations || federations.length === 0 ? null : (
         <Link href="/settings/federations" className="link">
