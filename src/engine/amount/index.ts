@@ -1,0 +1,4 @@
+export { BTC_FRACTION_DIGITS, btcStringToSats, formatSats, SATS_PER_BTC, satsToBtcString } from "./btc";
+export { fiatToSats, InvalidPrice, parsePrice, satsToFiat } from "./convert";
+export { parseDecimal, type ScaledDecimal } from "./decimal";
+export { normaliseFiatInput, normaliseSatsInput } from "./normalise";
