@@ -1,0 +1,113 @@
+/** The small part of bcoin 1.0.2 the local world uses (the package ships no types). Hashes are hex strings. */
+declare module "bcoin" {
+  interface Script {
+    toRaw(): Buffer;
+    toString(): string;
+  }
+  interface Output {
+    value: number;
+    script: Script;
+  }
+  interface Outpoint {
+    hash: string;
+    index: number;
+  }
+  interface Input {
+    prevout: Outpoint;
+    script: Script;
+    witness: { items: Buffer[] };
+    sequence: number;
+  }
+  interface TX {
+    version: number;
+    locktime: number;
+    inputs: Input[];
+    outputs: Output[];
+    hash(enc: "hex"): string;
+    txid(): string;
+    toRaw(): Buffer;
+    getSize(): number;
+    getWeight(): number;
+    isCoinbase(): boolean;
+  }
+  interface MTX extends TX {
+    addOutput(script: Script, value: number): void;
+    fund(coins: Coin[], options: Record<string, unknown>): Promise<void>;
+    sign(ring: KeyRing): number;
+    toTX(): TX;
+  }
+  interface Coin {
+    readonly _coin: true;
+  }
+  interface Address {
+    toString(network: string): string;
+  }
+  interface KeyRing {
+    witness: boolean;
+    getAddress(): Address;
+  }
+  interface ChainEntry {
+    hash: string;
+    height: number;
+    time: number;
+    version: number;
+    bits: number;
+    nonce: number;
+    prevBlock: string;
+    merkleRoot: string;
+    rhash(): string;
+  }
+  interface Block {
+    txs: TX[];
+    hash(enc: "hex"): string;
+    toRaw(): Buffer;
+    toHead(): Buffer;
+    getSize(): number;
+    getWeight(): number;
+  }
+  interface MempoolEntry {
+    tx: TX;
+    time: number;
+  }
+  interface Chain {
+    tip: ChainEntry;
+    height: number;
+    open(): Promise<void>;
+    close(): Promise<void>;
+    add(block: Block): Promise<ChainEntry | null>;
+    getEntry(hashOrHeight: string | number): Promise<ChainEntry | null>;
+    getBlock(hash: string): Promise<Block | null>;
+    getNext(entry: ChainEntry): Promise<ChainEntry | null>;
+    getMedianTime(entry: ChainEntry): Promise<number>;
+    isMainChain(entry: ChainEntry): Promise<boolean>;
+    on(event: string, f: (...args: never[]) => unknown): void;
+  }
+  interface Mempool {
+    map: Map<string, MempoolEntry>;
+    open(): Promise<void>;
+    close(): Promise<void>;
+    addTX(tx: TX): Promise<unknown>;
+    getEntry(hash: string): MempoolEntry | undefined;
+    _addBlock(entry: ChainEntry, txs: TX[]): Promise<void>;
+    _removeBlock(entry: ChainEntry, txs: TX[]): Promise<void>;
+    _handleReorg(): Promise<void>;
+  }
+  interface Miner {
+    open(): Promise<void>;
+    close(): Promise<void>;
+    cpu: { mineBlock(tip: ChainEntry | null, address: Address): Promise<Block> };
+  }
+  interface Bcoin {
+    Chain: new (options: Record<string, unknown>) => Chain;
+    Mempool: new (options: Record<string, unknown>) => Mempool;
+    Miner: new (options: Record<string, unknown>) => Miner;
+    KeyRing: { generate(): KeyRing };
+    MTX: new () => MTX;
+    TX: { fromRaw(raw: Buffer): TX };
+    Coin: { fromTX(tx: TX, index: number, height: number): Coin };
+    Script: { fromRaw(raw: Buffer): Script; fromAddress(address: Address): Script };
+    Address: { fromScript(script: Script): Address };
+  }
+  const bcoin: Bcoin;
+  export default bcoin;
+}

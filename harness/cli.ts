@@ -1,0 +1,55 @@
+/**
+ * Talks to a running local world:
+ *   npm run faucet -- <bcrt1-address> [sats]     (default 1,000,000 sats, then mines a block)
+ *   npm run mine -- [blocks] [address]           (default 1 block to the faucet)
+ * The server is at ESPLORA_URL, else http://127.0.0.1:$ESPLORA_PORT (default 3002).
+ */
+import { DEFAULT_ESPLORA_PORT } from "./index";
+
+const base = (
+  process.env.ESPLORA_URL ?? `http://127.0.0.1:${process.env.ESPLORA_PORT ?? DEFAULT_ESPLORA_PORT}`
+).replace(/\/$/, "");
+
+const post = async (path: string, body: unknown): Promise<unknown> => {
+  let r: Response;
+  try {
+    r = await fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new Error(`The local world is not running at ${base} (start it with npm run harness)`);
+  }
+  const text = await r.text();
+  if (!r.ok) throw new Error(text || `HTTP ${r.status}`);
+  return JSON.parse(text);
+};
+
+const usage = () => {
+  console.error("usage: cli.ts faucet <address> [sats] | cli.ts mine [blocks] [address]");
+  process.exit(2);
+};
+
+const [command, ...args] = process.argv.slice(2);
+try {
+  if (command === "faucet") {
+    const [address, sats = "1000000"] = args;
+    if (!address || !/^\d+$/.test(sats)) usage();
+    const { txid } = (await post("/faucet", { address, sats })) as { txid: string };
+    const { hashes } = (await post("/mine", { blocks: 1 })) as { hashes: string[] };
+    console.log(`Sent ${sats} sats to ${address}\ntxid ${txid}\nconfirmed in block ${hashes[0]}`);
+  } else if (command === "mine") {
+    const [blocks = "1", address] = args;
+    if (!/^\d+$/.test(blocks)) usage();
+    const { hashes } = (await post("/mine", { blocks: Number(blocks), ...(address ? { address } : {}) })) as {
+      hashes: string[];
+    };
+    console.log(`Mined ${hashes.length} block(s); tip ${hashes[hashes.length - 1]}`);
+  } else {
+    usage();
+  }
+} catch (e) {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+}

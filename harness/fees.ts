@@ -1,0 +1,51 @@
+/** The local world's fixed answers for fee estimates and prices: deterministic, never from the internet. */
+
+/** sat/vB by confirmation target, as Esplora's GET /fee-estimates. */
+export const FEE_ESTIMATES: Readonly<Record<string, number>> = {
+  "1": 3.5,
+  "2": 3,
+  "3": 2.5,
+  "4": 2,
+  "5": 2,
+  "6": 2,
+  "10": 1.5,
+  "25": 1.2,
+  "144": 1.1,
+  "504": 1,
+  "1008": 1,
+};
+
+/** Fiat per BTC: USD 100,000 and plausible fixed rates for the rest. */
+export const PRICES: Readonly<Record<string, number>> = {
+  USD: 100000,
+  EUR: 92000,
+  GBP: 79000,
+  CAD: 137000,
+  AUD: 152000,
+  CHF: 88000,
+  JPY: 15000000,
+  CNY: 720000,
+  KRW: 135000000,
+  INR: 8300000,
+  BRL: 500000,
+  MXN: 1700000,
+  ZAR: 1850000,
+  SEK: 1050000,
+  NOK: 1070000,
+  DKK: 690000,
+  PLN: 400000,
+  CZK: 2300000,
+  HUF: 36000000,
+  TRY: 3200000,
+  NZD: 165000,
+  SGD: 134000,
+  HKD: 780000,
+  ARS: 90000000,
+  CLP: 93000000,
+  COP: 400000000,
+  NGN: 150000000,
+  PHP: 5700000,
+  THB: 3600000,
+  ILS: 370000,
+  AED: 367000,
+};

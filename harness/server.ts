@@ -1,0 +1,411 @@
+/**
+ * The local world's HTTP server: an Esplora-compatible REST API over the regtest chain, plus a faucet,
+ * mining and reorg endpoints and a fixed price feed. CORS is open: the wallet runs on another port.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { blockJson, merkleBranch, statsFor, statusJson, txJson } from "./esplora-json";
+import { FEE_ESTIMATES, PRICES } from "./fees";
+import { flipHex, scriptKey, scriptOfAddress, type World } from "./world";
+
+/** Esplora pages confirmed address history 25 at a time, after up to 50 mempool transactions. */
+const CHAIN_PAGE = 25;
+const MEMPOOL_PAGE = 50;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Reply = { status?: number; json?: unknown; text?: string; bytes?: Buffer };
+type Route = (m: RegExpMatchArray, body: string) => Promise<Reply> | Reply;
+
+const HEX64 = "([0-9a-fA-F]{64})";
+
+const readBody = (req: IncomingMessage): Promise<string> =>
+  new Promise((resolve, reject) => {
+    let data = "";
+    req.setEncoding("utf8");
+    req.on("data", (c: string) => {
+      data += c;
+      if (data.length > 4_000_000) reject(new HttpError(413, "Body too large"));
+    });
+    req.on("end", () => resolve(data));
+    req.on("error", reject);
+  });
+
+const parseJson = (body: string): Record<string, unknown> => {
+  try {
+    const v = JSON.parse(body || "{}");
+    if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new HttpError(400, "Body must be a JSON object");
+};
+
+const keyOfAddress = (address: string): string => {
+  try {
+    return scriptKey(scriptOfAddress(address));
+  } catch {
+    throw new HttpError(400, `Invalid Bitcoin address: ${address}`);
+  }
+};
+
+/** Esplora's scripthash is the sha256 of the script with its bytes reversed. */
+const keyOfScripthash = (h: string): string => flipHex(h.toLowerCase());
+
+const routes = (w: World): [string, RegExp, Route][] => {
+  const entryOr404 = async (hashOrHeight: string | number) => {
+    const e = await w.entry(hashOrHeight);
+    if (!e) throw new HttpError(404, "Block not found");
+    return e;
+  };
+  const txOr404 = (txid: string) => {
+    const t = w.tx(txid.toLowerCase());
+    if (!t) throw new HttpError(404, "Transaction not found");
+    return t;
+  };
+  const historyFor = (key: string, lastSeen: string | null, mempoolToo: boolean) => {
+    const chain = w.confirmedForScript(key);
+    let from = 0;
+    if (lastSeen) {
+      const i = chain.findIndex((c) => c.tx.txid() === lastSeen.toLowerCase());
+      if (i < 0) throw new HttpError(422, "last_seen_txid not found");
+      from = i + 1;
+    }
+    const confirmed = chain.slice(from, from + CHAIN_PAGE).map((c) => txJson(w, c.tx, c));
+    const mempool = mempoolToo
+      ? w
+          .mempoolForScript(key)
+          .slice(0, MEMPOOL_PAGE)
+          .map((tx) => txJson(w, tx, null))
+      : [];
+    return [...mempool, ...confirmed];
+  };
+  const utxosFor = (key: string) => {
+    const out = [];
+    const seen = [
+      ...w.mempoolForScript(key).map((tx) => ({ tx, c: null })),
+      ...w.confirmedForScript(key).map((c) => ({ tx: c.tx, c })),
+    ];
+    for (const { tx, c } of seen) {
+      const txid = tx.txid();
+      for (const [vout, o] of tx.outputs.entries()) {
+        if (scriptKey(o.script.toRaw()) !== key || w.spender(txid, vout)) continue;
+        out.push({ txid, vout, status: statusJson(c), value: o.value });
+      }
+    }
+    return out;
+  };
+  const addressRoutes = (prefix: string, toKey: (s: string) => string): [string, RegExp, Route][] => [
+    [
+      "GET",
+      new RegExp(`^/${prefix}/([^/]+)$`),
+      (m) => {
+        const key = toKey(m[1]!);
+        return {
+          json: {
+            [prefix === "address" ? "address" : "scripthash"]: m[1],
+            chain_stats: statsFor(w, key, w.confirmedForScript(key)),
+            mempool_stats: statsFor(
+              w,
+              key,
+              w.mempoolForScript(key).map((tx) => ({ tx })),
+            ),
+          },
+        };
+      },
+    ],
+    ["GET", new RegExp(`^/${prefix}/([^/]+)/txs$`), (m) => ({ json: historyFor(toKey(m[1]!), null, true) })],
+    [
+      "GET",
+      new RegExp(`^/${prefix}/([^/]+)/txs/chain(?:/${HEX64})?$`),
+      (m) => ({
+        json: historyFor(toKey(m[1]!), m[2] ?? null, false),
+      }),
+    ],
+    [
+      "GET",
+      new RegExp(`^/${prefix}/([^/]+)/txs/mempool$`),
+      (m) => ({
+        json: w
+          .mempoolForScript(toKey(m[1]!))
+          .slice(0, MEMPOOL_PAGE)
+          .map((tx) => txJson(w, tx, null)),
+      }),
+    ],
+    ["GET", new RegExp(`^/${prefix}/([^/]+)/utxo$`), (m) => ({ json: utxosFor(toKey(m[1]!)) })],
+  ];
+
+  return [
+    ["GET", /^\/blocks\/tip\/hash$/, () => ({ text: w.tip.rhash() })],
+    ["GET", /^\/blocks\/tip\/height$/, () => ({ text: String(w.tip.height) })],
+    [
+      "GET",
+      /^\/block-height\/(\d+)$/,
+      async (m) => {
+        const e = await w.entry(Number(m[1]));
+        if (!e) throw new HttpError(404, "Block not found");
+        return { text: e.rhash() };
+      },
+    ],
+    [
+      "GET",
+      new RegExp(`^/block/${HEX64}$`),
+      async (m) => ({ json: await blockJson(w, await entryOr404(m[1]!)) }),
+    ],
+    [
+      "GET",
+      new RegExp(`^/block/${HEX64}/header$`),
+      async (m) => {
+        const block = await w.block(await entryOr404(m[1]!));
+        return { text: block?.toHead().toString("hex") ?? "" };
+      },
+    ],
+    [
+      "GET",
+      new RegExp(`^/block/${HEX64}/raw$`),
+      async (m) => {
+        const block = await w.block(await entryOr404(m[1]!));
+        return { bytes: block?.toRaw() ?? Buffer.alloc(0) };
+      },
+    ],
+    [
+      "GET",
+      new RegExp(`^/block/${HEX64}/status$`),
+      async (m) => {
+        const e = await w.entry(m[1]!);
+        if (!e || !(await w.isMain(e))) return { json: { in_best_chain: false } };
+        const next = await w.next(e);
+        return { json: { in_best_chain: true, height: e.height, next_best: next ? next.rhash() : null } };
+      },
+    ],
+    [
+      "GET",
+      new RegExp(`^/block/${HEX64}/txids$`),
+      async (m) => {
+        const block = await w.block(await entryOr404(m[1]!));
+        return { json: (block?.txs ?? []).map((t) => t.txid()) };
+      },
+    ],
+    [
+      "GET",
+      new RegExp(`^/block/${HEX64}/txs(?:/(\\d+))?$`),
+      async (m) => {
+        const e = await entryOr404(m[1]!);
+        const block = await w.block(e);
+        const start = Number(m[2] ?? 0);
+        return {
+          json: (block?.txs ?? []).slice(start, start + 25).map((t) => txJson(w, t, w.confirmedTx(t.txid()))),
+        };
+      },
+    ],
+    ...addressRoutes("address", keyOfAddress),
+    ...addressRoutes("scripthash", keyOfScripthash),
+    [
+      "GET",
+      new RegExp(`^/tx/${HEX64}$`),
+      (m) => {
+        const t = txOr404(m[1]!);
+        return { json: txJson(w, t.tx, t.confirmed) };
+      },
+    ],
+    ["GET", new RegExp(`^/tx/${HEX64}/hex$`), (m) => ({ text: txOr404(m[1]!).tx.toRaw().toString("hex") })],
+    ["GET", new RegExp(`^/tx/${HEX64}/raw$`), (m) => ({ bytes: txOr404(m[1]!).tx.toRaw() })],
+    ["GET", new RegExp(`^/tx/${HEX64}/status$`), (m) => ({ json: statusJson(txOr404(m[1]!).confirmed) })],
+    [
+      "GET",
+      new RegExp(`^/tx/${HEX64}/merkle-proof$`),
+      async (m) => {
+        const t = txOr404(m[1]!);
+        if (!t.confirmed) throw new HttpError(404, "Transaction not confirmed");
+        const block = await w.block(await entryOr404(t.confirmed.blockHash));
+        const hashes = (block?.txs ?? []).map((x) => Buffer.from(x.hash("hex"), "hex"));
+        return {
+          json: {
+            block_height: t.confirmed.height,
+            merkle: merkleBranch(hashes, t.confirmed.pos),
+            pos: t.confirmed.pos,
+          },
+        };
+      },
+    ],
+    [
+      "GET",
+      new RegExp(`^/tx/${HEX64}/outspend/(\\d+)$`),
+      (m) => {
+        const s = w.spender(m[1]!.toLowerCase(), Number(m[2]));
+        return {
+          json: s
+            ? { spent: true, txid: s.txid, vin: s.vin, status: statusJson(s.confirmed) }
+            : { spent: false },
+        };
+      },
+    ],
+    [
+      "GET",
+      new RegExp(`^/tx/${HEX64}/outspends$`),
+      (m) => {
+        const t = txOr404(m[1]!);
+        const txid = t.tx.txid();
+        return {
+          json: t.tx.outputs.map((_, vout) => {
+            const s = w.spender(txid, vout);
+            return s
+              ? { spent: true, txid: s.txid, vin: s.vin, status: statusJson(s.confirmed) }
+              : { spent: false };
+          }),
+        };
+      },
+    ],
+    [
+      "POST",
+      /^\/tx$/,
+      async (_m, body) => {
+        const raw = body.trim();
+        if (!/^([0-9a-fA-F]{2})+$/.test(raw))
+          throw new HttpError(400, "sendrawtransaction RPC error: TX decode failed");
+        try {
+          return { text: await w.broadcast(Buffer.from(raw, "hex")) };
+        } catch (e) {
+          const reason = e instanceof Error ? e.message : String(e);
+          throw new HttpError(
+            400,
+            `sendrawtransaction RPC error: ${JSON.stringify({ code: -26, message: reason })}`,
+          );
+        }
+      },
+    ],
+    ["GET", /^\/fee-estimates$/, () => ({ json: FEE_ESTIMATES })],
+    [
+      "GET",
+      /^\/mempool$/,
+      () => {
+        const txs = w.mempoolTxs();
+        let vsize = 0;
+        let fee = 0;
+        for (const { tx } of txs) {
+          vsize += Math.ceil(tx.getWeight() / 4);
+          fee += txJson(w, tx, null).fee;
+        }
+        return { json: { count: txs.length, vsize, total_fee: fee, fee_histogram: [] } };
+      },
+    ],
+    ["GET", /^\/mempool\/txids$/, () => ({ json: w.mempoolTxs().map((e) => e.tx.txid()) })],
+    [
+      "GET",
+      /^\/api\/v1\/price\/([A-Za-z]{3,5})$/,
+      (m) => {
+        const currency = m[1]!.toUpperCase();
+        const price = PRICES[currency];
+        if (price === undefined) throw new HttpError(404, `No price for ${currency}`);
+        return { json: { currency, price } };
+      },
+    ],
+    [
+      "POST",
+      /^\/faucet$/,
+      async (_m, body) => {
+        const b = parseJson(body);
+        const address = typeof b.address === "string" ? b.address : "";
+        keyOfAddress(address);
+        const sats = b.sats === undefined ? 1_000_000n : toSats(b.sats);
+        try {
+          return { json: { txid: await w.faucet(address, sats) } };
+        } catch (e) {
+          throw new HttpError(400, e instanceof Error ? e.message : String(e));
+        }
+      },
+    ],
+    [
+      "POST",
+      /^\/mine$/,
+      async (_m, body) => {
+        const b = parseJson(body);
+        const blocks = b.blocks === undefined ? 1 : Number(b.blocks);
+        if (!Number.isInteger(blocks) || blocks < 1 || blocks > 1000)
+          throw new HttpError(400, "blocks must be 1 to 1000");
+        const address = typeof b.address === "string" ? b.address : undefined;
+        if (address) keyOfAddress(address);
+        return { json: { hashes: await w.mine(blocks, address) } };
+      },
+    ],
+    [
+      "POST",
+      /^\/reorg$/,
+      async (_m, body) => {
+        const depth = Number(parseJson(body).depth ?? 1);
+        try {
+          return { json: { hashes: await w.reorg(depth) } };
+        } catch (e) {
+          throw new HttpError(400, e instanceof Error ? e.message : String(e));
+        }
+      },
+    ],
+  ];
+};
+
+const toSats = (v: unknown): bigint => {
+  const text = typeof v === "number" && Number.isSafeInteger(v) ? String(v) : typeof v === "string" ? v : "";
+  if (!/^\d+$/.test(text)) throw new HttpError(400, "sats must be a whole number");
+  return BigInt(text);
+};
+
+const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, OPTIONS",
+  "access-control-allow-headers": "content-type",
+  "access-control-max-age": "600",
+};
+
+const send = (res: ServerResponse, r: Reply) => {
+  const status = r.status ?? 200;
+  if (r.bytes) {
+    res.writeHead(status, { ...CORS, "content-type": "application/octet-stream" });
+    res.end(r.bytes);
+  } else if (r.json !== undefined) {
+    res.writeHead(status, { ...CORS, "content-type": "application/json" });
+    res.end(JSON.stringify(r.json));
+  } else {
+    res.writeHead(status, { ...CORS, "content-type": "text/plain" });
+    res.end(r.text ?? "");
+  }
+};
+
+export const serve = (w: World, port: number, host = "127.0.0.1"): Promise<Server> => {
+  const table = routes(w);
+  const server = createServer(async (req, res) => {
+    try {
+      if (req.method === "OPTIONS") {
+        res.writeHead(204, CORS);
+        res.end();
+        return;
+      }
+      const path = (req.url ?? "/").split("?")[0]!.replace(/^\/api(?=\/(?!v1\/price))/, "");
+      const body = req.method === "POST" ? await readBody(req) : "";
+      for (const [method, re, route] of table) {
+        const m = path.match(re);
+        if (m && method === req.method) {
+          send(res, await route(m, body));
+          return;
+        }
+      }
+      send(res, { status: 404, text: "Not found" });
+    } catch (e) {
+      if (e instanceof HttpError) send(res, { status: e.status, text: e.message });
+      else send(res, { status: 500, text: e instanceof Error ? e.message : String(e) });
+    }
+  });
+  server.keepAliveTimeout = 1000;
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve(server));
+  });
+};
+
+export const portOf = (server: Server): number => (server.address() as AddressInfo).port;
