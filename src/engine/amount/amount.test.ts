@@ -118,6 +118,7 @@ describe("parseDecimal", () => {
     expect(parseDecimal("1.5e2")).toEqual({ units: 150n, scale: 0 });
     expect(parseDecimal(".5")).toEqual({ units: 5n, scale: 1 });
     expect(parseDecimal("1e999")).toBeNull();
+    expect(parseDecimal(Number.MIN_VALUE)).toEqual({ units: 5n, scale: 324 });
     expect(parseDecimal(" 1")).toBeNull();
     expect(parseDecimal(".")).toBeNull();
   });

@@ -11,8 +11,11 @@ export interface ScaledDecimal {
 
 const DECIMAL = /^(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,3}))?$/;
 
-/** Exponents beyond this are not prices or amounts anyone means; refusing them keeps the bigints small. */
-const MAX_EXPONENT = 100;
+/**
+ * Exponents beyond this are not prices or amounts anyone means; refusing them keeps the bigints small.
+ * It is past any JS number (about 1.8e308 down to 5e-324), so every positive number is read exactly.
+ */
+const MAX_EXPONENT = 400;
 
 /**
  * The exact value of a plain or exponent decimal ("98765.43", "1e-7", 0.5), or null when it is not a
