@@ -1,24 +1,24 @@
 /** The small part of bcoin 1.0.2 the local world uses (the package ships no types). Hashes are hex strings. */
 declare module "bcoin" {
-  interface Script {
+  export interface Script {
     toRaw(): Buffer;
     toString(): string;
   }
-  interface Output {
+  export interface Output {
     value: number;
     script: Script;
   }
-  interface Outpoint {
+  export interface Outpoint {
     hash: string;
     index: number;
   }
-  interface Input {
+  export interface Input {
     prevout: Outpoint;
     script: Script;
     witness: { items: Buffer[] };
     sequence: number;
   }
-  interface TX {
+  export interface TX {
     version: number;
     locktime: number;
     inputs: Input[];
@@ -30,23 +30,23 @@ declare module "bcoin" {
     getWeight(): number;
     isCoinbase(): boolean;
   }
-  interface MTX extends TX {
+  export interface MTX extends TX {
     addOutput(script: Script, value: number): void;
     fund(coins: Coin[], options: Record<string, unknown>): Promise<void>;
     sign(ring: KeyRing): number;
     toTX(): TX;
   }
-  interface Coin {
+  export interface Coin {
     readonly _coin: true;
   }
-  interface Address {
+  export interface Address {
     toString(network: string): string;
   }
-  interface KeyRing {
+  export interface KeyRing {
     witness: boolean;
     getAddress(): Address;
   }
-  interface ChainEntry {
+  export interface ChainEntry {
     hash: string;
     height: number;
     time: number;
@@ -57,7 +57,7 @@ declare module "bcoin" {
     merkleRoot: string;
     rhash(): string;
   }
-  interface Block {
+  export interface Block {
     txs: TX[];
     hash(enc: "hex"): string;
     toRaw(): Buffer;
@@ -65,11 +65,11 @@ declare module "bcoin" {
     getSize(): number;
     getWeight(): number;
   }
-  interface MempoolEntry {
+  export interface MempoolEntry {
     tx: TX;
     time: number;
   }
-  interface Chain {
+  export interface Chain {
     tip: ChainEntry;
     height: number;
     open(): Promise<void>;
@@ -82,7 +82,7 @@ declare module "bcoin" {
     isMainChain(entry: ChainEntry): Promise<boolean>;
     on(event: string, f: (...args: never[]) => unknown): void;
   }
-  interface Mempool {
+  export interface Mempool {
     map: Map<string, MempoolEntry>;
     open(): Promise<void>;
     close(): Promise<void>;
@@ -92,12 +92,12 @@ declare module "bcoin" {
     _removeBlock(entry: ChainEntry, txs: TX[]): Promise<void>;
     _handleReorg(): Promise<void>;
   }
-  interface Miner {
+  export interface Miner {
     open(): Promise<void>;
     close(): Promise<void>;
     cpu: { mineBlock(tip: ChainEntry | null, address: Address): Promise<Block> };
   }
-  interface Bcoin {
+  export interface Bcoin {
     Chain: new (options: Record<string, unknown>) => Chain;
     Mempool: new (options: Record<string, unknown>) => Mempool;
     Miner: new (options: Record<string, unknown>) => Miner;

@@ -4,7 +4,7 @@
  *   npm run mine -- [blocks] [address]           (default 1 block to the faucet)
  * The server is at ESPLORA_URL, else http://127.0.0.1:$ESPLORA_PORT (default 3002).
  */
-import { DEFAULT_ESPLORA_PORT } from "./index";
+import { DEFAULT_ESPLORA_PORT } from "./ports";
 
 const base = (
   process.env.ESPLORA_URL ?? `http://127.0.0.1:${process.env.ESPLORA_PORT ?? DEFAULT_ESPLORA_PORT}`

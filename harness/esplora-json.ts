@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import type { ChainEntry, TX } from "bcoin";
 import { OutScript } from "@scure/btc-signer";
-import { addressOfScript, type Confirmed, flipHex, type World } from "./world";
+import { addressOfScript, type Confirmed, flipHex, type World } from "./regtest";
 
 export interface TxStatus {
   readonly confirmed: boolean;

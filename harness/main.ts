@@ -1,5 +1,6 @@
 /** `npm run harness`: the local regtest world on 127.0.0.1 (port from ESPLORA_PORT, default 3002). */
-import { DEFAULT_ESPLORA_PORT, startHarness } from "./index";
+import { DEFAULT_ESPLORA_PORT } from "./ports";
+import { startHarness } from "./world";
 
 const port = Number(process.env.ESPLORA_PORT ?? DEFAULT_ESPLORA_PORT);
 const h = await startHarness({ port });

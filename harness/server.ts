@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { blockJson, merkleBranch, statsFor, statusJson, txJson } from "./esplora-json";
 import { FEE_ESTIMATES, PRICES } from "./fees";
-import { flipHex, scriptKey, scriptOfAddress, type World } from "./world";
+import { flipHex, scriptKey, scriptOfAddress, type World } from "./regtest";
 
 /** Esplora pages confirmed address history 25 at a time, after up to 50 mempool transactions. */
 const CHAIN_PAGE = 25;
