@@ -8,7 +8,9 @@ import type { Server } from "node:http";
 import { portOf, serve } from "./server";
 import { World } from "./regtest";
 
-export { DEFAULT_ESPLORA_PORT } from "./ports";
+import { DEFAULT_ESPLORA_PORT } from "./ports";
+
+export { DEFAULT_ESPLORA_PORT };
 
 export interface Harness {
   /** Base URL of the Esplora API, e.g. `http://127.0.0.1:3002` (no trailing slash). */
