@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
-import { serviceWorkerSource } from "./src/sw/source";
+import { serviceWorkerSource } from "./src/sw/source.ts";
 
-const version = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")).version as string;
+const version = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"))
+  .version as string;
 
 /** Emits /sw.js with the list of this build's files, so the app shell opens offline after one visit. */
 const serviceWorker = (): Plugin => ({

@@ -8,12 +8,12 @@ mkdirSync("test-results", { recursive: true });
 const steps = [
   ["type-check", "npx", ["tsc", "--noEmit", "-p", "tsconfig.json"]],
   ["lint", "npx", ["biome", "check", "."]],
+  ["message catalogues", "node", ["scripts/check-locales.mjs"]],
   [
     "unit and property tests",
     "npx",
     ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"],
   ],
-  ["build", "npx", ["vite", "build", "--logLevel", "warn"]],
   ["end-to-end tests", "npx", ["playwright", "test"]],
 ];
 

@@ -17,17 +17,18 @@ let host: WalletHost | null = null;
 let loops: WalletLoops | null = null;
 const early: Extract<ToWorker, { kind: "command" }>[] = [];
 
-// Views are pushed at most once a frame: a sync that appends many events sends one update.
+// Views are pushed at most once a frame: a sync that appends many events sends one update. Pending
+// views go out before any command's answer, so a screen that awaited a command sees its effect.
 let pending: Partial<AllViews> | null = null;
+const flushViews = () => {
+  const v = pending;
+  pending = null;
+  if (v) post({ kind: "views", views: v });
+};
 const pushViews = (views: Partial<AllViews>) => {
   const first = pending === null;
   pending = { ...(pending ?? {}), ...views };
-  if (first)
-    setTimeout(() => {
-      const v = pending;
-      pending = null;
-      if (v) post({ kind: "views", views: v });
-    }, 16);
+  if (first) setTimeout(flushViews, 16);
 };
 
 const start = async (config: WalletConfig) => {
@@ -61,6 +62,7 @@ const answer = (m: Extract<ToWorker, { kind: "command" }>) => {
     return;
   }
   void host.run(m.command).then((a) => {
+    flushViews();
     post({ kind: "result", id: m.id, ...a });
     if (a.ok && (m.command._tag === "SetFiat" || m.command._tag === "ImportState")) loops?.refreshPrice();
   });

@@ -28,10 +28,13 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(req.url);
   if (req.method !== "GET" || url.origin !== self.location.origin) return;
   if (req.mode === "navigate") {
-    event.respondWith(fetch(req).catch(() => caches.match("/", { cacheName: CACHE })));
+    event.respondWith(fetch(req).catch(() => caches.match("/", { cacheName: CACHE, ignoreVary: true })));
     return;
   }
   if (!SHELL.includes(url.pathname)) return;
-  event.respondWith(caches.match(req, { cacheName: CACHE }).then((hit) => hit || fetch(req)));
+  // Matched by path alone: the server's Vary headers must not keep the shell from opening offline.
+  event.respondWith(
+    caches.match(url.pathname, { cacheName: CACHE, ignoreVary: true, ignoreSearch: true }).then((hit) => hit || fetch(req)),
+  );
 });
 `;

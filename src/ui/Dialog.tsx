@@ -22,7 +22,16 @@ export function Dialog({
     if (!open && d.open) d.close();
   }, [open]);
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby="dialog-title" onClose={onClose} onCancel={onClose}>
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby="dialog-title"
+      onCancel={(e) => {
+        // Escape: the owner closes it; the parent decides, so the element never closes behind its back.
+        e.preventDefault();
+        onClose();
+      }}
+    >
       {open ? (
         <>
           <header className="dialog-header">

@@ -1,6 +1,6 @@
 import type { LiveState } from "../../commands/protocol";
-import { satsToFiat } from "../../engine/amount";
-import { currencyByCode } from "../../engine/price/currencies";
+import { satsToFiat } from "../../ui/money";
+import { currencyByCode } from "../../ui/money";
 import { useI18n } from "../../i18n/intl";
 import { groupSats } from "../../ui/format";
 import type { BalanceShown } from "../../ui/prefs";

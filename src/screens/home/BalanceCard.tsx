@@ -18,9 +18,15 @@ export function BalanceCard() {
   const client = useWallet();
   const toast = useToast();
   const syncNow = () =>
-    client.dispatch({ _tag: "SyncOnchain" }).catch((e: unknown) =>
-      toast({ title: t("common.error"), description: e instanceof CommandFailed ? e.message : t("common.unknown_error"), isError: true }),
-    );
+    client
+      .dispatch({ _tag: "SyncOnchain" })
+      .catch((e: unknown) =>
+        toast({
+          title: t("common.error"),
+          description: e instanceof CommandFailed ? e.message : t("common.unknown_error"),
+          isError: true,
+        }),
+      );
 
   if (!balance || !wallet) {
     return (
@@ -36,12 +42,7 @@ export function BalanceCard() {
       {federations && federations.length > 0 ? (
         <div className="balance-row">
           <span className="balance-label">{t("home.federation_balance")}</span>
-          <button
-            type="button"
-            className="balance-amount"
-            onClick={cycle}
-            aria-label={t("home.cycle_balance")}
-          >
+          <button type="button" className="balance-amount" onClick={cycle} title={t("home.cycle_balance")}>
             <Amount sats={balance.federation} shown={shown} live={live} unit="e-sats" />
           </button>
         </div>
@@ -55,7 +56,7 @@ export function BalanceCard() {
             type="button"
             className="balance-amount balance-main"
             onClick={cycle}
-            aria-label={t("home.cycle_balance")}
+            title={t("home.cycle_balance")}
           >
             <Amount sats={balance.lightning} shown={shown} live={live} />
           </button>
@@ -67,7 +68,7 @@ export function BalanceCard() {
           type="button"
           className="balance-amount"
           onClick={cycle}
-          aria-label={t("home.cycle_balance")}
+          title={t("home.cycle_balance")}
           data-testid="onchain-balance"
         >
           <Amount sats={balance.confirmed + balance.unconfirmed} shown={shown} live={live} />

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { CommandFailed } from "../../commands/client";
-import { normaliseSatsInput } from "../../engine/amount";
+import { normaliseSatsInput } from "../../ui/money";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { CopyButton } from "../../ui/CopyButton";

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useLocation } from "wouter";
 import { CommandFailed } from "../../commands/client";
-import { FIAT_CURRENCIES } from "../../engine/price/currencies";
+import { FIAT_CURRENCIES } from "../../ui/money";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { useView, useWallet } from "../../ui/wallet";

@@ -139,7 +139,7 @@ export function EmergencyKit() {
           accept="application/json,.json"
           onChange={(e) => void pickFile(e.target.files?.[0])}
         />
-        {importError ? (
+        {importError && importStep !== "password" ? (
           <p className="error-box" role="alert">
             {importError}
           </p>
