@@ -83,7 +83,8 @@ export const selectCoins = <C extends Coin>(
     }
     const vsize = estimateVsize(n, [destLen]);
     const fee = total - amount;
-    if (fee >= feeFor(vsize, rate)) return { ok: true, selection: { inputs, amount, change: 0n, fee, vsize } };
+    if (fee >= feeFor(vsize, rate))
+      return { ok: true, selection: { inputs, amount, change: 0n, fee, vsize } };
     const offer = total - feeFor(vsize, rate);
     if (offer > best) best = offer;
   }

@@ -1,13 +1,45 @@
 import type { Effect } from "effect";
 import type { WalletError } from "../../commands/errors";
 import type { NewEvent } from "../../events/make";
+import type { Network, OnchainKeychain } from "../../events/types";
 import type { OnchainState } from "../../projections/onchain";
+
+/** Where a spend goes: an amount to an address, or everything the wallet can spend (a sweep). */
+export type SpendTarget =
+  | { readonly kind: "pay"; readonly script: Uint8Array; readonly amountSats: bigint }
+  | { readonly kind: "sweep"; readonly script: Uint8Array };
+
+export interface SpendPlan {
+  /** What the destination receives. */
+  readonly amountSats: bigint;
+  readonly feeSats: bigint;
+  /** Sats per 1000 vbytes. */
+  readonly feeRate: bigint;
+}
+
+export interface SpendOutcome extends SpendPlan {
+  readonly txid: string;
+  /** The sync's catch-up events, then the change address and the new transaction as the wallet sees it. */
+  readonly events: readonly NewEvent[];
+}
 
 /**
  * The on-chain wallet (BIP84 over an Esplora API) as the handlers see it. It reads the folded
- * `OnchainState` and answers with new events; it never writes the log itself.
+ * `OnchainState` and answers with new events; it never writes the log itself. Destinations and amounts
+ * reach it already validated (see validate.ts).
  */
 export interface OnchainPort {
+  readonly network: Network;
+  /** The address at an index of a keychain (pure derivation, no request). */
+  readonly addressAt: (keychain: OnchainKeychain, index: number) => string;
   /** Scans the chain for the wallet's addresses and returns what changed since `state`. */
   readonly sync: (state: OnchainState) => Effect.Effect<readonly NewEvent[], WalletError>;
+  /** The fee and amount a spend would have now; InsufficientFunds when the coins cannot pay. */
+  readonly plan: (state: OnchainState, target: SpendTarget) => Effect.Effect<SpendPlan, WalletError>;
+  /** Builds, signs and broadcasts the spend, with `labels` on the new transaction's event. */
+  readonly spend: (
+    state: OnchainState,
+    target: SpendTarget,
+    labels: readonly string[],
+  ) => Effect.Effect<SpendOutcome, WalletError>;
 }

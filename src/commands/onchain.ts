@@ -1,0 +1,147 @@
+/**
+ * The on-chain commands: receive addresses and BIP21 requests, fee estimates, sends, sweeps and the
+ * chain sync. Handlers validate, ask the on-chain port and return events; they never write.
+ */
+import { Effect } from "effect";
+import { makeOnchainPort } from "../engine/onchain/live";
+import type { OnchainPort, SpendTarget } from "../engine/onchain/port";
+import {
+  checkDestination,
+  checkReceiveAmount,
+  checkSendAmount,
+  type Destination,
+} from "../engine/onchain/validate";
+import { encodeBip21 } from "../engine/parse/bip21";
+import { newEvent } from "../events/make";
+import type { CommandTag } from "./command";
+import { type Handler, type HandlerContext, outcome } from "./context";
+import { type InvalidInput, WalletState, type WrongNetwork } from "./errors";
+
+export { makeOnchainPort };
+
+type OnchainTag =
+  | "GetNewAddress"
+  | "CheckAddress"
+  | "CreateBip21"
+  | "EstimateTxFee"
+  | "SendToAddress"
+  | "EstimateSweepTxFee"
+  | "SweepWallet"
+  | "SyncOnchain";
+
+const portOf = (ctx: HandlerContext): Effect.Effect<OnchainPort, WalletState> =>
+  ctx.onchain
+    ? Effect.succeed(ctx.onchain)
+    : Effect.fail(new WalletState({ message: "The on-chain wallet is not running yet." }));
+
+const destination = (
+  address: string,
+  ctx: HandlerContext,
+): Effect.Effect<Destination, InvalidInput | WrongNetwork> => {
+  const d = checkDestination(address, ctx.network);
+  return "script" in d ? Effect.succeed(d) : Effect.fail(d);
+};
+
+const rule = (e: InvalidInput | null): Effect.Effect<void, InvalidInput> =>
+  e ? Effect.fail(e) : Effect.void;
+
+/** The next receive address never handed out before, with the event that hands it out. */
+const issueReceiveAddress = (port: OnchainPort, ctx: HandlerContext, labels: readonly string[]) => {
+  const index = ctx.states.onchain.nextIndex.external;
+  const address = port.addressAt("external", index);
+  const event = newEvent("onchain.address_issued", {
+    address,
+    keychain: "external",
+    index,
+    labels: [...labels],
+  });
+  return { address, index, event };
+};
+
+export const getNewAddress: Handler<"GetNewAddress"> = (cmd, ctx) =>
+  Effect.gen(function* () {
+    const port = yield* portOf(ctx);
+    const { address, index, event } = issueReceiveAddress(port, ctx, cmd.labels);
+    return outcome({ address, index, keychain: "external" as const }, [event]);
+  });
+
+export const checkAddress: Handler<"CheckAddress"> = (cmd, ctx) =>
+  Effect.gen(function* () {
+    yield* destination(cmd.address, ctx);
+    return outcome({ network: ctx.network });
+  });
+
+export const createBip21: Handler<"CreateBip21"> = (cmd, ctx) =>
+  Effect.gen(function* () {
+    yield* rule(checkReceiveAmount(cmd.amountSats));
+    const port = yield* portOf(ctx);
+    const { address, event } = issueReceiveAddress(port, ctx, cmd.labels);
+    const label = cmd.labels.join(", ");
+    const uri = encodeBip21({ address, amountSats: cmd.amountSats, label: label || null });
+    return outcome({ uri, address }, [event]);
+  });
+
+const payTarget = (cmd: { address: string; amountSats: bigint }, ctx: HandlerContext) =>
+  Effect.gen(function* () {
+    const dest = yield* destination(cmd.address, ctx);
+    yield* rule(checkSendAmount(cmd.amountSats));
+    return { kind: "pay", script: dest.script, amountSats: cmd.amountSats } satisfies SpendTarget;
+  });
+
+const sweepTarget = (cmd: { address: string }, ctx: HandlerContext) =>
+  Effect.map(
+    destination(cmd.address, ctx),
+    (dest) => ({ kind: "sweep", script: dest.script }) satisfies SpendTarget,
+  );
+
+export const estimateTxFee: Handler<"EstimateTxFee"> = (cmd, ctx) =>
+  Effect.gen(function* () {
+    const target = yield* payTarget(cmd, ctx);
+    const port = yield* portOf(ctx);
+    const plan = yield* port.plan(ctx.states.onchain, target);
+    return outcome({ feeSats: plan.feeSats });
+  });
+
+export const sendToAddress: Handler<"SendToAddress"> = (cmd, ctx) =>
+  Effect.gen(function* () {
+    const target = yield* payTarget(cmd, ctx);
+    const port = yield* portOf(ctx);
+    const sent = yield* port.spend(ctx.states.onchain, target, cmd.labels);
+    return outcome({ txid: sent.txid, feeSats: sent.feeSats }, sent.events);
+  });
+
+export const estimateSweepTxFee: Handler<"EstimateSweepTxFee"> = (cmd, ctx) =>
+  Effect.gen(function* () {
+    const target = yield* sweepTarget(cmd, ctx);
+    const port = yield* portOf(ctx);
+    const plan = yield* port.plan(ctx.states.onchain, target);
+    return outcome({ feeSats: plan.feeSats, amountSats: plan.amountSats });
+  });
+
+export const sweepWallet: Handler<"SweepWallet"> = (cmd, ctx) =>
+  Effect.gen(function* () {
+    const target = yield* sweepTarget(cmd, ctx);
+    const port = yield* portOf(ctx);
+    const sent = yield* port.spend(ctx.states.onchain, target, cmd.labels);
+    return outcome({ txid: sent.txid, feeSats: sent.feeSats, amountSats: sent.amountSats }, sent.events);
+  });
+
+/** Catches the log up with the chain. Before the on-chain wallet runs there is nothing to sync. */
+export const syncOnchain: Handler<"SyncOnchain"> = (_cmd, ctx) =>
+  ctx.onchain
+    ? Effect.map(ctx.onchain.sync(ctx.states.onchain), (events) => outcome(null, events))
+    : Effect.succeed(outcome(null));
+
+export const onchainHandlers: { readonly [K in OnchainTag]: Handler<K> } = {
+  GetNewAddress: getNewAddress,
+  CheckAddress: checkAddress,
+  CreateBip21: createBip21,
+  EstimateTxFee: estimateTxFee,
+  SendToAddress: sendToAddress,
+  EstimateSweepTxFee: estimateSweepTxFee,
+  SweepWallet: sweepWallet,
+  SyncOnchain: syncOnchain,
+};
+
+/** Every on-chain command tag, for the host's dispatch table. */
+export const ONCHAIN_COMMANDS = Object.keys(onchainHandlers) as readonly (OnchainTag & CommandTag)[];
