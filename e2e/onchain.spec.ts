@@ -1,12 +1,19 @@
 import { createWallet, expect, test } from "./fixtures";
 
 const post = async (base: string, path: string, body: unknown) => {
-  const r = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const r = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
   return r.json();
 };
 
-test("receive on-chain: the faucet pays the address, pending then confirmed after mining", async ({ page, esplora }) => {
+test("receive on-chain: the faucet pays the address, pending then confirmed after mining", async ({
+  page,
+  esplora,
+}) => {
   await createWallet(page);
   await page.getByRole("link", { name: "Receive" }).first().click();
   await page.getByRole("button", { name: "Show address" }).click();

@@ -78,7 +78,9 @@ export class WalletHost {
 
   /** Runs a command after those before it; never rejects. */
   run(command: Command): Promise<CommandAnswer> {
-    const next = this.queue.then(() => (command._tag === "SyncOnchain" ? this.sync() : this.execute(command)));
+    const next = this.queue.then(() =>
+      command._tag === "SyncOnchain" ? this.sync() : this.execute(command),
+    );
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -121,7 +123,9 @@ export class WalletHost {
     this.setLive({ is_syncing: true });
     const answer = await this.execute({ _tag: "SyncOnchain" });
     this.setLive(
-      answer.ok ? { is_syncing: false, last_sync: this.stampWith.now(), sync_error: null } : { is_syncing: false, sync_error: answer.error.message },
+      answer.ok
+        ? { is_syncing: false, last_sync: this.stampWith.now(), sync_error: null }
+        : { is_syncing: false, sync_error: answer.error.message },
     );
     return answer;
   }

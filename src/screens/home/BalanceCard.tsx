@@ -18,15 +18,13 @@ export function BalanceCard() {
   const client = useWallet();
   const toast = useToast();
   const syncNow = () =>
-    client
-      .dispatch({ _tag: "SyncOnchain" })
-      .catch((e: unknown) =>
-        toast({
-          title: t("common.error"),
-          description: e instanceof CommandFailed ? e.message : t("common.unknown_error"),
-          isError: true,
-        }),
-      );
+    client.dispatch({ _tag: "SyncOnchain" }).catch((e: unknown) =>
+      toast({
+        title: t("common.error"),
+        description: e instanceof CommandFailed ? e.message : t("common.unknown_error"),
+        isError: true,
+      }),
+    );
 
   if (!balance || !wallet) {
     return (
