@@ -5,6 +5,7 @@ import type { AllViews, FromWorker, ToWorker, WalletConfig } from "./commands/pr
 import { initCrdt } from "./crdt/doc";
 import { WalletDb, walletDbName } from "./events/db";
 import { stateCipher } from "./commands/state-cipher";
+import { makeOnchainPort } from "./engine/onchain/live";
 import { startWalletLoops, type WalletLoops } from "./commands/loops";
 
 /**
@@ -41,7 +42,7 @@ const start = async (config: WalletConfig) => {
       config,
       cipher: stateCipher,
       onViews: pushViews,
-      makeOnchain: undefined,
+      makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
     });
     post({ kind: "views", views: host.views() });
     post({ kind: "stage", stage: "setup" });

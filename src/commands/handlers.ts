@@ -1,6 +1,7 @@
 import type { CommandTag } from "./command";
 import type { Handler } from "./context";
 import { getTransaction } from "./activity";
+import { onchainHandlers } from "./onchain";
 import {
   createWallet,
   markBackedUp,
@@ -23,4 +24,5 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   SetSafeMode: setSafeMode,
   SetLabels: setLabels,
   GetTransaction: getTransaction,
+  ...onchainHandlers,
 };
