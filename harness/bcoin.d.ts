@@ -32,6 +32,7 @@ declare module "bcoin" {
   }
   export interface MTX extends TX {
     addOutput(script: Script, value: number): void;
+    addCoin(coin: Coin): void;
     fund(coins: Coin[], options: Record<string, unknown>): Promise<void>;
     sign(ring: KeyRing): number;
     toTX(): TX;
@@ -88,6 +89,7 @@ declare module "bcoin" {
     close(): Promise<void>;
     addTX(tx: TX): Promise<unknown>;
     getEntry(hash: string): MempoolEntry | undefined;
+    evictEntry(entry: MempoolEntry): void;
     _addBlock(entry: ChainEntry, txs: TX[]): Promise<void>;
     _removeBlock(entry: ChainEntry, txs: TX[]): Promise<void>;
     _handleReorg(): Promise<void>;

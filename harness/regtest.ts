@@ -71,6 +71,8 @@ export class World {
   private readonly byScript = new Map<string, Set<string>>();
   private readonly spentBy = new Map<string, { txid: string; vin: number }>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Transactions of blocks reorganised out, oldest first, waiting to go back to the mempool. */
+  private disconnected: TX[] = [];
 
   private constructor() {
     this.faucetKey.witness = true;
@@ -91,6 +93,7 @@ export class World {
     });
     w.chain.on("disconnect", async (entry: ChainEntry, block: Block) => {
       w.unindexBlock(block);
+      w.disconnected.unshift(...block.txs.slice(1));
       await w.mempool._removeBlock(entry, block.txs);
     });
     w.chain.on("reorganize", async () => {
@@ -286,8 +289,26 @@ export class World {
         prev = await this.chain.getEntry(block.hash("hex"));
         if (prev) hashes.push(prev.rhash());
       }
+      await this.readmitDisconnected();
       return hashes;
     });
+  }
+
+  /**
+   * bcoin's mempool puts a disconnected block's transactions back only when it is not empty; the world
+   * does it for every one still valid, as a node does after a reorg.
+   */
+  private async readmitDisconnected(): Promise<void> {
+    const txs = this.disconnected;
+    this.disconnected = [];
+    for (const tx of txs) {
+      if (this.confirmed.has(tx.txid()) || this.mempool.getEntry(tx.hash("hex"))) continue;
+      try {
+        await this.mempool.addTX(tx);
+      } catch {
+        // spent by the new chain or no longer final: gone, as on any node
+      }
+    }
   }
 
   /** Pays `sats` to `address` from the faucet's mature rewards and change; answers the txid. */
@@ -306,6 +327,37 @@ export class World {
       const tx = mtx.toTX();
       await this.mempool.addTX(tx);
       return tx.txid();
+    });
+  }
+
+  /**
+   * What a sender's replace-by-fee does to a faucet payment still in the mempool: a transaction spending
+   * the same coins back to the faucet with a higher fee takes its place. Answers the replacement's txid.
+   */
+  replace(txid: string): Promise<string> {
+    return this.serial(async () => {
+      const entry = this.mempool.getEntry(flipHex(txid));
+      if (!entry) throw new WorldError("Only a transaction in the mempool can be replaced");
+      const mtx = new bcoin.MTX();
+      let total = 0;
+      for (const input of entry.tx.inputs) {
+        const prevTxid = flipHex(input.prevout.hash);
+        const prev = this.tx(prevTxid);
+        const out = prev?.tx.outputs[input.prevout.index];
+        if (!prev || !out || scriptKey(out.script.toRaw()) !== scriptKey(this.faucetScript)) {
+          throw new WorldError("Only the faucet's own payments can be replaced");
+        }
+        mtx.addCoin(bcoin.Coin.fromTX(prev.tx, input.prevout.index, prev.confirmed?.height ?? -1));
+        total += out.value;
+      }
+      const paid = entry.tx.outputs.reduce((sum, o) => sum + o.value, 0);
+      const fee = total - paid + 10 * entry.tx.getWeight();
+      mtx.addOutput(bcoin.Script.fromRaw(Buffer.from(this.faucetScript)), total - fee);
+      mtx.sign(this.faucetKey);
+      const replacement = mtx.toTX();
+      this.mempool.evictEntry(entry);
+      await this.mempool.addTX(replacement);
+      return replacement.txid();
     });
   }
 

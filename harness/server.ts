@@ -337,6 +337,18 @@ const routes = (w: World): [string, RegExp, Route][] => {
     ],
     [
       "POST",
+      /^\/replace$/,
+      async (_m, body) => {
+        const txid = String(parseJson(body).txid ?? "");
+        try {
+          return { json: { txid: await w.replace(txid) } };
+        } catch (e) {
+          throw new HttpError(400, e instanceof Error ? e.message : String(e));
+        }
+      },
+    ],
+    [
+      "POST",
       /^\/reorg$/,
       async (_m, body) => {
         const depth = Number(parseJson(body).depth ?? 1);

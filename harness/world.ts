@@ -24,6 +24,8 @@ export interface Harness {
   readonly mine: (n?: number, address?: string) => Promise<string[]>;
   /** Replaces the last `depth` blocks by `depth + 1` empty ones; their transactions return to the mempool. */
   readonly reorg: (depth?: number) => Promise<string[]>;
+  /** Replaces a faucet payment still in the mempool by a higher-fee one paying the faucet back. */
+  readonly replace: (txid: string) => Promise<string>;
   readonly tipHeight: () => number;
   readonly stop: () => Promise<void>;
 }
@@ -46,6 +48,7 @@ export const startHarness = async (opts: { port?: number; host?: string } = {}):
     faucet: (address, sats) => world.faucet(address, sats),
     mine: (n = 1, address) => world.mine(n, address),
     reorg: (depth = 1) => world.reorg(depth),
+    replace: (txid) => world.replace(txid),
     tipHeight: () => world.tip.height,
     stop: () => {
       stopped ??= new Promise<void>((resolve) => {
