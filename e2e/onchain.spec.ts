@@ -1,5 +1,8 @@
 import { createWallet, expect, test } from "./fixtures";
 
+// These tests mine blocks on the run's one regtest chain, so they take turns.
+test.describe.configure({ mode: "serial" });
+
 const post = async (base: string, path: string, body: unknown) => {
   const r = await fetch(`${base}${path}`, {
     method: "POST",
@@ -33,4 +36,40 @@ test("receive on-chain: the faucet pays the address, pending then confirmed afte
   await expect(page.getByTestId("onchain-balance")).toHaveText("150,000 sats");
   await page.getByRole("button", { name: /Received.*150,000/ }).click();
   await expect(page.getByRole("dialog")).toContainText("Confirmed");
+});
+
+test("send to an address: the fee is shown first, the payment confirms and shows in activity with its fee", async ({
+  page,
+  esplora,
+}) => {
+  await createWallet(page);
+  await page.getByRole("link", { name: "Receive" }).first().click();
+  await page.getByRole("button", { name: "Show address" }).click();
+  const address = await page.getByTestId("receive-address").getAttribute("title");
+  await post(esplora, "/faucet", { address, sats: 200_000 });
+  await post(esplora, "/mine", { blocks: 1 });
+  await page.goto("/");
+  await page.getByRole("button", { name: "Sync now" }).click();
+  await expect(page.getByTestId("onchain-balance")).toHaveText("200,000 sats");
+
+  await page.getByRole("link", { name: "Send" }).first().click();
+  const payee = "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080";
+  await page.getByLabel("Bitcoin address").fill(payee);
+  await page.getByLabel("Amount (sats)").fill("300000");
+  await expect(page.getByRole("alert")).toContainText("enough balance");
+  await page.getByLabel("Amount (sats)").fill("50000");
+  await expect(page.getByTestId("send-fee")).toContainText("50,000 sats to the address");
+  await page.getByRole("button", { name: "Confirm send" }).click();
+  await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible();
+  await page.getByRole("dialog").getByRole("link", { name: "Home" }).click();
+
+  const sent = page.getByRole("button", { name: /Sent.*50,000/ });
+  await expect(sent).toContainText("Pending");
+  await post(esplora, "/mine", { blocks: 1 });
+  await page.getByRole("button", { name: "Sync now" }).click();
+  await expect(sent).not.toContainText("Pending");
+  await sent.click();
+  const details = page.getByRole("dialog");
+  await expect(details).toContainText("Confirmed");
+  await expect(details).toContainText(/Fee\s*\d[\d,]* sats/);
 });

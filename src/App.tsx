@@ -5,6 +5,7 @@ import type { WalletConfig } from "./commands/protocol";
 import { Home } from "./screens/home/Home";
 import { NotFound } from "./screens/NotFound";
 import { Receive } from "./screens/receive/Receive";
+import { Send } from "./screens/send/Send";
 import { Backup } from "./screens/settings/Backup";
 import { CurrencySettings } from "./screens/settings/Currency";
 import { EmergencyKit } from "./screens/settings/EmergencyKit";
@@ -31,6 +32,7 @@ function Routes() {
       <Route path="/" component={Home} />
       <Route path="/setup" component={Setup} />
       <Route path="/receive" component={Receive} />
+      <Route path="/send" component={Send} />
       <Route path="/settings" component={SettingsRoot} />
       <Route path="/settings/backup" component={Backup} />
       <Route path="/settings/currency" component={CurrencySettings} />

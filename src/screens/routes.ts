@@ -6,6 +6,7 @@ export const ROUTES_BUILT: readonly string[] = [
   "/",
   "/setup",
   "/receive",
+  "/send",
   "/settings",
   "/settings/backup",
   "/settings/currency",

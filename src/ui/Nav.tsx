@@ -4,6 +4,7 @@ import { useI18n } from "../i18n/intl";
 /** The routes the chrome links to, in order (desktop side navigation). */
 const SIDE_ITEMS = [
   { href: "/", key: "nav.home" },
+  { href: "/send", key: "nav.send" },
   { href: "/receive", key: "nav.receive" },
   { href: "/settings", key: "nav.settings" },
 ] as const;
@@ -31,6 +32,9 @@ export function MobileActions() {
   const { t } = useI18n();
   return (
     <nav className="mobile-actions" aria-label={t("nav.actions")}>
+      <Link href="/send" className="fab">
+        {t("nav.send")}
+      </Link>
       <Link href="/receive" className="fab">
         {t("nav.receive")}
       </Link>
