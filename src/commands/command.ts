@@ -19,6 +19,8 @@ export interface CommandSpecs {
   DeleteEverything: { input: Empty; output: null };
   SetLabels: { input: { itemId: string; labels: string[] }; output: null };
   GetTransaction: { input: { txid: string }; output: OnchainDetails | null };
+  ExportLabels: { input: Empty; output: { jsonl: string; fileName: string } };
+  ImportLabels: { input: { text: string }; output: { imported: number; badLines: number[] } };
 
   GetNewAddress: {
     input: { labels: string[] };

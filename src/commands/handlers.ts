@@ -1,6 +1,7 @@
 import type { CommandTag } from "./command";
 import type { Handler } from "./context";
 import { getTransaction } from "./activity";
+import { exportLabels, importLabels } from "./labels";
 import { onchainHandlers } from "./onchain";
 import {
   createWallet,
@@ -24,5 +25,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   SetSafeMode: setSafeMode,
   SetLabels: setLabels,
   GetTransaction: getTransaction,
+  ExportLabels: exportLabels,
+  ImportLabels: importLabels,
   ...onchainHandlers,
 };

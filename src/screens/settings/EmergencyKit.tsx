@@ -9,14 +9,65 @@ import { AFTER_SAVE_MS } from "../routes";
 
 const PROFILE_SETUP_STAGE_KEY = "profile_setup_stage";
 
-const download = (json: string, fileName: string) => {
-  const url = URL.createObjectURL(new Blob([json], { type: "application/json" }));
+const download = (text: string, fileName: string, type = "application/json") => {
+  const url = URL.createObjectURL(new Blob([text], { type }));
   const a = document.createElement("a");
   a.href = url;
   a.download = fileName;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 };
+
+/** Labels as BIP-329 JSON Lines, to carry them to and from other wallets. */
+function LabelsSection() {
+  const { t } = useI18n();
+  const client = useWallet();
+  const toast = useToast();
+  const wallet = useView("wallet");
+  const message = (e: unknown) =>
+    e instanceof CommandFailed ? (e.key ? t(e.key, e.values) : e.message) : t("common.unknown_error");
+  const exportLabels = async () => {
+    try {
+      const { jsonl, fileName } = await client.dispatch({ _tag: "ExportLabels" });
+      download(jsonl, fileName, "application/jsonl");
+    } catch (e) {
+      toast({ title: t("common.error"), description: message(e), isError: true });
+    }
+  };
+  const importLabels = async (file: File | undefined, input: HTMLInputElement) => {
+    if (!file) return;
+    try {
+      const { imported, badLines } = await client.dispatch({ _tag: "ImportLabels", text: await file.text() });
+      toast({
+        title: t("settings.emergency_kit.labels.imported", { count: imported, bad: badLines.length }),
+      });
+    } catch (e) {
+      toast({ title: t("common.error"), description: message(e), isError: true });
+    } finally {
+      input.value = "";
+    }
+  };
+  return (
+    <section className="card column" aria-labelledby="ek-labels">
+      <h2 id="ek-labels">{t("settings.emergency_kit.labels.title")}</h2>
+      <p>{t("settings.emergency_kit.labels.caption")}</p>
+      <button type="button" className="button" onClick={exportLabels} disabled={!wallet?.exists}>
+        {t("settings.emergency_kit.labels.export")}
+      </button>
+      <label className="button" htmlFor="labels-file">
+        {t("settings.emergency_kit.labels.import")}
+      </label>
+      <input
+        id="labels-file"
+        className="visually-hidden"
+        type="file"
+        accept=".jsonl,.json,application/jsonl,text/plain"
+        disabled={!wallet?.exists}
+        onChange={(e) => void importLabels(e.target.files?.[0], e.target)}
+      />
+    </section>
+  );
+}
 
 /** The way out when something breaks: save and import the whole state, safe mode, delete everything. */
 export function EmergencyKit() {
@@ -145,6 +196,8 @@ export function EmergencyKit() {
           </p>
         ) : null}
       </section>
+
+      <LabelsSection />
 
       <section className="card column" aria-labelledby="ek-safe">
         <h2 id="ek-safe">{t("settings.emergency_kit.safe_mode.title")}</h2>
