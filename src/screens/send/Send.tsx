@@ -30,6 +30,7 @@ export function Send() {
     e instanceof CommandFailed ? (e.key ? t(e.key, e.values) : e.message) : t("common.unknown_error");
 
   // The fee for what is entered now, asked again whenever the destination or amount changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `message` only formats an error for display
   useEffect(() => {
     setFee(null);
     setError(null);
@@ -48,7 +49,6 @@ export function Send() {
       current = false;
       clearTimeout(timer);
     };
-    // biome-ignore lint/correctness/useExhaustiveDependencies: the message helper only formats
   }, [address, amount, sendAll, client]);
 
   const send = async (e: React.FormEvent) => {
