@@ -126,6 +126,19 @@ describe("on-chain sync against the local regtest world", () => {
     expect(await w.sync()).toEqual([]);
   });
 
+  it("retries a server that answers 503 or drops the connection, then carries on", async () => {
+    let calls = 0;
+    const flaky: typeof fetch = (input, init) => {
+      calls++;
+      if (calls === 1) return Promise.resolve(new Response("busy", { status: 503 }));
+      if (calls === 2) return Promise.reject(new TypeError("connection reset"));
+      return fetch(input, init);
+    };
+    const port = makeOnchainPort(newMnemonic(), "regtest", h.esploraUrl, flaky, { backoffMs: 1 });
+    expect(await Effect.runPromise(port.sync(initialStates().onchain))).toEqual([]);
+    expect(calls).toBeGreaterThan(2);
+  });
+
   it("answers ServerUnavailable when the server cannot be reached", async () => {
     const port = makeOnchainPort(newMnemonic(), "regtest", "http://127.0.0.1:9", fetch, { backoffMs: 1 });
     const err = await Effect.runPromise(Effect.flip(port.sync(initialStates().onchain)));
