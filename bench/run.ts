@@ -4,6 +4,7 @@ import { initCrdtNode } from "../src/crdt/node";
 import { startHarness } from "../harness/world";
 import { benchBundle } from "./bundle";
 import { benchColdLoad } from "./cold-load";
+import { benchOnchainSync } from "./onchain";
 import { benchReplay } from "./replay";
 
 await initCrdtNode();
@@ -19,6 +20,8 @@ await benchReplay();
 const world = await startHarness({ port: 0 });
 try {
   await benchColdLoad(world.esploraUrl);
+  console.log("\n== On-chain ==");
+  await benchOnchainSync(world);
 } finally {
   await world.stop();
 }

@@ -10,7 +10,8 @@ export const validateEvent = (raw: unknown): WalletEvent | string => {
   if (!isObject(raw)) return "an event is not an object";
   const { id, type, v, at, device, payload } = raw;
   if (typeof id !== "string" || id.length === 0 || id.length > 100) return "an event has no valid id";
-  if (!isEventType(type)) return `unknown event type ${JSON.stringify(type).slice(0, 60)}`;
+  if (!isEventType(type))
+    return `unknown event type ${String(JSON.stringify(type) ?? "(none)").slice(0, 60)}`;
   if (!Number.isInteger(v) || (v as number) < 1) return `event ${id} has no valid version`;
   if ((v as number) > EVENT_VERSIONS[type]) return `event ${id} was written by a newer version of the wallet`;
   if (typeof at !== "number" || !Number.isFinite(at) || at < 0) return `event ${id} has no valid time`;
