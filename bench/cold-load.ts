@@ -1,16 +1,6 @@
 import { spawn } from "node:child_process";
 import { chromium } from "@playwright/test";
-
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 
 const waitFor = async (url: string) => {
   for (let i = 0; i < 100; i++) {
@@ -35,8 +25,8 @@ export const benchColdLoad = async (esplora: string) => {
   try {
     await waitFor(`http://127.0.0.1:${port}/`);
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ARGS,
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     });
     const context = await browser.newContext();
     await context.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);

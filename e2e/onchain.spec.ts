@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { createWallet, expect, test } from "./fixtures";
 
 // These tests mine blocks on the run's one regtest chain, so they take turns.
@@ -13,15 +14,21 @@ const post = async (base: string, path: string, body: unknown) => {
   return r.json();
 };
 
+/** Shows a receive address on the receive screen and answers it. */
+const receiveAddress = async (page: Page) => {
+  await page.getByRole("link", { name: "Receive" }).first().click();
+  await page.getByRole("button", { name: "Show address" }).click();
+  const address = await page.getByTestId("receive-address").getAttribute("title");
+  expect(address).toMatch(/^bcrt1q/);
+  return address;
+};
+
 test("receive on-chain: the faucet pays the address, pending then confirmed after mining", async ({
   page,
   esplora,
 }) => {
   await createWallet(page);
-  await page.getByRole("link", { name: "Receive" }).first().click();
-  await page.getByRole("button", { name: "Show address" }).click();
-  const address = await page.getByTestId("receive-address").getAttribute("title");
-  expect(address).toMatch(/^bcrt1q/);
+  const address = await receiveAddress(page);
 
   await post(esplora, "/faucet", { address, sats: 150_000 });
   await page.goto("/");
@@ -43,9 +50,7 @@ test("send to an address: the fee is shown first, the payment confirms and shows
   esplora,
 }) => {
   await createWallet(page);
-  await page.getByRole("link", { name: "Receive" }).first().click();
-  await page.getByRole("button", { name: "Show address" }).click();
-  const address = await page.getByTestId("receive-address").getAttribute("title");
+  const address = await receiveAddress(page);
   await post(esplora, "/faucet", { address, sats: 200_000 });
   await post(esplora, "/mine", { blocks: 1 });
   await page.goto("/");

@@ -3,8 +3,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 
 import { rmSync } from "node:fs";
-rmSync("test-results", { recursive: true, force: true });
-mkdirSync("test-results", { recursive: true });
+rmSync("reports", { recursive: true, force: true });
+mkdirSync("reports", { recursive: true });
 const steps = [
   ["type-check", "npx", ["tsc", "--noEmit", "-p", "tsconfig.json"]],
   ["lint", "npx", ["biome", "check", "."]],
@@ -12,7 +12,7 @@ const steps = [
   [
     "unit and property tests",
     "npx",
-    ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"],
+    ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=reports/vitest.json"],
   ],
   ["end-to-end tests", "npx", ["playwright", "test"]],
 ];
@@ -31,14 +31,14 @@ for (const [name, cmd, args] of steps) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-if (existsSync("test-results/vitest.json")) {
-  const v = JSON.parse(readFileSync("test-results/vitest.json", "utf8"));
+if (existsSync("reports/vitest.json")) {
+  const v = JSON.parse(readFileSync("reports/vitest.json", "utf8"));
   passed += v.numPassedTests ?? 0;
   failed += v.numFailedTests ?? 0;
   skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
 }
-if (existsSync("test-results/playwright.json")) {
-  const p = JSON.parse(readFileSync("test-results/playwright.json", "utf8"));
+if (existsSync("reports/playwright.json")) {
+  const p = JSON.parse(readFileSync("reports/playwright.json", "utf8"));
   passed += p.stats?.expected ?? 0;
   failed += (p.stats?.unexpected ?? 0) + (p.stats?.flaky ?? 0) * 0;
   skipped += p.stats?.skipped ?? 0;

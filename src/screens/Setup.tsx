@@ -1,12 +1,13 @@
+import { ErrorBox, useErrorText } from "../ui/errors";
 import { useState } from "react";
 import { useLocation } from "wouter";
-import { CommandFailed } from "../commands/client";
 import { useI18n } from "../i18n/intl";
 import { useView, useWallet } from "../ui/wallet";
 
 /** First run (spec 2 §2): a new wallet, or import an existing one. */
 export function Setup() {
   const { t } = useI18n();
+  const errorText = useErrorText();
   const client = useWallet();
   const wallet = useView("wallet");
   const [, navigate] = useLocation();
@@ -20,7 +21,7 @@ export function Setup() {
       await client.dispatch({ _tag: "CreateWallet" });
       navigate("/", { replace: true });
     } catch (e) {
-      setError(e instanceof CommandFailed ? e.message : t("common.unknown_error"));
+      setError(errorText(e));
       setBusy(false);
     }
   };
@@ -41,11 +42,7 @@ export function Setup() {
           </a>
         </div>
       )}
-      {error ? (
-        <p className="error-box" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorBox text={error} />
     </main>
   );
 }

@@ -31,7 +31,12 @@ export const readLocalSetting = (storage: KeyValueStorage, name: LocalSettingNam
   return v === null || v === "" ? null : v;
 };
 
-export const writeLocalSetting = (storage: KeyValueStorage, name: LocalSettingName, value: string, defaultValue: string): void => {
+export const writeLocalSetting = (
+  storage: KeyValueStorage,
+  name: LocalSettingName,
+  value: string,
+  defaultValue: string,
+): void => {
   if (value === defaultValue || value === "") storage.removeItem(storageKey(name));
   else storage.setItem(storageKey(name), value);
 };

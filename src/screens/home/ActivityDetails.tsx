@@ -1,5 +1,5 @@
+import { ErrorBox, useErrorText } from "../../ui/errors";
 import { useEffect, useState } from "react";
-import { CommandFailed } from "../../commands/client";
 import type { ActivityItem, OnchainDetails } from "../../projections/activity";
 import { useI18n } from "../../i18n/intl";
 import { CopyButton } from "../../ui/CopyButton";
@@ -14,6 +14,7 @@ import { Amount } from "./Amount";
 /** The details modal of an activity row (spec 1 §2 "Details modal by activity kind"). */
 export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; onClose: () => void }) {
   const { t } = useI18n();
+  const errorText = useErrorText();
   const client = useWallet();
   const live = useView("live");
   const config = useWalletConfig();
@@ -28,8 +29,8 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
     client
       .dispatch({ _tag: "GetTransaction", txid: item.id })
       .then(setDetails)
-      .catch((e: unknown) => setError(e instanceof CommandFailed ? e.message : t("common.unknown_error")));
-  }, [item, client, t]);
+      .catch((e: unknown) => setError(errorText(e)));
+  }, [item, client, errorText]);
 
   if (!item)
     return (
@@ -87,7 +88,7 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
           </>
         ) : null}
       </dl>
-      {error ? <p className="error-box">{error}</p> : null}
+      <ErrorBox text={error} />
     </Dialog>
   );
 }

@@ -1,15 +1,16 @@
+import { useErrorText } from "../../ui/errors";
 import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { Skeleton } from "../../ui/Skeleton";
 import { useBalanceShown } from "../../ui/prefs";
 import { useToast } from "../../ui/toast";
 import { useView, useWallet } from "../../ui/wallet";
-import { CommandFailed } from "../../commands/client";
 import { Amount } from "./Amount";
 
 /** Balances by where they are held (spec 1 §2 balance card). Tapping cycles sats → fiat → hidden. */
 export function BalanceCard() {
   const { t } = useI18n();
+  const errorText = useErrorText();
   const balance = useView("balance");
   const wallet = useView("wallet");
   const federations = useView("federations");
@@ -21,7 +22,7 @@ export function BalanceCard() {
     client.dispatch({ _tag: "SyncOnchain" }).catch((e: unknown) =>
       toast({
         title: t("common.error"),
-        description: e instanceof CommandFailed ? e.message : t("common.unknown_error"),
+        description: errorText(e),
         isError: true,
       }),
     );

@@ -1,5 +1,6 @@
+import { useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
 import { useState } from "react";
-import { CommandFailed } from "../../commands/client";
 import { normaliseSatsInput } from "../../ui/money";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
@@ -13,6 +14,7 @@ type Shown = { readonly uri: string; readonly address: string };
 /** Receive on-chain: an amount (optional) and a note, then the address or BIP21 QR to share. */
 export function Receive() {
   const { t } = useI18n();
+  const errorText = useErrorText();
   const client = useWallet();
   const [amount, setAmount] = useState("");
   const [note, setNote] = useState("");
@@ -33,13 +35,7 @@ export function Receive() {
       });
       setShown(r);
     } catch (err) {
-      setError(
-        err instanceof CommandFailed
-          ? err.key
-            ? t(err.key, err.values)
-            : err.message
-          : t("common.unknown_error"),
-      );
+      setError(errorText(err));
     } finally {
       setBusy(false);
     }
@@ -84,11 +80,7 @@ export function Receive() {
         <label htmlFor="receive-note">{t("receive.note")}</label>
         <input id="receive-note" value={note} maxLength={255} onChange={(e) => setNote(e.target.value)} />
         <p className="hint">{t("receive.onchain_hint")}</p>
-        {error ? (
-          <p className="error-box" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorBox text={error} />
         <button type="submit" className="button button-primary" disabled={busy}>
           {t("receive.show_address")}
         </button>

@@ -1,6 +1,6 @@
+import { ErrorBox, useErrorText } from "../../ui/errors";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import { CommandFailed } from "../../commands/client";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { Dialog } from "../../ui/Dialog";
@@ -18,6 +18,7 @@ type Result =
  */
 export function Send() {
   const { t, lang } = useI18n();
+  const errorText = useErrorText();
   const client = useWallet();
   const [address, setAddress] = useState("");
   const [amount, setAmount] = useState("");
@@ -26,8 +27,6 @@ export function Send() {
   const [error, setError] = useState<string | null>(null);
   const [step, setStep] = useState<"form" | "sending">("form");
   const [result, setResult] = useState<Result | null>(null);
-  const message = (e: unknown) =>
-    e instanceof CommandFailed ? (e.key ? t(e.key, e.values) : e.message) : t("common.unknown_error");
 
   // The fee for what is entered now, asked again whenever the destination or amount changes.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `message` only formats an error for display
@@ -43,7 +42,7 @@ export function Send() {
           .dispatch({ _tag: "EstimateTxFee", address: dest, amountSats: BigInt(amount) })
           .then((r) => ({ feeSats: r.feeSats, amountSats: BigInt(amount) }));
     const timer = setTimeout(() => {
-      ask.then((f) => current && setFee(f)).catch((e) => current && setError(message(e)));
+      ask.then((f) => current && setFee(f)).catch((e) => current && setError(errorText(e)));
     }, 250);
     return () => {
       current = false;
@@ -70,7 +69,7 @@ export function Send() {
           };
       setResult({ ok: true, ...r });
     } catch (err) {
-      setResult({ ok: false, reason: message(err) });
+      setResult({ ok: false, reason: errorText(err) });
     } finally {
       setStep("form");
     }
@@ -110,11 +109,7 @@ export function Send() {
             })}
           </p>
         ) : null}
-        {error ? (
-          <p className="error-box" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorBox text={error} />
         <button type="submit" className="button button-primary" disabled={!fee || step === "sending"}>
           {step === "sending" ? t("send.sending") : t("send.confirm_send")}
         </button>

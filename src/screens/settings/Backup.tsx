@@ -1,6 +1,6 @@
+import { ErrorBox, useErrorText } from "../../ui/errors";
 import { useEffect, useState } from "react";
 import { useLocation } from "wouter";
-import { CommandFailed } from "../../commands/client";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { useWallet } from "../../ui/wallet";
@@ -10,6 +10,7 @@ const CHECKS = ["confirm", "responsibility", "liar"] as const;
 /** Backup: the seed words, three acknowledgements, then the wallet counts as backed up. */
 export function Backup() {
   const { t } = useI18n();
+  const errorText = useErrorText();
   const client = useWallet();
   const [, navigate] = useLocation();
   const [words, setWords] = useState<string[] | null>(null);
@@ -20,15 +21,15 @@ export function Backup() {
     client
       .dispatch({ _tag: "ShowSeed" })
       .then((r) => setWords(r.words))
-      .catch((e) => setError(e instanceof CommandFailed ? e.message : t("common.unknown_error")));
-  }, [client, t]);
+      .catch((e) => setError(errorText(e)));
+  }, [client, errorText]);
 
   const confirm = async () => {
     try {
       await client.dispatch({ _tag: "MarkBackedUp" });
       navigate("/");
     } catch (e) {
-      setError(e instanceof CommandFailed ? e.message : t("common.unknown_error"));
+      setError(errorText(e));
     }
   };
 
@@ -59,11 +60,7 @@ export function Backup() {
           </label>
         ))}
       </fieldset>
-      {error ? (
-        <p className="error-box" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorBox text={error} />
       <button
         type="button"
         className="button button-primary"

@@ -1,6 +1,6 @@
+import { ErrorBox, useErrorText } from "../../ui/errors";
 import { useState } from "react";
 import { useLocation } from "wouter";
-import { CommandFailed } from "../../commands/client";
 import { FIAT_CURRENCIES } from "../../ui/money";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
@@ -10,6 +10,7 @@ import { AFTER_SAVE_MS } from "../routes";
 /** Fiat currency choice; saved with the wallet, then home after 1000 ms. */
 export function CurrencySettings() {
   const { t } = useI18n();
+  const errorText = useErrorText();
   const client = useWallet();
   const settings = useView("settings");
   const [, navigate] = useLocation();
@@ -26,7 +27,7 @@ export function CurrencySettings() {
       await client.dispatch({ _tag: "SetFiat", code: current });
       setTimeout(() => navigate("/"), AFTER_SAVE_MS);
     } catch (err) {
-      setError(err instanceof CommandFailed && err.key ? t(err.key) : t("common.unknown_error"));
+      setError(errorText(err));
       setBusy(false);
     }
   };
@@ -45,7 +46,7 @@ export function CurrencySettings() {
             </option>
           ))}
         </select>
-        {error ? <p className="error-box">{error}</p> : null}
+        <ErrorBox text={error} />
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? t("common.saving") : t("settings.currency.select")}
         </button>

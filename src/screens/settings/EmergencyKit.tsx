@@ -1,3 +1,4 @@
+import { ErrorBox, useErrorText } from "../../ui/errors";
 import { useRef, useState } from "react";
 import { CommandFailed } from "../../commands/client";
 import { useI18n } from "../../i18n/intl";
@@ -21,17 +22,16 @@ const download = (text: string, fileName: string, type = "application/json") => 
 /** Labels as BIP-329 JSON Lines, to carry them to and from other wallets. */
 function LabelsSection() {
   const { t } = useI18n();
+  const errorText = useErrorText();
   const client = useWallet();
   const toast = useToast();
   const wallet = useView("wallet");
-  const message = (e: unknown) =>
-    e instanceof CommandFailed ? (e.key ? t(e.key, e.values) : e.message) : t("common.unknown_error");
   const exportLabels = async () => {
     try {
       const { jsonl, fileName } = await client.dispatch({ _tag: "ExportLabels" });
       download(jsonl, fileName, "application/jsonl");
     } catch (e) {
-      toast({ title: t("common.error"), description: message(e), isError: true });
+      toast({ title: t("common.error"), description: errorText(e), isError: true });
     }
   };
   const importLabels = async (file: File | undefined, input: HTMLInputElement) => {
@@ -42,7 +42,7 @@ function LabelsSection() {
         title: t("settings.emergency_kit.labels.imported", { count: imported, bad: badLines.length }),
       });
     } catch (e) {
-      toast({ title: t("common.error"), description: message(e), isError: true });
+      toast({ title: t("common.error"), description: errorText(e), isError: true });
     } finally {
       input.value = "";
     }
@@ -72,11 +72,10 @@ function LabelsSection() {
 /** The way out when something breaks: save and import the whole state, safe mode, delete everything. */
 export function EmergencyKit() {
   const { t } = useI18n();
+  const errorText = useErrorText();
   const client = useWallet();
   const wallet = useView("wallet");
   const toast = useToast();
-  const message = (e: unknown) =>
-    e instanceof CommandFailed ? (e.key ? t(e.key, e.values) : e.message) : t("common.unknown_error");
 
   // Save state: always sealed with a password, so the seed never leaves the device in the clear.
   const [exportOpen, setExportOpen] = useState(false);
@@ -93,7 +92,7 @@ export function EmergencyKit() {
       setExportOpen(false);
       setExportPassword("");
     } catch (err) {
-      setExportError(message(err));
+      setExportError(errorText(err));
     } finally {
       setExporting(false);
     }
@@ -135,7 +134,7 @@ export function EmergencyKit() {
     } catch (err) {
       if (err instanceof CommandFailed && err._tag === "PasswordRequired") setImportStep("password");
       else {
-        setImportError(message(err));
+        setImportError(errorText(err));
         if (!(err instanceof CommandFailed && err._tag === "WrongPassword")) setImportStep("idle");
       }
       setImporting(false);
@@ -156,7 +155,7 @@ export function EmergencyKit() {
       });
       setTimeout(() => location.assign("/"), AFTER_SAVE_MS);
     } catch (err) {
-      toast({ title: t("common.error"), description: message(err), isError: true });
+      toast({ title: t("common.error"), description: errorText(err), isError: true });
       setDeleting(false);
       setDeleteOpen(false);
     }
@@ -190,11 +189,7 @@ export function EmergencyKit() {
           accept="application/json,.json"
           onChange={(e) => void pickFile(e.target.files?.[0])}
         />
-        {importError && importStep !== "password" ? (
-          <p className="error-box" role="alert">
-            {importError}
-          </p>
-        ) : null}
+        <ErrorBox text={importStep !== "password" ? importError : null} />
       </section>
 
       <LabelsSection />
@@ -210,7 +205,9 @@ export function EmergencyKit() {
             onChange={(e) =>
               void client
                 .dispatch({ _tag: "SetSafeMode", enabled: e.target.checked })
-                .catch((err) => toast({ title: t("common.error"), description: message(err), isError: true }))
+                .catch((err) =>
+                  toast({ title: t("common.error"), description: errorText(err), isError: true }),
+                )
             }
           />
           {t("settings.emergency_kit.safe_mode.toggle")}
@@ -240,11 +237,7 @@ export function EmergencyKit() {
             value={exportPassword}
             onChange={(e) => setExportPassword(e.target.value)}
           />
-          {exportError ? (
-            <p className="error-box" role="alert">
-              {exportError}
-            </p>
-          ) : null}
+          <ErrorBox text={exportError} />
           <button type="submit" className="button button-primary" disabled={exporting}>
             {t("settings.emergency_kit.import_export.download")}
           </button>
@@ -279,11 +272,7 @@ export function EmergencyKit() {
             value={importPassword}
             onChange={(e) => setImportPassword(e.target.value)}
           />
-          {importError ? (
-            <p className="error-box" role="alert">
-              {importError}
-            </p>
-          ) : null}
+          <ErrorBox text={importError} />
           <button type="submit" className="button button-primary" disabled={importing}>
             {t("settings.emergency_kit.import_export.import_state")}
           </button>

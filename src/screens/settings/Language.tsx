@@ -1,3 +1,4 @@
+import { ErrorBox } from "../../ui/errors";
 import { useState } from "react";
 import { useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
@@ -44,7 +45,7 @@ export function LanguageSettings() {
             </option>
           ))}
         </select>
-        {error ? <p className="error-box">{error}</p> : null}
+        <ErrorBox text={error} />
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? t("common.saving") : t("settings.language.select")}
         </button>
