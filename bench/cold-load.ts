@@ -16,11 +16,11 @@ const waitFor = async (url: string) => {
 
 /** Cold load of an existing wallet to an interactive home with its balance, median of 15 loads. */
 export const benchColdLoad = async (esplora: string) => {
-  const port = 4190;
+  const port = 4273;
   const server = spawn(
     "npx",
     ["vite", "preview", "--port", String(port), "--strictPort", "--logLevel", "error"],
-    { stdio: "ignore" },
+    { stdio: "ignore", detached: true },
   );
   try {
     await waitFor(`http://127.0.0.1:${port}/`);
@@ -50,6 +50,6 @@ export const benchColdLoad = async (esplora: string) => {
     );
     await browser.close();
   } finally {
-    server.kill("SIGTERM");
+    if (server.pid) process.kill(-server.pid, "SIGTERM");
   }
 };

@@ -16,10 +16,11 @@ const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio:
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const children = [
-  spawn("npx", ["tsx", "harness/main.ts"], { stdio: "inherit", env }),
+  spawn("npx", ["tsx", "harness/main.ts"], { stdio: "inherit", env, detached: true }),
   spawn("npx", ["vite", "preview", "--port", String(port), "--strictPort", "--logLevel", "warn"], {
     stdio: "inherit",
     env,
+    detached: true,
   }),
 ];
 
@@ -39,7 +40,15 @@ let stopping = false;
 const stop = (code = 0) => {
   if (stopping) return;
   stopping = true;
-  for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+  // Each child runs in its own process group, so the servers under npx stop with it.
+  for (const c of children)
+    if (c.exitCode === null && c.pid) {
+      try {
+        process.kill(-c.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    }
   setTimeout(() => process.exit(code), 500);
 };
 process.on("SIGINT", () => stop(0));
