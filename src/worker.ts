@@ -4,6 +4,7 @@ import { WalletHost } from "./commands/host";
 import type { AllViews, FromWorker, ToWorker, WalletConfig } from "./commands/protocol";
 import { initCrdt } from "./crdt/doc";
 import { WalletDb, walletDbName } from "./events/db";
+import { readViewsSnapshot, saveViewsSnapshot } from "./events/snapshot";
 import { stateCipher } from "./commands/state-cipher";
 import { makeOnchainPort } from "./engine/onchain/live";
 import { startWalletLoops, type WalletLoops } from "./commands/loops";
@@ -24,7 +25,9 @@ let pending: Partial<AllViews> | null = null;
 const flushViews = () => {
   const v = pending;
   pending = null;
-  if (v) post({ kind: "views", views: v });
+  if (!v) return;
+  post({ kind: "views", views: v });
+  if (host && db) void saveViewsSnapshot(db, host.views()).catch(() => undefined);
 };
 const pushViews = (views: Partial<AllViews>) => {
   const first = pending === null;
@@ -32,19 +35,26 @@ const pushViews = (views: Partial<AllViews>) => {
   if (first) setTimeout(flushViews, 16);
 };
 
+let db: WalletDb | null = null;
+
 const start = async (config: WalletConfig) => {
   try {
+    db = new WalletDb(walletDbName(config.network));
+    // The last views shown, so home appears at once; the fold of the log replaces them moments later.
+    const cached = await readViewsSnapshot(db).catch(() => null);
+    if (cached) post({ kind: "views", views: cached });
     post({ kind: "stage", stage: "downloading" });
     await initCrdt(async () => automergeWasm);
     post({ kind: "stage", stage: "checking_for_existing_wallet" });
     host = await WalletHost.open({
-      db: new WalletDb(walletDbName(config.network)),
+      db,
       config,
       cipher: stateCipher,
       onViews: pushViews,
       makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
     });
     post({ kind: "views", views: host.views() });
+    void saveViewsSnapshot(db, host.views()).catch(() => undefined);
     post({ kind: "stage", stage: "setup" });
     loops = startWalletLoops(host, config);
     post({ kind: "stage", stage: "done" });

@@ -1,0 +1,18 @@
+import type { AllViews } from "../commands/protocol";
+import type { WalletDb } from "./db";
+
+const VIEWS = "views";
+
+/**
+ * The views last shown, kept so the next start can show home before the log is folded. A display
+ * cache only: the fold of the log replaces it as soon as it is ready, and deleting or replacing the
+ * wallet clears it with the log.
+ */
+export const saveViewsSnapshot = (db: WalletDb, views: AllViews): Promise<unknown> =>
+  db.snapshots.put({ name: VIEWS, seq: 0, state: { ...views, live: { ...views.live, is_syncing: false } } });
+
+export const readViewsSnapshot = async (db: WalletDb): Promise<Partial<AllViews> | null> => {
+  const row = await db.snapshots.get(VIEWS);
+  const state = row?.state as Partial<AllViews> | undefined;
+  return state?.wallet?.exists ? state : null;
+};
