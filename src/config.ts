@@ -16,7 +16,8 @@ export interface BuildDefaults {
   readonly esplora?: string;
 }
 
-const asNetwork = (v: string | null | undefined): Network | null => (NETWORKS.includes(v as Network) ? (v as Network) : null);
+const asNetwork = (v: string | null | undefined): Network | null =>
+  NETWORKS.includes(v as Network) ? (v as Network) : null;
 
 /** The network the build defaults to: bitcoin, or what the start script chose (regtest). */
 export const defaultNetwork = (build: BuildDefaults): Network => asNetwork(build.network) ?? "bitcoin";
@@ -28,6 +29,7 @@ export const defaultEsplora = (network: Network, build: BuildDefaults): string =
 export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): WalletConfig => {
   const network = asNetwork(readLocalSetting(storage, "network")) ?? defaultNetwork(build);
   const esplora = (readLocalSetting(storage, "esplora") ?? defaultEsplora(network, build)).replace(/\/$/, "");
-  const priceSource = network === "regtest" ? `${esplora}/api/v1/price/{code}` : "https://mempool.space/api/v1/prices";
+  const priceSource =
+    network === "regtest" ? `${esplora}/api/v1/price/{code}` : "https://mempool.space/api/v1/prices";
   return { network, esplora, priceSource };
 };

@@ -38,7 +38,8 @@ export const initCrdt = (wasm: () => Promise<Uint8Array | string>): Promise<void
 export const emptyDoc = (): Doc => A.init<WalletDoc>({ actor: "00" });
 
 /** Applies a stored change; deterministic for the same sequence of changes. */
-export const applyChange = (doc: Doc, changeB64: string): Doc => A.applyChanges(doc, [base64.decode(changeB64)])[0];
+export const applyChange = (doc: Doc, changeB64: string): Doc =>
+  A.applyChanges(doc, [base64.decode(changeB64)])[0];
 
 /**
  * Makes a local change on a copy of `doc` as this device (`actor`, hex) and returns it as the base64

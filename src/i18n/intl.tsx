@@ -47,7 +47,13 @@ export const initialLanguage = (): Language => {
   });
 };
 
-export function I18nProvider({ children, initial }: { children: ReactNode; initial: { lang: Language; messages: Messages } }) {
+export function I18nProvider({
+  children,
+  initial,
+}: {
+  children: ReactNode;
+  initial: { lang: Language; messages: Messages };
+}) {
   const [state, setState] = useState(initial);
   useEffect(() => {
     document.documentElement.lang = state.lang;
@@ -66,7 +72,10 @@ export function I18nProvider({ children, initial }: { children: ReactNode; initi
       has: (key) => key in state.messages,
       t: (key, values) =>
         key in state.messages
-          ? intl.formatMessage({ id: key, defaultMessage: english[key] ?? key }, values as Record<string, string>)
+          ? intl.formatMessage(
+              { id: key, defaultMessage: english[key] ?? key },
+              values as Record<string, string>,
+            )
           : key,
     };
   }, [state, setLang]);

@@ -26,7 +26,8 @@ export const matchLanguage = (tag: string | null | undefined): Language | null =
   const exact = LANGUAGES.find((l) => l.value.toLowerCase() === t.toLowerCase());
   if (exact) return exact.value;
   const [lang, ...rest] = t.toLowerCase().split("-");
-  if (lang === "zh") return rest.some((p) => p === "tw" || p === "hk" || p === "mo" || p === "hant") ? "zh-TW" : "zh-CN";
+  if (lang === "zh")
+    return rest.some((p) => p === "tw" || p === "hk" || p === "mo" || p === "hant") ? "zh-TW" : "zh-CN";
   return LANGUAGES.find((l) => l.value === lang)?.value ?? null;
 };
 

@@ -60,7 +60,10 @@ const newestFirst = (a: ActivityItem, b: ActivityItem): number => {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 };
 
-export const activityItems = (onchain: OnchainState, labels: { readonly [id: string]: readonly string[] }): ActivityItem[] =>
+export const activityItems = (
+  onchain: OnchainState,
+  labels: { readonly [id: string]: readonly string[] },
+): ActivityItem[] =>
   [...onchain.txs.values()].map((t) => onchainItem(t, labels[t.txid] ?? [])).sort(newestFirst);
 
 export const onchainDetails = (t: OnchainTx): OnchainDetails => ({

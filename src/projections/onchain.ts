@@ -10,7 +10,11 @@ export interface OnchainTx {
   readonly outgoing: boolean;
   /** When the wallet first saw it (event time, ms). */
   readonly seenAt: number;
-  readonly confirmation: { readonly height: number; readonly blockHash: string; readonly blockTime: number } | null;
+  readonly confirmation: {
+    readonly height: number;
+    readonly blockHash: string;
+    readonly blockTime: number;
+  } | null;
   readonly dropped: boolean;
   readonly replacedBy: string | null;
 }
@@ -43,7 +47,12 @@ export const onchainProjection = projection<OnchainState, OnchainState>({
     switch (e.type) {
       case "onchain.address_issued": {
         const p = e.payload;
-        s.addresses.set(p.address, { address: p.address, keychain: p.keychain, index: p.index, labels: p.labels });
+        s.addresses.set(p.address, {
+          address: p.address,
+          keychain: p.keychain,
+          index: p.index,
+          labels: p.labels,
+        });
         s.nextIndex[p.keychain] = Math.max(s.nextIndex[p.keychain], p.index + 1);
         return s;
       }
@@ -66,12 +75,22 @@ export const onchainProjection = projection<OnchainState, OnchainState>({
       }
       case "onchain.tx_confirmed": {
         const { height, blockHash, blockTime } = e.payload;
-        return patch(s, e.payload.txid, (t) => ({ ...t, confirmation: { height, blockHash, blockTime }, dropped: false, replacedBy: null }));
+        return patch(s, e.payload.txid, (t) => ({
+          ...t,
+          confirmation: { height, blockHash, blockTime },
+          dropped: false,
+          replacedBy: null,
+        }));
       }
       case "onchain.tx_unconfirmed":
         return patch(s, e.payload.txid, (t) => ({ ...t, confirmation: null }));
       case "onchain.tx_dropped":
-        return patch(s, e.payload.txid, (t) => ({ ...t, confirmation: null, dropped: true, replacedBy: e.payload.replacedBy }));
+        return patch(s, e.payload.txid, (t) => ({
+          ...t,
+          confirmation: null,
+          dropped: true,
+          replacedBy: e.payload.replacedBy,
+        }));
       default:
         return s;
     }

@@ -9,7 +9,13 @@ export interface WalletView {
   readonly safe_mode: boolean;
 }
 
-const initial: WalletView = { exists: false, walletId: null, network: null, has_backed_up: false, safe_mode: false };
+const initial: WalletView = {
+  exists: false,
+  walletId: null,
+  network: null,
+  has_backed_up: false,
+  safe_mode: false,
+};
 
 export const walletProjection = projection<WalletView, WalletView>({
   name: "wallet",
@@ -18,7 +24,13 @@ export const walletProjection = projection<WalletView, WalletView>({
     switch (e.type) {
       case "wallet.created":
         // A restore starts from written-down words, so it counts as backed up.
-        return { ...s, exists: true, walletId: e.payload.walletId, network: e.payload.network, has_backed_up: s.has_backed_up || e.payload.restored };
+        return {
+          ...s,
+          exists: true,
+          walletId: e.payload.walletId,
+          network: e.payload.network,
+          has_backed_up: s.has_backed_up || e.payload.restored,
+        };
       case "wallet.backed_up":
         return s.has_backed_up ? s : { ...s, has_backed_up: true };
       case "wallet.safe_mode_set":
