@@ -78,3 +78,37 @@ test("send to an address: the fee is shown first, the payment confirms and shows
   await expect(details).toContainText("Confirmed");
   await expect(details).toContainText(/Fee\s*\d[\d,]* sats/);
 });
+
+test("restoring from the 12 words in a fresh browser profile finds the on-chain funds", async ({
+  page,
+  esplora,
+  browser,
+}) => {
+  await createWallet(page);
+  const address = await receiveAddress(page);
+  await post(esplora, "/faucet", { address, sats: 120_000 });
+  await post(esplora, "/mine", { blocks: 1 });
+  await page.goto("/settings/backup");
+  const seed = page.getByRole("list", { name: "Seed words" }).getByRole("listitem");
+  await expect(seed).toHaveCount(12);
+  const words = (await seed.allTextContents()).map((w) => w.trim());
+
+  const fresh = await browser.newContext();
+  await fresh.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
+  const other = await fresh.newPage();
+  await other.goto("/");
+  await other.getByRole("link", { name: "Import existing" }).click();
+  await other.getByLabel("Word 1", { exact: true }).fill("notaword");
+  for (let i = 1; i < 12; i++) await other.getByLabel(`Word ${i + 1}`, { exact: true }).fill(words[i]!);
+  await other.getByRole("button", { name: "Restore" }).click();
+  await other.getByRole("dialog").getByRole("button", { name: "Restore" }).click();
+  await expect(other.getByRole("alert")).toContainText("Word 1 is not in the word list.");
+  await other.getByLabel("Word 1", { exact: true }).fill(words[0]!);
+  await other.getByRole("button", { name: "Restore" }).click();
+  await other.getByRole("dialog").getByRole("button", { name: "Restore" }).click();
+  await expect(other.getByRole("tab", { name: "Just me" })).toBeVisible();
+  await expect(other.getByTestId("onchain-balance")).toHaveText("120,000 sats");
+  // A restored wallet counts as backed up.
+  await expect(other.getByRole("link", { name: /not backed up/ })).toHaveCount(0);
+  await fresh.close();
+});

@@ -10,6 +10,7 @@ import { Backup } from "./screens/settings/Backup";
 import { CurrencySettings } from "./screens/settings/Currency";
 import { EmergencyKit } from "./screens/settings/EmergencyKit";
 import { LanguageSettings } from "./screens/settings/Language";
+import { Restore } from "./screens/settings/Restore";
 import { SettingsRoot } from "./screens/settings/SettingsRoot";
 import { Setup } from "./screens/Setup";
 import { ConfigContext } from "./ui/config";
@@ -35,6 +36,8 @@ function Routes() {
       <Route path="/send" component={Send} />
       <Route path="/settings" component={SettingsRoot} />
       <Route path="/settings/backup" component={Backup} />
+      <Route path="/settings/restore" component={Restore} />
+      <Route path="/setup/restore" component={Restore} />
       <Route path="/settings/currency" component={CurrencySettings} />
       <Route path="/settings/language" component={LanguageSettings} />
       <Route path="/settings/emergencykit" component={EmergencyKit} />

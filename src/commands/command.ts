@@ -9,7 +9,8 @@ type Empty = Record<never, never>;
  */
 export interface CommandSpecs {
   CreateWallet: { input: Empty; output: { walletId: string } };
-  RestoreWallet: { input: { words: string[] }; output: { walletId: string } };
+  /** `replace`: the owner confirmed that the wallet on this device gives way to the restored one. */
+  RestoreWallet: { input: { words: string[]; replace?: boolean }; output: { walletId: string } };
   ShowSeed: { input: Empty; output: { words: string[] } };
   MarkBackedUp: { input: Empty; output: null };
   SetFiat: { input: { code: string }; output: null };

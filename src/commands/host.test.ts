@@ -85,6 +85,27 @@ describe("WalletHost", () => {
     expect(ok(await host.run({ _tag: "ShowSeed" }))).toEqual({ words });
   });
 
+  it("replaces a wallet by restoring only once the words are right", async () => {
+    const { host } = await openHost();
+    ok(await host.run({ _tag: "CreateWallet" }));
+    const before = host.views().wallet.walletId;
+    const words =
+      "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(
+        " ",
+      );
+    expect(await host.run({ _tag: "RestoreWallet", words })).toMatchObject({
+      ok: false,
+      error: { _tag: "WalletState" },
+    });
+    expect(await host.run({ _tag: "RestoreWallet", words: words.slice(1), replace: true })).toMatchObject({
+      ok: false,
+    });
+    expect(host.views().wallet.walletId).toBe(before);
+    ok(await host.run({ _tag: "RestoreWallet", words, replace: true }));
+    expect(host.views().wallet.walletId).not.toBe(before);
+    expect(ok(await host.run({ _tag: "ShowSeed" }))).toEqual({ words });
+  });
+
   it("exports with a password, deletes everything, and imports the same views back", async () => {
     const { host, db } = await openHost();
     ok(await host.run({ _tag: "CreateWallet" }));

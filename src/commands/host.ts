@@ -11,6 +11,8 @@ import type { Command, CommandTag } from "./command";
 import type { Handler, HandlerContext, KeysPort } from "./context";
 import { toWire, unexpected, type WalletError, WalletState, type WireError } from "./errors";
 import { handlers } from "./handlers";
+import { checkRestoreWords } from "./wallet";
+import { normaliseWords } from "../engine/keys/mnemonic";
 import type { AllViews, LiveState, WalletConfig } from "./protocol";
 import { deleteEverything, exportState, importState, type StateCipher } from "./state-file";
 
@@ -165,6 +167,16 @@ export class WalletHost {
           this.states.wallet.walletId,
           cipher,
         ).pipe(Effect.tap(() => Effect.promise(() => this.reload())));
+      case "RestoreWallet": {
+        if (!command.replace || !this.states.wallet.exists) return this.handle(command);
+        // Replacing: the words are checked before anything of the current wallet is removed.
+        const problem = checkRestoreWords(normaliseWords(command.words.join(" ")));
+        if (problem) return Effect.fail(problem);
+        return deleteEverything(db).pipe(
+          Effect.tap(() => Effect.promise(() => this.reload())),
+          Effect.flatMap(() => this.handle(command)),
+        );
+      }
       case "DeleteEverything":
         return deleteEverything(db).pipe(Effect.tap(() => Effect.promise(() => this.reload())));
       default:

@@ -1,6 +1,6 @@
 import { ErrorBox, useErrorText } from "../ui/errors";
 import { useState } from "react";
-import { useLocation } from "wouter";
+import { Link, useLocation } from "wouter";
 import { useI18n } from "../i18n/intl";
 import { useView, useWallet } from "../ui/wallet";
 
@@ -37,9 +37,12 @@ export function Setup() {
           <button type="button" className="button button-primary" onClick={create} disabled={busy}>
             {busy ? t("setup.creating") : t("setup.new_wallet")}
           </button>
-          <a className="button" href="/settings/emergencykit">
+          <Link href="/setup/restore" className="button">
             {t("setup.import")}
-          </a>
+          </Link>
+          <Link href="/settings/emergencykit" className="link">
+            {t("setup.import_file")}
+          </Link>
         </div>
       )}
       <ErrorBox text={error} />

@@ -9,6 +9,8 @@ export const ROUTES_BUILT: readonly string[] = [
   "/send",
   "/settings",
   "/settings/backup",
+  "/settings/restore",
+  "/setup/restore",
   "/settings/currency",
   "/settings/language",
   "/settings/emergencykit",
