@@ -19,6 +19,49 @@ const download = (text: string, fileName: string, type = "application/json") => 
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 };
 
+/** A dialog asking for the state file's password. */
+function PasswordDialog(props: {
+  open: boolean;
+  id: string;
+  title: string;
+  caption?: string;
+  autoComplete: "new-password" | "current-password";
+  submitLabel: string;
+  value: string;
+  onChange: (v: string) => void;
+  error: string | null;
+  busy: boolean;
+  onSubmit: () => void;
+  onClose: () => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <Dialog open={props.open} title={props.title} onClose={props.onClose}>
+      <form
+        className="column"
+        onSubmit={(e) => {
+          e.preventDefault();
+          props.onSubmit();
+        }}
+      >
+        {props.caption ? <p>{props.caption}</p> : null}
+        <label htmlFor={props.id}>{t("settings.emergency_kit.import_export.password")}</label>
+        <input
+          id={props.id}
+          type="password"
+          autoComplete={props.autoComplete}
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+        <ErrorBox text={props.error} />
+        <button type="submit" className="button button-primary" disabled={props.busy}>
+          {props.submitLabel}
+        </button>
+      </form>
+    </Dialog>
+  );
+}
+
 /** Labels as BIP-329 JSON Lines, to carry them to and from other wallets. */
 function LabelsSection() {
   const { t } = useI18n();
@@ -82,8 +125,7 @@ export function EmergencyKit() {
   const [exportPassword, setExportPassword] = useState("");
   const [exportError, setExportError] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
-  const saveState = async (e: React.FormEvent) => {
-    e.preventDefault();
+  const saveState = async () => {
     setExporting(true);
     setExportError(null);
     try {
@@ -222,27 +264,20 @@ export function EmergencyKit() {
         </button>
       </section>
 
-      <Dialog
+      <PasswordDialog
         open={exportOpen}
+        id="export-password"
         title={t("settings.emergency_kit.import_export.save_state")}
+        caption={t("settings.emergency_kit.import_export.password_caption")}
+        autoComplete="new-password"
+        submitLabel={t("settings.emergency_kit.import_export.download")}
+        value={exportPassword}
+        onChange={setExportPassword}
+        error={exportError}
+        busy={exporting}
+        onSubmit={saveState}
         onClose={() => setExportOpen(false)}
-      >
-        <form className="column" onSubmit={saveState}>
-          <p>{t("settings.emergency_kit.import_export.password_caption")}</p>
-          <label htmlFor="export-password">{t("settings.emergency_kit.import_export.password")}</label>
-          <input
-            id="export-password"
-            type="password"
-            autoComplete="new-password"
-            value={exportPassword}
-            onChange={(e) => setExportPassword(e.target.value)}
-          />
-          <ErrorBox text={exportError} />
-          <button type="submit" className="button button-primary" disabled={exporting}>
-            {t("settings.emergency_kit.import_export.download")}
-          </button>
-        </form>
-      </Dialog>
+      />
 
       <ConfirmDialog
         open={importStep === "confirm"}
@@ -252,32 +287,19 @@ export function EmergencyKit() {
         onCancel={() => setImportStep("idle")}
         onConfirm={() => void runImport()}
       />
-      <Dialog
+      <PasswordDialog
         open={importStep === "password"}
+        id="import-password"
         title={t("settings.emergency_kit.import_export.import_state")}
+        autoComplete="current-password"
+        submitLabel={t("settings.emergency_kit.import_export.import_state")}
+        value={importPassword}
+        onChange={setImportPassword}
+        error={importError}
+        busy={importing}
+        onSubmit={() => void runImport(importPassword)}
         onClose={() => setImportStep("idle")}
-      >
-        <form
-          className="column"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void runImport(importPassword);
-          }}
-        >
-          <label htmlFor="import-password">{t("settings.emergency_kit.import_export.password")}</label>
-          <input
-            id="import-password"
-            type="password"
-            autoComplete="current-password"
-            value={importPassword}
-            onChange={(e) => setImportPassword(e.target.value)}
-          />
-          <ErrorBox text={importError} />
-          <button type="submit" className="button button-primary" disabled={importing}>
-            {t("settings.emergency_kit.import_export.import_state")}
-          </button>
-        </form>
-      </Dialog>
+      />
       <ConfirmDialog
         open={deleteOpen}
         danger
