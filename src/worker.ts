@@ -21,13 +21,18 @@ const early: Extract<ToWorker, { kind: "command" }>[] = [];
 
 // Views are pushed at most once a frame: a sync that appends many events sends one update. Pending
 // views go out before any command's answer, so a screen that awaited a command sees its effect.
+// Everything posted so far is kept, so the display snapshot is saved without deriving the views again.
 let pending: Partial<AllViews> | null = null;
+let shown: Partial<AllViews> = {};
+const showViews = (views: Partial<AllViews>) => {
+  post({ kind: "views", views });
+  shown = { ...shown, ...views };
+  if (host && db) void saveViewsSnapshot(db, shown as AllViews).catch(() => undefined);
+};
 const flushViews = () => {
   const v = pending;
   pending = null;
-  if (!v) return;
-  post({ kind: "views", views: v });
-  if (host && db) void saveViewsSnapshot(db, host.views()).catch(() => undefined);
+  if (v) showViews(v);
 };
 const pushViews = (views: Partial<AllViews>) => {
   const first = pending === null;
@@ -53,8 +58,7 @@ const start = async (config: WalletConfig) => {
       onViews: pushViews,
       makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
     });
-    post({ kind: "views", views: host.views() });
-    void saveViewsSnapshot(db, host.views()).catch(() => undefined);
+    showViews(host.views());
     post({ kind: "stage", stage: "setup" });
     loops = startWalletLoops(host, config);
     post({ kind: "stage", stage: "done" });
