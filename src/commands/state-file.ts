@@ -1,8 +1,8 @@
 import { Effect } from "effect";
 import type { Doc } from "../crdt/doc";
 import { saveDoc } from "../crdt/doc";
-import type { StoredEvent, WalletDb } from "../events/db";
-import { readEvents } from "../events/log";
+import type { WalletDb } from "../events/db";
+import { appendEvents, readEvents } from "../events/log";
 import { KV } from "../events/storage-keys";
 import { NETWORKS, type Network, type WalletEvent } from "../events/types";
 import { validateEvent } from "../events/validate";
@@ -197,14 +197,8 @@ export const importState = (
           await db.kv.clear();
           if (device) await db.kv.put(device);
         }
-        const known = new Set(
-          (await db.events
-            .where("id")
-            .anyOf(contents.events.map((e) => e.id))
-            .keys()) as string[],
-        );
-        const fresh = contents.events.filter((e) => !known.has(e.id));
-        await db.events.bulkAdd(fresh as StoredEvent[]);
+        // Joins this transaction, so a failure anywhere below rolls the whole import back.
+        const fresh = await appendEvents(db, contents.events);
         for (const row of contents.kv) {
           if (row.key === KV.device) continue;
           if (merge && (await db.kv.get(row.key))) continue;
