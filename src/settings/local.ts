@@ -1,6 +1,6 @@
 /**
- * Settings of this device kept in local storage under `USER_SETTINGS_` keys (spec 1 §3): a value equal
- * to its default is removed, and an empty stored string means unset.
+ * Settings of this device kept in local storage under `USER_SETTINGS_` keys (spec 1 §3). An empty stored
+ * string means unset; whatever writes one must remove a value equal to its default.
  */
 export const LOCAL_SETTING_NAMES = [
   "network",
@@ -29,14 +29,4 @@ export type KeyValueStorage = Pick<Storage, "getItem" | "setItem" | "removeItem"
 export const readLocalSetting = (storage: KeyValueStorage, name: LocalSettingName): string | null => {
   const v = storage.getItem(storageKey(name));
   return v === null || v === "" ? null : v;
-};
-
-export const writeLocalSetting = (
-  storage: KeyValueStorage,
-  name: LocalSettingName,
-  value: string,
-  defaultValue: string,
-): void => {
-  if (value === defaultValue || value === "") storage.removeItem(storageKey(name));
-  else storage.setItem(storageKey(name), value);
 };

@@ -20,5 +20,3 @@ export function useView<K extends keyof AllViews>(name: K): AllViews[K] | undefi
   const get = useCallback(() => client.views[name], [client, name]);
   return useSyncExternalStore(client.subscribe, get, get);
 }
-
-export const useDispatch = () => useWallet().dispatch.bind(useWallet());
