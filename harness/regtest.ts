@@ -71,6 +71,8 @@ export class World {
   private readonly byScript = new Map<string, Set<string>>();
   private readonly spentBy = new Map<string, { txid: string; vin: number }>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Faucet coins spent by signed transactions not yet broadcast (channel fundings). */
+  private readonly reserved = new Set<string>();
   /** Transactions of blocks reorganised out, oldest first, waiting to go back to the mempool. */
   private disconnected: TX[] = [];
 
@@ -331,6 +333,27 @@ export class World {
   }
 
   /**
+   * A signed transaction paying `sats` to `script` from the faucet's coins, not broadcast: the local
+   * lightning node funds its channels with it and broadcasts it itself. Its coins stay reserved.
+   */
+  fundingTx(script: Uint8Array, sats: bigint): Promise<Buffer> {
+    return this.serial(async () => {
+      const mtx = new bcoin.MTX();
+      mtx.addOutput(bcoin.Script.fromRaw(Buffer.from(script)), Number(sats));
+      await mtx.fund(this.faucetCoins(), {
+        changeAddress: this.faucetKey.getAddress(),
+        rate: FAUCET_FEE_RATE,
+        height: this.chain.height,
+      });
+      mtx.sign(this.faucetKey);
+      const tx = mtx.toTX();
+      for (const input of tx.inputs)
+        this.reserved.add(`${flipHex(input.prevout.hash)}:${input.prevout.index}`);
+      return tx.toRaw();
+    });
+  }
+
+  /**
    * What a sender's replace-by-fee does to a faucet payment still in the mempool: a transaction spending
    * the same coins back to the faucet with a higher fee takes its place. Answers the replacement's txid.
    */
@@ -370,6 +393,10 @@ export class World {
     });
   }
 
+  private unspent(txid: string, vout: number): boolean {
+    return !this.spender(txid, vout) && !this.reserved.has(`${txid}:${vout}`);
+  }
+
   private faucetCoins() {
     const key = scriptKey(this.faucetScript);
     const coins: Coin[] = [];
@@ -377,7 +404,7 @@ export class World {
     for (const c of this.confirmedForScript(key)) {
       if (c.tx.isCoinbase() && height - c.height < COINBASE_MATURITY) continue;
       c.tx.outputs.forEach((o, i) => {
-        if (scriptKey(o.script.toRaw()) === key && !this.spender(c.tx.txid(), i)) {
+        if (scriptKey(o.script.toRaw()) === key && this.unspent(c.tx.txid(), i)) {
           coins.push(bcoin.Coin.fromTX(c.tx, i, c.height));
         }
       });
@@ -385,7 +412,7 @@ export class World {
     }
     for (const tx of this.mempoolForScript(key)) {
       tx.outputs.forEach((o, i) => {
-        if (scriptKey(o.script.toRaw()) === key && !this.spender(tx.txid(), i)) {
+        if (scriptKey(o.script.toRaw()) === key && this.unspent(tx.txid(), i)) {
           coins.push(bcoin.Coin.fromTX(tx, i, -1));
         }
       });

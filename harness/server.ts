@@ -12,7 +12,7 @@ import { flipHex, scriptKey, scriptOfAddress, type World } from "./regtest";
 const CHAIN_PAGE = 25;
 const MEMPOOL_PAGE = 50;
 
-class HttpError extends Error {
+export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
@@ -21,8 +21,8 @@ class HttpError extends Error {
   }
 }
 
-type Reply = { status?: number; json?: unknown; text?: string; bytes?: Buffer };
-type Route = (m: RegExpMatchArray, body: string) => Promise<Reply> | Reply;
+export type Reply = { status?: number; json?: unknown; text?: string; bytes?: Buffer };
+export type Route = (m: RegExpMatchArray, body: string) => Promise<Reply> | Reply;
 
 const HEX64 = "([0-9a-fA-F]{64})";
 
@@ -38,7 +38,7 @@ const readBody = (req: IncomingMessage): Promise<string> =>
     req.on("error", reject);
   });
 
-const parseJson = (body: string): Record<string, unknown> => {
+export const parseJson = (body: string): Record<string, unknown> => {
   try {
     const v = JSON.parse(body || "{}");
     if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
@@ -362,7 +362,7 @@ const routes = (w: World): [string, RegExp, Route][] => {
   ];
 };
 
-const toSats = (v: unknown): bigint => {
+export const toSats = (v: unknown): bigint => {
   const text = typeof v === "number" && Number.isSafeInteger(v) ? String(v) : typeof v === "string" ? v : "";
   if (!/^\d+$/.test(text)) throw new HttpError(400, "sats must be a whole number");
   return BigInt(text);
@@ -389,8 +389,19 @@ const send = (res: ServerResponse, r: Reply) => {
   }
 };
 
-export const serve = (w: World, port: number, host = "127.0.0.1"): Promise<Server> => {
-  const table = routes(w);
+export type RouteTable = [method: string, path: RegExp, route: Route][];
+
+/**
+ * Serves the Esplora API and, before it, the `extra` routes (the lightning node's and the LSP's, added once
+ * the node is up: the array is read on every request).
+ */
+export const serve = (
+  w: World,
+  port: number,
+  host = "127.0.0.1",
+  extra: RouteTable = [],
+): Promise<Server> => {
+  const base = routes(w);
   const server = createServer(async (req, res) => {
     try {
       if (req.method === "OPTIONS") {
@@ -400,7 +411,7 @@ export const serve = (w: World, port: number, host = "127.0.0.1"): Promise<Serve
       }
       const path = (req.url ?? "/").split("?")[0]!.replace(/^\/api(?=\/(?!v1\/price))/, "");
       const body = req.method === "POST" ? await readBody(req) : "";
-      for (const [method, re, route] of table) {
+      for (const [method, re, route] of [...extra, ...base]) {
         const m = path.match(re);
         if (m && method === req.method) {
           send(res, await route(m, body));

@@ -5,7 +5,8 @@
  *   await h.faucet(address, 100_000n); await h.mine(1); ... await h.stop();
  */
 import type { Server } from "node:http";
-import { portOf, serve } from "./server";
+import { attachProxy, type HarnessNode, lightningRoutes, startLightningNode } from "./lightning";
+import { portOf, type RouteTable, serve } from "./server";
 import { World } from "./regtest";
 
 import { DEFAULT_ESPLORA_PORT } from "./ports";
@@ -27,22 +28,50 @@ export interface Harness {
   /** Replaces a faucet payment still in the mempool by a higher-fee one paying the faucet back. */
   readonly replace: (txid: string) => Promise<string>;
   readonly tipHeight: () => number;
+  /** A signed, unbroadcast transaction paying `sats` to `script` from the faucet (to fund a channel). */
+  readonly fundingTx: (script: Uint8Array, sats: bigint) => Promise<Uint8Array>;
+  /** The world's lightning node (the wallet's LSP and counterparty). */
+  readonly lightning: HarnessNode;
+  /** `ws://host:port`: the WebSocket-to-TCP proxy for reaching lightning nodes from a browser. */
+  readonly proxyUrl: string;
+  /** Starts one more plain lightning node (for routes over several hops). */
+  readonly startNode: () => Promise<HarnessNode>;
   readonly stop: () => Promise<void>;
 }
 
-export const startHarness = async (opts: { port?: number; host?: string } = {}): Promise<Harness> => {
+export interface HarnessOptions {
+  readonly port?: number;
+  readonly host?: string;
+  /** Fixed ports for the lightning node (for `npm start`); free ones by default. */
+  readonly lightningTcpPort?: number;
+  readonly lightningWsPort?: number;
+}
+
+export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> => {
   const world = await World.start();
+  const host = opts.host ?? "127.0.0.1";
+  const extra: RouteTable = [];
   let server: Server;
   try {
-    server = await serve(world, opts.port ?? DEFAULT_ESPLORA_PORT, opts.host ?? "127.0.0.1");
+    server = await serve(world, opts.port ?? DEFAULT_ESPLORA_PORT, host, extra);
   } catch (e) {
     await world.stop();
     throw e;
   }
   const port = portOf(server);
+  const esploraUrl = `http://${host}:${port}`;
+  attachProxy(server);
+  const extraNodes: HarnessNode[] = [];
+  const lightning = await startLightningNode(world, {
+    esploraUrl,
+    host,
+    ...(opts.lightningTcpPort !== undefined ? { tcpPort: opts.lightningTcpPort } : {}),
+    ...(opts.lightningWsPort !== undefined ? { wsPort: opts.lightningWsPort } : {}),
+  });
+  extra.push(...lightningRoutes(lightning));
   let stopped: Promise<void> | null = null;
   return {
-    esploraUrl: `http://${opts.host ?? "127.0.0.1"}:${port}`,
+    esploraUrl,
     port,
     faucetAddress: world.faucetAddress,
     faucet: (address, sats) => world.faucet(address, sats),
@@ -50,11 +79,24 @@ export const startHarness = async (opts: { port?: number; host?: string } = {}):
     reorg: (depth = 1) => world.reorg(depth),
     replace: (txid) => world.replace(txid),
     tipHeight: () => world.tip.height,
+    fundingTx: async (script, sats) => new Uint8Array(await world.fundingTx(script, sats)),
+    lightning,
+    proxyUrl: `ws://${host}:${port}`,
+    startNode: async () => {
+      const n = await startLightningNode(world, { esploraUrl, host });
+      extraNodes.push(n);
+      return n;
+    },
     stop: () => {
-      stopped ??= new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }).then(() => world.stop());
+      stopped ??= Promise.all([lightning, ...extraNodes].map((n) => n.stop()))
+        .then(
+          () =>
+            new Promise<void>((resolve) => {
+              server.closeAllConnections();
+              server.close(() => resolve());
+            }),
+        )
+        .then(() => world.stop());
       return stopped;
     },
   };

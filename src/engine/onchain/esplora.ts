@@ -157,6 +157,14 @@ export const makeEsplora = (baseUrl: string, fetchFn: typeof fetch, opts: Esplor
       return txs;
     },
     tx: (txid: string) => jsonOrNull<EsploraTx>(`/tx/${txid}`),
+    /** A transaction's raw bytes as hex, null when the server does not know it. */
+    txHex: async (txid: string): Promise<string | null> =>
+      (await request(`/tx/${txid}/hex`, undefined, true))?.trim() ?? null,
+    /** The 80-byte header of a block, as hex. */
+    blockHeader: async (hash: string): Promise<string> =>
+      ((await request(`/block/${hash}/header`)) ?? "").trim(),
+    /** Where a confirmed transaction sits in its block. */
+    merkleProof: (txid: string) => json<{ block_height: number; pos: number }>(`/tx/${txid}/merkle-proof`),
     txStatus: (txid: string) => jsonOrNull<EsploraStatus>(`/tx/${txid}/status`),
     outspend: (txid: string, vout: number) => jsonOrNull<Outspend>(`/tx/${txid}/outspend/${vout}`),
     /** Broadcasts a signed transaction (hex); answers the txid. Not retried on a 4xx rejection. */

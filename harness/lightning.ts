@@ -1,0 +1,255 @@
+/**
+ * The local world's lightning node: LDK in Node with its own seed, kept in memory like the chain. It is the
+ * wallet's counterparty and LSP: it listens on TCP (for other nodes and the WebSocket proxy) and on
+ * WebSocket (for browsers), funds its channels from the faucet, forwards payments (also to private
+ * channels), and answers a small HTTP API under /ln/ (see README.md).
+ */
+import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
+import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
+import type { Duplex } from "node:stream";
+import type { AddressInfo } from "node:net";
+import { hex } from "@scure/base";
+import { WebSocketServer } from "ws";
+import { EsploraChain } from "../src/engine/lightning/chain";
+import { LightningNode, type NodeEvent } from "../src/engine/lightning/node";
+import { parsePeerAddress } from "../src/engine/lightning/socket";
+import { MemoryBlobStore } from "../src/engine/lightning/store";
+import { makeEsplora } from "../src/engine/onchain/esplora";
+import { dialTcp, loadLdk, tcpPipe, wsPipe } from "./pipes";
+import type { World } from "./regtest";
+import { HttpError, parseJson, type RouteTable, toSats } from "./server";
+
+export interface HarnessNode {
+  readonly node: LightningNode;
+  readonly pubkey: string;
+  readonly tcpPort: number;
+  readonly wsPort: number;
+  /** `pubkey@127.0.0.1:tcpPort`, for nodes and the proxy. */
+  readonly address: string;
+  /** `pubkey@127.0.0.1:wsPort`, for a browser connecting directly. */
+  readonly wsAddress: string;
+  readonly events: NodeEvent[];
+  /** Resolves with the first event (already seen or future) that matches. */
+  readonly waitFor: (match: (e: NodeEvent) => boolean, timeoutMs?: number) => Promise<NodeEvent>;
+  readonly stop: () => Promise<void>;
+}
+
+const listen = (server: TcpServer | Server, port: number, host: string): Promise<number> =>
+  new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+
+export interface LightningNodeOptions {
+  readonly esploraUrl: string;
+  readonly host?: string;
+  readonly tcpPort?: number;
+  readonly wsPort?: number;
+  /** 32 bytes; random by default. */
+  readonly seed?: Uint8Array;
+  readonly quiet?: boolean;
+}
+
+export const startLightningNode = async (world: World, opts: LightningNodeOptions): Promise<HarnessNode> => {
+  await loadLdk();
+  const host = opts.host ?? "127.0.0.1";
+  const events: NodeEvent[] = [];
+  const waiters = new Set<{ match: (e: NodeEvent) => boolean; resolve: (e: NodeEvent) => void }>();
+  const client = makeEsplora(opts.esploraUrl, (i, init) => fetch(i, init), { backoffMs: 50 });
+  const log = (level: string, message: string) => {
+    if (!opts.quiet && (level === "error" || level === "warn")) console.error(`[ln ${level}] ${message}`);
+  };
+  const chain = new EsploraChain(client, log);
+  const node = await LightningNode.start({
+    seed: opts.seed ?? crypto.getRandomValues(new Uint8Array(32)),
+    network: "regtest",
+    store: new MemoryBlobStore(),
+    chain,
+    log,
+    role: "router",
+    connect: (peer) => dialTcp(peer.host, peer.port),
+    fundChannel: async (script, sats) => new Uint8Array(await world.fundingTx(script, sats)),
+    sweepScript: async () => world.faucetScript,
+    onEvent: (e) => {
+      events.push(e);
+      for (const w of waiters) {
+        if (w.match(e)) {
+          waiters.delete(w);
+          w.resolve(e);
+        }
+      }
+    },
+  });
+  const tcp = createTcpServer((socket) => node.acceptInbound(tcpPipe(socket)));
+  const tcpPort = await listen(tcp, opts.tcpPort ?? 0, host);
+  const http = createHttpServer((_req, res) => {
+    res.writeHead(426, { "content-type": "text/plain" });
+    res.end("This port speaks lightning over WebSocket");
+  });
+  const wss = new WebSocketServer({ noServer: true });
+  http.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    wss.handleUpgrade(req, socket, head, (ws) => node.acceptInbound(wsPipe(ws)));
+  });
+  const wsPort = await listen(http, opts.wsPort ?? 0, host);
+  // Blocks found by the world reach the node at once, as a node watching its own bitcoind would see them.
+  const syncTimer = setInterval(() => void node.sync().catch((e) => log("warn", `sync: ${String(e)}`)), 500);
+
+  return {
+    node,
+    pubkey: node.nodeId,
+    tcpPort,
+    wsPort,
+    address: `${node.nodeId}@${host}:${tcpPort}`,
+    wsAddress: `${node.nodeId}@${host}:${wsPort}`,
+    events,
+    waitFor: (match, timeoutMs = 30_000) => {
+      const seen = events.find(match);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const w = {
+          match,
+          resolve: (e: NodeEvent) => {
+            clearTimeout(timer);
+            resolve(e);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(w);
+          reject(new Error("The lightning event did not come"));
+        }, timeoutMs);
+        waiters.add(w);
+      });
+    },
+    stop: async () => {
+      clearInterval(syncTimer);
+      await node.stop();
+      for (const c of wss.clients) c.terminate();
+      await new Promise<void>((r) => tcp.close(() => r()));
+      http.closeAllConnections();
+      await new Promise<void>((r) => http.close(() => r()));
+    },
+  };
+};
+
+const bigintJson = (v: unknown): unknown =>
+  JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x)));
+
+const str = (body: Record<string, unknown>, key: string): string => {
+  const v = body[key];
+  if (typeof v !== "string" || v.length === 0) throw new HttpError(400, `${key} is required`);
+  return v;
+};
+
+/** The node's HTTP API, served by the world's HTTP server under /ln/. */
+export const lightningRoutes = (h: HarnessNode): RouteTable => [
+  [
+    "GET",
+    /^\/ln\/info$/,
+    () => ({
+      json: {
+        pubkey: h.pubkey,
+        address: h.address,
+        ws_address: h.wsAddress,
+        balance_sats: h.node.balanceSats().toString(),
+      },
+    }),
+  ],
+  ["GET", /^\/ln\/channels$/, () => ({ json: bigintJson(h.node.channels()) })],
+  ["GET", /^\/ln\/peers$/, () => ({ json: h.node.peers() })],
+  [
+    "POST",
+    /^\/ln\/invoice$/,
+    (_m, body) => {
+      const b = parseJson(body);
+      const amount = b.amount_sats === undefined ? null : toSats(b.amount_sats) * 1000n;
+      return { json: h.node.createInvoice(amount, typeof b.description === "string" ? b.description : "") };
+    },
+  ],
+  [
+    "POST",
+    /^\/ln\/pay$/,
+    async (_m, body) => {
+      const b = parseJson(body);
+      const amount = b.amount_sats === undefined ? undefined : toSats(b.amount_sats) * 1000n;
+      const r = await h.node.payInvoice(str(b, "bolt11"), 1_000_000n, amount);
+      return { json: bigintJson(r) };
+    },
+  ],
+  [
+    "POST",
+    /^\/ln\/keysend$/,
+    async (_m, body) => {
+      const b = parseJson(body);
+      return {
+        json: bigintJson(await h.node.keysend(str(b, "pubkey"), toSats(b.amount_sats) * 1000n, 1_000_000n)),
+      };
+    },
+  ],
+  [
+    "POST",
+    /^\/ln\/connect$/,
+    async (_m, body) => {
+      const peer = parsePeerAddress(str(parseJson(body), "address"));
+      if (!peer) throw new HttpError(400, "address must be pubkey@host:port");
+      await h.node.connectPeer(peer);
+      return { json: { connected: true } };
+    },
+  ],
+  [
+    "POST",
+    /^\/ln\/open$/,
+    async (_m, body) => {
+      const b = parseJson(body);
+      const pubkey = str(b, "pubkey");
+      if (typeof b.address === "string") {
+        const peer = parsePeerAddress(b.address);
+        if (!peer) throw new HttpError(400, "address must be pubkey@host:port");
+        await h.node.connectPeer(peer);
+      }
+      if (!h.node.isConnected(pubkey)) throw new HttpError(400, "Not connected to that node");
+      const push = b.push_sats === undefined ? 0n : toSats(b.push_sats) * 1000n;
+      return { json: { channel_id: h.node.openChannel(pubkey, toSats(b.sats), push) } };
+    },
+  ],
+  [
+    "POST",
+    /^\/ln\/close$/,
+    (_m, body) => {
+      const b = parseJson(body);
+      h.node.closeChannel(str(b, "channel_id"), b.force === true);
+      return { json: { closing: true } };
+    },
+  ],
+];
+
+/**
+ * The WebSocket-to-TCP proxy a browser uses to reach any lightning node: `ws://<world>/v1/<host>/<port>`
+ * (IPv4 dots written as underscores). Attached to the world's HTTP server.
+ */
+export const attachProxy = (server: Server): void => {
+  const wss = new WebSocketServer({ noServer: true });
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const m = /^\/v1\/([^/]+)\/(\d{1,5})$/.exec((req.url ?? "").split("?")[0]!);
+    if (!m) {
+      socket.destroy();
+      return;
+    }
+    const host = m[1]!.replaceAll("_", ".");
+    const port = Number(m[2]);
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      void dialTcp(host, port).then(
+        (tcp) => {
+          const browser = wsPipe(ws);
+          browser.onData = (d) => tcp.send(d);
+          browser.onClose = () => tcp.close();
+          tcp.onData = (d) => browser.send(d);
+          tcp.onClose = () => browser.close();
+        },
+        () => ws.close(),
+      );
+    });
+  });
+};
+
+export const randomSeed = (): Uint8Array => crypto.getRandomValues(new Uint8Array(32));
+export const seedFromHex = (h: string): Uint8Array => hex.decode(h);
