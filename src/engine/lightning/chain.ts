@@ -6,7 +6,7 @@
  */
 import { hex } from "@scure/base";
 import * as ldk from "lightningdevkit";
-import type { EsploraClient } from "../onchain/esplora";
+import { type EsploraClient, EsploraError } from "../onchain/esplora";
 
 /** Transaction and block ids: LDK keeps them in internal byte order, Esplora shows them reversed. */
 export const displayHex = (internal: Uint8Array): string => hex.encode(internal.slice().reverse());
@@ -113,8 +113,16 @@ export class EsploraChain {
         this.log("info", `broadcast ${txid}`);
         this.onBroadcast(txid);
       } catch (e) {
-        this.pendingBroadcasts.set(txHex, String(e));
-        this.log("warn", `broadcast failed, will retry: ${String(e)}`);
+        const status = e instanceof EsploraError ? e.status : undefined;
+        if (status === undefined || status >= 500) {
+          // The server could not be asked: try again on the next sync.
+          this.pendingBroadcasts.set(txHex, String(e));
+          this.log("warn", `broadcast failed, will retry: ${String(e)}`);
+        } else {
+          // Already known, or refused (a conflict, not final yet): LDK rebroadcasts what it still needs.
+          this.pendingBroadcasts.delete(txHex);
+          this.log("debug", `broadcast refused: ${String(e)}`);
+        }
       }
     };
     void attempt();

@@ -70,4 +70,77 @@ describe("the wallet's lightning node against the local world", () => {
     const paid = await wallet.payInvoice(bolt11, 100_000n);
     expect(paid.status).toBe("succeeded");
   }, 60_000);
+
+  it("receives a payment from the world's node", async () => {
+    // The first payment settles on the world's side once the commitment dance is done.
+    await until("settled", () => h.lightning.node.channels().some((c) => c.outboundSats >= 5_000n));
+    const { bolt11, paymentHash } = wallet.createInvoice(5_000_000n, "tips");
+    const r = await h.lightning.node.payInvoice(bolt11, 100_000n);
+    expect(r).toMatchObject({ status: "succeeded" });
+    await until("received", () =>
+      events.some((e) => e.type === "payment_received" && e.paymentHash === paymentHash && e.amountMsat === 5_000_000n),
+    );
+  }, 30_000);
+
+  it("restarts from its store with the same channel and keeps paying", async () => {
+    const before = wallet.channels().map((c) => ({ id: c.channelId, out: c.outboundSats, in: c.inboundSats }));
+    const balance = wallet.balanceSats();
+    await wallet.stop();
+    wallet = await startWallet();
+    expect(wallet.channels().map((c) => ({ id: c.channelId, out: c.outboundSats, in: c.inboundSats }))).toEqual(before);
+    expect(wallet.balanceSats()).toBe(balance);
+    await until("reconnected and usable", () => wallet.channels().some((c) => c.isUsable), 20_000);
+    const { bolt11 } = h.lightning.node.createInvoice(1_000_000n, "again");
+    expect((await wallet.payInvoice(bolt11, 100_000n)).status).toBe("succeeded");
+  }, 40_000);
+
+  it("pays over two hops to a node behind a private channel", async () => {
+    const carol = await h.startNode();
+    const carolPeer = parsePeerAddress(carol.address);
+    if (!carolPeer) throw new Error("bad address");
+    await h.lightning.node.connectPeer(carolPeer);
+    h.lightning.node.openChannel(carol.pubkey, 300_000n, 100_000_000n);
+    await until("pending", () => h.lightning.events.some((e) => e.type === "channel_pending" && e.peer === carol.pubkey));
+    await h.mine(6);
+    await carol.node.sync();
+    await h.lightning.node.sync();
+    await until("carol's channel", () => carol.node.channels().some((c) => c.isUsable));
+    const { bolt11 } = carol.node.createInvoice(2_000_000n, "two hops");
+    const r = await wallet.payInvoice(bolt11, 100_000n);
+    expect(r.status).toBe("succeeded");
+    if (r.status === "succeeded") expect(r.feeMsat).toBeGreaterThan(0n);
+  }, 60_000);
+
+  it("says why a payment it cannot make fails, before sending anything", async () => {
+    const { bolt11 } = h.lightning.node.createInvoice(10_000_000_000n, "too much");
+    const r = await wallet.payInvoice(bolt11, 100_000n);
+    expect(r).toMatchObject({ status: "failed", reason: "no_balance" });
+  });
+
+  it("closes cooperatively and the funds go to the on-chain wallet", async () => {
+    const channel = wallet.channels()[0]!;
+    wallet.closeChannel(channel.channelId);
+    await until("closed", () => events.some((e) => e.type === "channel_closed" && e.channelId === channel.channelId));
+    await mineAndSync(1);
+    expect(wallet.channels()).toHaveLength(0);
+  }, 30_000);
+
+  it("force closes and sweeps its output after the delay", async () => {
+    wallet.openChannel(h.lightning.pubkey, 150_000n);
+    await until("pending", () => events.filter((e) => e.type === "channel_pending").length >= 2);
+    await mineAndSync(6);
+    await until("usable", () => wallet.channels().some((c) => c.isUsable));
+    const channel = wallet.channels()[0]!;
+    wallet.closeChannel(channel.channelId, true);
+    await until("closed", () => events.some((e) => e.type === "channel_closed" && e.channelId === channel.channelId));
+    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 4 && !events.some((e) => e.type === "outputs_swept"); i++) {
+      await mineAndSync(50);
+      await new Promise((r) => setTimeout(r, 300));
+      await wallet.sync();
+    }
+    const swept = events.find((e) => e.type === "outputs_swept");
+    expect(swept).toBeDefined();
+    if (swept?.type === "outputs_swept") expect(swept.sats).toBeGreaterThan(140_000n);
+  }, 60_000);
 });
