@@ -142,6 +142,17 @@ const str = (body: Record<string, unknown>, key: string): string => {
 
 /** The node's HTTP API, served by the world's HTTP server under /ln/. */
 export const lightningRoutes = (h: HarnessNode): RouteTable => [
+  // The LSP's description of itself (`GET /api/v1/info`, the HTTP LSP style of Voltage Flow 2).
+  [
+    "GET",
+    /^\/v1\/info$/,
+    () => ({
+      json: {
+        pubkey: h.pubkey,
+        connection_methods: [{ type: "ipv4", address: "127.0.0.1", port: h.tcpPort }],
+      },
+    }),
+  ],
   [
     "GET",
     /^\/ln\/info$/,

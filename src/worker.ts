@@ -7,6 +7,7 @@ import { WalletDb, walletDbName } from "./events/db";
 import { readViewsSnapshot, saveViewsSnapshot } from "./events/snapshot";
 import { stateCipher } from "./commands/state-cipher";
 import { makeOnchainPort } from "./engine/onchain/live";
+import { makeEsplora } from "./engine/onchain/esplora";
 import { startWalletLoops, type WalletLoops } from "./commands/loops";
 
 /**
@@ -42,6 +43,12 @@ const pushViews = (views: Partial<AllViews>) => {
 
 let db: WalletDb | null = null;
 
+let ldkLoaded: Promise<void> | null = null;
+const loadLdkOnce = (load: () => Promise<void>) => {
+  ldkLoaded ??= load();
+  return ldkLoaded;
+};
+
 const start = async (config: WalletConfig) => {
   try {
     db = new WalletDb(walletDbName(config.network));
@@ -57,6 +64,24 @@ const start = async (config: WalletConfig) => {
       cipher: stateCipher,
       onViews: pushViews,
       makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
+      makeLightning: async (hooks) => {
+        // LDK's wasm (12 MB) loads only now, after home and the on-chain wallet are up.
+        const [ldk, wasm, { startLightning }] = await Promise.all([
+          import("lightningdevkit"),
+          import("lightningdevkit/liblightningjs.wasm?url"),
+          import("./engine/lightning/live"),
+        ]);
+        await loadLdkOnce(() => ldk.initializeWasmWebFetch(wasm.default));
+        return startLightning({
+          ...hooks,
+          network: config.network,
+          esplora: makeEsplora(config.esplora, (i, init) => fetch(i, init)),
+          proxy: config.proxy,
+          lsp: config.lsp,
+          makeSocket: (url) => new WebSocket(url) as never,
+          fetch: (i, init) => fetch(i, init),
+        });
+      },
     });
     showViews(host.views());
     post({ kind: "stage", stage: "setup" });
@@ -89,7 +114,7 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
   else if (m.kind === "command") answer(m);
   else if (m.kind === "stop") {
     loops?.stop();
-    host?.stop();
-    post({ kind: "stopped" });
+    // The node writes its state once more before the worker reports it stopped.
+    void (host?.stop() ?? Promise.resolve()).finally(() => post({ kind: "stopped" }));
   }
 };

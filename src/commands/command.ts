@@ -1,5 +1,19 @@
 import type { Network, OnchainKeychain } from "../events/types";
-import type { OnchainDetails } from "../projections/activity";
+import type { ChannelDetails, LightningDetails, OnchainDetails } from "../projections/activity";
+
+/** A lightning payment that arrived, or is still on its way ('Payment timed out.'). */
+export interface PaymentOutcome {
+  readonly status: "succeeded" | "pending";
+  readonly paymentHash: string;
+  readonly amountSats: bigint;
+  readonly feeSats: bigint;
+}
+
+export interface PeerRow {
+  readonly pubkey: string;
+  readonly address: string | null;
+  readonly connected: boolean;
+}
 
 type Empty = Record<never, never>;
 
@@ -43,6 +57,39 @@ export interface CommandSpecs {
     output: { txid: string; feeSats: bigint; amountSats: bigint };
   };
   SyncOnchain: { input: Empty; output: null };
+
+  /** An invoice for `amountSats` (null: the payer chooses). */
+  CreateInvoice: {
+    input: { amountSats: bigint | null; labels: string[]; description?: string };
+    output: { bolt11: string; paymentHash: string; expiresAt: number };
+  };
+  GetInvoice: {
+    input: { paymentHash: string };
+    output: { paid: boolean; amountSats: bigint | null; expired: boolean } | null;
+  };
+  /** The most routing may cost for `amountSats`, shown before sending. */
+  EstimateLightningFee: { input: { amountSats: bigint }; output: { maxFeeSats: bigint } };
+  /** Pays a bolt11 invoice; `amountSats` only for an invoice without an amount. */
+  PayInvoice: { input: { bolt11: string; amountSats?: bigint; labels?: string[] }; output: PaymentOutcome };
+  Keysend: { input: { pubkey: string; amountSats: bigint; labels?: string[] }; output: PaymentOutcome };
+  GetLightningPayment: { input: { id: string }; output: LightningDetails | null };
+  GetChannelEvent: { input: { id: string }; output: ChannelDetails | null };
+  ListPeers: { input: Empty; output: PeerRow[] };
+  /** `address`: `pubkey@host:port`. */
+  ConnectPeer: { input: { address: string }; output: null };
+  DisconnectPeer: { input: { pubkey: string }; output: null };
+  DeletePeer: { input: { pubkey: string }; output: null };
+  /** Opens a channel from on-chain funds to `peer` (`pubkey@host:port`), or to the LSP when absent. */
+  OpenChannel: { input: { peer?: string; amountSats: bigint }; output: { channelId: string } };
+  /** Moves the whole on-chain balance into a new channel. */
+  SweepAllToChannel: { input: { peer?: string }; output: { channelId: string; amountSats: bigint } };
+  /** What opening a channel of `amountSats` (null: everything on-chain) costs on-chain. */
+  EstimateChannelOpenFee: {
+    input: { amountSats: bigint | null };
+    output: { feeSats: bigint; amountSats: bigint };
+  };
+  CloseChannel: { input: { channelId: string; force?: boolean; abandon?: boolean }; output: null };
+  GetLogs: { input: Empty; output: { lines: string[] } };
 }
 
 export type CommandTag = keyof CommandSpecs;

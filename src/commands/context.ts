@@ -5,6 +5,7 @@ import type { States } from "../projections";
 import type { CommandOf, CommandTag, ResultOf } from "./command";
 import type { WalletError } from "./errors";
 import type { OnchainPort } from "../engine/onchain/port";
+import type { LightningPort } from "../engine/lightning/live";
 
 /** A write to the `kv` table made in the same transaction as the command's events (`null` deletes). */
 export interface KvWrite {
@@ -39,9 +40,27 @@ export interface HandlerContext {
   readonly keys: KeysPort;
   /** Present once the wallet exists and the on-chain engine is started. */
   readonly onchain: OnchainPort | null;
+  /** Present once the lightning node runs. */
+  readonly lightning: LightningPort | null;
 }
+
+/**
+ * A payment's answer once the node has sent it: the host awaits `settle` outside the command queue, so
+ * other commands (the receive screen's polling, a sync) keep running while a payment is on its way.
+ */
+export interface StartedPayment<R> {
+  readonly settle: () => Promise<R>;
+}
+
+/** Commands whose answer comes after the queue moved on (lightning payments). */
+export type SettledLater = "PayInvoice" | "Keysend";
+
+/** What a handler decides: the command's result, or for a payment the way to await it. */
+export type Decided<K extends CommandTag> = K extends SettledLater
+  ? StartedPayment<ResultOf<K>>
+  : ResultOf<K>;
 
 export type Handler<K extends CommandTag> = (
   cmd: CommandOf<K>,
   ctx: HandlerContext,
-) => Effect.Effect<Outcome<ResultOf<K>>, WalletError>;
+) => Effect.Effect<Outcome<Decided<K>>, WalletError>;

@@ -23,6 +23,8 @@ export class WrongPassword extends Data.TaggedError("WrongPassword")<Detail> {}
 export class WalletState extends Data.TaggedError("WalletState")<Detail> {}
 /** A server (Esplora, price feed, LSP) could not be reached or answered badly. */
 export class ServerUnavailable extends Data.TaggedError("ServerUnavailable")<Detail & { status?: number }> {}
+/** A lightning payment ended without arriving; `message` is the reason the owner sees. */
+export class PaymentFailed extends Data.TaggedError("PaymentFailed")<Detail> {}
 /** A bug or an unexpected state; the message says where. */
 export class Unexpected extends Data.TaggedError("Unexpected")<Detail> {}
 
@@ -35,6 +37,7 @@ export type WalletError =
   | PasswordRequired
   | WalletState
   | ServerUnavailable
+  | PaymentFailed
   | Unexpected;
 
 export const WRONG_PASSWORD_TEXT = "Incorrect password entered.";
@@ -57,5 +60,9 @@ export const toWire = (e: WalletError): WireError => ({
 });
 
 /** Anything thrown that is not one of ours becomes Unexpected with its message ('Unknown error' if none). */
+/** Whether a thrown value is one of the wallet's tagged errors. */
+export const isWalletError = (e: unknown): e is WalletError =>
+  typeof e === "object" && e !== null && "_tag" in e && "message" in e;
+
 export const unexpected = (cause: unknown): Unexpected =>
   new Unexpected({ message: cause instanceof Error && cause.message ? cause.message : "Unknown error" });

@@ -2,6 +2,7 @@ import type { CommandTag } from "./command";
 import type { Handler } from "./context";
 import { getTransaction } from "./activity";
 import { exportLabels, importLabels } from "./labels";
+import { lightningHandlers } from "./lightning";
 import { onchainHandlers } from "./onchain";
 import {
   createWallet,
@@ -28,4 +29,5 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ExportLabels: exportLabels,
   ImportLabels: importLabels,
   ...onchainHandlers,
+  ...lightningHandlers,
 };

@@ -8,7 +8,13 @@ import type { AllViews } from "./protocol";
 import { makeStateCipher } from "./state-cipher";
 
 const cipher = makeStateCipher({ iterations: 1000, allowWeak: true });
-const config = { network: "regtest" as const, esplora: "http://127.0.0.1:1", priceSource: "" };
+const config = {
+  network: "regtest" as const,
+  esplora: "http://127.0.0.1:1",
+  proxy: null,
+  lsp: null,
+  priceSource: "",
+};
 let n = 0;
 
 const openHost = async (name = `host-${++n}`) => {

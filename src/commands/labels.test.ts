@@ -14,6 +14,7 @@ const contextFor = (
   stamp: { uuid: () => "id", now: () => 1, device: "bb" },
   keys: { mnemonic: () => Effect.die("no seed in this test") },
   onchain: null,
+  lightning: null,
 });
 
 describe("BIP-329 labels", () => {

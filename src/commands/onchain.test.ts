@@ -33,6 +33,7 @@ class TestWallet {
       stamp: stamper,
       keys: { mnemonic: () => Effect.succeed(this.mnemonic) },
       onchain: this.port,
+      lightning: null,
     };
   }
 

@@ -9,6 +9,10 @@ export interface WalletConfig {
   readonly esplora: string;
   /** URL template of the price feed, `{code}` replaced by the fiat code. */
   readonly priceSource: string;
+  /** The WebSocket-to-TCP proxy for reaching lightning peers, or null to dial their WebSockets. */
+  readonly proxy: string | null;
+  /** The LSP's base URL, or null. */
+  readonly lsp: string | null;
 }
 
 /** Boot stages of spec 1 §4, shown as progress 0 to 5. */
@@ -30,6 +34,12 @@ export interface LiveState {
   readonly is_syncing: boolean;
   readonly last_sync: number | null;
   readonly sync_error: string | null;
+  /** The lightning node: not started, loading, running, failed, or kept off by safe mode. */
+  readonly lightning: "off" | "starting" | "ready" | "failed" | "safe_mode";
+  readonly lightning_error: string | null;
+  readonly node_id: string | null;
+  /** Public keys of the lightning peers connected now. */
+  readonly online_peers: readonly string[];
 }
 
 export type AllViews = Views & { readonly live: LiveState };

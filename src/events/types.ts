@@ -48,6 +48,71 @@ export interface EventPayloads {
   "onchain.tx_unconfirmed": { txid: string };
   /** A transaction vanished (replaced or evicted); kept in activity, marked dropped. */
   "onchain.tx_dropped": { txid: string; replacedBy: string | null };
+
+  /** An invoice to be paid over lightning. `amount_msat` null: the payer chooses. */
+  "ln.invoice_created": {
+    payment_hash: string;
+    bolt11: string;
+    amount_msat: Sats | null;
+    description: string;
+    labels: string[];
+    /** Unix seconds. */
+    expires_at: number;
+  };
+  /** A payment to us was claimed (it is ours). */
+  "ln.payment_received": { payment_hash: string; amount_msat: Sats };
+  /** We started paying: an invoice (`bolt11`) or a node public key (keysend, `bolt11` null). */
+  "ln.payment_started": {
+    payment_id: string;
+    payment_hash: string | null;
+    destination: string;
+    bolt11: string | null;
+    amount_msat: Sats;
+    max_fee_msat: Sats;
+    labels: string[];
+  };
+  /** The payment arrived; `preimage` is the proof of payment. */
+  "ln.payment_sent": { payment_id: string; payment_hash: string; preimage: string; fee_msat: Sats };
+  /** The payment ended without arriving; nothing left the wallet. */
+  "ln.payment_failed": { payment_id: string; reason: string };
+  /** A channel's funding transaction is out (our open, or one opened to us). */
+  "ln.channel_pending": {
+    channel_id: string;
+    peer: string;
+    outpoint: string;
+    capacity_sats: Sats;
+    /** What the funding transaction cost us (0 when the peer funded it). */
+    fee_sats: Sats;
+    is_outbound: boolean;
+    labels: string[];
+  };
+  "ln.channel_closed": {
+    channel_id: string;
+    peer: string;
+    outpoint: string | null;
+    reason: string;
+    capacity_sats: Sats | null;
+    /** Our balance when it closed, on its way back on-chain. */
+    balance_sats: Sats;
+  };
+  /** Outputs of closed channels were swept to the on-chain wallet. */
+  "ln.outputs_swept": { txid: string; sats: Sats; channel_ids: string[] };
+  /** The channels as the node now has them (sizes and balances); the lightning balance folds from it. */
+  "ln.channels_changed": { channels: ChannelSnapshot[] };
+}
+
+/** One channel in `ln.channels_changed`. */
+export interface ChannelSnapshot {
+  channel_id: string;
+  peer: string;
+  outpoint: string | null;
+  size: Sats;
+  /** What we can send now. */
+  balance: Sats;
+  reserve: Sats;
+  inbound: Sats;
+  is_usable: boolean;
+  is_ready: boolean;
 }
 
 export type EventType = keyof EventPayloads;
@@ -78,6 +143,15 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "onchain.tx_confirmed": 1,
   "onchain.tx_unconfirmed": 1,
   "onchain.tx_dropped": 1,
+  "ln.invoice_created": 1,
+  "ln.payment_received": 1,
+  "ln.payment_started": 1,
+  "ln.payment_sent": 1,
+  "ln.payment_failed": 1,
+  "ln.channel_pending": 1,
+  "ln.channel_closed": 1,
+  "ln.outputs_swept": 1,
+  "ln.channels_changed": 1,
 };
 
 export const isEventType = (t: unknown): t is EventType =>

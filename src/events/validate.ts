@@ -71,4 +71,59 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
   "onchain.tx_confirmed": fields({ txid: hex64, height: nat, blockHash: hex64, blockTime: nat }),
   "onchain.tx_unconfirmed": fields({ txid: hex64 }),
   "onchain.tx_dropped": fields({ txid: hex64, replacedBy: (x) => x === null || hex64(x) }),
+  "ln.invoice_created": fields({
+    payment_hash: hex64,
+    bolt11: str,
+    amount_msat: (x) => x === null || sats(x),
+    description: str,
+    labels: strings,
+    expires_at: nat,
+  }),
+  "ln.payment_received": fields({ payment_hash: hex64, amount_msat: sats }),
+  "ln.payment_started": fields({
+    payment_id: hex64,
+    payment_hash: (x) => x === null || hex64(x),
+    destination: str,
+    bolt11: (x) => x === null || str(x),
+    amount_msat: sats,
+    max_fee_msat: sats,
+    labels: strings,
+  }),
+  "ln.payment_sent": fields({ payment_id: hex64, payment_hash: hex64, preimage: hex64, fee_msat: sats }),
+  "ln.payment_failed": fields({ payment_id: hex64, reason: str }),
+  "ln.channel_pending": fields({
+    channel_id: hex64,
+    peer: str,
+    outpoint: str,
+    capacity_sats: sats,
+    fee_sats: sats,
+    is_outbound: (x) => typeof x === "boolean",
+    labels: strings,
+  }),
+  "ln.channel_closed": fields({
+    channel_id: hex64,
+    peer: str,
+    outpoint: (x) => x === null || str(x),
+    reason: str,
+    capacity_sats: (x) => x === null || sats(x),
+    balance_sats: sats,
+  }),
+  "ln.outputs_swept": fields({ txid: hex64, sats, channel_ids: strings }),
+  "ln.channels_changed": fields({
+    channels: (x) =>
+      Array.isArray(x) &&
+      x.every(
+        (c) =>
+          isObject(c) &&
+          hex64(c.channel_id) &&
+          str(c.peer) &&
+          (c.outpoint === null || str(c.outpoint)) &&
+          sats(c.size) &&
+          sats(c.balance) &&
+          sats(c.reserve) &&
+          sats(c.inbound) &&
+          typeof c.is_usable === "boolean" &&
+          typeof c.is_ready === "boolean",
+      ),
+  }),
 };

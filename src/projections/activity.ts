@@ -1,3 +1,4 @@
+import { type ChannelClose, type ChannelOpen, fundingTxids, type LightningState } from "./lightning";
 import { netOf, type OnchainState, type OnchainTx } from "./onchain";
 
 export type ActivityKind = "Lightning" | "OnChain" | "ChannelOpen" | "ChannelClose";
@@ -60,11 +61,219 @@ const newestFirst = (a: ActivityItem, b: ActivityItem): number => {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 };
 
+const secs = (ms: number) => Math.floor(ms / 1000);
+const sats = (msat: bigint) => msat / 1000n;
+
+const lightningItems = (
+  ln: LightningState,
+  onchain: OnchainState,
+  labels: { readonly [id: string]: readonly string[] },
+): ActivityItem[] => {
+  const items: ActivityItem[] = [];
+  const base = { contacts: [], privacy_level: "NotAvailable" as const, dropped: false };
+  for (const i of ln.invoices.values()) {
+    if (i.paidMsat === null || i.paidAt === null) continue;
+    items.push({
+      ...base,
+      id: i.paymentHash,
+      kind: "Lightning",
+      labels: [...new Set([...i.labels, ...(labels[i.paymentHash] ?? [])])],
+      amount_sats: sats(i.paidMsat),
+      inbound: true,
+      last_updated: secs(i.paidAt),
+      seen_at: secs(i.createdAt),
+    });
+  }
+  for (const [hash, r] of ln.spontaneous) {
+    items.push({
+      ...base,
+      id: hash,
+      kind: "Lightning",
+      labels: labels[hash] ?? [],
+      amount_sats: sats(r.amountMsat),
+      inbound: true,
+      last_updated: secs(r.at),
+      seen_at: secs(r.at),
+    });
+  }
+  for (const p of ln.payments.values()) {
+    if (p.status === "failed") continue;
+    const id = p.paymentHash ?? p.paymentId;
+    items.push({
+      ...base,
+      id,
+      kind: "Lightning",
+      labels: [...new Set([...p.labels, ...(labels[id] ?? [])])],
+      amount_sats: sats(p.amountMsat),
+      inbound: false,
+      last_updated: p.finishedAt === null ? 0 : secs(p.finishedAt),
+      seen_at: secs(p.startedAt),
+    });
+  }
+  for (const o of ln.opens.values()) {
+    const funding = onchain.txs.get(o.outpoint.split(":")[0]!);
+    items.push({
+      ...base,
+      id: o.channelId,
+      kind: "ChannelOpen",
+      labels: [...new Set([...o.labels, ...(labels[o.channelId] ?? [])])],
+      amount_sats: o.capacitySats,
+      inbound: !o.isOutbound,
+      // Pending until the funding transaction confirms.
+      last_updated: funding?.confirmation?.blockTime ?? (o.isOutbound ? 0 : secs(o.at)),
+      seen_at: secs(o.at),
+    });
+  }
+  for (const c of ln.closes.values()) {
+    items.push({
+      ...base,
+      id: closeId(c.channelId),
+      kind: "ChannelClose",
+      labels: labels[c.channelId] ?? [],
+      amount_sats: c.balanceSats,
+      inbound: true,
+      last_updated: secs(c.at),
+      seen_at: secs(c.at),
+    });
+  }
+  return items;
+};
+
+/** A channel's close row has its own id, so the open and the close of one channel never collide. */
+export const closeId = (channelId: string): string => `close-${channelId}`;
+
 export const activityItems = (
   onchain: OnchainState,
   labels: { readonly [id: string]: readonly string[] },
-): ActivityItem[] =>
-  [...onchain.txs.values()].map((t) => onchainItem(t, labels[t.txid] ?? [])).sort(newestFirst);
+  lightning?: LightningState,
+): ActivityItem[] => {
+  const funding = lightning ? fundingTxids(lightning) : new Set<string>();
+  return [
+    ...[...onchain.txs.values()]
+      .filter((t) => !funding.has(t.txid))
+      .map((t) => onchainItem(t, labels[t.txid] ?? [])),
+    ...(lightning ? lightningItems(lightning, onchain, labels) : []),
+  ].sort(newestFirst);
+};
+
+/** Details behind a Lightning row. */
+export interface LightningDetails {
+  readonly payment_hash: string;
+  readonly inbound: boolean;
+  readonly amount_sats: bigint;
+  readonly fee_sats: bigint;
+  readonly status: "pending" | "succeeded" | "failed";
+  readonly description: string | null;
+  readonly bolt11: string | null;
+  readonly preimage: string | null;
+  readonly destination: string | null;
+  readonly reason: string | null;
+  readonly at: number;
+}
+
+export const lightningDetails = (ln: LightningState, id: string): LightningDetails | null => {
+  const i = ln.invoices.get(id);
+  if (i)
+    return {
+      payment_hash: i.paymentHash,
+      inbound: true,
+      amount_sats: sats(i.paidMsat ?? i.amountMsat ?? 0n),
+      fee_sats: 0n,
+      status: i.paidMsat === null ? "pending" : "succeeded",
+      description: i.description,
+      bolt11: i.bolt11,
+      preimage: null,
+      destination: null,
+      reason: null,
+      at: secs(i.paidAt ?? i.createdAt),
+    };
+  const r = ln.spontaneous.get(id);
+  if (r)
+    return {
+      payment_hash: id,
+      inbound: true,
+      amount_sats: sats(r.amountMsat),
+      fee_sats: 0n,
+      status: "succeeded",
+      description: null,
+      bolt11: null,
+      preimage: null,
+      destination: null,
+      reason: null,
+      at: secs(r.at),
+    };
+  const p = [...ln.payments.values()].find((x) => x.paymentHash === id || x.paymentId === id);
+  if (!p) return null;
+  return {
+    payment_hash: p.paymentHash ?? p.paymentId,
+    inbound: false,
+    amount_sats: sats(p.amountMsat),
+    fee_sats: (p.feeMsat + 999n) / 1000n,
+    status: p.status,
+    description: null,
+    bolt11: p.bolt11,
+    preimage: p.preimage,
+    destination: p.destination,
+    reason: p.reason,
+    at: secs(p.finishedAt ?? p.startedAt),
+  };
+};
+
+/** Details behind a ChannelOpen or ChannelClose row. */
+export interface ChannelDetails {
+  readonly kind: "ChannelOpen" | "ChannelClose";
+  readonly channel_id: string;
+  readonly peer: string;
+  readonly outpoint: string | null;
+  readonly txid: string | null;
+  readonly capacity_sats: bigint | null;
+  /** Ours in the channel now (open) or when it closed. */
+  readonly balance_sats: bigint;
+  readonly fee_sats: bigint;
+  readonly confirmed: boolean;
+  readonly reason: string | null;
+  readonly at: number;
+}
+
+export const channelDetails = (
+  ln: LightningState,
+  onchain: OnchainState,
+  id: string,
+): ChannelDetails | null => {
+  const close: ChannelClose | undefined = id.startsWith("close-") ? ln.closes.get(id.slice(6)) : undefined;
+  if (close)
+    return {
+      kind: "ChannelClose",
+      channel_id: close.channelId,
+      peer: close.peer,
+      outpoint: close.outpoint,
+      txid: close.outpoint?.split(":")[0] ?? null,
+      capacity_sats: close.capacitySats,
+      balance_sats: close.balanceSats,
+      fee_sats: 0n,
+      confirmed: true,
+      reason: close.reason,
+      at: secs(close.at),
+    };
+  const open: ChannelOpen | undefined = ln.opens.get(id);
+  if (!open) return null;
+  const txid = open.outpoint.split(":")[0]!;
+  const funding = onchain.txs.get(txid);
+  const now = ln.channels.find((c) => c.channel_id === id);
+  return {
+    kind: "ChannelOpen",
+    channel_id: open.channelId,
+    peer: open.peer,
+    outpoint: open.outpoint,
+    txid,
+    capacity_sats: open.capacitySats,
+    balance_sats: now ? BigInt(now.balance) + BigInt(now.reserve) : 0n,
+    fee_sats: open.feeSats,
+    confirmed: funding?.confirmation != null || (now?.is_ready ?? false),
+    reason: null,
+    at: secs(funding?.confirmation?.blockTime ? funding.confirmation.blockTime * 1000 : open.at),
+  };
+};
 
 export const onchainDetails = (t: OnchainTx): OnchainDetails => ({
   txid: t.txid,

@@ -1,3 +1,4 @@
+import { closingBalance, type LightningState, lightningBalance } from "./lightning";
 import { netOf, type OnchainState } from "./onchain";
 
 /** Balances in sats (spec 1 §3). */
@@ -11,7 +12,7 @@ export interface BalanceView {
   readonly force_close: bigint;
 }
 
-export const balanceOf = (onchain: OnchainState): BalanceView => {
+export const balanceOf = (onchain: OnchainState, lightning?: LightningState): BalanceView => {
   let confirmed = 0n;
   let unconfirmed = 0n;
   for (const t of onchain.txs.values()) {
@@ -20,5 +21,11 @@ export const balanceOf = (onchain: OnchainState): BalanceView => {
     if (t.confirmation || t.outgoing) confirmed += netOf(t);
     else unconfirmed += netOf(t);
   }
-  return { confirmed, unconfirmed, lightning: 0n, federation: 0n, force_close: 0n };
+  return {
+    confirmed,
+    unconfirmed,
+    lightning: lightning ? lightningBalance(lightning) : 0n,
+    federation: 0n,
+    force_close: lightning ? closingBalance(lightning) : 0n,
+  };
 };

@@ -3,6 +3,7 @@ import type { WalletEvent } from "../events/types";
 import { ACTIVITY_PAGE, type ActivityItem, activityItems } from "./activity";
 import { type BalanceView, balanceOf } from "./balance";
 import { crdtProjection } from "./crdt";
+import { type LightningState, lightningProjection } from "./lightning";
 import { type OnchainState, onchainProjection } from "./onchain";
 import { contactsOf, labelsOf, type SettingsView, settingsOf } from "./settings";
 import { type WalletView, walletProjection } from "./wallet";
@@ -12,6 +13,7 @@ export interface States {
   readonly seq: number;
   readonly wallet: WalletView;
   readonly onchain: OnchainState;
+  readonly lightning: LightningState;
   readonly crdt: Doc | null;
 }
 
@@ -19,6 +21,7 @@ export const initialStates = (): States => ({
   seq: 0,
   wallet: walletProjection.initial(),
   onchain: onchainProjection.initial(),
+  lightning: lightningProjection.initial(),
   crdt: crdtProjection.initial(),
 });
 
@@ -26,6 +29,7 @@ export const foldEvent = (s: States, e: WalletEvent): States => ({
   seq: e.seq ?? s.seq + 1,
   wallet: walletProjection.apply(s.wallet, e),
   onchain: onchainProjection.apply(s.onchain, e),
+  lightning: lightningProjection.apply(s.lightning, e),
   crdt: crdtProjection.apply(s.crdt, e),
 });
 
@@ -36,6 +40,7 @@ export const foldEvents = (events: Iterable<WalletEvent>, from: States = initial
 };
 
 export interface ChannelView {
+  readonly channel_id: string;
   readonly outpoint: string;
   readonly peer: string;
   readonly balance: bigint;
@@ -71,14 +76,23 @@ export type ViewName = keyof Views;
 
 export const deriveViews = (s: States): Views => {
   const doc = crdtProjection.view(s.crdt);
-  const items = activityItems(s.onchain, labelsOf(doc));
+  const items = activityItems(s.onchain, labelsOf(doc), s.lightning);
   return {
     wallet: s.wallet,
-    balance: balanceOf(s.onchain),
+    balance: balanceOf(s.onchain, s.lightning),
     activity: { items: items.slice(0, ACTIVITY_PAGE), total: items.length },
     settings: settingsOf(doc),
     contacts: contactsOf(doc),
-    channels: [],
+    channels: s.lightning.channels.map((c) => ({
+      channel_id: c.channel_id,
+      outpoint: c.outpoint ?? "",
+      peer: c.peer,
+      balance: BigInt(c.balance),
+      reserve: BigInt(c.reserve),
+      inbound: BigInt(c.inbound),
+      size: BigInt(c.size),
+      is_usable: c.is_usable,
+    })),
     federations: [],
     nwc: { profiles: [], pending: [] },
   };

@@ -8,7 +8,8 @@ import { openWebSocketPipe, peerSocketUrl, parsePeerAddress } from "./socket";
 import { MemoryBlobStore } from "./store";
 import { lightningSeed } from "./seed";
 
-const MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+const MNEMONIC =
+  "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
 
 let h: Harness;
 const store = new MemoryBlobStore();
@@ -24,7 +25,10 @@ const until = async (what: string, check: () => boolean | Promise<boolean>, ms =
 };
 
 const startWallet = async () => {
-  const chain = new EsploraChain(makeEsplora(h.esploraUrl, (i, init) => fetch(i, init)), () => {});
+  const chain = new EsploraChain(
+    makeEsplora(h.esploraUrl, (i, init) => fetch(i, init)),
+    () => {},
+  );
   return LightningNode.start({
     seed: lightningSeed(MNEMONIC),
     network: "regtest",
@@ -78,16 +82,22 @@ describe("the wallet's lightning node against the local world", () => {
     const r = await h.lightning.node.payInvoice(bolt11, 100_000n);
     expect(r).toMatchObject({ status: "succeeded" });
     await until("received", () =>
-      events.some((e) => e.type === "payment_received" && e.paymentHash === paymentHash && e.amountMsat === 5_000_000n),
+      events.some(
+        (e) => e.type === "payment_received" && e.paymentHash === paymentHash && e.amountMsat === 5_000_000n,
+      ),
     );
   }, 30_000);
 
   it("restarts from its store with the same channel and keeps paying", async () => {
-    const before = wallet.channels().map((c) => ({ id: c.channelId, out: c.outboundSats, in: c.inboundSats }));
+    const before = wallet
+      .channels()
+      .map((c) => ({ id: c.channelId, out: c.outboundSats, in: c.inboundSats }));
     const balance = wallet.balanceSats();
     await wallet.stop();
     wallet = await startWallet();
-    expect(wallet.channels().map((c) => ({ id: c.channelId, out: c.outboundSats, in: c.inboundSats }))).toEqual(before);
+    expect(
+      wallet.channels().map((c) => ({ id: c.channelId, out: c.outboundSats, in: c.inboundSats })),
+    ).toEqual(before);
     expect(wallet.balanceSats()).toBe(balance);
     await until("reconnected and usable", () => wallet.channels().some((c) => c.isUsable), 20_000);
     const { bolt11 } = h.lightning.node.createInvoice(1_000_000n, "again");
@@ -100,7 +110,9 @@ describe("the wallet's lightning node against the local world", () => {
     if (!carolPeer) throw new Error("bad address");
     await h.lightning.node.connectPeer(carolPeer);
     h.lightning.node.openChannel(carol.pubkey, 300_000n, 100_000_000n);
-    await until("pending", () => h.lightning.events.some((e) => e.type === "channel_pending" && e.peer === carol.pubkey));
+    await until("pending", () =>
+      h.lightning.events.some((e) => e.type === "channel_pending" && e.peer === carol.pubkey),
+    );
     await h.mine(6);
     await carol.node.sync();
     await h.lightning.node.sync();
@@ -120,7 +132,9 @@ describe("the wallet's lightning node against the local world", () => {
   it("closes cooperatively and the funds go to the on-chain wallet", async () => {
     const channel = wallet.channels()[0]!;
     wallet.closeChannel(channel.channelId);
-    await until("closed", () => events.some((e) => e.type === "channel_closed" && e.channelId === channel.channelId));
+    await until("closed", () =>
+      events.some((e) => e.type === "channel_closed" && e.channelId === channel.channelId),
+    );
     await mineAndSync(1);
     expect(wallet.channels()).toHaveLength(0);
   }, 30_000);
@@ -132,7 +146,9 @@ describe("the wallet's lightning node against the local world", () => {
     await until("usable", () => wallet.channels().some((c) => c.isUsable));
     const channel = wallet.channels()[0]!;
     wallet.closeChannel(channel.channelId, true);
-    await until("closed", () => events.some((e) => e.type === "channel_closed" && e.channelId === channel.channelId));
+    await until("closed", () =>
+      events.some((e) => e.type === "channel_closed" && e.channelId === channel.channelId),
+    );
     await new Promise((r) => setTimeout(r, 300));
     for (let i = 0; i < 4 && !events.some((e) => e.type === "outputs_swept"); i++) {
       await mineAndSync(50);

@@ -14,6 +14,7 @@ import { Transaction } from "@scure/btc-signer";
 import * as ldk from "lightningdevkit";
 import type { EsploraChain, Log } from "./chain";
 import { displayHex, internalBytes } from "./chain";
+import { NodeError } from "./policy";
 import type { Pipe, PeerAddress } from "./socket";
 import {
   type BlobStore,
@@ -57,7 +58,13 @@ export type NodeEvent =
       readonly capacitySats: bigint | null;
       readonly outpoint: string | null;
     }
-  | { readonly type: "outputs_swept"; readonly txid: string; readonly sats: bigint }
+  | {
+      readonly type: "outputs_swept";
+      readonly txid: string;
+      readonly sats: bigint;
+      /** The closed channels these outputs came from. */
+      readonly channelIds: readonly string[];
+    }
   | {
       readonly type: "htlc_intercepted";
       readonly interceptId: string;
@@ -108,7 +115,14 @@ export type PaymentResult =
   | { readonly status: "failed"; readonly paymentHash: string | null; readonly reason: PaymentFailure }
   | { readonly status: "pending"; readonly paymentHash: string };
 
-export class NodeError extends Error {}
+export type SendStart =
+  | {
+      readonly started: true;
+      readonly paymentId: string;
+      readonly paymentHash: string;
+      readonly done: Promise<PaymentResult>;
+    }
+  | { readonly started: false; readonly result: PaymentResult };
 
 export interface NodeOptions {
   readonly seed: Uint8Array;
@@ -617,7 +631,9 @@ export class LightningNode {
         );
     } else if (event instanceof ldk.Event_SpendableOutputs) {
       const descriptors = event.outputs.map((d) => d.write());
-      const key = `${SWEEP_PREFIX}${hex.encode(random32().slice(0, 16))}`;
+      const channel =
+        event.channel_id instanceof ldk.ChannelId ? hex.encode(event.channel_id.get_a()) : "unknown";
+      const key = `${SWEEP_PREFIX}${channel}/${hex.encode(random32().slice(0, 8))}`;
       void this.enqueue([{ key, value: encodeList(descriptors) }], () => void this.sweep());
     } else if (event instanceof ldk.Event_HTLCIntercepted) {
       this.emit({
@@ -656,7 +672,13 @@ export class LightningNode {
       try {
         const txid = await this.opts.chain.client.broadcast(raw);
         await this.enqueue([{ key, value: null }]);
-        this.emit({ type: "outputs_swept", txid, sats: sumOutputs(tx.res) });
+        const channelId = key.slice(SWEEP_PREFIX.length).split("/")[0]!;
+        this.emit({
+          type: "outputs_swept",
+          txid,
+          sats: sumOutputs(tx.res),
+          channelIds: channelId === "unknown" ? [] : [channelId],
+        });
       } catch (e) {
         // A timelocked output is not final yet: the next sync tries again.
         this.opts.log("info", `sweep of ${key} waits: ${String(e)}`);
@@ -822,9 +844,10 @@ export class LightningNode {
           outboundSats: c.get_outbound_capacity_msat() / 1000n,
           reserveSats: someU64(c.get_unspendable_punishment_reserve()) ?? 0n,
           inboundSats: c.get_inbound_capacity_msat() / 1000n,
-          isUsable: c.get_is_usable(),
-          isReady: c.get_is_channel_ready(),
-          isOutbound: c.get_is_outbound(),
+          // The bindings answer booleans as 0/1.
+          isUsable: Boolean(c.get_is_usable()),
+          isReady: Boolean(c.get_is_channel_ready()),
+          isOutbound: Boolean(c.get_is_outbound()),
           confirmations: confirmations instanceof ldk.Option_u32Z_Some ? confirmations.some : null,
           peerOnline: online.has(peer),
         };
@@ -937,6 +960,15 @@ export class LightningNode {
 
   /** Pays a bolt11 invoice (with `amountMsat` when the invoice has none); answers its final state. */
   async payInvoice(bolt11: string, maxFeeMsat: bigint, amountMsat?: bigint): Promise<PaymentResult> {
+    const s = this.sendInvoice(bolt11, maxFeeMsat, amountMsat);
+    return s.started ? s.done : s.result;
+  }
+
+  /**
+   * Starts paying a bolt11 invoice. Answers at once: either the payment is on its way (`done` resolves
+   * with its final state), or it was refused before anything was sent (`result`).
+   */
+  sendInvoice(bolt11: string, maxFeeMsat: bigint, amountMsat?: bigint): SendStart {
     const parsed = ldk.Bolt11Invoice.constructor_from_str(bolt11.trim());
     if (!(parsed instanceof ldk.Result_Bolt11InvoiceParseOrSemanticErrorZ_OK))
       throw new NodeError("Invalid invoice");
@@ -956,7 +988,7 @@ export class LightningNode {
     const paymentHash = hex.encode(hash);
     const routeParams = params.res.get_c();
     const problem = this.preflight(routeParams.get_final_value_msat());
-    if (problem) return { status: "failed", paymentHash, reason: problem };
+    if (problem) return { started: false, result: { status: "failed", paymentHash, reason: problem } };
     routeParams.set_max_total_routing_fee_msat(ldk.Option_u64Z.constructor_some(maxFeeMsat));
     const r = this.manager.send_payment(
       hash,
@@ -976,15 +1008,21 @@ export class LightningNode {
             : why === F.LDKRetryableSendFailure_RouteNotFound
               ? "route_not_found"
               : "unknown";
-      return { status: "failed", paymentHash, reason };
+      return { started: false, result: { status: "failed", paymentHash, reason } };
     }
-    return this.wait(paymentHash, paymentHash);
+    return { started: true, paymentId: paymentHash, paymentHash, done: this.wait(paymentHash, paymentHash) };
   }
 
-  /** Pays `amountMsat` to a node public key with no invoice (keysend). */
+  /** Pays `amountMsat` to a node public key with no invoice (keysend); answers its final state. */
   async keysend(pubkey: string, amountMsat: bigint, maxFeeMsat: bigint): Promise<PaymentResult> {
+    const s = this.sendKeysend(pubkey, amountMsat, maxFeeMsat);
+    return s.started ? s.done : s.result;
+  }
+
+  /** Starts a keysend payment; see `sendInvoice`. */
+  sendKeysend(pubkey: string, amountMsat: bigint, maxFeeMsat: bigint): SendStart {
     const problem = this.preflight(amountMsat);
-    if (problem) return { status: "failed", paymentHash: null, reason: problem };
+    if (problem) return { started: false, result: { status: "failed", paymentHash: null, reason: problem } };
     const routeParams = ldk.RouteParameters.constructor_from_payment_params_and_value(
       ldk.PaymentParameters.constructor_for_keysend(hex.decode(pubkey), 40, false),
       amountMsat,
@@ -1000,9 +1038,15 @@ export class LightningNode {
       ldk.Retry.constructor_attempts(5),
     );
     if (!(r instanceof ldk.Result_ThirtyTwoBytesRetryableSendFailureZ_OK)) {
-      return { status: "failed", paymentHash: null, reason: "route_not_found" };
+      return { started: false, result: { status: "failed", paymentHash: null, reason: "route_not_found" } };
     }
-    return this.wait(hex.encode(id), hex.encode(r.res));
+    const paymentHash = hex.encode(r.res);
+    return {
+      started: true,
+      paymentId: hex.encode(id),
+      paymentHash,
+      done: this.wait(hex.encode(id), paymentHash),
+    };
   }
 
   // ---- the LSP side of just-in-time channels (local world) ---------------------------------------

@@ -4,7 +4,13 @@
  */
 import { hex } from "@scure/base";
 import { Effect } from "effect";
-import { InsufficientFunds, ServerUnavailable, unexpected, type WalletError } from "../../commands/errors";
+import {
+  InsufficientFunds,
+  isWalletError,
+  ServerUnavailable,
+  unexpected,
+  type WalletError,
+} from "../../commands/errors";
 import { type NewEvent, newEvent } from "../../events/make";
 import type { Network } from "../../events/types";
 import type { OnchainState } from "../../projections/onchain";
@@ -26,9 +32,6 @@ const lowBalance = () =>
     message: "You don't have enough balance for this amount and its fee.",
     key: "send.error_low_balance",
   });
-
-const isWalletError = (e: unknown): e is WalletError =>
-  typeof e === "object" && e !== null && "_tag" in e && "message" in e;
 
 /** The one place a failure of the server or of the code becomes a tagged error. */
 const toWalletError = (e: unknown): WalletError => {
@@ -104,14 +107,14 @@ export const makeOnchainPort = (
         return { amountSats: selection.amount, feeSats: selection.fee, feeRate: rate };
       }),
 
-    spend: (state, target, labels) =>
+    spend: (state, target, labels, options) =>
       serial(async () => {
         const { view, rate, selection } = await planFor(state, target);
         const events: NewEvent[] = await diff(client, account, state, view, cache);
         const changeIndex = Math.max(state.nextIndex.internal, view.lastUsed.internal + 1);
         const change = selection.change > 0n ? account.address("internal", changeIndex) : null;
         const signed = signSpend(account, selection, target.script, change);
-        const txid = await client.broadcast(signed.hex);
+        const txid = options?.broadcast === false ? signed.txid : await client.broadcast(signed.hex);
         // The mempool changed: the next sync must look again.
         cache.mempool = null;
         if (change) {
@@ -135,7 +138,14 @@ export const makeOnchainPort = (
             outgoing: true,
           }),
         );
-        return { txid, amountSats: selection.amount, feeSats: selection.fee, feeRate: rate, events };
+        return {
+          txid,
+          hex: signed.hex,
+          amountSats: selection.amount,
+          feeSats: selection.fee,
+          feeRate: rate,
+          events,
+        };
       }),
   };
 };

@@ -19,6 +19,8 @@ export interface SpendPlan {
 
 export interface SpendOutcome extends SpendPlan {
   readonly txid: string;
+  /** The signed transaction. */
+  readonly hex: string;
   /** The sync's catch-up events, then the change address and the new transaction as the wallet sees it. */
   readonly events: readonly NewEvent[];
 }
@@ -36,10 +38,14 @@ export interface OnchainPort {
   readonly sync: (state: OnchainState) => Effect.Effect<readonly NewEvent[], WalletError>;
   /** The fee and amount a spend would have now; InsufficientFunds when the coins cannot pay. */
   readonly plan: (state: OnchainState, target: SpendTarget) => Effect.Effect<SpendPlan, WalletError>;
-  /** Builds, signs and broadcasts the spend, with `labels` on the new transaction's event. */
+  /**
+   * Builds, signs and broadcasts the spend, with `labels` on the new transaction's event. With
+   * `broadcast: false` it only signs (a channel funding, which the lightning node broadcasts itself).
+   */
   readonly spend: (
     state: OnchainState,
     target: SpendTarget,
     labels: readonly string[],
+    options?: { readonly broadcast?: boolean },
   ) => Effect.Effect<SpendOutcome, WalletError>;
 }

@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nodeWebSocket, loadLdk } from "../../harness/pipes";
+import { type Harness, startHarness } from "../../harness/world";
+import { startLightning } from "../engine/lightning/live";
+import { makeEsplora } from "../engine/onchain/esplora";
+import { makeOnchainPort } from "../engine/onchain/live";
+import { WalletDb } from "../events/db";
+import { readEvents } from "../events/log";
+import { deriveViews, foldEvents } from "../projections";
+import { type CommandAnswer, WalletHost } from "./host";
+import type { AllViews, WalletConfig } from "./protocol";
+import { makeStateCipher } from "./state-cipher";
+
+const cipher = makeStateCipher({ iterations: 1000, allowWeak: true });
+let h: Harness;
+let config: WalletConfig;
+const db = new WalletDb("lightning-host");
+let host: WalletHost;
+let views: Partial<AllViews> = {};
+
+const ok = <T = unknown>(a: CommandAnswer): T => {
+  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
+  return a.value as T;
+};
+
+const until = async (what: string, check: () => boolean, ms = 30_000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+const open = async () => {
+  host = await WalletHost.open({
+    db,
+    config,
+    cipher,
+    onViews: (v) => {
+      views = { ...views, ...v };
+    },
+    makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
+    makeLightning: async (hooks) => {
+      await loadLdk();
+      return startLightning({
+        ...hooks,
+        network: "regtest",
+        esplora: makeEsplora(config.esplora, (i, init) => fetch(i, init)),
+        proxy: config.proxy,
+        lsp: config.lsp,
+        makeSocket: nodeWebSocket,
+        fetch: (i, init) => fetch(i, init),
+      });
+    },
+  });
+  views = host.views();
+};
+
+const mine = async (n: number) => {
+  await h.mine(n);
+  await h.lightning.node.sync();
+  ok(await host.run({ _tag: "SyncOnchain" }));
+};
+
+beforeAll(async () => {
+  h = await startHarness({ port: 0 });
+  config = {
+    network: "regtest",
+    esplora: h.esploraUrl,
+    priceSource: "",
+    proxy: h.proxyUrl,
+    lsp: h.esploraUrl,
+  };
+  await open();
+}, 60_000);
+
+afterAll(async () => {
+  await host?.stop();
+  await h?.stop();
+});
+
+describe("lightning in the wallet (host, node and local world together)", () => {
+  it("opens a channel to the LSP from on-chain funds and shows it once confirmed", async () => {
+    ok(await host.run({ _tag: "CreateWallet" }));
+    await host.whenLightning();
+    expect(views.live?.lightning).toBe("ready");
+    const { address } = ok<{ address: string }>(await host.run({ _tag: "GetNewAddress", labels: [] }));
+    await h.faucet(address, 300_000n);
+    await mine(1);
+    const tooSmall = await host.run({ _tag: "OpenChannel", amountSats: 99_999n });
+    expect(tooSmall).toMatchObject({ ok: false, error: { key: "swap.channel_too_small" } });
+    ok(await host.run({ _tag: "OpenChannel", amountSats: 200_000n }));
+    await until(
+      "channel open in activity",
+      () => views.activity?.items.some((i) => i.kind === "ChannelOpen") ?? false,
+    );
+    // The funding transaction is shown as the channel open, not as an on-chain send.
+    expect(views.activity?.items.filter((i) => i.kind === "OnChain")).toHaveLength(1);
+    await mine(6);
+    await until("usable channel", () => views.channels?.some((c) => c.is_usable) ?? false);
+    expect(views.balance?.lightning).toBeGreaterThan(190_000n);
+    expect(views.balance?.confirmed).toBeLessThan(100_000n);
+  }, 60_000);
+
+  it("pays an invoice of the LSP's node and receives one from it", async () => {
+    const { bolt11 } = h.lightning.node.createInvoice(20_000_000n, "coffee");
+    const fee = ok<{ maxFeeSats: bigint }>(
+      await host.run({ _tag: "EstimateLightningFee", amountSats: 20_000n }),
+    );
+    expect(fee.maxFeeSats).toBe(200n);
+    const paid = ok<{ status: string; amountSats: bigint }>(await host.run({ _tag: "PayInvoice", bolt11 }));
+    expect(paid).toMatchObject({ status: "succeeded", amountSats: 20_000n });
+    await until("settled at the LSP", () =>
+      h.lightning.node.channels().some((c) => c.outboundSats >= 5_000n),
+    );
+    const inv = ok<{ bolt11: string; paymentHash: string }>(
+      await host.run({ _tag: "CreateInvoice", amountSats: 5_000n, labels: ["tip"] }),
+    );
+    expect(ok(await host.run({ _tag: "GetInvoice", paymentHash: inv.paymentHash }))).toMatchObject({
+      paid: false,
+    });
+    expect((await h.lightning.node.payInvoice(inv.bolt11, 100_000n)).status).toBe("succeeded");
+    await until("paid", () =>
+      (views.activity?.items ?? []).some(
+        (i) => i.kind === "Lightning" && i.inbound && i.amount_sats === 5_000n,
+      ),
+    );
+    expect(ok(await host.run({ _tag: "GetInvoice", paymentHash: inv.paymentHash }))).toMatchObject({
+      paid: true,
+      amountSats: 5_000n,
+    });
+  }, 30_000);
+
+  it("refuses an invoice it cannot pay with the catalogue's words, recording nothing", async () => {
+    const before = (await readEvents(db)).length;
+    const { bolt11 } = h.lightning.node.createInvoice(1_000_000_000n, "too much");
+    const r = await host.run({ _tag: "PayInvoice", bolt11 });
+    expect(r).toMatchObject({ ok: false, error: { key: "send.error_low_balance" } });
+    const bad = await host.run({ _tag: "PayInvoice", bolt11: "lnbc1notaninvoice" });
+    expect(bad).toMatchObject({ ok: false, error: { message: "Invalid payment request" } });
+    expect((await readEvents(db)).length).toBe(before);
+  });
+
+  it("after a restart shows the same channels, balance and activity, and the log folds to them", async () => {
+    const before = host.views();
+    await host.stop();
+    await open();
+    await host.whenLightning();
+    const after = host.views();
+    expect(after.channels).toEqual(before.channels);
+    expect(after.balance).toEqual(before.balance);
+    expect(after.activity).toEqual(before.activity);
+    const peer = after.channels[0]!.peer;
+    await until("peer back online", () => views.live?.online_peers.includes(peer) ?? false);
+    const { live: _live, ...folded } = host.views();
+    expect(deriveViews(foldEvents(await readEvents(db)))).toEqual(folded);
+  }, 30_000);
+
+  it("closes the channel and the funds come back on-chain", async () => {
+    const channel = host.views().channels[0]!;
+    await until("peer back online", () => views.live?.online_peers.includes(channel.peer) ?? false);
+    ok(await host.run({ _tag: "CloseChannel", channelId: channel.channel_id }));
+    await until("closed", () => views.activity?.items.some((i) => i.kind === "ChannelClose") ?? false);
+    expect(views.balance?.lightning).toBe(0n);
+    expect(views.balance?.force_close).toBeGreaterThan(180_000n);
+    // Our output of the closing transaction is swept to the on-chain wallet once it is safe from reorgs.
+    await mine(6);
+    await until("swept", () => views.balance?.force_close === 0n, 20_000);
+    await mine(1);
+    await until("back on-chain", () => (views.balance?.confirmed ?? 0n) > 270_000n, 20_000);
+  }, 40_000);
+});

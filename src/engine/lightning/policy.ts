@@ -1,0 +1,30 @@
+/**
+ * What the wallet decides about lightning payments, apart from the node (so screens and handlers can use
+ * it without loading LDK).
+ */
+import type { PaymentFailure } from "./node";
+
+/** The text an owner sees for a payment that did not arrive (spec 1 error catalogue). */
+export const FAILURE_TEXT: { readonly [F in PaymentFailure]: string } = {
+  timeout: "Payment timed out.",
+  reserve: "Channel reserve amount is too high.",
+  no_balance: "You don't have enough balance for this amount and its fee.",
+  route_not_found: "No route to the recipient was found.",
+  recipient_rejected: "The recipient rejected the payment.",
+  retries_exhausted: "The payment failed after several attempts.",
+  expired: "The invoice has expired.",
+  duplicate: "This invoice was already paid.",
+  unknown: "Payment failed for an unknown reason",
+};
+
+/**
+ * The most a payment may spend on routing fees, shown before sending: 1% of the amount, at least 10 sats
+ * (small payments cost a few sats whatever their size).
+ */
+export const feeLimitSats = (amountSats: bigint): bigint => {
+  const pct = (amountSats + 99n) / 100n;
+  return pct > 10n ? pct : 10n;
+};
+
+/** A refusal from the node, in words meant for the owner. */
+export class NodeError extends Error {}

@@ -1,0 +1,205 @@
+import type { ChannelSnapshot } from "../events/types";
+import { projection } from "./projection";
+
+export interface Invoice {
+  readonly paymentHash: string;
+  readonly bolt11: string;
+  readonly amountMsat: bigint | null;
+  readonly description: string;
+  readonly labels: readonly string[];
+  /** Unix seconds. */
+  readonly expiresAt: number;
+  readonly createdAt: number;
+  /** What arrived, once paid. */
+  readonly paidMsat: bigint | null;
+  readonly paidAt: number | null;
+}
+
+export type OutgoingStatus = "pending" | "succeeded" | "failed";
+
+export interface OutgoingPayment {
+  readonly paymentId: string;
+  readonly paymentHash: string | null;
+  readonly destination: string;
+  readonly bolt11: string | null;
+  readonly amountMsat: bigint;
+  readonly feeMsat: bigint;
+  readonly labels: readonly string[];
+  readonly status: OutgoingStatus;
+  readonly reason: string | null;
+  readonly preimage: string | null;
+  readonly startedAt: number;
+  readonly finishedAt: number | null;
+}
+
+export interface ChannelOpen {
+  readonly channelId: string;
+  readonly peer: string;
+  readonly outpoint: string;
+  readonly capacitySats: bigint;
+  readonly feeSats: bigint;
+  readonly isOutbound: boolean;
+  readonly labels: readonly string[];
+  readonly at: number;
+}
+
+export interface ChannelClose {
+  readonly channelId: string;
+  readonly peer: string;
+  readonly outpoint: string | null;
+  readonly reason: string;
+  readonly capacitySats: bigint | null;
+  readonly balanceSats: bigint;
+  readonly at: number;
+}
+
+export interface LightningState {
+  readonly invoices: Map<string, Invoice>;
+  /** Payments received without an invoice of ours (keysend), by payment hash. */
+  readonly spontaneous: Map<string, { amountMsat: bigint; at: number }>;
+  readonly payments: Map<string, OutgoingPayment>;
+  readonly opens: Map<string, ChannelOpen>;
+  readonly closes: Map<string, ChannelClose>;
+  channels: readonly ChannelSnapshot[];
+  /** Closed channels whose outputs were swept back to the on-chain wallet. */
+  readonly swept: Set<string>;
+}
+
+const patch = <K, V>(m: Map<K, V>, k: K, f: (v: V) => V): void => {
+  const v = m.get(k);
+  if (v !== undefined) m.set(k, f(v));
+};
+
+/** Invoices, payments both ways, channel opens and closes, and the latest channel list. */
+export const lightningProjection = projection<LightningState, LightningState>({
+  name: "lightning",
+  initial: () => ({
+    invoices: new Map(),
+    spontaneous: new Map(),
+    payments: new Map(),
+    opens: new Map(),
+    closes: new Map(),
+    channels: [],
+    swept: new Set(),
+  }),
+  apply: (s, e) => {
+    switch (e.type) {
+      case "ln.invoice_created": {
+        const p = e.payload;
+        s.invoices.set(p.payment_hash, {
+          paymentHash: p.payment_hash,
+          bolt11: p.bolt11,
+          amountMsat: p.amount_msat === null ? null : BigInt(p.amount_msat),
+          description: p.description,
+          labels: p.labels,
+          expiresAt: p.expires_at,
+          createdAt: e.at,
+          paidMsat: null,
+          paidAt: null,
+        });
+        return s;
+      }
+      case "ln.payment_received": {
+        const p = e.payload;
+        const amountMsat = BigInt(p.amount_msat);
+        if (s.invoices.has(p.payment_hash)) {
+          patch(s.invoices, p.payment_hash, (i) => ({ ...i, paidMsat: amountMsat, paidAt: e.at }));
+        } else {
+          s.spontaneous.set(p.payment_hash, { amountMsat, at: e.at });
+        }
+        return s;
+      }
+      case "ln.payment_started": {
+        const p = e.payload;
+        s.payments.set(p.payment_id, {
+          paymentId: p.payment_id,
+          paymentHash: p.payment_hash,
+          destination: p.destination,
+          bolt11: p.bolt11,
+          amountMsat: BigInt(p.amount_msat),
+          feeMsat: 0n,
+          labels: p.labels,
+          status: "pending",
+          reason: null,
+          preimage: null,
+          startedAt: e.at,
+          finishedAt: null,
+        });
+        return s;
+      }
+      case "ln.payment_sent": {
+        const p = e.payload;
+        patch(s.payments, p.payment_id, (x) => ({
+          ...x,
+          paymentHash: p.payment_hash,
+          status: "succeeded" as const,
+          feeMsat: BigInt(p.fee_msat),
+          preimage: p.preimage,
+          finishedAt: e.at,
+        }));
+        return s;
+      }
+      case "ln.payment_failed": {
+        const p = e.payload;
+        patch(s.payments, p.payment_id, (x) => ({
+          ...x,
+          status: "failed" as const,
+          reason: p.reason,
+          finishedAt: e.at,
+        }));
+        return s;
+      }
+      case "ln.channel_pending": {
+        const p = e.payload;
+        s.opens.set(p.channel_id, {
+          channelId: p.channel_id,
+          peer: p.peer,
+          outpoint: p.outpoint,
+          capacitySats: BigInt(p.capacity_sats),
+          feeSats: BigInt(p.fee_sats),
+          isOutbound: p.is_outbound,
+          labels: p.labels,
+          at: e.at,
+        });
+        return s;
+      }
+      case "ln.channel_closed": {
+        const p = e.payload;
+        s.closes.set(p.channel_id, {
+          channelId: p.channel_id,
+          peer: p.peer,
+          outpoint: p.outpoint,
+          reason: p.reason,
+          capacitySats: p.capacity_sats === null ? null : BigInt(p.capacity_sats),
+          balanceSats: BigInt(p.balance_sats),
+          at: e.at,
+        });
+        return s;
+      }
+      case "ln.outputs_swept":
+        for (const id of e.payload.channel_ids) s.swept.add(id);
+        return s;
+      case "ln.channels_changed":
+        s.channels = e.payload.channels;
+        return s;
+      default:
+        return s;
+    }
+  },
+  view: (s) => s,
+});
+
+/** Ours across every channel: what we can send plus the reserves that come back when a channel closes. */
+export const lightningBalance = (s: LightningState): bigint =>
+  s.channels.reduce((sum, c) => sum + BigInt(c.balance) + (c.is_ready ? BigInt(c.reserve) : 0n), 0n);
+
+/** Balances of closed channels not yet back in the on-chain wallet. */
+export const closingBalance = (s: LightningState): bigint => {
+  let closing = 0n;
+  for (const c of s.closes.values()) if (!s.swept.has(c.channelId)) closing += c.balanceSats;
+  return closing;
+};
+
+/** Funding transactions of our channel opens: activity shows them as ChannelOpen, not as on-chain sends. */
+export const fundingTxids = (s: LightningState): Set<string> =>
+  new Set([...s.opens.values()].map((o) => o.outpoint.split(":")[0]!));
