@@ -248,13 +248,25 @@ export const attachProxy = (server: Server): void => {
     const host = m[1]!.replaceAll("_", ".");
     const port = Number(m[2]);
     wss.handleUpgrade(req, socket, head, (ws) => {
+      // Bytes the browser sends before the TCP side is up wait here, in order.
+      const browser = wsPipe(ws);
+      const early: Uint8Array[] = [];
+      let closed = false;
+      browser.onData = (d) => early.push(d);
+      browser.onClose = () => {
+        closed = true;
+      };
       void dialTcp(host, port).then(
         (tcp) => {
-          const browser = wsPipe(ws);
+          if (closed) {
+            tcp.close();
+            return;
+          }
           browser.onData = (d) => tcp.send(d);
           browser.onClose = () => tcp.close();
           tcp.onData = (d) => browser.send(d);
           tcp.onClose = () => browser.close();
+          for (const d of early.splice(0)) tcp.send(d);
         },
         () => ws.close(),
       );

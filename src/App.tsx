@@ -12,6 +12,8 @@ import { EmergencyKit } from "./screens/settings/EmergencyKit";
 import { LanguageSettings } from "./screens/settings/Language";
 import { Restore } from "./screens/settings/Restore";
 import { SettingsRoot } from "./screens/settings/SettingsRoot";
+import { Channels } from "./screens/settings/Channels";
+import { Swap } from "./screens/swap/Swap";
 import { Setup } from "./screens/Setup";
 import { ConfigContext } from "./ui/config";
 import { ErrorBoundary } from "./ui/ErrorBoundary";
@@ -41,6 +43,8 @@ function Routes() {
       <Route path="/settings/currency" component={CurrencySettings} />
       <Route path="/settings/language" component={LanguageSettings} />
       <Route path="/settings/emergencykit" component={EmergencyKit} />
+      <Route path="/settings/channels" component={Channels} />
+      <Route path="/swap" component={Swap} />
       <Route component={NotFound} />
     </Switch>
   );

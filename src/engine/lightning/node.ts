@@ -649,8 +649,17 @@ export class LightningNode {
     }
   }
 
+  private sweeping: Promise<void> | null = null;
+
   /** Spends every saved spendable output to our on-chain wallet; kept until a spend is accepted. */
-  async sweep(): Promise<void> {
+  sweep(): Promise<void> {
+    this.sweeping ??= this.sweepSaved().finally(() => {
+      this.sweeping = null;
+    });
+    return this.sweeping;
+  }
+
+  private async sweepSaved(): Promise<void> {
     for (const key of await this.opts.store.keys(SWEEP_PREFIX)) {
       const bytes = await this.opts.store.get(key);
       if (!bytes) continue;
@@ -680,8 +689,13 @@ export class LightningNode {
           channelIds: channelId === "unknown" ? [] : [channelId],
         });
       } catch (e) {
-        // A timelocked output is not final yet: the next sync tries again.
-        this.opts.log("info", `sweep of ${key} waits: ${String(e)}`);
+        if (/already|inputs-spent|missingorspent/i.test(String(e))) {
+          // Swept before (the answer was lost): nothing left to do.
+          await this.enqueue([{ key, value: null }]);
+        } else {
+          // A timelocked output is not final yet: the next sync tries again.
+          this.opts.log("info", `sweep of ${key} waits: ${String(e)}`);
+        }
       }
     }
   }

@@ -1,6 +1,11 @@
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { useEffect, useState } from "react";
-import type { ActivityItem, OnchainDetails } from "../../projections/activity";
+import type {
+  ActivityItem,
+  ChannelDetails,
+  LightningDetails,
+  OnchainDetails,
+} from "../../projections/activity";
 import { useI18n } from "../../i18n/intl";
 import { CopyButton } from "../../ui/CopyButton";
 import { Dialog } from "../../ui/Dialog";
@@ -20,16 +25,22 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
   const config = useWalletConfig();
   const [shown] = useBalanceShown();
   const [details, setDetails] = useState<OnchainDetails | null>(null);
+  const [payment, setPayment] = useState<LightningDetails | null>(null);
+  const [channel, setChannel] = useState<ChannelDetails | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     setDetails(null);
+    setPayment(null);
+    setChannel(null);
     setError(null);
-    if (item?.kind !== "OnChain") return;
-    client
-      .dispatch({ _tag: "GetTransaction", txid: item.id })
-      .then(setDetails)
-      .catch((e: unknown) => setError(errorText(e)));
+    if (!item) return;
+    const failed = (e: unknown) => setError(errorText(e));
+    if (item.kind === "OnChain")
+      client.dispatch({ _tag: "GetTransaction", txid: item.id }).then(setDetails, failed);
+    else if (item.kind === "Lightning")
+      client.dispatch({ _tag: "GetLightningPayment", id: item.id }).then(setPayment, failed);
+    else client.dispatch({ _tag: "GetChannelEvent", id: item.id }).then(setChannel, failed);
   }, [item, client, errorText]);
 
   if (!item)
@@ -38,7 +49,16 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
         {null}
       </Dialog>
     );
-  const title = item.inbound ? t("activity.received") : t("activity.sent");
+  const title =
+    item.kind === "ChannelOpen"
+      ? t("activity.channel_open")
+      : item.kind === "ChannelClose"
+        ? t("activity.channel_close")
+        : item.inbound
+          ? t("activity.received")
+          : t("activity.sent");
+  const txid = item.kind === "OnChain" ? item.id : (channel?.txid ?? null);
+  const fee = details?.fee ?? payment?.fee_sats ?? channel?.fee_sats ?? null;
   return (
     <Dialog open title={title} onClose={onClose}>
       <dl className="details">
@@ -46,11 +66,62 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
         <dd>
           <Amount sats={item.amount_sats} shown={shown} live={live} />
         </dd>
-        {details ? (
+        {fee !== null && item.kind !== "ChannelClose" ? (
           <>
             <dt>{t("activity.fee")}</dt>
             <dd>
-              <Amount sats={details.fee} shown={shown} live={live} />
+              <Amount sats={fee} shown={shown} live={live} />
+            </dd>
+          </>
+        ) : null}
+        {channel?.kind === "ChannelOpen" && channel.capacity_sats !== null ? (
+          <>
+            <dt>{t("activity.capacity")}</dt>
+            <dd>
+              <div
+                className="capacity-bar"
+                role="meter"
+                aria-label={t("channels.bar_label")}
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={
+                  channel.capacity_sats === 0n
+                    ? 0
+                    : Number((channel.balance_sats * 100n) / channel.capacity_sats)
+                }
+              >
+                <span
+                  style={{
+                    width: `${channel.capacity_sats === 0n ? 0 : Number((channel.balance_sats * 100n) / channel.capacity_sats)}%`,
+                  }}
+                />
+              </div>
+              <Amount sats={channel.capacity_sats} shown={shown} live={live} />
+            </dd>
+          </>
+        ) : null}
+        {channel?.kind === "ChannelClose" ? (
+          <>
+            <dt>{t("activity.channel_id")}</dt>
+            <dd>
+              <code title={channel.channel_id}>{truncateMiddle(channel.channel_id)}</code>
+            </dd>
+            <dt>{t("activity.reason")}</dt>
+            <dd>{channel.reason}</dd>
+          </>
+        ) : null}
+        {payment?.description ? (
+          <>
+            <dt>{t("activity.description")}</dt>
+            <dd>{payment.description}</dd>
+          </>
+        ) : null}
+        {payment?.preimage ? (
+          <>
+            <dt>{t("activity.preimage")}</dt>
+            <dd className="row">
+              <code title={payment.preimage}>{truncateMiddle(payment.preimage)}</code>
+              <CopyButton text={payment.preimage} copiedMs={1000} />
             </dd>
           </>
         ) : null}
@@ -70,15 +141,15 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
             ? t("activity.pending")
             : new Date(item.last_updated * 1000).toLocaleString()}
         </dd>
-        {item.kind === "OnChain" ? (
+        {txid ? (
           <>
             <dt>{t("activity.txid")}</dt>
             <dd className="row">
-              <code title={item.id}>{truncateMiddle(item.id)}</code>
-              <CopyButton text={item.id} copiedMs={1000} />
+              <code title={txid}>{truncateMiddle(txid)}</code>
+              <CopyButton text={txid} copiedMs={1000} />
               <a
                 className="link"
-                href={explorerTxUrl(config.network, item.id, config.esplora)}
+                href={explorerTxUrl(config.network, txid, config.esplora)}
                 target="_blank"
                 rel="noreferrer"
               >
@@ -88,6 +159,7 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
           </>
         ) : null}
       </dl>
+      {item.kind === "ChannelClose" ? <p>{t("activity.sweep_delay")}</p> : null}
       <ErrorBox text={error} />
     </Dialog>
   );

@@ -60,7 +60,21 @@ export function BalanceCard() {
             <Amount sats={balance.lightning} shown={shown} live={live} />
           </button>
         )}
+        {live?.lightning === "starting" ? (
+          <span className="badge">{t("home.lightning_starting")}</span>
+        ) : null}
+        {live?.lightning === "failed" ? (
+          <span className="error-text" title={live.lightning_error ?? ""}>
+            {t("home.lightning_failed")}
+          </span>
+        ) : null}
       </div>
+      {balance.force_close > 0n ? (
+        <div className="balance-row">
+          <span className="balance-label">{t("home.closing_balance")}</span>
+          <Amount sats={balance.force_close} shown={shown} live={live} />
+        </div>
+      ) : null}
       <div className="balance-row">
         <span className="balance-label">{t("home.onchain_balance")}</span>
         <button
@@ -83,6 +97,11 @@ export function BalanceCard() {
           {live?.is_syncing ? t("home.syncing") : t("home.sync_now")}
         </button>
         {live?.sync_error ? <span className="error-text">{t("home.sync_failed")}</span> : null}
+        {balance.confirmed + balance.unconfirmed > 0n && !wallet.safe_mode ? (
+          <Link href="/swap" className="link">
+            {t("home.swap")}
+          </Link>
+        ) : null}
       </div>
       {!federations || federations.length === 0 ? null : (
         <Link href="/settings/federations" className="link">

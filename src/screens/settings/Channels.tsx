@@ -1,0 +1,151 @@
+import { useState } from "react";
+import { Link } from "wouter";
+import type { ChannelView } from "../../projections";
+import { useI18n } from "../../i18n/intl";
+import { BackControl } from "../../ui/BackControl";
+import { ConfirmDialog } from "../../ui/Dialog";
+import { useWalletConfig } from "../../ui/config";
+import { useErrorText } from "../../ui/errors";
+import { explorerTxUrl } from "../../ui/explorer";
+import { truncateMiddle } from "../../ui/format";
+import { useToast } from "../../ui/toast";
+import { useView, useWallet } from "../../ui/wallet";
+
+const percent = (part: bigint, whole: bigint) => (whole === 0n ? 0 : Number((part * 100n) / whole));
+
+/** One channel: what we can send and receive as a bar, its funding on the explorer, and a close button. */
+function ChannelRow({
+  channel,
+  online,
+  onClose,
+}: {
+  channel: ChannelView;
+  online: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useI18n();
+  const config = useWalletConfig();
+  const txid = channel.outpoint.split(":")[0] ?? "";
+  const ours = channel.balance + channel.reserve;
+  return (
+    <li className="channel">
+      <div className="row">
+        <span>{t("channels.size", { amount: channel.size.toString() })}</span>
+        <code title={channel.peer}>{truncateMiddle(channel.peer)}</code>
+      </div>
+      <div
+        className="capacity-bar"
+        role="meter"
+        aria-label={t("channels.bar_label")}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent(ours, channel.size)}
+      >
+        <span style={{ width: `${percent(ours, channel.size)}%` }} />
+      </div>
+      <div className="row">
+        <span>{t("channels.can_send", { amount: channel.balance.toString() })}</span>
+        <span>{t("channels.can_receive", { amount: channel.inbound.toString() })}</span>
+      </div>
+      <div className="row">
+        {txid ? (
+          <a
+            className="link"
+            href={explorerTxUrl(config.network, txid, config.esplora)}
+            target="_blank"
+            rel="noreferrer"
+          >
+            {t("activity.explorer")}
+          </a>
+        ) : null}
+        <button type="button" className="button" onClick={onClose}>
+          {online ? t("channels.close") : t("channels.force_close")}
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** Lightning channels (spec 1 "Channels"): totals, online and offline lists, close with confirmation. */
+export function Channels() {
+  const { t } = useI18n();
+  const client = useWallet();
+  const toast = useToast();
+  const errorText = useErrorText();
+  const channels = useView("channels") ?? [];
+  const live = useView("live");
+  const [closing, setClosing] = useState<{ channel: ChannelView; force: boolean } | null>(null);
+  const online = new Set(live?.online_peers ?? []);
+  const isOnline = (c: ChannelView) => online.has(c.peer);
+  const total = (f: (c: ChannelView) => bigint) => channels.reduce((sum, c) => sum + f(c), 0n).toString();
+
+  const close = async () => {
+    if (!closing) return;
+    const { channel, force } = closing;
+    setClosing(null);
+    try {
+      await client.dispatch({ _tag: "CloseChannel", channelId: channel.channel_id, force });
+      toast({ title: t("channels.closing") });
+    } catch (e) {
+      toast({ title: t("common.error"), description: errorText(e), isError: true });
+    }
+  };
+
+  const list = (title: string, rows: ChannelView[]) => (
+    <details open>
+      <summary>
+        {title} ({rows.length})
+      </summary>
+      <ul className="channels">
+        {rows.map((c) => (
+          <ChannelRow
+            key={c.channel_id}
+            channel={c}
+            online={isOnline(c)}
+            onClose={() => setClosing({ channel: c, force: !isOnline(c) })}
+          />
+        ))}
+      </ul>
+    </details>
+  );
+
+  return (
+    <main className="screen">
+      <BackControl />
+      <h1>{t("settings.channels")}</h1>
+      <dl className="details">
+        <dt>{t("channels.total_outbound")}</dt>
+        <dd>{t("channels.sats", { amount: total((c) => c.balance) })}</dd>
+        <dt>{t("channels.total_reserve")}</dt>
+        <dd>{t("channels.sats", { amount: total((c) => c.reserve) })}</dd>
+        <dt>{t("channels.total_inbound")}</dt>
+        <dd>{t("channels.sats", { amount: total((c) => c.inbound) })}</dd>
+      </dl>
+      <p>{t("channels.count", { count: channels.length })}</p>
+      {channels.length === 0 ? (
+        <p>
+          {t("channels.none")}{" "}
+          <Link className="link" href="/swap">
+            {t("channels.swap")}
+          </Link>
+        </p>
+      ) : (
+        <>
+          {list(t("channels.online"), channels.filter(isOnline))}
+          {list(
+            t("channels.offline"),
+            channels.filter((c) => !isOnline(c)),
+          )}
+        </>
+      )}
+      <ConfirmDialog
+        open={closing !== null}
+        title={closing?.force ? t("channels.force_close") : t("channels.close")}
+        message={closing?.force ? t("channels.force_close_confirm") : t("channels.close_confirm")}
+        confirmLabel={closing?.force ? t("channels.force_close") : t("channels.close")}
+        onConfirm={() => void close()}
+        onCancel={() => setClosing(null)}
+      />
+    </main>
+  );
+}

@@ -1,0 +1,140 @@
+import { useEffect, useState } from "react";
+import { useLocation } from "wouter";
+import { CommandFailed } from "../../commands/client";
+import { useI18n } from "../../i18n/intl";
+import { BackControl } from "../../ui/BackControl";
+import { Dialog } from "../../ui/Dialog";
+import { useWalletConfig } from "../../ui/config";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { normaliseSatsInput } from "../../ui/money";
+import { useView, useWallet } from "../../ui/wallet";
+
+type Result = { ok: true; amountSats: bigint } | { ok: false; message: string };
+
+/** Swap on-chain funds into a lightning channel (spec 2 "Swap"): peer, amount, fee, confirm, result. */
+export function Swap() {
+  const { t } = useI18n();
+  const client = useWallet();
+  const errorText = useErrorText();
+  const [, navigate] = useLocation();
+  const config = useWalletConfig();
+  const balance = useView("balance");
+  const live = useView("live");
+  const [peer, setPeer] = useState("");
+  const [amount, setAmount] = useState("");
+  const [fee, setFee] = useState<bigint | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<Result | null>(null);
+
+  const onchain = (balance?.confirmed ?? 0n) + (balance?.unconfirmed ?? 0n);
+  const sats = amount === "" ? null : BigInt(amount);
+  const sweep = sats !== null && sats === onchain;
+  const needsPeer = config.lsp === null;
+
+  useEffect(() => {
+    setFee(null);
+    if (sats === null || sats < 546n) return;
+    const timer = setTimeout(() => {
+      client
+        .dispatch({ _tag: "EstimateChannelOpenFee", amountSats: sweep ? null : sats })
+        .then((r) => setFee(r.feeSats))
+        .catch(() => setFee(null));
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [client, sats, sweep]);
+
+  const submit = async () => {
+    setError(null);
+    setBusy(true);
+    try {
+      const target = needsPeer ? { peer: peer.trim() } : {};
+      if (sweep) {
+        const r = await client.dispatch({ _tag: "SweepAllToChannel", ...target });
+        setResult({ ok: true, amountSats: r.amountSats });
+      } else if (sats !== null) {
+        await client.dispatch({ _tag: "OpenChannel", amountSats: sats, ...target });
+        setResult({ ok: true, amountSats: sats });
+      }
+    } catch (e) {
+      // Bad input is shown by the form; a failure of the open itself gets the result dialog.
+      const input =
+        e instanceof CommandFailed && (e._tag === "InvalidInput" || e._tag === "InsufficientFunds");
+      if (input) setError(errorText(e));
+      else setResult({ ok: false, message: errorText(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const reset = () => {
+    setResult(null);
+    setAmount("");
+    setPeer("");
+  };
+
+  return (
+    <main className="screen">
+      <BackControl />
+      <h1>{t("swap.title")}</h1>
+      <p>{t("swap.caption")}</p>
+      {live?.lightning === "safe_mode" ? <p role="status">{t("home.safe_mode_error")}</p> : null}
+      <form
+        className="column"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        {needsPeer ? (
+          <>
+            <label htmlFor="swap-peer">{t("swap.peer")}</label>
+            <input
+              id="swap-peer"
+              value={peer}
+              placeholder="pubkey@host:port"
+              autoComplete="off"
+              spellCheck={false}
+              onChange={(e) => setPeer(e.target.value)}
+            />
+          </>
+        ) : (
+          <p>{t("swap.lsp_peer")}</p>
+        )}
+        <label htmlFor="swap-amount">{t("swap.amount")}</label>
+        <div className="row">
+          <input
+            id="swap-amount"
+            inputMode="numeric"
+            value={amount}
+            onChange={(e) => setAmount(normaliseSatsInput(e.target.value))}
+          />
+          <button type="button" className="button" onClick={() => setAmount(onchain.toString())}>
+            {t("swap.max")}
+          </button>
+        </div>
+        <p>{t("swap.available", { amount: onchain.toString() })}</p>
+        {fee !== null ? <p>{t("swap.fee", { amount: fee.toString() })}</p> : null}
+        {sweep ? <p>{t("swap.sweep_notice")}</p> : null}
+        <ErrorBox text={error} />
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={busy || sats === null || (needsPeer && peer.trim() === "")}
+        >
+          {busy ? t("swap.opening") : t("swap.confirm")}
+        </button>
+      </form>
+      <Dialog
+        open={result !== null}
+        title={result?.ok ? t("swap.success_title") : t("swap.failure_title")}
+        onClose={reset}
+      >
+        <p>{result?.ok ? t("swap.success", { amount: result.amountSats.toString() }) : result?.message}</p>
+        <button type="button" className="button button-primary" onClick={() => navigate("/")}>
+          {t("common.home")}
+        </button>
+      </Dialog>
+    </main>
+  );
+}
