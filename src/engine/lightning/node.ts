@@ -678,25 +678,25 @@ export class LightningNode {
         continue;
       }
       const raw = hex.encode(tx.res);
+      const spend = Transaction.fromRaw(tx.res, { allowUnknownOutputs: true });
+      const channelId = key.slice(SWEEP_PREFIX.length).split("/")[0]!;
+      let done = false;
       try {
-        const txid = await this.opts.chain.client.broadcast(raw);
-        await this.enqueue([{ key, value: null }]);
-        const channelId = key.slice(SWEEP_PREFIX.length).split("/")[0]!;
-        this.emit({
-          type: "outputs_swept",
-          txid,
-          sats: sumOutputs(tx.res),
-          channelIds: channelId === "unknown" ? [] : [channelId],
-        });
+        await this.opts.chain.client.broadcast(raw);
+        done = true;
       } catch (e) {
-        if (/already|inputs-spent|missingorspent/i.test(String(e))) {
-          // Swept before (the answer was lost): nothing left to do.
-          await this.enqueue([{ key, value: null }]);
-        } else {
-          // A timelocked output is not final yet: the next sync tries again.
-          this.opts.log("info", `sweep of ${key} waits: ${String(e)}`);
-        }
+        // Swept before (the answer was lost): done. Otherwise a timelock is not over yet: try again later.
+        done = /already|inputs-spent|missingorspent/i.test(String(e));
+        if (!done) this.opts.log("info", `sweep of ${key} waits: ${String(e)}`);
       }
+      if (!done) continue;
+      await this.enqueue([{ key, value: null }]);
+      this.emit({
+        type: "outputs_swept",
+        txid: spend.id,
+        sats: sumOutputs(spend),
+        channelIds: channelId === "unknown" ? [] : [channelId],
+      });
     }
   }
 
@@ -1116,9 +1116,8 @@ const encodeList = (items: readonly Uint8Array[]): Uint8Array =>
 const decodeList = (bytes: Uint8Array): Uint8Array[] =>
   (JSON.parse(untext.decode(bytes)) as string[]).map((h) => hex.decode(h));
 
-/** Total of a raw transaction's outputs. */
-const sumOutputs = (raw: Uint8Array): bigint => {
-  const tx = Transaction.fromRaw(raw, { allowUnknownOutputs: true });
+/** Total of a transaction's outputs. */
+const sumOutputs = (tx: Transaction): bigint => {
   let total = 0n;
   for (let i = 0; i < tx.outputsLength; i++) total += tx.getOutput(i).amount ?? 0n;
   return total;
