@@ -1,9 +1,13 @@
 /** `npm run harness`: the local regtest world on 127.0.0.1 (port from ESPLORA_PORT, default 3002). */
-import { DEFAULT_ESPLORA_PORT } from "./ports";
+import { DEFAULT_ESPLORA_PORT, DEFAULT_LIGHTNING_TCP_PORT, DEFAULT_LIGHTNING_WS_PORT } from "./ports";
 import { startHarness } from "./world";
 
 const port = Number(process.env.ESPLORA_PORT ?? DEFAULT_ESPLORA_PORT);
-const h = await startHarness({ port });
+const h = await startHarness({
+  port,
+  lightningTcpPort: Number(process.env.LIGHTNING_PORT ?? DEFAULT_LIGHTNING_TCP_PORT),
+  lightningWsPort: Number(process.env.LIGHTNING_WS_PORT ?? DEFAULT_LIGHTNING_WS_PORT),
+});
 console.log(`Regtest chain at height ${h.tipHeight()}`);
 console.log(`Esplora API   ${h.esploraUrl}   (e.g. ${h.esploraUrl}/blocks/tip/height)`);
 console.log(
@@ -11,6 +15,9 @@ console.log(
 );
 console.log(`Mining        POST ${h.esploraUrl}/mine {"blocks","address"?}   or  npm run mine -- [blocks]`);
 console.log(`Price feed    ${h.esploraUrl}/api/v1/price/USD`);
+console.log(`Lightning     ${h.lightning.address}   (WebSocket ${h.lightning.wsAddress})`);
+console.log(`              HTTP API ${h.esploraUrl}/ln/info, /ln/invoice, /ln/pay, /ln/channels … (see harness/README.md)`);
+console.log(`LSP           ${h.esploraUrl}/api/v1/info   Proxy ${h.proxyUrl}/v1/<host>/<port>`);
 
 let stopping = false;
 const stop = async () => {
