@@ -1086,6 +1086,24 @@ export class LightningNode {
     this.schedule();
   }
 
+  /**
+   * Stops at once, writing nothing more: what closing the tab (or a crash) does. Writes under way may or
+   * may not land; LDK was only told of those that did.
+   */
+  halt(): void {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    for (const { pipe } of this.connections.values()) {
+      try {
+        pipe.close();
+      } catch {
+        // already closed
+      }
+    }
+    this.connections.clear();
+  }
+
   /** Stops the loop and every connection; waits for pending writes, then writes the manager once more. */
   async stop(): Promise<void> {
     if (this.stopped) return;
