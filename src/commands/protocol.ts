@@ -30,6 +30,10 @@ export interface LiveState {
   readonly is_syncing: boolean;
   readonly last_sync: number | null;
   readonly sync_error: string | null;
+  /** A password is set and has not been entered yet: the decrypt dialog is open. */
+  readonly needs_password: boolean;
+  /** The seed and engine blobs are encrypted at rest with the owner's password. */
+  readonly has_password: boolean;
 }
 
 export type AllViews = Views & { readonly live: LiveState };
