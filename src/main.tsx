@@ -5,13 +5,20 @@ import { boot, type BootState } from "./boot";
 import { resolveConfig } from "./config";
 import { I18nProvider, initialLanguage, loadMessages } from "./i18n/intl";
 import { BootError, Loading } from "./screens/Loading";
+import { applyConnectPolicy } from "./security/csp";
 import { ToastProvider } from "./ui/toast";
 import "./ui/app.css";
 
 const config = resolveConfig(localStorage, {
   network: import.meta.env.VITE_NETWORK,
   esplora: import.meta.env.VITE_ESPLORA,
+  proxy: import.meta.env.VITE_PROXY,
+  rgs: import.meta.env.VITE_RGS,
+  storage: import.meta.env.VITE_STORAGE,
+  lsp: import.meta.env.VITE_LSP,
 });
+// Before anything connects: only this origin and the servers of this configuration.
+applyConnectPolicy(document, config);
 
 function Root() {
   const [state, setState] = useState<BootState>({ stage: "fresh", error: null, client: null });

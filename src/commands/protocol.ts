@@ -1,3 +1,4 @@
+import type { Servers } from "../config";
 import type { Network } from "../events/types";
 import type { Views } from "../projections";
 import type { Command } from "./command";
@@ -9,6 +10,8 @@ export interface WalletConfig {
   readonly esplora: string;
   /** URL template of the price feed, `{code}` replaced by the fiat code. */
   readonly priceSource: string;
+  /** Every server of the settings page (lsp, proxy, rgs, storage, ...), as resolved at start. */
+  readonly servers?: Servers;
 }
 
 /** Boot stages of spec 1 §4, shown as progress 0 to 5. */
