@@ -9,11 +9,14 @@ import { Send } from "./screens/send/Send";
 import { Backup } from "./screens/settings/Backup";
 import { CurrencySettings } from "./screens/settings/Currency";
 import { EmergencyKit } from "./screens/settings/EmergencyKit";
+import { EncryptSettings } from "./screens/settings/Encrypt";
 import { LanguageSettings } from "./screens/settings/Language";
 import { Restore } from "./screens/settings/Restore";
+import { ServersSettings } from "./screens/settings/Servers";
 import { SettingsRoot } from "./screens/settings/SettingsRoot";
 import { Setup } from "./screens/Setup";
 import { ConfigContext } from "./ui/config";
+import { DecryptDialog } from "./ui/DecryptDialog";
 import { ErrorBoundary } from "./ui/ErrorBoundary";
 import { MobileActions, SideNav } from "./ui/Nav";
 import { UpdateBanner } from "./ui/UpdateBanner";
@@ -41,6 +44,8 @@ function Routes() {
       <Route path="/settings/currency" component={CurrencySettings} />
       <Route path="/settings/language" component={LanguageSettings} />
       <Route path="/settings/emergencykit" component={EmergencyKit} />
+      <Route path="/settings/encrypt" component={EncryptSettings} />
+      <Route path="/settings/servers" component={ServersSettings} />
       <Route component={NotFound} />
     </Switch>
   );
@@ -70,6 +75,7 @@ export function App({ client, config }: { client: WalletClient; config: WalletCo
             <UpdateBanner />
             <ErrorBoundary>
               <Routes />
+              <DecryptDialog />
             </ErrorBoundary>
           </div>
           <MobileActions />

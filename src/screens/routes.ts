@@ -14,4 +14,6 @@ export const ROUTES_BUILT: readonly string[] = [
   "/settings/currency",
   "/settings/language",
   "/settings/emergencykit",
+  "/settings/encrypt",
+  "/settings/servers",
 ];
