@@ -5,8 +5,8 @@ import { Dialog } from "./Dialog";
 import { ErrorBox, useErrorText } from "./errors";
 import { useView, useWallet } from "./wallet";
 
-/** Paths that stay usable while the wallet waits for its password (forgot password, emergency kit). */
-const WITHOUT_PASSWORD = ["/settings/restore", "/settings/emergencykit"];
+/** Where forgot password leads: restoring from the 12 words needs no password. */
+const WITHOUT_PASSWORD = ["/settings/restore"];
 
 /**
  * The decrypt dialog (spec 1 §4 password): open while the wallet needs its password. Submitting unlocks

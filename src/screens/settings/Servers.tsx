@@ -28,7 +28,8 @@ export function ServersSettings() {
     setBusy(true);
     saveServers(localStorage, values, defaults);
     client.stop();
-    location.reload();
+    // A fresh start reads the new settings (and names them in the connection policy).
+    location.assign("/");
   };
 
   return (
