@@ -80,6 +80,9 @@ export const unlockVault = async (vault: unknown, password: string): Promise<Vau
 export const newVaultKey = (password: string, params?: KdfParams): Promise<VaultKey> =>
   createVaultKey(password, params);
 
+/** The check value stored in `KV.vault` for a key. */
+export const vaultCheck = (key: VaultKey): Promise<unknown> => sealJsonWithKey(key, VAULT_CHECK);
+
 /**
  * Re-seals every secret entry from `from` (null: stored in the clear) to `to` (null: remove the password),
  * and writes them together with the new check value in one transaction: a crash leaves either the old
@@ -99,7 +102,7 @@ export const rekeySecrets = async (
     const plain = await openValue(from, row.key, row.value);
     next.push({ key: row.key, value: await sealValue(to, row.key, plain) });
   }
-  const check = to ? await sealJsonWithKey(to, VAULT_CHECK) : null;
+  const check = to ? await vaultCheck(to) : null;
   await db.transaction("rw", db.kv, async () => {
     // The entries read above must still be sealed the way they were.
     if (JSON.stringify((await db.kv.get(KV.vault))?.value ?? null) !== vault)
