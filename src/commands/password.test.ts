@@ -187,4 +187,34 @@ describe("password at rest", () => {
       ok(await source.host.run({ _tag: "ShowSeed" })),
     );
   });
+
+  it("starts lightning only once unlocked, and never in safe mode", async () => {
+    const { db, host } = await backedUpWallet();
+    ok(await host.run(change("", "pw")));
+    const started: WalletHost[] = [];
+    const startLightning = (h: WalletHost) => {
+      started.push(h);
+    };
+    const locked = await WalletHost.open({
+      db,
+      config,
+      cipher,
+      kdf,
+      onViews: () => undefined,
+      startLightning,
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(started).toHaveLength(0);
+    ok(await locked.run({ _tag: "Unlock", password: "pw" }));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(started).toEqual([locked]);
+    expect(locked.safeMode).toBe(false);
+
+    ok(await locked.run({ _tag: "SetSafeMode", enabled: true }));
+    const safe = await WalletHost.open({ db, config, cipher, kdf, onViews: () => undefined, startLightning });
+    expect(safe.safeMode).toBe(true);
+    ok(await safe.run({ _tag: "Unlock", password: "pw" }));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(started).toEqual([locked]);
+  });
 });
