@@ -4,8 +4,9 @@ import type { KvRow } from "../events/db";
 import { appendEvents, readEvents, readKv } from "../events/log";
 import { type Stamp, stamp } from "../events/make";
 import { isEngineBlobKey, isSecretKey, KV } from "../events/storage-keys";
-import { DEFAULT_KDF_PARAMS, type KdfParams, type VaultKey } from "../engine/vault";
+import type { KdfParams, VaultKey } from "../engine/vault";
 import {
+  AT_REST_KDF_PARAMS,
   checkPasswordChange,
   lockedError,
   newVaultKey,
@@ -365,7 +366,7 @@ export class WalletHost {
     const from = this.vault === undefined ? null : await unlockVault(this.vault, change.existing);
     if (this.vault === undefined && change.existing !== "") throw wrongPassword();
     const to =
-      change.password === "" ? null : await newVaultKey(change.password, this.deps.kdf ?? DEFAULT_KDF_PARAMS);
+      change.password === "" ? null : await newVaultKey(change.password, this.deps.kdf ?? AT_REST_KDF_PARAMS);
     await rekeySecrets(this.deps.db, from, to);
     this.vault = await readVault(this.deps.db);
     this.vaultKey = to;
