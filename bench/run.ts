@@ -6,6 +6,7 @@ import { benchBundle } from "./bundle";
 import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
 import { benchReplay } from "./replay";
+import { benchRestoreScan, benchUnlock } from "./security";
 
 await initCrdtNode();
 const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], {
@@ -22,6 +23,9 @@ try {
   await benchColdLoad(world.esploraUrl);
   console.log("\n== On-chain ==");
   await benchOnchainSync(world);
+  console.log("\n== Password and restore ==");
+  await benchUnlock(world.esploraUrl);
+  await benchRestoreScan(world);
 } finally {
   await world.stop();
 }

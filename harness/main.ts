@@ -16,7 +16,9 @@ console.log(
 console.log(`Mining        POST ${h.esploraUrl}/mine {"blocks","address"?}   or  npm run mine -- [blocks]`);
 console.log(`Price feed    ${h.esploraUrl}/api/v1/price/USD`);
 console.log(`Lightning     ${h.lightning.address}   (WebSocket ${h.lightning.wsAddress})`);
-console.log(`              HTTP API ${h.esploraUrl}/ln/info, /ln/invoice, /ln/pay, /ln/channels … (see harness/README.md)`);
+console.log(
+  `              HTTP API ${h.esploraUrl}/ln/info, /ln/invoice, /ln/pay, /ln/channels … (see harness/README.md)`,
+);
 console.log(`LSP           ${h.esploraUrl}/api/v1/info   Proxy ${h.proxyUrl}/v1/<host>/<port>`);
 
 let stopping = false;

@@ -9,13 +9,16 @@ import { Send } from "./screens/send/Send";
 import { Backup } from "./screens/settings/Backup";
 import { CurrencySettings } from "./screens/settings/Currency";
 import { EmergencyKit } from "./screens/settings/EmergencyKit";
+import { EncryptSettings } from "./screens/settings/Encrypt";
 import { LanguageSettings } from "./screens/settings/Language";
 import { Restore } from "./screens/settings/Restore";
+import { ServersSettings } from "./screens/settings/Servers";
 import { SettingsRoot } from "./screens/settings/SettingsRoot";
 import { Channels } from "./screens/settings/Channels";
 import { Swap } from "./screens/swap/Swap";
 import { Setup } from "./screens/Setup";
 import { ConfigContext } from "./ui/config";
+import { DecryptDialog } from "./ui/DecryptDialog";
 import { ErrorBoundary } from "./ui/ErrorBoundary";
 import { MobileActions, SideNav } from "./ui/Nav";
 import { UpdateBanner } from "./ui/UpdateBanner";
@@ -45,6 +48,8 @@ function Routes() {
       <Route path="/settings/emergencykit" component={EmergencyKit} />
       <Route path="/settings/channels" component={Channels} />
       <Route path="/swap" component={Swap} />
+      <Route path="/settings/encrypt" component={EncryptSettings} />
+      <Route path="/settings/servers" component={ServersSettings} />
       <Route component={NotFound} />
     </Switch>
   );
@@ -74,6 +79,7 @@ export function App({ client, config }: { client: WalletClient; config: WalletCo
             <UpdateBanner />
             <ErrorBoundary>
               <Routes />
+              <DecryptDialog />
             </ErrorBoundary>
           </div>
           <MobileActions />

@@ -108,6 +108,10 @@ export const boot = async (config: WalletConfig, report: (s: BootState) => void)
     if (client.bootError) {
       clearTimeout(timeout);
       set({ error: client.bootError });
+    } else if (client.views.live?.needs_password) {
+      // Waiting for the owner's password is not a slow setup.
+      clearTimeout(timeout);
+      if (client.stage !== run.state.stage) set({ stage: client.stage });
     } else if (client.stage !== run.state.stage) {
       if (client.stage === "done") clearTimeout(timeout);
       set({ stage: client.stage });

@@ -3,33 +3,77 @@ import type { Network } from "./events/types";
 import { NETWORKS } from "./events/types";
 import { type KeyValueStorage, readLocalSetting } from "./settings/local";
 
+/** The servers the wallet talks to (spec 2 §3 server settings). An empty string means none. */
+export interface Servers {
+  readonly esplora: string;
+  readonly proxy: string;
+  readonly rgs: string;
+  readonly storage: string;
+  readonly lsp: string;
+  readonly lsps_connection_string: string;
+  readonly lsps_token: string;
+}
+
+/**
+ * Each network's servers unless the owner or the build chooses others. Regtest points at the local
+ * world (`npm start`, tests): its Esplora facade, and the ports its lightning services listen on.
+ */
+export const DEFAULT_SERVERS: { readonly [N in Network]: Servers } = {
+  bitcoin: {
+    esplora: "https://mempool.space/api",
+    proxy: "wss://p.mutinywallet.com",
+    rgs: "https://rgs.mutinywallet.com/snapshot/",
+    storage: "https://storage.mutinywallet.com",
+    lsp: "https://0conf.lnolymp.us",
+    lsps_connection_string: "",
+    lsps_token: "",
+  },
+  testnet: {
+    esplora: "https://mempool.space/testnet/api",
+    proxy: "wss://p.mutinywallet.com",
+    rgs: "https://rgs.mutinynet.com/snapshot/",
+    storage: "https://storage.mutinywallet.com",
+    lsp: "https://lsp.voltageapi.com",
+    lsps_connection_string: "",
+    lsps_token: "",
+  },
+  signet: {
+    esplora: "https://mutinynet.com/api",
+    proxy: "wss://p.mutinywallet.com",
+    rgs: "https://rgs.mutinynet.com/snapshot/",
+    storage: "https://storage.mutinynet.com",
+    lsp: "https://mutinynet-flow.lnolymp.us",
+    lsps_connection_string: "",
+    lsps_token: "",
+  },
+  regtest: {
+    esplora: "http://127.0.0.1:3002",
+    // The local world serves the WebSocket proxy and the LSP on its Esplora port.
+    proxy: "ws://127.0.0.1:3002",
+    rgs: "http://127.0.0.1:3002/rgs/snapshot/",
+    storage: "http://127.0.0.1:3002/storage",
+    lsp: "http://127.0.0.1:3002",
+    lsps_connection_string: "",
+    lsps_token: "",
+  },
+};
+
 /** The public Esplora API of each network; regtest defaults to the local world's. */
 export const DEFAULT_ESPLORA: { readonly [N in Network]: string } = {
-  bitcoin: "https://mempool.space/api",
-  testnet: "https://mempool.space/testnet/api",
-  signet: "https://mutinynet.com/api",
-  regtest: "http://127.0.0.1:3002",
+  bitcoin: DEFAULT_SERVERS.bitcoin.esplora,
+  testnet: DEFAULT_SERVERS.testnet.esplora,
+  signet: DEFAULT_SERVERS.signet.esplora,
+  regtest: DEFAULT_SERVERS.regtest.esplora,
 };
 
-/** The WebSocket-to-TCP proxy of each network for reaching lightning peers from the browser. */
-export const DEFAULT_PROXY: { readonly [N in Network]: string } = {
-  bitcoin: "wss://p.mutinywallet.com",
-  testnet: "wss://p.mutinywallet.com",
-  signet: "wss://p.mutinywallet.com",
-  regtest: "ws://127.0.0.1:3002",
-};
-
-/** The LSP of each network; regtest's is the local world's lightning node. */
-export const DEFAULT_LSP: { readonly [N in Network]: string } = {
-  bitcoin: "https://0conf.lnolymp.us",
-  testnet: "https://lsp.voltageapi.com",
-  signet: "https://signet-lsp.mutinywallet.com",
-  regtest: "http://127.0.0.1:3002",
-};
-
+/** What the build chose (`VITE_*` variables); each applies to the build's own network only. */
 export interface BuildDefaults {
   readonly network?: string;
   readonly esplora?: string;
+  readonly proxy?: string;
+  readonly rgs?: string;
+  readonly storage?: string;
+  readonly lsp?: string;
 }
 
 const asNetwork = (v: string | null | undefined): Network | null =>
@@ -38,19 +82,73 @@ const asNetwork = (v: string | null | undefined): Network | null =>
 /** The network the build defaults to: bitcoin, or what the start script chose (regtest). */
 export const defaultNetwork = (build: BuildDefaults): Network => asNetwork(build.network) ?? "bitcoin";
 
+/** A network's servers before the owner changed any. */
+export const defaultServers = (network: Network, build: BuildDefaults): Servers => {
+  const base = DEFAULT_SERVERS[network];
+  if (network !== defaultNetwork(build)) return base;
+  return {
+    ...base,
+    esplora: build.esplora || base.esplora,
+    proxy: build.proxy || base.proxy,
+    rgs: build.rgs || base.rgs,
+    storage: build.storage || base.storage,
+    lsp: build.lsp || base.lsp,
+  };
+};
+
 export const defaultEsplora = (network: Network, build: BuildDefaults): string =>
-  (network === defaultNetwork(build) ? build.esplora : undefined) || DEFAULT_ESPLORA[network];
+  defaultServers(network, build).esplora;
+
+/**
+ * The servers in use: each stored setting over its default. A missing setting is the default; an empty
+ * stored string is "none", which only the lightning server fields may be (the others are required).
+ */
+export const resolveServers = (storage: KeyValueStorage, network: Network, build: BuildDefaults): Servers => {
+  const defaults = localWorld(storage, network, defaultServers(network, build));
+  const required = (name: "esplora" | "proxy" | "rgs" | "storage") =>
+    readLocalSetting(storage, name) ?? defaults[name];
+  const optional = (name: "lsp" | "lsps_connection_string" | "lsps_token") => {
+    const stored = storage.getItem(`USER_SETTINGS_${name}`);
+    return stored === null ? defaults[name] : stored;
+  };
+  return {
+    esplora: required("esplora").replace(/\/$/, ""),
+    proxy: required("proxy"),
+    rgs: required("rgs"),
+    storage: required("storage"),
+    lsp: optional("lsp"),
+    lsps_connection_string: optional("lsps_connection_string"),
+    lsps_token: optional("lsps_token"),
+  };
+};
+
+/**
+ * On regtest the proxy and the LSP live on the local world's server: when the owner points Esplora at
+ * another local world (tests start theirs on free ports), they follow it unless set themselves.
+ */
+const localWorld = (storage: KeyValueStorage, network: Network, defaults: Servers): Servers => {
+  const esplora = readLocalSetting(storage, "esplora")?.replace(/\/$/, "");
+  if (network !== "regtest" || !esplora || esplora === defaults.esplora) return defaults;
+  return {
+    ...defaults,
+    proxy: defaults.proxy === DEFAULT_SERVERS.regtest.proxy ? esplora.replace(/^http/, "ws") : defaults.proxy,
+    lsp: defaults.lsp === DEFAULT_SERVERS.regtest.lsp ? esplora : defaults.lsp,
+  };
+};
 
 /** Where the wallet runs: the owner's settings over the build's defaults. */
 export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): WalletConfig => {
   const network = asNetwork(readLocalSetting(storage, "network")) ?? defaultNetwork(build);
-  const esplora = (readLocalSetting(storage, "esplora") ?? defaultEsplora(network, build)).replace(/\/$/, "");
+  const servers = resolveServers(storage, network, build);
+  const { esplora } = servers;
   const priceSource =
     network === "regtest" ? `${esplora}/api/v1/price/{code}` : "https://mempool.space/api/v1/prices";
-  // In the local world the proxy and the LSP live on the same server as Esplora.
-  const local = network === "regtest" ? esplora : null;
-  const proxy =
-    readLocalSetting(storage, "proxy") ?? (local ? local.replace(/^http/, "ws") : DEFAULT_PROXY[network]);
-  const lsp = readLocalSetting(storage, "lsp") ?? local ?? DEFAULT_LSP[network];
-  return { network, esplora, priceSource, proxy: proxy || null, lsp: lsp || null };
+  return {
+    network,
+    esplora,
+    priceSource,
+    servers,
+    proxy: servers.proxy || null,
+    lsp: servers.lsp || null,
+  };
 };

@@ -4,4 +4,8 @@ declare const __APP_VERSION__: string;
 interface ImportMetaEnv {
   readonly VITE_NETWORK?: string;
   readonly VITE_ESPLORA?: string;
+  readonly VITE_PROXY?: string;
+  readonly VITE_RGS?: string;
+  readonly VITE_STORAGE?: string;
+  readonly VITE_LSP?: string;
 }

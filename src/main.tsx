@@ -2,16 +2,17 @@ import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import { boot, type BootState } from "./boot";
+import { BUILD_DEFAULTS } from "./build";
 import { resolveConfig } from "./config";
 import { I18nProvider, initialLanguage, loadMessages } from "./i18n/intl";
 import { BootError, Loading } from "./screens/Loading";
+import { applyConnectPolicy } from "./security/csp";
 import { ToastProvider } from "./ui/toast";
 import "./ui/app.css";
 
-const config = resolveConfig(localStorage, {
-  network: import.meta.env.VITE_NETWORK,
-  esplora: import.meta.env.VITE_ESPLORA,
-});
+const config = resolveConfig(localStorage, BUILD_DEFAULTS);
+// Before anything connects: only this origin and the servers of this configuration.
+applyConnectPolicy(document, config);
 
 function Root() {
   const [state, setState] = useState<BootState>({ stage: "fresh", error: null, client: null });

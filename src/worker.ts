@@ -58,11 +58,17 @@ const start = async (config: WalletConfig) => {
     post({ kind: "stage", stage: "downloading" });
     await initCrdt(async () => automergeWasm);
     post({ kind: "stage", stage: "checking_for_existing_wallet" });
+    const ready = () => {
+      if (!host || loops) return;
+      loops = startWalletLoops(host, config);
+      post({ kind: "stage", stage: "done" });
+    };
     host = await WalletHost.open({
       db,
       config,
       cipher: stateCipher,
       onViews: pushViews,
+      onUnlocked: ready,
       makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
       makeLightning: async (hooks) => {
         // LDK's wasm (12 MB) loads only now, after home and the on-chain wallet are up.
@@ -85,8 +91,8 @@ const start = async (config: WalletConfig) => {
     });
     showViews(host.views());
     post({ kind: "stage", stage: "setup" });
-    loops = startWalletLoops(host, config);
-    post({ kind: "stage", stage: "done" });
+    // With a password, setup waits for it: the decrypt dialog sends Unlock, and the engines start then.
+    if (!host.locked) ready();
     for (const m of early.splice(0)) answer(m);
   } catch (e) {
     post({

@@ -29,6 +29,13 @@ export interface CommandSpecs {
   MarkBackedUp: { input: Empty; output: null };
   SetFiat: { input: { code: string }; output: null };
   SetSafeMode: { input: { enabled: boolean }; output: null };
+  /** Opens the wallet's secrets with its password; 'Incorrect password entered.' when it does not fit. */
+  Unlock: { input: { password: string }; output: null };
+  /** Sets, changes or (blank `password`) removes the password; blank `existing` means none is set. */
+  ChangePassword: {
+    input: { existing: string; password: string; confirm: string };
+    output: { hasPassword: boolean };
+  };
   ExportState: { input: { password: string }; output: { json: string; fileName: string } };
   ImportState: { input: { text: string; password?: string }; output: { imported: number } };
   DeleteEverything: { input: Empty; output: null };

@@ -14,9 +14,12 @@ import {
   showSeed,
 } from "./wallet";
 
-type HostCommands = "ExportState" | "ImportState" | "DeleteEverything";
+type HostCommands = "ExportState" | "ImportState" | "DeleteEverything" | "Unlock" | "ChangePassword";
 
-/** One handler per command; the state-file commands run in the host because they replace the log. */
+/**
+ * One handler per command; the state-file and password commands run in the host because they replace
+ * the log or the sealed secrets.
+ */
 export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Handler<K> } = {
   CreateWallet: createWallet,
   RestoreWallet: restoreWallet,

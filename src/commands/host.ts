@@ -1,8 +1,21 @@
 import { Effect, Result } from "effect";
 import type { WalletDb } from "../events/db";
+import type { KvRow } from "../events/db";
 import { appendEvents, readEvents, readKv } from "../events/log";
 import { type Stamp, stamp } from "../events/make";
-import { KV } from "../events/storage-keys";
+import { isEngineBlobKey, isSecretKey, KV } from "../events/storage-keys";
+import type { KdfParams, VaultKey } from "../engine/vault";
+import {
+  AT_REST_KDF_PARAMS,
+  checkPasswordChange,
+  lockedError,
+  newVaultKey,
+  openValue,
+  readVault,
+  rekeySecrets,
+  sealValue,
+  unlockVault,
+} from "./at-rest";
 import { crdtProjection } from "../projections/crdt";
 import { settingsOf } from "../projections/settings";
 import { deriveViews, foldEvent, foldEvents, type States } from "../projections";
@@ -15,13 +28,22 @@ import { type NewEvent, newEvent } from "../events/make";
 import type { Outcome } from "./context";
 import type { Command, CommandTag } from "./command";
 import type { Handler, HandlerContext, KeysPort } from "./context";
-import { isWalletError, toWire, unexpected, type WalletError, WalletState, type WireError } from "./errors";
+import {
+  isWalletError,
+  toWire,
+  Unexpected,
+  unexpected,
+  type WalletError,
+  WalletState,
+  type WireError,
+  wrongPassword,
+} from "./errors";
 import { handlers } from "./handlers";
 import { isStartedPayment } from "./lightning";
 import { checkRestoreWords } from "./wallet";
 import { normaliseWords } from "../engine/keys/mnemonic";
 import type { AllViews, LiveState, WalletConfig } from "./protocol";
-import { deleteEverything, exportState, importState, type StateCipher } from "./state-file";
+import { type AtRest, deleteEverything, exportState, importState, type StateCipher } from "./state-file";
 
 export type CommandAnswer = { ok: true; value: unknown } | { ok: false; error: WireError };
 
@@ -37,6 +59,16 @@ export interface HostDeps {
   readonly makeOnchain?: (mnemonic: string) => OnchainPort;
   /** Starts the lightning node once the on-chain engine runs (not in safe mode). */
   readonly makeLightning?: (hooks: LightningHooks) => Promise<LightningPort>;
+  /** Called when a locked wallet becomes usable: the right password, or its removal by a restore. */
+  readonly onUnlocked?: () => void;
+  /** KDF parameters for a new password (tests use weak ones to stay fast). */
+  readonly kdf?: KdfParams;
+}
+
+/** An engine blob to store (`value`) or delete (`null`). */
+export interface EngineBlobWrite {
+  readonly key: string;
+  readonly value: Uint8Array | null;
 }
 
 /** What the host gives the lightning engine: the seed, its store, and the on-chain wallet. */
@@ -57,6 +89,11 @@ export class WalletHost {
   private lightning: LightningPort | null = null;
   private lightningStarting: Promise<void> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Serialises every read and write of sealed entries with password changes. */
+  private secrets: Promise<unknown> = Promise.resolve();
+  /** The stored check value while a password is set; the key once the owner unlocked. */
+  private vault: unknown;
+  private vaultKey: VaultKey | null = null;
   private stopped = false;
   live: LiveState;
 
@@ -64,8 +101,10 @@ export class WalletHost {
     private readonly deps: HostDeps,
     private readonly stampWith: Stamp,
     states: States,
+    vault: unknown,
   ) {
     this.states = states;
+    this.vault = vault;
     this.live = {
       price: null,
       fiat: "BTC",
@@ -76,6 +115,8 @@ export class WalletHost {
       lightning_error: null,
       node_id: null,
       online_peers: [],
+      needs_password: vault !== undefined,
+      has_password: vault !== undefined,
     };
   }
 
@@ -87,13 +128,70 @@ export class WalletHost {
       await deps.db.kv.put({ key: KV.device, value: device });
     }
     const states = foldEvents(await readEvents(deps.db));
-    const host = new WalletHost(deps, { uuid, now: deps.now ?? (() => Date.now()), device }, states);
+    const vault = await readVault(deps.db);
+    const host = new WalletHost(deps, { uuid, now: deps.now ?? (() => Date.now()), device }, states, vault);
     await host.startEngines();
     return host;
   }
 
   get exists(): boolean {
     return this.states.wallet.exists;
+  }
+
+  /** A password is set and the owner has not entered it yet: nothing secret can be read. */
+  get locked(): boolean {
+    return this.vault !== undefined && this.vaultKey === null;
+  }
+
+  /** Safe mode: the wallet runs without lightning (the owner turned it on in the emergency kit). */
+  get safeMode(): boolean {
+    return this.states.wallet.safe_mode;
+  }
+
+  /**
+   * Stores and deletes engine blobs (keys starting with `ln/`) in one IndexedDB transaction, sealed with
+   * the wallet's key when a password is set. Resolves once durable. Rejects with `PasswordRequired`
+   * while locked and with `Unexpected` for a key outside the engine's prefix.
+   */
+  putEngineBlobs(writes: readonly EngineBlobWrite[]): Promise<void> {
+    for (const w of writes) {
+      if (!isEngineBlobKey(w.key))
+        return Promise.reject(new Unexpected({ message: `Not an engine blob key: ${w.key}` }));
+      if (w.value !== null && !(w.value instanceof Uint8Array))
+        return Promise.reject(new Unexpected({ message: `Engine blob ${w.key} must be bytes` }));
+    }
+    return this.withSecrets(async () => {
+      if (this.locked) throw lockedError();
+      const key = this.vaultKey;
+      const rows: { key: string; value: unknown }[] = [];
+      for (const w of writes)
+        rows.push({ key: w.key, value: w.value === null ? null : await sealValue(key, w.key, w.value) });
+      const { db } = this.deps;
+      await db.transaction("rw", db.kv, async () => {
+        for (const r of rows) {
+          if (r.value === null) await db.kv.delete(r.key);
+          else await db.kv.put(r);
+        }
+      });
+    });
+  }
+
+  /** One engine blob, opened; undefined when absent. Rejects with `PasswordRequired` while locked. */
+  getEngineBlob(key: string): Promise<Uint8Array | undefined> {
+    return this.withSecrets(async () => {
+      const stored = await readKv<unknown>(this.deps.db, key);
+      if (stored === undefined) return undefined;
+      const value = await openValue(this.vaultKey, key, stored);
+      if (!(value instanceof Uint8Array))
+        throw new Unexpected({ message: `Engine blob ${key} is not bytes` });
+      return value;
+    });
+  }
+
+  /** The keys of stored engine blobs that start with `prefix`, in key order. */
+  async listEngineBlobKeys(prefix: string): Promise<string[]> {
+    const keys = (await this.deps.db.kv.where("key").startsWith(prefix).primaryKeys()) as string[];
+    return keys.filter(isEngineBlobKey);
   }
 
   /** The fiat currency the owner chose. */
@@ -145,17 +243,43 @@ export class WalletHost {
     return next;
   }
 
+  private withSecrets<A>(f: () => Promise<A>): Promise<A> {
+    const next = this.secrets.then(f);
+    this.secrets = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Secret entries on the way out of and into a state file: opened for an export, sealed with this
+   * device's key for an import. An unlocked password stays in place when an import replaces the wallet.
+   */
+  private atRest(): AtRest {
+    const key = this.vaultKey;
+    const mapRows = (f: (r: KvRow) => Promise<unknown>) => (rows: readonly KvRow[]) =>
+      this.withSecrets(async () => {
+        const out: KvRow[] = [];
+        for (const r of rows) out.push({ key: r.key, value: await f(r) });
+        return out;
+      });
+    return {
+      open: mapRows((r) => openValue(key, r.key, r.value)),
+      seal: mapRows((r) => sealValue(key, r.key, r.value)),
+      keep: key ? [KV.vault] : [],
+    };
+  }
+
   private keys: KeysPort = {
     mnemonic: () =>
       Effect.tryPromise({
         try: async () => {
           if (this.mnemonicCache) return this.mnemonicCache;
-          const seed = await readKv<{ mnemonic?: string }>(this.deps.db, KV.seed);
+          const stored = await readKv<unknown>(this.deps.db, KV.seed);
+          const seed = (await openValue(this.vaultKey, KV.seed, stored)) as { mnemonic?: string } | undefined;
           if (!seed?.mnemonic) throw new WalletState({ message: "There is no wallet on this device yet." });
           this.mnemonicCache = seed.mnemonic;
           return seed.mnemonic;
         },
-        catch: (e) => (e instanceof WalletState ? e : unexpected(e)),
+        catch: (e) => (isWalletError(e) ? e : unexpected(e)),
       }),
   };
 
@@ -200,7 +324,15 @@ export class WalletHost {
   private decide(command: Command): Effect.Effect<unknown, WalletError> {
     const { db, config, cipher } = this.deps;
     switch (command._tag) {
+      case "Unlock":
+        return this.secretsEffect(() => this.unlock(command.password)).pipe(
+          Effect.tap((opened) => (opened ? Effect.promise(() => this.unlocked()) : Effect.void)),
+          Effect.as(null),
+        );
+      case "ChangePassword":
+        return this.secretsEffect(() => this.changePassword(command));
       case "ExportState":
+        if (this.locked) return Effect.fail(lockedError());
         return exportState(
           db,
           crdtProjection.view(this.states.crdt),
@@ -209,6 +341,7 @@ export class WalletHost {
           command.password,
           cipher,
           this.stampWith.now(),
+          this.atRest(),
         );
       case "ImportState":
         return importState(
@@ -216,8 +349,10 @@ export class WalletHost {
           command.text,
           command.password,
           config.network,
-          this.states.wallet.walletId,
+          // While locked the secrets on this device cannot be merged with: the file replaces them.
+          this.locked ? null : this.states.wallet.walletId,
           cipher,
+          this.atRest(),
         ).pipe(Effect.tap(() => Effect.promise(() => this.reload())));
       case "RestoreWallet": {
         if (!command.replace || !this.states.wallet.exists) return this.handle(command);
@@ -232,8 +367,52 @@ export class WalletHost {
       case "DeleteEverything":
         return deleteEverything(db).pipe(Effect.tap(() => Effect.promise(() => this.reload())));
       default:
+        if (this.locked && NEEDS_UNLOCK.has(command._tag)) return Effect.fail(lockedError());
         return this.handle(command);
     }
+  }
+
+  private secretsEffect<A>(f: () => Promise<A>): Effect.Effect<A, WalletError> {
+    return Effect.tryPromise({
+      try: () => this.withSecrets(f),
+      catch: (e) => (isWalletError(e) ? e : unexpected(e)),
+    });
+  }
+
+  /** True when this opened a locked wallet. */
+  private async unlock(password: string): Promise<boolean> {
+    if (!this.locked) return false;
+    this.vaultKey = await unlockVault(this.vault, password);
+    this.setLive({ needs_password: false });
+    return true;
+  }
+
+  /** Outside the secrets queue, since the engines read their blobs as they start. */
+  private async unlocked(): Promise<void> {
+    await this.startEngines();
+    this.deps.onUnlocked?.();
+  }
+
+  private async changePassword(change: {
+    existing: string;
+    password: string;
+    confirm: string;
+  }): Promise<{ hasPassword: boolean }> {
+    if (this.locked) throw lockedError();
+    if (!this.states.wallet.exists)
+      throw new WalletState({ message: "There is no wallet on this device yet." });
+    const problem = checkPasswordChange(change, this.states.wallet.has_backed_up);
+    if (problem) throw problem;
+    // The existing password must be the one set (blank when none is).
+    const from = this.vault === undefined ? null : await unlockVault(this.vault, change.existing);
+    if (this.vault === undefined && change.existing !== "") throw wrongPassword();
+    const to =
+      change.password === "" ? null : await newVaultKey(change.password, this.deps.kdf ?? AT_REST_KDF_PARAMS);
+    await rekeySecrets(this.deps.db, from, to);
+    this.vault = await readVault(this.deps.db);
+    this.vaultKey = to;
+    this.setLive({ has_password: to !== null, needs_password: false });
+    return { hasPassword: to !== null };
   }
 
   private handle(command: Command): Effect.Effect<unknown, WalletError> {
@@ -252,7 +431,17 @@ export class WalletHost {
   /** Appends a decision's events and blobs, folds what was new, and pushes the views. */
   private async commit(decided: Pick<Outcome<unknown>, "events" | "kv">): Promise<void> {
     const events = stamp(decided.events, this.stampWith);
-    const kv = decided.kv ?? [];
+    // Secrets are sealed before the transaction: WebCrypto cannot run inside one.
+    const kv = await this.withSecrets(async () => {
+      const out = [];
+      for (const w of decided.kv ?? [])
+        out.push(
+          w.value === null || !isSecretKey(w.key)
+            ? w
+            : { key: w.key, value: await sealValue(this.vaultKey, w.key, w.value) },
+        );
+      return out;
+    });
     const fresh = await appendEvents(this.deps.db, events, kv);
     if (kv.some((w) => w.key === KV.seed)) this.mnemonicCache = null;
     for (const e of fresh) this.states = foldEvent(this.states, e);
@@ -261,6 +450,7 @@ export class WalletHost {
 
   /** After an import or a delete, the log on disk is the truth again. */
   private async reload(): Promise<void> {
+    const wasLocked = this.locked;
     this.mnemonicCache = null;
     this.onchain = null;
     const ln = this.lightning;
@@ -269,14 +459,19 @@ export class WalletHost {
     if (ln) await ln.stop();
     this.setLive({ lightning: "off", node_id: null, online_peers: [] });
     this.states = foldEvents(await readEvents(this.deps.db));
+    this.vault = await readVault(this.deps.db);
+    if (this.vault === undefined) this.vaultKey = null;
+    this.live = { ...this.live, needs_password: this.locked, has_password: this.vault !== undefined };
     this.deps.onViews(this.views());
+    if (wasLocked && !this.locked) await this.unlocked();
   }
 
+  /** The engines start once the wallet exists and is unlocked; lightning never in safe mode. */
   private async startEngines(): Promise<void> {
-    if (!this.states.wallet.exists || !this.deps.makeOnchain || this.onchain) return;
+    if (!this.states.wallet.exists || this.locked) return;
     const mnemonic = await Effect.runPromise(Effect.result(this.keys.mnemonic()));
     if (!Result.isSuccess(mnemonic)) return;
-    this.onchain = this.deps.makeOnchain(mnemonic.success);
+    if (this.deps.makeOnchain && !this.onchain) this.onchain = this.deps.makeOnchain(mnemonic.success);
     // The node loads in the background: home and on-chain work before it is ready.
     void this.startLightning(mnemonic.success);
   }
@@ -288,7 +483,7 @@ export class WalletHost {
 
   private startLightning(mnemonic: string): Promise<void> {
     if (!this.deps.makeLightning || this.lightning || this.lightningStarting) return Promise.resolve();
-    if (this.states.wallet.safe_mode) {
+    if (this.safeMode) {
       this.setLive({ lightning: "safe_mode" });
       return Promise.resolve();
     }
@@ -322,17 +517,11 @@ export class WalletHost {
   private syncSoon: ReturnType<typeof setTimeout> | null = null;
 
   private lightningHooks(mnemonic: string): LightningHooks {
-    const { db } = this.deps;
+    // Sealed at rest with the owner's password when one is set.
     const store: BlobStore = {
-      get: async (key) => (await db.kv.get(key))?.value as Uint8Array | undefined,
-      put: (writes) =>
-        db.transaction("rw", db.kv, async () => {
-          for (const w of writes) {
-            if (w.value === null) await db.kv.delete(w.key);
-            else await db.kv.put({ key: w.key, value: w.value });
-          }
-        }),
-      keys: async (prefix) => (await db.kv.where("key").startsWith(prefix).primaryKeys()) as string[],
+      get: (key) => this.getEngineBlob(key),
+      put: (writes) => this.putEngineBlobs(writes),
+      keys: (prefix) => this.listEngineBlobKeys(prefix),
     };
     return {
       mnemonic,
@@ -381,3 +570,15 @@ export class WalletHost {
     };
   }
 }
+
+/** Commands that read a secret (the seed, or an engine built from it) and so wait for the password. */
+const NEEDS_UNLOCK: ReadonlySet<CommandTag> = new Set<CommandTag>([
+  "ShowSeed",
+  "GetNewAddress",
+  "CreateBip21",
+  "EstimateTxFee",
+  "SendToAddress",
+  "EstimateSweepTxFee",
+  "SweepWallet",
+  "SyncOnchain",
+]);

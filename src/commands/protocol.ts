@@ -1,3 +1,4 @@
+import type { Servers } from "../config";
 import type { Network } from "../events/types";
 import type { Views } from "../projections";
 import type { Command } from "./command";
@@ -13,6 +14,8 @@ export interface WalletConfig {
   readonly proxy: string | null;
   /** The LSP's base URL, or null. */
   readonly lsp: string | null;
+  /** Every server of the settings page (lsp, proxy, rgs, storage, ...), as resolved at start. */
+  readonly servers?: Servers;
 }
 
 /** Boot stages of spec 1 §4, shown as progress 0 to 5. */
@@ -40,6 +43,10 @@ export interface LiveState {
   readonly node_id: string | null;
   /** Public keys of the lightning peers connected now. */
   readonly online_peers: readonly string[];
+  /** A password is set and has not been entered yet: the decrypt dialog is open. */
+  readonly needs_password: boolean;
+  /** The seed and engine blobs are encrypted at rest with the owner's password. */
+  readonly has_password: boolean;
 }
 
 export type AllViews = Views & { readonly live: LiveState };

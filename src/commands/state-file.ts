@@ -1,7 +1,8 @@
+import { base64 } from "@scure/base";
 import { Effect } from "effect";
 import type { Doc } from "../crdt/doc";
 import { saveDoc } from "../crdt/doc";
-import type { WalletDb } from "../events/db";
+import type { KvRow, WalletDb } from "../events/db";
 import { appendEvents, readEvents } from "../events/log";
 import { KV } from "../events/storage-keys";
 import { NETWORKS, type Network, type WalletEvent } from "../events/types";
@@ -41,6 +42,35 @@ export interface StateCipher {
   readonly open: (sealed: unknown, password: string) => Promise<unknown>;
 }
 
+/**
+ * How the host treats secret entries on the way out and in: `open` gives each row's plain value (sealed
+ * entries opened with the unlocked key), `seal` seals plain rows for this device's password, and
+ * `keep` lists entries of this device that an import replacing the wallet leaves in place.
+ */
+export interface AtRest {
+  readonly open: (rows: readonly KvRow[]) => Promise<KvRow[]>;
+  readonly seal: (rows: readonly KvRow[]) => Promise<KvRow[]>;
+  readonly keep: readonly string[];
+}
+
+const plainAtRest: AtRest = { open: async (r) => [...r], seal: async (r) => [...r], keep: [] };
+
+/** Entries of this device only, never carried in a file. */
+const LOCAL_ONLY: readonly string[] = [KV.device, KV.vault];
+
+/** Engine blobs are bytes; JSON carries them as `{ $bytes: base64 }`. */
+const toJsonValue = (value: unknown): unknown =>
+  value instanceof Uint8Array ? { $bytes: base64.encode(value) } : value;
+const fromJsonValue = (value: unknown): unknown => {
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { $bytes?: unknown }).$bytes === "string"
+  )
+    return base64.decode((value as { $bytes: string }).$bytes);
+  return value;
+};
+
 const KEY = "settings.emergency_kit.import_export";
 const rejected = (key: string, message: string, values?: Record<string, string>) =>
   new ImportRejected({ message, key: `${KEY}.${key}`, ...(values ? { values } : {}) });
@@ -59,6 +89,7 @@ export const exportState = (
   password: string,
   cipher: StateCipher,
   now: number,
+  atRest: AtRest = plainAtRest,
 ): Effect.Effect<{ json: string; fileName: string }, WalletError> =>
   Effect.gen(function* () {
     if (password.length === 0)
@@ -74,11 +105,13 @@ export const exportState = (
         kv: await db.kv.toArray(),
       })),
     );
+    // Secrets travel opened inside the file's own envelope, so the file needs only its password.
+    const rows = yield* tryCipher(() => atRest.open(kv.filter((r) => !LOCAL_ONLY.includes(r.key))));
     const contents: StateContents = {
       walletId,
       events: events.map(({ seq: _seq, ...e }) => e as WalletEvent),
       crdt: saveDoc(doc),
-      kv: kv.filter((r) => r.key !== KV.device),
+      kv: rows.map((r) => ({ key: r.key, value: toJsonValue(r.value) })),
     };
     const sealed = yield* tryCipher(() => cipher.seal(contents, password));
     const file: StateFile = {
@@ -176,6 +209,7 @@ export const importState = (
   network: Network,
   currentWalletId: string | null,
   cipher: StateCipher,
+  atRest: AtRest = plainAtRest,
 ): Effect.Effect<{ imported: number }, WalletError> =>
   Effect.gen(function* () {
     const file = yield* readStateHeader(text, network);
@@ -188,21 +222,29 @@ export const importState = (
       );
     const contents = yield* validateContents(yield* tryCipher(() => cipher.open(file.sealed, password)));
     const merge = currentWalletId === contents.walletId;
+    // Sealed for this device's password before the transaction: WebCrypto cannot run inside it.
+    const rows = yield* tryCipher(() =>
+      atRest.seal(
+        contents.kv
+          .filter((r) => !LOCAL_ONLY.includes(r.key))
+          .map((r) => ({ key: r.key, value: fromJsonValue(r.value) })),
+      ),
+    );
+    const keep = [KV.device, ...atRest.keep];
     const imported = yield* tryCipher(() =>
       db.transaction("rw", db.events, db.kv, db.snapshots, async () => {
         if (!merge) {
           await db.events.clear();
           await db.snapshots.clear();
-          const device = await db.kv.get(KV.device);
+          const kept = (await db.kv.bulkGet(keep)).filter((r): r is KvRow => r !== undefined);
           await db.kv.clear();
-          if (device) await db.kv.put(device);
+          await db.kv.bulkPut(kept);
         }
         // Joins this transaction, so a failure anywhere below rolls the whole import back.
         const fresh = await appendEvents(db, contents.events);
-        for (const row of contents.kv) {
-          if (row.key === KV.device) continue;
+        for (const row of rows) {
           if (merge && (await db.kv.get(row.key))) continue;
-          await db.kv.put({ key: row.key, value: row.value });
+          await db.kv.put(row);
         }
         return fresh.length;
       }),

@@ -5,11 +5,29 @@
 export const KV = {
   /** The BIP39 mnemonic: `{ mnemonic }` in the clear, or a vault envelope when a password is set. */
   seed: "seed",
+  /** The nostr secret key (`{ nsec }`), sealed like the seed when a password is set. */
+  nostrSecret: "nostr/secret",
   /** This device's id (hex), also its Automerge actor. */
   device: "device",
+  /**
+   * Present only while a password is set: a vault envelope of a fixed text, sealed with the key that
+   * seals every secret. It carries the KDF parameters and tells a right password from a wrong one.
+   */
+  vault: "vault",
 } as const;
 
 export type KvKey = (typeof KV)[keyof typeof KV];
 
+/**
+ * Engine blobs (lightning monitors, manager, graph): kv entries whose key starts with this prefix, with
+ * `Uint8Array` values. They are secrets: sealed at rest when a password is set.
+ */
+export const ENGINE_BLOB_PREFIX = "ln/";
+
 /** Keys whose values are secret: never exported unencrypted, never sent to the main thread. */
-export const SECRET_KV_KEYS: readonly string[] = [KV.seed];
+export const SECRET_KV_KEYS: readonly string[] = [KV.seed, KV.nostrSecret];
+
+export const isEngineBlobKey = (key: string): boolean => key.startsWith(ENGINE_BLOB_PREFIX);
+
+/** Whether a kv entry is sealed at rest when a password is set. */
+export const isSecretKey = (key: string): boolean => SECRET_KV_KEYS.includes(key) || isEngineBlobKey(key);

@@ -16,4 +16,6 @@ export const ROUTES_BUILT: readonly string[] = [
   "/settings/emergencykit",
   "/settings/channels",
   "/swap",
+  "/settings/encrypt",
+  "/settings/servers",
 ];

@@ -1,16 +1,21 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { useI18n } from "../i18n/intl";
 
-/** A modal dialog on the native <dialog>: focus is trapped, Escape closes it, the title names it. */
+/**
+ * A modal dialog on the native <dialog>: focus is trapped, Escape closes it, the title names it. One
+ * that must be answered (`closable` false) has no close button and ignores Escape.
+ */
 export function Dialog({
   open,
   title,
   onClose,
+  closable = true,
   children,
 }: {
   open: boolean;
   title: string;
   onClose: () => void;
+  closable?: boolean;
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -29,16 +34,18 @@ export function Dialog({
       onCancel={(e) => {
         // Escape: the owner closes it; the parent decides, so the element never closes behind its back.
         e.preventDefault();
-        onClose();
+        if (closable) onClose();
       }}
     >
       {open ? (
         <>
           <header className="dialog-header">
             <h2 id="dialog-title">{title}</h2>
-            <button type="button" className="icon-button" aria-label={t("common.close")} onClick={onClose}>
-              ×
-            </button>
+            {closable ? (
+              <button type="button" className="icon-button" aria-label={t("common.close")} onClick={onClose}>
+                ×
+              </button>
+            ) : null}
           </header>
           {children}
         </>

@@ -7,6 +7,7 @@ import type {
   OnchainDetails,
 } from "../../projections/activity";
 import { useI18n } from "../../i18n/intl";
+import { CapacityBar } from "../../ui/CapacityBar";
 import { CopyButton } from "../../ui/CopyButton";
 import { Dialog } from "../../ui/Dialog";
 import { explorerTxUrl } from "../../ui/explorer";
@@ -78,24 +79,7 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
           <>
             <dt>{t("activity.capacity")}</dt>
             <dd>
-              <div
-                className="capacity-bar"
-                role="meter"
-                aria-label={t("channels.bar_label")}
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={
-                  channel.capacity_sats === 0n
-                    ? 0
-                    : Number((channel.balance_sats * 100n) / channel.capacity_sats)
-                }
-              >
-                <span
-                  style={{
-                    width: `${channel.capacity_sats === 0n ? 0 : Number((channel.balance_sats * 100n) / channel.capacity_sats)}%`,
-                  }}
-                />
-              </div>
+              <CapacityBar ours={channel.balance_sats} size={channel.capacity_sats} />
               <Amount sats={channel.capacity_sats} shown={shown} live={live} />
             </dd>
           </>

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
-import { useWallet } from "../../ui/wallet";
+import { useView, useWallet } from "../../ui/wallet";
 
 const CHECKS = ["confirm", "responsibility", "liar"] as const;
 
@@ -16,13 +16,17 @@ export function Backup() {
   const [words, setWords] = useState<string[] | null>(null);
   const [checked, setChecked] = useState<Record<string, boolean>>({});
   const [error, setError] = useState<string | null>(null);
+  // With a password, the words can be shown once the owner has entered it.
+  const locked = useView("live")?.needs_password ?? false;
 
   useEffect(() => {
+    if (locked) return;
+    setError(null);
     client
       .dispatch({ _tag: "ShowSeed" })
       .then((r) => setWords(r.words))
       .catch((e) => setError(errorText(e)));
-  }, [client, errorText]);
+  }, [client, errorText, locked]);
 
   const confirm = async () => {
     try {

@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import type { ChannelView } from "../../projections";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
+import { CapacityBar } from "../../ui/CapacityBar";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { useWalletConfig } from "../../ui/config";
 import { useErrorText } from "../../ui/errors";
@@ -10,8 +11,6 @@ import { explorerTxUrl } from "../../ui/explorer";
 import { truncateMiddle } from "../../ui/format";
 import { useToast } from "../../ui/toast";
 import { useView, useWallet } from "../../ui/wallet";
-
-const percent = (part: bigint, whole: bigint) => (whole === 0n ? 0 : Number((part * 100n) / whole));
 
 /** One channel: what we can send and receive as a bar, its funding on the explorer, and a close button. */
 function ChannelRow({
@@ -33,16 +32,7 @@ function ChannelRow({
         <span>{t("channels.size", { amount: channel.size.toString() })}</span>
         <code title={channel.peer}>{truncateMiddle(channel.peer)}</code>
       </div>
-      <div
-        className="capacity-bar"
-        role="meter"
-        aria-label={t("channels.bar_label")}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent(ours, channel.size)}
-      >
-        <span style={{ width: `${percent(ours, channel.size)}%` }} />
-      </div>
+      <CapacityBar ours={ours} size={channel.size} />
       <div className="row">
         <span>{t("channels.can_send", { amount: channel.balance.toString() })}</span>
         <span>{t("channels.can_receive", { amount: channel.inbound.toString() })}</span>

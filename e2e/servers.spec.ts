@@ -1,0 +1,68 @@
+import { createWallet, expect, test } from "./fixtures";
+
+test("the servers form refuses an onion address and both kinds of lightning server, then saves and reloads", async ({
+  page,
+  esplora,
+}) => {
+  await createWallet(page);
+  await page.goto("/settings");
+  await page.getByRole("link", { name: "Servers" }).click();
+  await expect(page.getByLabel("Esplora server")).toHaveValue(esplora);
+
+  await page
+    .getByLabel("Esplora server")
+    .fill("http://abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrstuv.onion/api");
+  await page.getByRole("button", { name: "Save servers" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Tor (.onion) addresses are not supported here.");
+  await page.getByLabel("Esplora server").fill(esplora);
+
+  await page
+    .getByLabel("LSPS connection string")
+    .fill("02eec7245d6b7d2ccb30380bfbe2a3648cd7a942653f5aa340edcea1f283686619@127.0.0.1:9735");
+  await page.getByLabel("LSPS token").fill("a-token");
+  await page.getByRole("button", { name: "Save servers" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "Use either an LSP address or an LSPS connection string with its token, not both.",
+  );
+
+  await page.getByLabel("LSP address").fill("");
+  await page.getByLabel("LSPS token").fill("");
+  await page.getByRole("button", { name: "Save servers" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "Use either an LSP address or an LSPS connection string with its token, not both.",
+  );
+  await page.getByLabel("LSPS connection string").fill("");
+  await page.getByRole("button", { name: "Save servers" }).click();
+  await expect(page.getByRole("alert")).toHaveText("An LSP is required.");
+
+  await page
+    .getByLabel("LSPS connection string")
+    .fill("02eec7245d6b7d2ccb30380bfbe2a3648cd7a942653f5aa340edcea1f283686619@127.0.0.1:9735");
+  await page.getByLabel("LSPS token").fill("a-token");
+  await page.getByRole("button", { name: "Save servers" }).click();
+  // Saved: the wallet reloads with them.
+  await expect(page.getByTestId("onchain-balance")).toHaveText("0 sats");
+  await page.goto("/settings/servers");
+  await expect(page.getByLabel("LSP address")).toHaveValue("");
+  await expect(page.getByLabel("LSPS token")).toHaveValue("a-token");
+  expect(await page.evaluate(() => localStorage.getItem("USER_SETTINGS_lsp"))).toBe("");
+  expect(await page.evaluate(() => localStorage.getItem("USER_SETTINGS_proxy"))).toBeNull();
+});
+
+test("the page connects only to its own origin and the configured servers", async ({ page, esplora }) => {
+  await createWallet(page);
+  const outcome = await page.evaluate(async (allowed) => {
+    const blocked: string[] = [];
+    document.addEventListener("securitypolicyviolation", (e) => blocked.push(e.violatedDirective));
+    const tryFetch = (url: string) =>
+      fetch(url).then(
+        () => "ok",
+        () => "refused",
+      );
+    const other = await tryFetch("http://127.0.0.1:9/");
+    const server = await tryFetch(`${allowed}/blocks/tip/height`);
+    await new Promise((r) => setTimeout(r, 100));
+    return { other, server, blocked };
+  }, esplora);
+  expect(outcome).toEqual({ other: "refused", server: "ok", blocked: ["connect-src"] });
+});

@@ -1,0 +1,93 @@
+import { useState } from "react";
+import { Link, useLocation } from "wouter";
+import { useI18n } from "../../i18n/intl";
+import { BackControl } from "../../ui/BackControl";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { useToast } from "../../ui/toast";
+import { useView, useWallet } from "../../ui/wallet";
+import { AFTER_SAVE_MS } from "../routes";
+
+const FIELDS = [
+  { name: "existing", key: "settings.encrypt.existing_password", autoComplete: "current-password" },
+  { name: "password", key: "settings.encrypt.new_password", autoComplete: "new-password" },
+  { name: "confirm", key: "settings.encrypt.confirm_password", autoComplete: "new-password" },
+] as const;
+
+type Form = Record<(typeof FIELDS)[number]["name"], string>;
+
+/**
+ * Set, change or remove the password that encrypts the seed and lightning state on this device. The
+ * rules (match, differ, blank means none, backup first) are the worker's; this page shows its answer.
+ */
+export function EncryptSettings() {
+  const { t } = useI18n();
+  const errorText = useErrorText();
+  const client = useWallet();
+  const wallet = useView("wallet");
+  const live = useView("live");
+  const toast = useToast();
+  const [, navigate] = useLocation();
+  const [form, setForm] = useState<Form>({ existing: "", password: "", confirm: "" });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const backedUp = wallet?.has_backed_up ?? false;
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const { hasPassword } = await client.dispatch({ _tag: "ChangePassword", ...form });
+      setForm({ existing: "", password: "", confirm: "" });
+      toast({ title: t(hasPassword ? "settings.encrypt.saved" : "settings.encrypt.removed") });
+      setTimeout(() => navigate("/"), AFTER_SAVE_MS);
+    } catch (err) {
+      setError(errorText(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="screen">
+      <BackControl />
+      <h1>{t("settings.encrypt.title")}</h1>
+      <p>{t("settings.encrypt.caption")}</p>
+      {backedUp ? null : (
+        <p role="status">
+          {t("settings.encrypt.error_backup")}{" "}
+          <Link href="/settings/backup" className="link">
+            {t("settings.backup")}
+          </Link>
+        </p>
+      )}
+      <form className="column" onSubmit={submit}>
+        {FIELDS.map((f) => (
+          <div className="column" key={f.name}>
+            <label htmlFor={`encrypt-${f.name}`}>{t(f.key)}</label>
+            <input
+              id={`encrypt-${f.name}`}
+              type="password"
+              autoComplete={f.autoComplete}
+              value={form[f.name]}
+              disabled={!backedUp}
+              aria-describedby={f.name === "existing" ? "encrypt-existing-caption" : undefined}
+              onChange={(e) => setForm({ ...form, [f.name]: e.target.value })}
+            />
+            {f.name === "existing" ? (
+              <small id="encrypt-existing-caption">
+                {live?.has_password
+                  ? t("settings.encrypt.existing_caption_set")
+                  : t("settings.encrypt.existing_caption_none")}
+              </small>
+            ) : null}
+          </div>
+        ))}
+        <small>{t("settings.encrypt.blank_removes")}</small>
+        <ErrorBox text={error} />
+        <button type="submit" className="button button-primary" disabled={busy || !backedUp}>
+          {busy ? t("common.saving") : t("settings.encrypt.save")}
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_SERVERS, resolveConfig, resolveServers, type Servers } from "../config";
+import { saveServers, validateServers } from "./servers";
+
+const defaults: Servers = { ...DEFAULT_SERVERS.bitcoin, proxy: "wss://proxyabcdef.onion" };
+const memory = () => {
+  const m = new Map<string, string>();
+  return {
+    map: m,
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    removeItem: (k: string) => void m.delete(k),
+  };
+};
+
+describe("server settings", () => {
+  it("accepts the defaults", () => {
+    expect(validateServers(defaults, defaults)).toEqual({});
+  });
+
+  it("requires proxy, esplora, rgs and storage, and well-formed URLs", () => {
+    const errors = validateServers(
+      { ...defaults, proxy: "", esplora: " ", rgs: "", storage: "ftp://x" },
+      defaults,
+    );
+    expect(errors).toEqual({
+      proxy: "settings.servers.error_required",
+      esplora: "settings.servers.error_required",
+      rgs: "settings.servers.error_required",
+      storage: "settings.servers.error_url",
+    });
+    expect(validateServers({ ...defaults, proxy: "https://not-a-socket" }, defaults)).toEqual({
+      proxy: "settings.servers.error_url",
+    });
+  });
+
+  it("refuses onion addresses except a field's default", () => {
+    expect(validateServers({ ...defaults, esplora: "http://abcdefgh.onion/api" }, defaults)).toEqual({
+      esplora: "settings.servers.error_tor",
+    });
+    expect(validateServers({ ...defaults, proxy: "wss://other.onion" }, defaults)).toEqual({
+      proxy: "settings.servers.error_tor",
+    });
+    expect(
+      validateServers(
+        { ...defaults, lsp: "", lsps_connection_string: "02ab@xyz.onion:9735", lsps_token: "t" },
+        defaults,
+      ),
+    ).toEqual({ lsps_connection_string: "settings.servers.error_tor" });
+  });
+
+  it("takes either the lsp or a connection string with its token, and needs one of them", () => {
+    expect(
+      validateServers({ ...defaults, lsps_connection_string: "02ab@host:9735", lsps_token: "t" }, defaults),
+    ).toEqual({
+      lsp: "settings.servers.lsps_valid_error",
+    });
+    expect(
+      validateServers({ ...defaults, lsp: "", lsps_connection_string: "02ab@host:9735" }, defaults),
+    ).toEqual({
+      lsps_token: "settings.servers.lsps_valid_error",
+    });
+    expect(validateServers({ ...defaults, lsp: "" }, defaults)).toEqual({
+      lsp: "settings.servers.error_lsp",
+    });
+    expect(
+      validateServers(
+        { ...defaults, lsp: "", lsps_connection_string: "02ab@host:9735", lsps_token: "t" },
+        defaults,
+      ),
+    ).toEqual({});
+  });
+
+  it("stores only what differs from the defaults; an empty string means none", () => {
+    const storage = memory();
+    storage.setItem("USER_SETTINGS_rgs", "https://old.example");
+    const chosen = {
+      ...defaults,
+      esplora: "https://esplora.example/api",
+      lsp: "",
+      lsps_connection_string: "02ab@h:1",
+      lsps_token: "tok",
+    };
+    saveServers(storage, chosen, defaults);
+    expect(Object.fromEntries(storage.map)).toEqual({
+      USER_SETTINGS_esplora: "https://esplora.example/api",
+      USER_SETTINGS_lsp: "",
+      USER_SETTINGS_lsps_connection_string: "02ab@h:1",
+      USER_SETTINGS_lsps_token: "tok",
+    });
+    expect(resolveServers(storage, "bitcoin", { proxy: defaults.proxy })).toEqual(chosen);
+    expect(resolveConfig(storage, { proxy: defaults.proxy }).servers).toEqual(chosen);
+  });
+});
