@@ -55,7 +55,11 @@ export const createReceive: Handler<"CreateReceive"> = (cmd, ctx) =>
       { _tag: "CreateBip21", amountSats: cmd.amountSats, labels: cmd.labels },
       ctx,
     );
-    const invoice = cmd.flavor === "unified" ? yield* invoiceFor(cmd.amountSats, cmd.labels, ctx) : null;
+    // A unified request falls back to on-chain only when lightning cannot invoice now.
+    const invoice =
+      cmd.flavor === "unified"
+        ? yield* Effect.orElseSucceed(invoiceFor(cmd.amountSats, cmd.labels, ctx), () => null)
+        : null;
     const label = cmd.labels.join(", ");
     const uri = invoice
       ? encodeBip21({
