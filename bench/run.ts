@@ -7,6 +7,7 @@ import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
 import { benchReplay } from "./replay";
 import { benchRestoreScan, benchUnlock } from "./security";
+import { benchParse, benchQrDecode } from "./scan";
 
 await initCrdtNode();
 const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], {
@@ -18,6 +19,9 @@ if (build.status !== 0) process.exit(1);
 console.log("\n== Foundation ==");
 await benchBundle();
 await benchReplay();
+console.log("\n== Payment strings and scanning ==");
+benchParse();
+await benchQrDecode();
 const world = await startHarness({ port: 0 });
 try {
   await benchColdLoad(world.esploraUrl);

@@ -8,6 +8,7 @@ import type { Server } from "node:http";
 import { attachProxy, type HarnessNode, lightningRoutes, startLightningNode } from "./lightning";
 import { portOf, type RouteTable, serve } from "./server";
 import { World } from "./regtest";
+import { startLnurlAuth } from "./lnurl-auth";
 
 import { DEFAULT_ESPLORA_PORT } from "./ports";
 
@@ -36,6 +37,10 @@ export interface Harness {
   readonly proxyUrl: string;
   /** Starts one more plain lightning node (for routes over several hops). */
   readonly startNode: () => Promise<HarnessNode>;
+  /** A new LNURL-auth login request (URL, bech32 LNURL, challenge) of the world's login service. */
+  readonly lnurlAuthUrl: (action?: string) => { url: string; lnurl: string; k1: string };
+  /** The linking key that logged in with challenge `k1` at the login service, or null. */
+  readonly lnurlAuthLogin: (k1: string) => string | null;
   readonly stop: () => Promise<void>;
 }
 
@@ -69,6 +74,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     ...(opts.lightningWsPort !== undefined ? { wsPort: opts.lightningWsPort } : {}),
   });
   extra.push(...lightningRoutes(lightning));
+  const lnurlAuth = await startLnurlAuth({ host });
   let stopped: Promise<void> | null = null;
   return {
     esploraUrl,
@@ -87,8 +93,10 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
       extraNodes.push(n);
       return n;
     },
+    lnurlAuthUrl: (action) => lnurlAuth.newLogin(action),
+    lnurlAuthLogin: (k1) => lnurlAuth.loginOf(k1),
     stop: () => {
-      stopped ??= Promise.all([lightning, ...extraNodes].map((n) => n.stop()))
+      stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth].map((n) => n.stop()))
         .then(
           () =>
             new Promise<void>((resolve) => {

@@ -5,6 +5,9 @@ import type { WalletConfig } from "./commands/protocol";
 import { Home } from "./screens/home/Home";
 import { NotFound } from "./screens/NotFound";
 import { Receive } from "./screens/receive/Receive";
+import { Redeem } from "./screens/redeem/Redeem";
+import { Scanner } from "./screens/scanner/Scanner";
+import { Search } from "./screens/search/Search";
 import { Send } from "./screens/send/Send";
 import { Backup } from "./screens/settings/Backup";
 import { CurrencySettings } from "./screens/settings/Currency";
@@ -20,6 +23,7 @@ import { Setup } from "./screens/Setup";
 import { ConfigContext } from "./ui/config";
 import { DecryptDialog } from "./ui/DecryptDialog";
 import { ErrorBoundary } from "./ui/ErrorBoundary";
+import { registerProtocolHandlers } from "./ui/protocol-handlers";
 import { MobileActions, SideNav } from "./ui/Nav";
 import { UpdateBanner } from "./ui/UpdateBanner";
 import { useView, WalletProvider } from "./ui/wallet";
@@ -39,6 +43,9 @@ function Routes() {
       <Route path="/setup" component={Setup} />
       <Route path="/receive" component={Receive} />
       <Route path="/send" component={Send} />
+      <Route path="/search" component={Search} />
+      <Route path="/scanner" component={Scanner} />
+      <Route path="/redeem" component={Redeem} />
       <Route path="/settings" component={SettingsRoot} />
       <Route path="/settings/backup" component={Backup} />
       <Route path="/settings/restore" component={Restore} />
@@ -69,6 +76,7 @@ function RememberPrevious() {
 
 export function App({ client, config }: { client: WalletClient; config: WalletConfig }) {
   useSyncExternalStore(client.subscribe, () => client.views);
+  useEffect(() => registerProtocolHandlers(location.origin), []);
   return (
     <ConfigContext.Provider value={config}>
       <WalletProvider client={client}>

@@ -17,6 +17,25 @@ export interface PeerRow {
 
 type Empty = Record<never, never>;
 
+/** An LNURL service's offer as the screens show it (amounts in whole sats). */
+export interface LnurlOffer {
+  readonly tag: "payRequest" | "withdrawRequest" | "login";
+  readonly domain: string;
+  readonly minSats: bigint;
+  readonly maxSats: bigint;
+  /** The pay service's description, or the withdraw service's default one. */
+  readonly description: string;
+  /** How many characters of comment a pay service takes (0: none). */
+  readonly commentAllowed: number;
+  /** A login's LUD-04 action (register, login, link, auth), when it names one. */
+  readonly action: string | null;
+}
+
+/** LUD-09 success actions the wallet shows after paying. */
+export type LnurlSuccessAction =
+  | { readonly tag: "message"; readonly message: string }
+  | { readonly tag: "url"; readonly description: string; readonly url: string };
+
 /**
  * The closed union of commands the screens may send to the worker, with what each answers.
  * Add a command: one entry here, one handler in the family's file, one line in `handlers.ts`.
@@ -97,6 +116,31 @@ export interface CommandSpecs {
   };
   CloseChannel: { input: { channelId: string; force?: boolean; abandon?: boolean }; output: null };
   GetLogs: { input: Empty; output: { lines: string[] } };
+
+  /**
+   * A receive request: unified (BIP21 with the address and, when lightning runs, an invoice), on-chain
+   * only, or a lightning invoice only.
+   */
+  CreateReceive: {
+    input: { amountSats: bigint | null; labels: string[]; flavor: "unified" | "lightning" | "onchain" };
+    output: { uri: string; address: string | null; invoice: string | null; paymentHash: string | null };
+  };
+  /** Whether the request's invoice or address was paid; polled by the receive screen. */
+  CheckReceived: {
+    input: { address: string | null; paymentHash: string | null };
+    output: { paid: "lightning_paid" | "onchain_paid" | null; amountSats: bigint };
+  };
+  DecodeLnurl: { input: { lnurl: string }; output: LnurlOffer };
+  /** Asks a pay service for an invoice of `amountSats` and checks it; the screen then pays it. */
+  LnurlPayInvoice: {
+    input: { lnurl: string; amountSats: bigint; comment: string };
+    output: { bolt11: string; successAction: LnurlSuccessAction | null };
+  };
+  LnurlWithdraw: {
+    input: { lnurl: string; amountSats: bigint };
+    output: { amountSats: bigint; paymentHash: string };
+  };
+  LnurlAuth: { input: { lnurl: string }; output: { domain: string } };
 }
 
 export type CommandTag = keyof CommandSpecs;

@@ -3,6 +3,8 @@ import type { Handler } from "./context";
 import { getTransaction } from "./activity";
 import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers } from "./lightning";
+import { lnurlHandlers } from "./lnurl";
+import { checkReceived, createReceive } from "./receive";
 import { onchainHandlers } from "./onchain";
 import {
   createWallet,
@@ -33,4 +35,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ImportLabels: importLabels,
   ...onchainHandlers,
   ...lightningHandlers,
+  ...lnurlHandlers,
+  CreateReceive: createReceive,
+  CheckReceived: checkReceived,
 };

@@ -5,7 +5,9 @@ import { useI18n } from "../i18n/intl";
 const SIDE_ITEMS = [
   { href: "/", key: "nav.home" },
   { href: "/send", key: "nav.send" },
+  { href: "/search", key: "nav.search" },
   { href: "/receive", key: "nav.receive" },
+  { href: "/scanner", key: "nav.scan" },
   { href: "/settings", key: "nav.settings" },
 ] as const;
 
@@ -37,6 +39,9 @@ export function MobileActions() {
       </Link>
       <Link href="/receive" className="fab">
         {t("nav.receive")}
+      </Link>
+      <Link href="/scanner" className="fab">
+        {t("nav.scan")}
       </Link>
     </nav>
   );

@@ -95,6 +95,15 @@ export const makeOnchainPort = (
     network,
     addressAt: (keychain, index) => account.address(keychain, index).address,
 
+    receivedAt: (address) =>
+      Effect.tryPromise({
+        try: async () => {
+          const s = await client.addressStats(address);
+          return BigInt(s.chain_stats.funded_txo_sum) + BigInt(s.mempool_stats.funded_txo_sum);
+        },
+        catch: toWalletError,
+      }),
+
     sync: (state) =>
       serial(async () => {
         const view = await scan(client, account, state, cache);

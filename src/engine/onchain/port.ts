@@ -34,6 +34,8 @@ export interface OnchainPort {
   readonly network: Network;
   /** The address at an index of a keychain (pure derivation, no request). */
   readonly addressAt: (keychain: OnchainKeychain, index: number) => string;
+  /** Sats ever paid to `address`, unconfirmed included (what the receive screen watches for). */
+  readonly receivedAt?: (address: string) => Effect.Effect<bigint, WalletError>;
   /** Scans the chain for the wallet's addresses and returns what changed since `state`. */
   readonly sync: (state: OnchainState) => Effect.Effect<readonly NewEvent[], WalletError>;
   /** The fee and amount a spend would have now; InsufficientFunds when the coins cannot pay. */

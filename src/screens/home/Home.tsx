@@ -8,6 +8,7 @@ import { LOAD_STAGES } from "../../commands/protocol";
 import { ActivityList } from "./ActivityList";
 import { BalanceCard } from "./BalanceCard";
 import { ContactsStrip } from "./ContactsStrip";
+import { HomeRequests } from "./HomeRequests";
 
 const TABS = ["me", "friends", "requests"] as const;
 type Tab = (typeof TABS)[number];
@@ -74,6 +75,7 @@ export function Home() {
         {tab === "friends" ? <p className="empty-state">{t("home.friends_empty")}</p> : null}
         {tab === "requests" ? <p className="empty-state">{t("home.requests_empty")}</p> : null}
       </section>
+      <HomeRequests />
     </main>
   );
 }

@@ -1,45 +1,94 @@
-import { useErrorText } from "../../ui/errors";
-import { ErrorBox } from "../../ui/errors";
-import { useState } from "react";
-import { normaliseSatsInput } from "../../ui/money";
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import type { ResultOf } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
+import { AmountEntry } from "../../ui/AmountEntry";
 import { BackControl } from "../../ui/BackControl";
 import { CopyButton } from "../../ui/CopyButton";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { groupSats, truncateMiddle } from "../../ui/format";
 import { Qr } from "../../ui/Qr";
-import { truncateMiddle } from "../../ui/format";
-import { useWallet } from "../../ui/wallet";
+import { useView, useWallet } from "../../ui/wallet";
+import { RECEIVE_POLL_MS, type ReceiveFlavor, receiveHint } from "./receive-rules";
 
-type Shown = { readonly uri: string; readonly address: string };
+type Shown = ResultOf<"CreateReceive">;
+type Paid = { kind: "lightning_paid" | "onchain_paid"; amountSats: bigint };
 
-/** Receive on-chain: an amount (optional) and a note, then the address or BIP21 QR to share. */
+/** Receive (spec 1 §5): edit (amount, flavor, note), then show the request polled every second, then paid. */
 export function Receive() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const errorText = useErrorText();
   const client = useWallet();
-  const [amount, setAmount] = useState("");
+  const balance = useView("balance");
+  const [amount, setAmount] = useState<bigint | null>(null);
+  const [flavor, setFlavor] = useState<ReceiveFlavor>("unified");
   const [note, setNote] = useState("");
   const [shown, setShown] = useState<Shown | null>(null);
+  const [paid, setPaid] = useState<Paid | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
+  useEffect(() => {
+    if (!shown || paid) return;
+    let current = true;
+    const timer = setInterval(() => {
+      client
+        .dispatch({ _tag: "CheckReceived", address: shown.address, paymentHash: shown.paymentHash })
+        .then((r) => {
+          if (current && r.paid) {
+            setPaid({ kind: r.paid, amountSats: r.amountSats });
+            void client.dispatch({ _tag: "SyncOnchain" }).catch(() => undefined);
+          }
+        })
+        .catch(() => undefined);
+    }, RECEIVE_POLL_MS);
+    return () => {
+      current = false;
+      clearInterval(timer);
+    };
+  }, [shown, paid, client]);
+
+  const submit = async (e?: React.FormEvent) => {
+    e?.preventDefault();
     setBusy(true);
     setError(null);
     try {
       const labels = note.trim() ? [note.trim()] : [];
-      const r = await client.dispatch({
-        _tag: "CreateBip21",
-        amountSats: amount ? BigInt(amount) : null,
-        labels,
-      });
-      setShown(r);
+      setShown(await client.dispatch({ _tag: "CreateReceive", amountSats: amount, labels, flavor }));
     } catch (err) {
       setError(errorText(err));
     } finally {
       setBusy(false);
     }
   };
+  const reset = () => {
+    setShown(null);
+    setPaid(null);
+    setAmount(null);
+    setFlavor("unified");
+    setNote("");
+  };
+
+  if (paid) {
+    return (
+      <main className="screen center">
+        <h1>{t("receive.paid_title")}</h1>
+        <p role="status">
+          {t(paid.kind === "lightning_paid" ? "receive.lightning_paid" : "receive.onchain_paid", {
+            amount: groupSats(paid.amountSats, lang),
+          })}
+        </p>
+        <div className="row">
+          <Link href="/" className="button button-primary">
+            {t("common.home")}
+          </Link>
+          <button type="button" className="button" onClick={reset}>
+            {t("receive.receive_again")}
+          </button>
+        </div>
+      </main>
+    );
+  }
 
   if (shown) {
     return (
@@ -47,15 +96,23 @@ export function Receive() {
         <BackControl />
         <h1>{t("receive.title")}</h1>
         <Qr value={shown.uri} size={256} label={t("receive.qr_label")} />
-        <p>
-          <code data-testid="receive-address" title={shown.address}>
-            {truncateMiddle(shown.address)}
-          </code>
-        </p>
+        {shown.address ? (
+          <p>
+            <code data-testid="receive-address" title={shown.address}>
+              {truncateMiddle(shown.address)}
+            </code>
+          </p>
+        ) : null}
         <div className="row">
-          <CopyButton text={shown.address} label={t("receive.copy_address")} />
-          {shown.uri !== shown.address ? <CopyButton text={shown.uri} label={t("receive.copy_uri")} /> : null}
+          {shown.address ? <CopyButton text={shown.address} label={t("receive.copy_address")} /> : null}
+          {shown.invoice ? <CopyButton text={shown.invoice} label={t("receive.copy_invoice")} /> : null}
+          {shown.uri !== shown.address && shown.uri !== shown.invoice ? (
+            <CopyButton text={shown.uri} label={t("receive.copy_uri")} />
+          ) : null}
         </div>
+        <p className="hint" role="status">
+          {t("receive.waiting")}
+        </p>
         <button type="button" className="button" onClick={() => setShown(null)}>
           {t("receive.edit")}
         </button>
@@ -63,23 +120,30 @@ export function Receive() {
     );
   }
 
+  const hint = receiveHint(flavor, amount, balance?.lightning ?? 0n);
   return (
     <main className="screen">
       <BackControl />
       <h1>{t("receive.title")}</h1>
       <form className="column" onSubmit={submit}>
-        <label htmlFor="receive-amount">{t("receive.amount_sats")}</label>
-        <input
+        <AmountEntry
           id="receive-amount"
-          inputMode="numeric"
-          autoComplete="off"
+          label={t("receive.amount_sats")}
           value={amount}
-          onChange={(e) => setAmount(normaliseSatsInput(e.target.value))}
-          placeholder="0"
+          onChange={setAmount}
         />
+        <fieldset className="column">
+          <legend>{t("receive.flavor")}</legend>
+          {(["unified", "lightning", "onchain"] as const).map((f) => (
+            <label key={f} className="row">
+              <input type="radio" name="flavor" checked={flavor === f} onChange={() => setFlavor(f)} />
+              {t(`receive.flavor_${f}`)}
+            </label>
+          ))}
+        </fieldset>
         <label htmlFor="receive-note">{t("receive.note")}</label>
         <input id="receive-note" value={note} maxLength={255} onChange={(e) => setNote(e.target.value)} />
-        <p className="hint">{t("receive.onchain_hint")}</p>
+        {hint ? <p className="hint">{t(hint, { amount: groupSats(100_000n, lang) })}</p> : null}
         <ErrorBox text={error} />
         <button type="submit" className="button button-primary" disabled={busy}>
           {t("receive.show_address")}

@@ -1,133 +1,368 @@
-import { ErrorBox, useErrorText } from "../../ui/errors";
-import { useEffect, useState } from "react";
-import { Link } from "wouter";
+import { useEffect, useMemo, useState } from "react";
+import { Link, useLocation, useSearch } from "wouter";
+import type { LnurlOffer, LnurlSuccessAction } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
+import { AmountEntry } from "../../ui/AmountEntry";
 import { BackControl } from "../../ui/BackControl";
+import { useWalletConfig } from "../../ui/config";
 import { Dialog } from "../../ui/Dialog";
+import { ErrorBox, useErrorText } from "../../ui/errors";
 import { groupSats, truncateMiddle } from "../../ui/format";
-import { normaliseSatsInput } from "../../ui/money";
-import { useWallet } from "../../ui/wallet";
+import {
+  fromProtocolLink,
+  isHodlDestination,
+  type ParsedPaymentRequest,
+  parsePaymentRequest,
+} from "../../ui/incoming";
+import type { PaymentMethod } from "../../ui/amount-entry";
+import { nextMethod } from "../../ui/amount-entry";
+import { useView, useWallet } from "../../ui/wallet";
+import { amountProblem, fixedAmount, methodsFor, routeFor, type SendRoute } from "./send-rules";
+import { CommandFailed } from "../../commands/client";
 
 type Result =
-  | { readonly ok: true; readonly txid: string; readonly feeSats: bigint; readonly amountSats: bigint }
+  | {
+      readonly ok: true;
+      readonly pending: boolean;
+      readonly amountSats: bigint;
+      readonly feeSats: bigint;
+      readonly txid: string | null;
+      readonly successAction: LnurlSuccessAction | null;
+    }
   | { readonly ok: false; readonly reason: string };
 
+type Fee = { readonly feeSats: bigint; readonly amountSats: bigint; readonly upTo: boolean };
+
 /**
- * Send on-chain: destination and amount (or everything), the fee shown before confirming, then the
- * result. The fee and every rule come from the worker's handlers; this screen only asks and shows.
+ * Send (spec 1 §5): the destination (from a scan, a link or typed), the amount with the method to pay
+ * by, the fee before confirming, then the result. Every rule is decided in send-rules and the worker.
  */
 export function Send() {
   const { t, lang } = useI18n();
   const errorText = useErrorText();
   const client = useWallet();
-  const [address, setAddress] = useState("");
-  const [amount, setAmount] = useState("");
+  const [, navigate] = useLocation();
+  const { network } = useWalletConfig();
+  const balance = useView("balance");
+  const to = new URLSearchParams(useSearch()).get("to") ?? "";
+  const [destination, setDestination] = useState(fromProtocolLink(to));
+  const [amount, setAmount] = useState<bigint | null>(null);
+  const [method, setMethod] = useState<PaymentMethod["method"]>("lightning");
   const [sendAll, setSendAll] = useState(false);
-  const [fee, setFee] = useState<{ feeSats: bigint; amountSats: bigint } | null>(null);
+  const [comment, setComment] = useState("");
+  const [offer, setOffer] = useState<LnurlOffer | null>(null);
+  const [fee, setFee] = useState<Fee | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [step, setStep] = useState<"form" | "sending">("form");
+  const [sending, setSending] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
+  const [whyFees, setWhyFees] = useState(false);
 
-  // The fee for what is entered now, asked again whenever the destination or amount changes.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `message` only formats an error for display
+  const parsed = useMemo((): { request: ParsedPaymentRequest | null; problem: string | null } => {
+    const text = destination.trim();
+    if (text === "") return { request: null, problem: null };
+    try {
+      return { request: parsePaymentRequest(text, network), problem: null };
+    } catch (e) {
+      const k = (e as { key?: string; values?: Record<string, string> }).key;
+      return {
+        request: null,
+        problem: k === "payment_request.wrong_network" ? (e as Error).message : t("send.error_address"),
+      };
+    }
+  }, [destination, network, t]);
+  const request = parsed.request;
+  const balances = {
+    lightning: balance?.lightning ?? 0n,
+    onchain: (balance?.confirmed ?? 0n) + (balance?.unconfirmed ?? 0n),
+  };
+  const methods = request ? methodsFor(request, balances) : [];
+  const chosen = methods.some((m) => m.method === method) ? method : (methods[0]?.method ?? "onchain");
+  const route: SendRoute | null = request ? routeFor(request, chosen) : null;
+  const lnurlRange = offer && offer.tag === "payRequest" ? { min: offer.minSats, max: offer.maxSats } : null;
+  const fixed = request ? fixedAmount(request, route, lnurlRange) : null;
+  const amountSats = fixed ?? amount ?? 0n;
+
+  // An LNURL is read from its service: a withdraw link goes to redeem, a pay link gives its limits.
+  const lnurl = route?.kind === "lnurl" ? route.lnurl : null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `errorText` only formats an error for display
+  useEffect(() => {
+    setOffer(null);
+    if (!lnurl) return;
+    let current = true;
+    client
+      .dispatch({ _tag: "DecodeLnurl", lnurl })
+      .then((o) => {
+        if (!current) return;
+        if (o.tag === "withdrawRequest") navigate(`/redeem?lnurl=${encodeURIComponent(lnurl)}`);
+        else setOffer(o);
+      })
+      .catch((e) => current && setError(errorText(e)));
+    return () => {
+      current = false;
+    };
+  }, [lnurl, client, navigate]);
+
+  const problem =
+    request && route
+      ? amountProblem({
+          amountSats,
+          route,
+          balance: chosen === "lightning" ? balances.lightning : balances.onchain,
+          invoiceAmount: route.kind === "invoice" ? request.amount_sats : null,
+          expiresAt: null,
+          nowSecs: Math.floor(Date.now() / 1000),
+          lnurlRange,
+          sendAll: sendAll && route.kind === "onchain",
+        })
+      : null;
+
+  // The fee for what is entered now, asked again whenever the destination, method or amount changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `errorText` only formats an error for display
   useEffect(() => {
     setFee(null);
     setError(null);
-    const dest = address.trim();
-    if (!dest || (!sendAll && !amount)) return;
+    if (!route || problem !== null) return;
     let current = true;
-    const ask = sendAll
-      ? client.dispatch({ _tag: "EstimateSweepTxFee", address: dest })
-      : client
-          .dispatch({ _tag: "EstimateTxFee", address: dest, amountSats: BigInt(amount) })
-          .then((r) => ({ feeSats: r.feeSats, amountSats: BigInt(amount) }));
+    const ask: () => Promise<Fee> =
+      route.kind === "onchain"
+        ? sendAll
+          ? () =>
+              client
+                .dispatch({ _tag: "EstimateSweepTxFee", address: route.address })
+                .then((r) => ({ ...r, upTo: false }))
+          : () =>
+              client
+                .dispatch({ _tag: "EstimateTxFee", address: route.address, amountSats })
+                .then((r) => ({ feeSats: r.feeSats, amountSats, upTo: false }))
+        : () =>
+            client
+              .dispatch({ _tag: "EstimateLightningFee", amountSats })
+              .then((r) => ({ feeSats: r.maxFeeSats, amountSats, upTo: true }));
     const timer = setTimeout(() => {
-      ask.then((f) => current && setFee(f)).catch((e) => current && setError(errorText(e)));
+      ask()
+        .then((f) => current && setFee(f))
+        .catch((e) => current && setError(errorText(e)));
     }, 250);
     return () => {
       current = false;
       clearTimeout(timer);
     };
-  }, [address, amount, sendAll, client]);
+  }, [route?.kind, route && "address" in route ? route.address : null, amountSats, sendAll, problem, client]);
 
-  const send = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!fee) return;
-    setStep("sending");
+  const failure = (e: unknown, kind: SendRoute["kind"]): string => {
+    if (kind === "lnurl" && e instanceof CommandFailed && e._tag === "PaymentFailed" && !e.key)
+      return t("send.error_LNURL");
+    return errorText(e);
+  };
+
+  const send = async () => {
+    if (!route || !fee || problem) return;
+    setSending(true);
     try {
-      const dest = address.trim();
-      const r = sendAll
-        ? await client.dispatch({ _tag: "SweepWallet", address: dest, labels: [] })
-        : {
-            ...(await client.dispatch({
-              _tag: "SendToAddress",
-              address: dest,
-              amountSats: BigInt(amount),
-              labels: [],
-            })),
-            amountSats: BigInt(amount),
-          };
-      setResult({ ok: true, ...r });
+      const labels: string[] = [];
+      if (route.kind === "onchain") {
+        const r = sendAll
+          ? await client.dispatch({ _tag: "SweepWallet", address: route.address, labels })
+          : {
+              ...(await client.dispatch({
+                _tag: "SendToAddress",
+                address: route.address,
+                amountSats,
+                labels,
+              })),
+              amountSats,
+            };
+        setResult({
+          ok: true,
+          pending: false,
+          txid: r.txid,
+          feeSats: r.feeSats,
+          amountSats: r.amountSats,
+          successAction: null,
+        });
+        return;
+      }
+      let successAction: LnurlSuccessAction | null = null;
+      const paid =
+        route.kind === "keysend"
+          ? await client.dispatch({ _tag: "Keysend", pubkey: route.pubkey, amountSats, labels })
+          : route.kind === "invoice"
+            ? await client.dispatch({
+                _tag: "PayInvoice",
+                bolt11: route.bolt11,
+                ...(request?.amount_sats === null ? { amountSats } : {}),
+                labels,
+              })
+            : await client
+                .dispatch({ _tag: "LnurlPayInvoice", lnurl: route.lnurl, amountSats, comment })
+                .then((r) => {
+                  successAction = r.successAction;
+                  return client.dispatch({ _tag: "PayInvoice", bolt11: r.bolt11, labels });
+                });
+      setResult({
+        ok: true,
+        pending: paid.status === "pending",
+        txid: null,
+        amountSats: paid.amountSats,
+        feeSats: paid.feeSats,
+        successAction,
+      });
     } catch (err) {
-      setResult({ ok: false, reason: errorText(err) });
+      setResult({ ok: false, reason: failure(err, route.kind) });
     } finally {
-      setStep("form");
+      setSending(false);
     }
   };
 
+  const hodl = request ? isHodlDestination(request.lightning_address, request.lnurl) : false;
+  const current = methods.find((m) => m.method === chosen);
   return (
     <main className="screen">
       <BackControl />
       <h1>{t("send.title")}</h1>
-      <form className="column" onSubmit={send}>
+      <form
+        className="column"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
         <label htmlFor="send-address">{t("send.destination")}</label>
         <input
           id="send-address"
           autoComplete="off"
           spellCheck={false}
-          value={address}
-          onChange={(e) => setAddress(e.target.value)}
+          value={destination}
+          onChange={(e) => setDestination(e.target.value)}
         />
-        <label htmlFor="send-amount">{t("send.amount_sats")}</label>
-        <input
-          id="send-amount"
-          inputMode="numeric"
-          autoComplete="off"
-          disabled={sendAll}
-          value={sendAll ? "" : amount}
-          onChange={(e) => setAmount(normaliseSatsInput(e.target.value))}
-        />
-        <label className="row">
-          <input type="checkbox" checked={sendAll} onChange={(e) => setSendAll(e.target.checked)} />
-          {t("send.send_all")}
-        </label>
-        {fee ? (
-          <p data-testid="send-fee">
-            {t("send.fee_line", {
-              amount: groupSats(fee.amountSats, lang),
-              fee: groupSats(fee.feeSats, lang),
-            })}
+        {request ? (
+          <section aria-label={t("send.request")} className="column" data-testid="send-request">
+            <p>
+              {t(`send.kind_${route?.kind ?? "onchain"}`)}:{" "}
+              <code
+                title={
+                  request.lightning_address ??
+                  request.address ??
+                  request.invoice ??
+                  request.node_pubkey ??
+                  request.lnurl ??
+                  ""
+                }
+              >
+                {request.lightning_address ??
+                  truncateMiddle(
+                    request.address ?? request.invoice ?? request.node_pubkey ?? offer?.domain ?? "",
+                  )}
+              </code>
+            </p>
+            {request.amount_sats !== null ? (
+              <p>{t("send.request_amount", { amount: groupSats(request.amount_sats, lang) })}</p>
+            ) : null}
+            {request.memo || offer?.description ? <p>{request.memo ?? offer?.description}</p> : null}
+          </section>
+        ) : null}
+        {hodl ? (
+          <p className="warning" role="note">
+            {t("send.hodl_invoice_warning")}
           </p>
         ) : null}
-        <ErrorBox text={error} />
-        <button type="submit" className="button button-primary" disabled={!fee || step === "sending"}>
-          {step === "sending" ? t("send.sending") : t("send.confirm_send")}
+        <AmountEntry
+          id="send-amount"
+          label={t("send.amount_sats")}
+          value={fixed ?? (sendAll ? null : amount)}
+          onChange={(v) => {
+            setSendAll(false);
+            setAmount(v);
+          }}
+          frozen={fixed !== null || sendAll}
+          methods={methods}
+          method={chosen}
+          onMethod={() => setMethod(nextMethod(methods, chosen))}
+          onSubmit={() => void send()}
+        />
+        {current && fixed === null ? (
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => {
+              if (chosen === "onchain") setSendAll(true);
+              else setAmount(current.maxAmountSats);
+            }}
+          >
+            {t("send.max")}
+          </button>
+        ) : null}
+        {sendAll ? <p className="hint">{t("send.send_all")}</p> : null}
+        {offer && offer.commentAllowed > 0 ? (
+          <>
+            <label htmlFor="send-comment">{t("send.comment")}</label>
+            <input
+              id="send-comment"
+              value={comment}
+              maxLength={offer.commentAllowed}
+              onChange={(e) => setComment(e.target.value)}
+            />
+          </>
+        ) : null}
+        {fee ? (
+          <p data-testid="send-fee">
+            {t(fee.upTo ? "send.fee_line_lightning" : "send.fee_line", {
+              amount: groupSats(fee.amountSats, lang),
+              fee: groupSats(fee.feeSats, lang),
+            })}{" "}
+            <button type="button" className="link-button" onClick={() => setWhyFees(true)}>
+              {t("send.why_fees")}
+            </button>
+          </p>
+        ) : null}
+        <ErrorBox
+          text={
+            parsed.problem ??
+            (problem ? t(problem, { amount: groupSats(amountSats, lang) }) : null) ??
+            (request && !route ? t("send.error_address") : null) ??
+            error
+          }
+        />
+        <button type="submit" className="button button-primary" disabled={!fee || !!problem || sending}>
+          {sending ? t("send.sending") : t("send.confirm_send")}
         </button>
       </form>
+      <Dialog open={whyFees} title={t("send.why_fees")} onClose={() => setWhyFees(false)}>
+        <p>{t(route?.kind === "onchain" ? "send.why_fees_onchain" : "send.why_fees_lightning")}</p>
+      </Dialog>
       <Dialog
         open={result !== null}
-        title={result?.ok ? t("send.sent_title") : t("send.failed_title")}
+        title={
+          result?.ok
+            ? result.pending
+              ? t("send.pending_title")
+              : t("send.sent_title")
+            : t("send.failed_title")
+        }
         onClose={() => setResult(null)}
       >
         {result?.ok ? (
           <div className="column">
             <p>
-              {t("send.sent_text", {
-                amount: groupSats(result.amountSats, lang),
-                fee: groupSats(result.feeSats, lang),
-              })}
+              {result.pending
+                ? t("send.pending_text")
+                : t(result.txid ? "send.sent_text" : "send.sent_text_lightning", {
+                    amount: groupSats(result.amountSats, lang),
+                    fee: groupSats(result.feeSats, lang),
+                  })}
             </p>
-            <code title={result.txid}>{truncateMiddle(result.txid)}</code>
+            {result.txid ? <code title={result.txid}>{truncateMiddle(result.txid)}</code> : null}
+            {result.successAction?.tag === "message" ? (
+              <p role="status">{result.successAction.message}</p>
+            ) : null}
+            {result.successAction?.tag === "url" ? (
+              <p>
+                {result.successAction.description}{" "}
+                <a href={result.successAction.url} target="_blank" rel="noreferrer noopener">
+                  {t("send.open_link")}
+                </a>
+              </p>
+            ) : null}
             <Link href="/" className="button button-primary">
               {t("common.home")}
             </Link>

@@ -1,0 +1,193 @@
+/**
+ * A local LNURL service: LNURL-pay and lightning addresses (LUD-06, LUD-16, comments LUD-12, success
+ * actions LUD-09) and LNURL-withdraw (LUD-03). Invoices are made and paid by the functions it is given
+ * (the world's lightning node, or a test's), so the protocol is the same whoever holds the channels.
+ *
+ *   GET /.well-known/lnurlp/<name>, /lnurlp/<name>     → payRequest
+ *   GET /lnurlp/<name>/callback?amount=<msat>&comment= → {pr, routes, successAction?}
+ *   GET /lnurlw/<id>                                   → withdrawRequest
+ *   GET /lnurlw/<id>/callback?k1=…&pr=…                → {"status":"OK"}, then pays `pr`
+ */
+import { randomBytes } from "node:crypto";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { utf8 } from "@scure/base";
+import { decodeBolt11 } from "../src/engine/parse/bolt11";
+import { encodeLnurl } from "../src/engine/parse/lnurl";
+import { type JsonReply, lnurlError, serveJson } from "./http-json";
+
+export interface LnurlDeps {
+  readonly createInvoice: (msat: bigint, descriptionHash: Uint8Array) => Promise<string>;
+  readonly payInvoice: (bolt11: string) => Promise<void>;
+}
+
+export type SuccessAction =
+  | { readonly tag: "message"; readonly message: string }
+  | { readonly tag: "url"; readonly description: string; readonly url: string };
+
+export interface PayOffer {
+  readonly name: string;
+  readonly minSendable: bigint;
+  readonly maxSendable: bigint;
+  readonly description: string;
+  readonly commentAllowed?: number;
+  readonly successAction?: SuccessAction;
+}
+
+export interface WithdrawOffer {
+  readonly minWithdrawable: bigint;
+  readonly maxWithdrawable: bigint;
+  readonly defaultDescription?: string;
+}
+
+export interface LnurlService {
+  readonly base: string;
+  /** Adds (or replaces) a pay offer; answers its URL, its bech32 LNURL and its lightning address. */
+  readonly addPay: (offer: PayOffer) => { url: string; lnurl: string; address: string };
+  /** Adds a single-use withdraw offer; answers its URL and bech32 LNURL. */
+  readonly addWithdraw: (offer: WithdrawOffer) => { id: string; url: string; lnurl: string };
+  /** Payments asked for, in order: the offer, amount and comment of each invoice handed out. */
+  readonly invoices: { name: string; msat: bigint; comment: string | null; bolt11: string }[];
+  /** Withdrawals paid or failed, in order. */
+  readonly withdrawals: { id: string; bolt11: string; ok: boolean; error?: string }[];
+  /** Resolves once every withdrawal payment started so far has finished. */
+  readonly settled: () => Promise<void>;
+  readonly handle: (url: URL) => Promise<JsonReply>;
+  readonly stop: () => Promise<void>;
+}
+
+/** The metadata string of an offer (LUD-06, with the LUD-16 identifier). */
+export const metadataOf = (offer: PayOffer, address: string): string =>
+  JSON.stringify([
+    ["text/plain", offer.description],
+    ["text/identifier", address],
+  ]);
+
+const whole = (v: string | null): bigint | null => (v !== null && /^\d{1,20}$/.test(v) ? BigInt(v) : null);
+
+export const startLnurlService = async (
+  deps: LnurlDeps,
+  opts: { host?: string; port?: number } = {},
+): Promise<LnurlService> => {
+  const pays = new Map<string, PayOffer>();
+  const withdraws = new Map<string, WithdrawOffer & { k1: string; used: boolean }>();
+  const invoices: LnurlService["invoices"] = [];
+  const withdrawals: LnurlService["withdrawals"] = [];
+  const running = new Set<Promise<void>>();
+  let base = "";
+  const host = () => new URL(base).host;
+
+  const payParams = (offer: PayOffer) => ({
+    tag: "payRequest",
+    callback: `${base}/lnurlp/${offer.name}/callback`,
+    minSendable: Number(offer.minSendable),
+    maxSendable: Number(offer.maxSendable),
+    metadata: metadataOf(offer, `${offer.name}@${host()}`),
+    commentAllowed: offer.commentAllowed ?? 0,
+  });
+
+  const payCallback = async (offer: PayOffer, q: URLSearchParams): Promise<JsonReply> => {
+    const amount = whole(q.get("amount"));
+    if (amount === null) return lnurlError("amount is required, in millisatoshis");
+    if (amount < offer.minSendable || amount > offer.maxSendable)
+      return lnurlError(`Amount must be between ${offer.minSendable} and ${offer.maxSendable} millisatoshis`);
+    const comment = q.get("comment");
+    if (comment !== null && comment.length > (offer.commentAllowed ?? 0))
+      return lnurlError(`Comments may be at most ${offer.commentAllowed ?? 0} characters`);
+    const hash = sha256(utf8.decode(metadataOf(offer, `${offer.name}@${host()}`)));
+    const bolt11 = await deps.createInvoice(amount, hash);
+    invoices.push({ name: offer.name, msat: amount, comment, bolt11 });
+    return {
+      status: 200,
+      json: {
+        pr: bolt11,
+        routes: [],
+        ...(offer.successAction ? { successAction: offer.successAction } : {}),
+      },
+    };
+  };
+
+  const withdrawCallback = (id: string, q: URLSearchParams): JsonReply => {
+    const offer = withdraws.get(id);
+    if (!offer) return lnurlError("Unknown withdraw link", 404);
+    if (q.get("k1") !== offer.k1) return lnurlError("Wrong k1");
+    if (offer.used) return lnurlError("This withdraw link was already used");
+    const bolt11 = q.get("pr") ?? "";
+    const invoice = decodeBolt11(bolt11);
+    if (invoice === null) return lnurlError("Invalid invoice");
+    if (
+      invoice.amountMsat === null ||
+      invoice.amountMsat < offer.minWithdrawable ||
+      invoice.amountMsat > offer.maxWithdrawable
+    )
+      return lnurlError("The invoice's amount is outside this link's limits");
+    offer.used = true;
+    const paying = deps
+      .payInvoice(bolt11)
+      .then(
+        () => void withdrawals.push({ id, bolt11, ok: true }),
+        (e: unknown) =>
+          void withdrawals.push({ id, bolt11, ok: false, error: e instanceof Error ? e.message : String(e) }),
+      )
+      .finally(() => running.delete(paying));
+    running.add(paying);
+    return { status: 200, json: { status: "OK" } };
+  };
+
+  const handle = async (url: URL): Promise<JsonReply> => {
+    const path = url.pathname;
+    let m = /^\/(?:\.well-known\/lnurlp|lnurlp)\/([a-z0-9\-_.+]+)$/.exec(path);
+    if (m) {
+      const offer = pays.get(m[1]!);
+      return offer ? { status: 200, json: payParams(offer) } : lnurlError("Unknown user", 404);
+    }
+    m = /^\/lnurlp\/([a-z0-9\-_.+]+)\/callback$/.exec(path);
+    if (m) {
+      const offer = pays.get(m[1]!);
+      return offer ? payCallback(offer, url.searchParams) : lnurlError("Unknown user", 404);
+    }
+    m = /^\/lnurlw\/([0-9a-f]+)$/.exec(path);
+    if (m) {
+      const offer = withdraws.get(m[1]!);
+      if (!offer) return lnurlError("Unknown withdraw link", 404);
+      if (offer.used) return lnurlError("This withdraw link was already used");
+      return {
+        status: 200,
+        json: {
+          tag: "withdrawRequest",
+          callback: `${base}/lnurlw/${m[1]}/callback`,
+          k1: offer.k1,
+          defaultDescription: offer.defaultDescription ?? "",
+          minWithdrawable: Number(offer.minWithdrawable),
+          maxWithdrawable: Number(offer.maxWithdrawable),
+        },
+      };
+    }
+    m = /^\/lnurlw\/([0-9a-f]+)\/callback$/.exec(path);
+    if (m) return withdrawCallback(m[1]!, url.searchParams);
+    return lnurlError("Not found", 404);
+  };
+
+  const http = await serveJson(handle, opts.host, opts.port);
+  base = http.base;
+  return {
+    base,
+    addPay: (offer) => {
+      pays.set(offer.name, offer);
+      const url = `${base}/lnurlp/${offer.name}`;
+      return { url, lnurl: encodeLnurl(url), address: `${offer.name}@${host()}` };
+    },
+    addWithdraw: (offer) => {
+      const id = randomBytes(8).toString("hex");
+      withdraws.set(id, { ...offer, k1: randomBytes(32).toString("hex"), used: false });
+      const url = `${base}/lnurlw/${id}`;
+      return { id, url, lnurl: encodeLnurl(url) };
+    },
+    invoices,
+    withdrawals,
+    settled: async () => {
+      await Promise.all([...running]);
+    },
+    handle,
+    stop: http.stop,
+  };
+};

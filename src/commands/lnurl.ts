@@ -1,0 +1,128 @@
+/**
+ * LNURL commands: read a service's offer, get a checked invoice from a pay service, withdraw into a new
+ * invoice of this wallet, and log in with LNURL-auth. The protocol lives in the engine (src/engine/lnurl);
+ * its failures become the wallet's tagged errors here, once.
+ */
+import { Effect } from "effect";
+import {
+  type Fetch,
+  fetchParams,
+  LnurlError,
+  type LnurlParams,
+  login,
+  payRangeSats,
+  requestPayInvoice,
+  submitWithdraw,
+  withdrawRangeSats,
+} from "../engine/lnurl";
+import { rootKey } from "../engine/keys/mnemonic";
+import type { LnurlOffer } from "./command";
+import { type Handler, outcome } from "./context";
+import { InvalidInput, ServerUnavailable, unexpected, type WalletError } from "./errors";
+import { createInvoice } from "./lightning";
+
+/** The wallet's transport for LNURL calls. */
+const http: Fetch = (input, init) => fetch(input, init);
+
+/** An LnurlError as the wallet's error: the service's own reason verbatim, else the catalogue's text. */
+export const fromLnurl = (e: unknown): WalletError => {
+  if (!(e instanceof LnurlError)) return unexpected(e);
+  if (e.key === "lnurl.error_unreachable") return new ServerUnavailable({ message: e.message, key: e.key });
+  if (e.reason) return new InvalidInput({ message: e.reason });
+  return new InvalidInput({ message: e.message, ...(e.key ? { key: e.key } : {}) });
+};
+
+const lnurlCall = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
+  Effect.tryPromise({ try: f, catch: fromLnurl });
+
+/** What the screens see of an offer: whole sats, no callbacks or challenges. */
+export const offerOf = (p: LnurlParams): LnurlOffer => {
+  if (p.tag === "payRequest") {
+    const r = payRangeSats(p);
+    return {
+      tag: "payRequest",
+      domain: p.domain,
+      minSats: r.min,
+      maxSats: r.max,
+      description: p.description,
+      commentAllowed: p.commentAllowed,
+      action: null,
+    };
+  }
+  if (p.tag === "withdrawRequest") {
+    const r = withdrawRangeSats(p);
+    return {
+      tag: "withdrawRequest",
+      domain: p.domain,
+      minSats: r.min,
+      maxSats: r.max,
+      description: p.defaultDescription,
+      commentAllowed: 0,
+      action: null,
+    };
+  }
+  return {
+    tag: "login",
+    domain: p.domain,
+    minSats: 0n,
+    maxSats: 0n,
+    description: "",
+    commentAllowed: 0,
+    action: p.action,
+  };
+};
+
+const wrongKind = () =>
+  new InvalidInput({ message: "This LNURL is for something else.", key: "lnurl.error_unsupported" });
+
+export const decodeLnurl: Handler<"DecodeLnurl"> = (cmd) =>
+  Effect.map(
+    lnurlCall(() => fetchParams(http, cmd.lnurl)),
+    (p) => outcome(offerOf(p)),
+  );
+
+export const lnurlPayInvoice: Handler<"LnurlPayInvoice"> = (cmd, ctx) =>
+  Effect.gen(function* () {
+    const p = yield* lnurlCall(() => fetchParams(http, cmd.lnurl));
+    if (p.tag !== "payRequest") return yield* Effect.fail(wrongKind());
+    const answer = yield* lnurlCall(() =>
+      requestPayInvoice(http, p, cmd.amountSats, cmd.comment, ctx.network),
+    );
+    return outcome({ bolt11: answer.bolt11, successAction: answer.successAction });
+  });
+
+/** LNURL-withdraw: a new invoice of this wallet for the amount, handed to the service to pay. */
+export const lnurlWithdraw: Handler<"LnurlWithdraw"> = (cmd, ctx) =>
+  Effect.gen(function* () {
+    const p = yield* lnurlCall(() => fetchParams(http, cmd.lnurl));
+    if (p.tag !== "withdrawRequest") return yield* Effect.fail(wrongKind());
+    const range = withdrawRangeSats(p);
+    if (cmd.amountSats < range.min || cmd.amountSats > range.max || cmd.amountSats <= 0n)
+      return yield* Effect.fail(
+        new InvalidInput({
+          message: "The amount is outside what the service allows.",
+          key: "lnurl.error_amount_range",
+        }),
+      );
+    const invoice = yield* createInvoice(
+      { _tag: "CreateInvoice", amountSats: cmd.amountSats, labels: [], description: p.defaultDescription },
+      ctx,
+    );
+    yield* lnurlCall(() => submitWithdraw(http, p, invoice.result.bolt11));
+    return outcome({ amountSats: cmd.amountSats, paymentHash: invoice.result.paymentHash }, invoice.events);
+  });
+
+/** LNURL-auth: signs the service's challenge with this domain's key from the seed (LUD-04, LUD-05). */
+export const lnurlAuth: Handler<"LnurlAuth"> = (cmd, ctx) =>
+  Effect.gen(function* () {
+    const mnemonic = yield* ctx.keys.mnemonic();
+    const done = yield* lnurlCall(() => login(http, cmd.lnurl, rootKey(mnemonic)));
+    return outcome({ domain: done.domain });
+  });
+
+export const lnurlHandlers = {
+  DecodeLnurl: decodeLnurl,
+  LnurlPayInvoice: lnurlPayInvoice,
+  LnurlWithdraw: lnurlWithdraw,
+  LnurlAuth: lnurlAuth,
+} as const;

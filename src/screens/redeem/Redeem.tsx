@@ -1,0 +1,97 @@
+import { useEffect, useState } from "react";
+import { useLocation, useSearch } from "wouter";
+import type { LnurlOffer } from "../../commands/command";
+import { useI18n } from "../../i18n/intl";
+import { AmountEntry } from "../../ui/AmountEntry";
+import { BackControl } from "../../ui/BackControl";
+import { ConfirmDialog } from "../../ui/Dialog";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { groupSats } from "../../ui/format";
+import { useWallet } from "../../ui/wallet";
+
+/** Redeem (spec 2): an LNURL-withdraw link, an amount within its limits, then 'lnurl redeem success'. */
+export function Redeem() {
+  const { t, lang } = useI18n();
+  const errorText = useErrorText();
+  const client = useWallet();
+  const [, navigate] = useLocation();
+  const lnurl = new URLSearchParams(useSearch()).get("lnurl") ?? "";
+  const [offer, setOffer] = useState<LnurlOffer | null>(null);
+  const [amount, setAmount] = useState<bigint | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [paid, setPaid] = useState<bigint | null>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `errorText` only formats an error for display
+  useEffect(() => {
+    if (!lnurl) return;
+    client
+      .dispatch({ _tag: "DecodeLnurl", lnurl })
+      .then((o) => {
+        if (o.tag !== "withdrawRequest") setError(t("redeem.lnurl_redeem_failed"));
+        else {
+          setOffer(o);
+          if (o.minSats === o.maxSats) setAmount(o.maxSats);
+        }
+      })
+      .catch((e) => setError(errorText(e)));
+  }, [lnurl, client]);
+
+  const redeem = async () => {
+    if (!offer || !amount) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await client.dispatch({ _tag: "LnurlWithdraw", lnurl, amountSats: amount });
+      setPaid(r.amountSats);
+    } catch (e) {
+      setError(errorText(e) || t("redeem.lnurl_redeem_failed"));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const outside = offer && amount !== null && (amount < offer.minSats || amount > offer.maxSats);
+  return (
+    <main className="screen">
+      <BackControl />
+      <h1>{t("redeem.title")}</h1>
+      {offer ? (
+        <form
+          className="column"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void redeem();
+          }}
+        >
+          <p>{t("redeem.from", { domain: offer.domain })}</p>
+          {offer.description ? <p>{offer.description}</p> : null}
+          <AmountEntry
+            id="redeem-amount"
+            label={t("redeem.amount")}
+            value={amount}
+            onChange={setAmount}
+            frozen={offer.minSats === offer.maxSats}
+            onSubmit={() => void redeem()}
+          />
+          <p className="hint">
+            {t("redeem.limits", { min: groupSats(offer.minSats, lang), max: groupSats(offer.maxSats, lang) })}
+          </p>
+          <ErrorBox text={outside ? t("lnurl.error_amount_range") : error} />
+          <button type="submit" className="button button-primary" disabled={busy || !amount || !!outside}>
+            {t("common.continue")}
+          </button>
+        </form>
+      ) : (
+        <ErrorBox text={lnurl ? error : t("redeem.lnurl_redeem_failed")} />
+      )}
+      <ConfirmDialog
+        open={paid !== null}
+        title={t("redeem.lnurl_redeem_success")}
+        message={t("redeem.success_text", { amount: groupSats(paid ?? 0n, lang) })}
+        onConfirm={() => navigate("/")}
+        onCancel={() => navigate("/")}
+      />
+    </main>
+  );
+}

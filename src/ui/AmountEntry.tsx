@@ -1,0 +1,142 @@
+import { useEffect, useState } from "react";
+import { useI18n } from "../i18n/intl";
+import {
+  type AmountEntryState,
+  canCycleMethods,
+  disabledInputs,
+  enterAction,
+  type FiatRate,
+  initialAmountEntry,
+  keyboardShown,
+  type PaymentMethod,
+  toggleMode,
+  typeFiat,
+  typeSats,
+} from "./amount-entry";
+import { groupSats } from "./format";
+import { currencyByCode } from "./money";
+import { useView } from "./wallet";
+
+/** The live price as the amount entry converts at, or null while none is known (or fiat is BTC). */
+export const useFiatRate = (): { rate: FiatRate | null; code: string } => {
+  const live = useView("live");
+  const currency = live?.fiat ? currencyByCode(live.fiat) : undefined;
+  const rate = live?.price && currency ? { price: live.price, digits: currency.maxFractionalDigits } : null;
+  return { rate, code: currency?.value ?? "" };
+};
+
+/** Whether the on-screen keyboard is up (spec 1 §2), from the visual viewport. */
+export const useKeyboardShown = (): boolean => {
+  const read = () =>
+    typeof window !== "undefined" && window.visualViewport
+      ? keyboardShown(window.visualViewport.height, window.visualViewport.scale, window.screen.height)
+      : false;
+  const [shown, setShown] = useState(read);
+  useEffect(() => {
+    const vv = window.visualViewport;
+    if (!vv) return;
+    const on = () => setShown(read());
+    vv.addEventListener("resize", on);
+    return () => vv.removeEventListener("resize", on);
+  });
+  return shown;
+};
+
+/**
+ * Amount entry (spec 1 §2): sats and fiat inputs, one live at a time, a toggle between them, a button that
+ * cycles the payment methods with each one's most, and Enter that submits or unfocuses.
+ */
+export function AmountEntry({
+  id,
+  label,
+  value,
+  onChange,
+  frozen = false,
+  methods = [],
+  method,
+  onMethod,
+  onSubmit,
+}: {
+  id: string;
+  label: string;
+  value: bigint | null;
+  onChange: (sats: bigint | null) => void;
+  frozen?: boolean;
+  methods?: readonly PaymentMethod[];
+  method?: PaymentMethod["method"];
+  onMethod?: () => void;
+  onSubmit?: () => void;
+}) {
+  const { t, lang } = useI18n();
+  const { rate, code } = useFiatRate();
+  const keyboard = useKeyboardShown();
+  const [state, setState] = useState<AmountEntryState>(() => initialAmountEntry(value, rate));
+  // A value set from outside (a fixed amount, the max button) replaces what is typed.
+  useEffect(() => {
+    const typed = state.sats === "" ? null : BigInt(state.sats);
+    if (typed !== value) setState((s) => ({ ...initialAmountEntry(value, rate), mode: s.mode }));
+  }, [value, rate, state.sats]);
+  const update = (next: AmountEntryState) => {
+    setState(next);
+    onChange(next.sats === "" ? null : BigInt(next.sats));
+  };
+  const disabled = disabledInputs(state.mode, frozen, rate);
+  const onKeyDown = (e: React.KeyboardEvent<HTMLInputElement>) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    if (enterAction(onSubmit !== undefined) === "submit") onSubmit?.();
+    else e.currentTarget.blur();
+  };
+  const current = methods.find((m) => m.method === method);
+  return (
+    <div className={keyboard ? "amount-entry column keyboard" : "amount-entry column"}>
+      <label htmlFor={`${id}-sats`}>{label}</label>
+      <input
+        id={`${id}-sats`}
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder="0"
+        value={state.sats}
+        disabled={disabled.sats}
+        onChange={(e) => update(typeSats(state, e.target.value, rate))}
+        onKeyDown={onKeyDown}
+      />
+      <label htmlFor={`${id}-fiat`}>{t("amount.fiat_label", { code: code || "—" })}</label>
+      <input
+        id={`${id}-fiat`}
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder="0"
+        value={state.fiat}
+        disabled={disabled.fiat}
+        onChange={(e) => update(typeFiat(state, e.target.value, rate))}
+        onKeyDown={onKeyDown}
+      />
+      <div className="row">
+        <button
+          type="button"
+          className="button button-small"
+          disabled={frozen || rate === null}
+          onClick={() => setState(toggleMode(state, rate))}
+        >
+          {state.mode === "sats" ? t("amount.enter_fiat") : t("amount.enter_sats")}
+        </button>
+        {current ? (
+          <button
+            type="button"
+            className="button button-small"
+            disabled={!canCycleMethods(methods)}
+            onClick={onMethod}
+            aria-label={t("amount.method_cycle", {
+              method: t(`amount.method_${current.method}`),
+              max: groupSats(current.maxAmountSats, lang),
+            })}
+          >
+            {t(`amount.method_${current.method}`)} ·{" "}
+            {t("amount.max", { max: groupSats(current.maxAmountSats, lang) })}
+          </button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
