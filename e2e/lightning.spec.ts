@@ -55,7 +55,7 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   await post(esplora, "/mine", { blocks: 6 });
   await expect(async () => {
     await syncNow(page);
-    await expect(page.getByRole("button", { name: /19\d,\d{3} sats/ }).first()).toBeVisible({
+    await expect(page.getByRole("button", { name: /(19\d|200),\d{3} sats/ }).first()).toBeVisible({
       timeout: 2000,
     });
   }).toPass({ timeout: 45_000 });
@@ -64,7 +64,31 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   await expect(page.getByText("1 channel")).toBeVisible();
   await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 20_000 });
 
+  // Pay an invoice made by the world's node.
+  const { bolt11 } = await post(esplora, "/ln/invoice", { amount_sats: 20_000, description: "coffee" });
+  await page.goto("/send");
+  await page.getByLabel("Bitcoin address").fill(bolt11);
+  await expect(page.getByTestId("send-request")).toContainText("20,000");
+  await page.getByRole("button", { name: "Confirm send" }).click();
+  await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 30_000 });
+
+  // Receive from it: the screen polls and turns to "Payment received" once paid.
+  await page.goto("/receive");
+  await page.getByLabel("Amount (sats, optional)").fill("5000");
+  await page.getByRole("radio", { name: "Lightning only" }).check();
+  await page.getByRole("button", { name: "Show address" }).click();
+  const invoice = await page.getByTestId("receive-invoice").getAttribute("title");
+  expect(invoice).toMatch(/^lnbcrt50u1/);
+  const paid = await post(esplora, "/ln/pay", { bolt11: invoice });
+  expect(paid.status).toBe("succeeded");
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  await expect(page.getByRole("status")).toContainText("5,000 sats arrived over lightning");
+  await page.getByRole("link", { name: "Home" }).last().click();
+  await expect(page.getByRole("button", { name: /Lightning.*5,000 sats/ })).toBeVisible();
+  await expect(page.getByRole("button", { name: /Lightning.*20,000 sats/ })).toBeVisible();
+
   // The node restores its channel from the browser's storage after a reload.
+  await page.goto("/settings/channels");
   await page.reload();
   await expect(page.getByText("1 channel")).toBeVisible();
   await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 30_000 });
@@ -81,6 +105,6 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
     await syncNow(page);
     await post(esplora, "/mine", { blocks: 1 });
     await syncNow(page);
-    await expect(page.getByTestId("onchain-balance")).toHaveText(/29\d,\d{3} sats/, { timeout: 2000 });
+    await expect(page.getByTestId("onchain-balance")).toHaveText(/28\d,\d{3} sats/, { timeout: 2000 });
   }).toPass({ timeout: 60_000 });
 });

@@ -104,7 +104,7 @@ export const defaultEsplora = (network: Network, build: BuildDefaults): string =
  * stored string is "none", which only the lightning server fields may be (the others are required).
  */
 export const resolveServers = (storage: KeyValueStorage, network: Network, build: BuildDefaults): Servers => {
-  const defaults = localWorld(storage, network, defaultServers(network, build));
+  const defaults = serverDefaults(storage, network, build);
   const required = (name: "esplora" | "proxy" | "rgs" | "storage") =>
     readLocalSetting(storage, name) ?? defaults[name];
   const optional = (name: "lsp" | "lsps_connection_string" | "lsps_token") => {
@@ -135,6 +135,10 @@ const localWorld = (storage: KeyValueStorage, network: Network, defaults: Server
     lsp: defaults.lsp === DEFAULT_SERVERS.regtest.lsp ? esplora : defaults.lsp,
   };
 };
+
+/** A network's servers before the owner changed any, as this device resolves them (see `localWorld`). */
+export const serverDefaults = (storage: KeyValueStorage, network: Network, build: BuildDefaults): Servers =>
+  localWorld(storage, network, defaultServers(network, build));
 
 /** Where the wallet runs: the owner's settings over the build's defaults. */
 export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): WalletConfig => {

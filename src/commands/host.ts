@@ -115,6 +115,7 @@ export class WalletHost {
       lightning_error: null,
       node_id: null,
       online_peers: [],
+      usable_channels: [],
       needs_password: vault !== undefined,
       has_password: vault !== undefined,
     };
@@ -457,7 +458,7 @@ export class WalletHost {
     this.lightning = null;
     this.lightningStarting = null;
     if (ln) await ln.stop();
-    this.setLive({ lightning: "off", node_id: null, online_peers: [] });
+    this.setLive({ lightning: "off", node_id: null, online_peers: [], usable_channels: [] });
     this.states = foldEvents(await readEvents(this.deps.db));
     this.vault = await readVault(this.deps.db);
     if (this.vault === undefined) this.vaultKey = null;
@@ -497,12 +498,27 @@ export class WalletHost {
           return;
         }
         this.lightning = ln;
-        this.setLive({ lightning: "ready", node_id: ln.node.nodeId, online_peers: this.onlinePeers() });
+        this.setLive({
+          lightning: "ready",
+          node_id: ln.node.nodeId,
+          online_peers: this.onlinePeers(),
+          usable_channels: this.usableChannels(),
+        });
       } catch (e) {
         this.setLive({ lightning: "failed", lightning_error: e instanceof Error ? e.message : String(e) });
       }
     })();
     return this.lightningStarting;
+  }
+
+  /** Channels that can send and receive now: ready, peer connected and the channel re-established. */
+  private usableChannels(): string[] {
+    return this.lightning
+      ? this.lightning.node
+          .channels()
+          .filter((c) => c.isUsable)
+          .map((c) => c.channelId)
+      : [];
   }
 
   private onlinePeers(): string[] {
@@ -564,8 +580,12 @@ export class WalletHost {
       },
       onLive: () => {
         const online = this.onlinePeers();
-        if (JSON.stringify(online) !== JSON.stringify(this.live.online_peers))
-          this.setLive({ online_peers: online });
+        const usable = this.usableChannels();
+        if (
+          JSON.stringify(online) !== JSON.stringify(this.live.online_peers) ||
+          JSON.stringify(usable) !== JSON.stringify(this.live.usable_channels)
+        )
+          this.setLive({ online_peers: online, usable_channels: usable });
       },
     };
   }

@@ -160,7 +160,10 @@ describe("lightning in the wallet (host, node and local world together)", () => 
 
   it("closes the channel and the funds come back on-chain", async () => {
     const channel = host.views().channels[0]!;
-    await until("peer back online", () => views.live?.online_peers.includes(channel.peer) ?? false);
+    await until(
+      "channel usable again",
+      () => views.live?.usable_channels.includes(channel.channel_id) ?? false,
+    );
     ok(await host.run({ _tag: "CloseChannel", channelId: channel.channel_id }));
     await until("closed", () => views.activity?.items.some((i) => i.kind === "ChannelClose") ?? false);
     expect(views.balance?.lightning).toBe(0n);

@@ -43,6 +43,8 @@ export interface LiveState {
   readonly node_id: string | null;
   /** Public keys of the lightning peers connected now. */
   readonly online_peers: readonly string[];
+  /** Channels that can pay and be paid right now (ready, peer connected, re-established). */
+  readonly usable_channels: readonly string[];
   /** A password is set and has not been entered yet: the decrypt dialog is open. */
   readonly needs_password: boolean;
   /** The seed and engine blobs are encrypted at rest with the owner's password. */

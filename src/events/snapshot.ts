@@ -9,7 +9,17 @@ const VIEWS = "views";
  * wallet clears it with the log.
  */
 export const saveViewsSnapshot = (db: WalletDb, views: AllViews): Promise<unknown> =>
-  db.snapshots.put({ name: VIEWS, seq: 0, state: { ...views, live: { ...views.live, is_syncing: false } } });
+  db.snapshots.put({
+    name: VIEWS,
+    seq: 0,
+    // What was live then is not now: the next start shows no sync running and no peer connected.
+    state: {
+      ...views,
+      live: views.live
+        ? { ...views.live, is_syncing: false, lightning: "off", online_peers: [], usable_channels: [] }
+        : views.live,
+    },
+  });
 
 export const readViewsSnapshot = async (db: WalletDb): Promise<Partial<AllViews> | null> => {
   const row = await db.snapshots.get(VIEWS);

@@ -103,6 +103,13 @@ export function Receive() {
             </code>
           </p>
         ) : null}
+        {shown.invoice ? (
+          <p>
+            <code data-testid="receive-invoice" title={shown.invoice}>
+              {truncateMiddle(shown.invoice)}
+            </code>
+          </p>
+        ) : null}
         <div className="row">
           {shown.address ? <CopyButton text={shown.address} label={t("receive.copy_address")} /> : null}
           {shown.invoice ? <CopyButton text={shown.invoice} label={t("receive.copy_invoice")} /> : null}

@@ -65,8 +65,8 @@ export function Channels() {
   const channels = useView("channels") ?? [];
   const live = useView("live");
   const [closing, setClosing] = useState<{ channel: ChannelView; force: boolean } | null>(null);
-  const online = new Set(live?.online_peers ?? []);
-  const isOnline = (c: ChannelView) => online.has(c.peer);
+  const usable = new Set(live?.usable_channels ?? []);
+  const isOnline = (c: ChannelView) => usable.has(c.channel_id);
   const total = (f: (c: ChannelView) => bigint) => channels.reduce((sum, c) => sum + f(c), 0n).toString();
 
   const close = async () => {

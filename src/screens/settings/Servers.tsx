@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { BUILD_DEFAULTS } from "../../build";
-import { defaultServers, type Servers } from "../../config";
+import { type Servers, serverDefaults } from "../../config";
 import { useI18n } from "../../i18n/intl";
 import { SERVER_FIELDS, type ServerErrors, saveServers, validateServers } from "../../settings/servers";
 import { BackControl } from "../../ui/BackControl";
@@ -15,7 +15,7 @@ export function ServersSettings() {
   const { t } = useI18n();
   const config = useWalletConfig();
   const client = useWallet();
-  const defaults = defaultServers(config.network, BUILD_DEFAULTS);
+  const defaults = serverDefaults(localStorage, config.network, BUILD_DEFAULTS);
   const [values, setValues] = useState<Servers>(config.servers ?? defaults);
   const [errors, setErrors] = useState<ServerErrors>({});
   const [busy, setBusy] = useState(false);
