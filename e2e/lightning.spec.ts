@@ -52,8 +52,9 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText("Channel open").first()).toBeVisible();
 
-  await post(esplora, "/mine", { blocks: 6 });
+  // Blocks until the funding transaction (broadcast by the node moments ago) has its confirmations.
   await expect(async () => {
+    await post(esplora, "/mine", { blocks: 1 });
     await syncNow(page);
     await expect(page.getByRole("button", { name: /(19\d|200),\d{3} sats/ }).first()).toBeVisible({
       timeout: 2000,

@@ -29,6 +29,8 @@ export interface Harness {
   /** Replaces a faucet payment still in the mempool by a higher-fee one paying the faucet back. */
   readonly replace: (txid: string) => Promise<string>;
   readonly tipHeight: () => number;
+  /** Resolves once the world knows the transaction (mempool or chain); rejects after `timeoutMs`. */
+  readonly waitForTx: (txid: string, timeoutMs?: number) => Promise<void>;
   /** A signed, unbroadcast transaction paying `sats` to `script` from the faucet (to fund a channel). */
   readonly fundingTx: (script: Uint8Array, sats: bigint) => Promise<Uint8Array>;
   /** The world's lightning node (the wallet's LSP and counterparty). */
@@ -85,6 +87,13 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     reorg: (depth = 1) => world.reorg(depth),
     replace: (txid) => world.replace(txid),
     tipHeight: () => world.tip.height,
+    waitForTx: async (txid, timeoutMs = 10_000) => {
+      const end = Date.now() + timeoutMs;
+      while (!world.tx(txid)) {
+        if (Date.now() > end) throw new Error(`The world never saw ${txid}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
     fundingTx: async (script, sats) => new Uint8Array(await world.fundingTx(script, sats)),
     lightning,
     proxyUrl: `ws://${host}:${port}`,

@@ -96,6 +96,9 @@ describe("lightning in the wallet (host, node and local world together)", () => 
     );
     // The funding transaction is shown as the channel open, not as an on-chain send.
     expect(views.activity?.items.filter((i) => i.kind === "OnChain")).toHaveLength(1);
+    const open = [...host.views().activity.items].find((i) => i.kind === "ChannelOpen")!;
+    const details = ok<{ txid: string }>(await host.run({ _tag: "GetChannelEvent", id: open.id }));
+    await h.waitForTx(details.txid);
     await mine(6);
     await until("usable channel", () => views.channels?.some((c) => c.is_usable) ?? false);
     expect(views.balance?.lightning).toBeGreaterThan(190_000n);

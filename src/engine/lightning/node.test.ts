@@ -44,6 +44,11 @@ const startWallet = async () => {
   });
 };
 
+/** The funding transaction the node broadcast reached the world (before blocks are mined on it). */
+const fundingSeen = async () => {
+  for (const e of events) if (e.type === "channel_pending") await h.waitForTx(e.outpoint.split(":")[0]!);
+};
+
 const mineAndSync = async (n: number) => {
   await h.mine(n);
   await wallet.sync();
@@ -68,6 +73,7 @@ describe("the wallet's lightning node against the local world", () => {
     expect(wallet.isConnected(h.lightning.pubkey)).toBe(true);
     wallet.openChannel(h.lightning.pubkey, 200_000n);
     await until("pending", () => events.some((e) => e.type === "channel_pending"));
+    await fundingSeen();
     await mineAndSync(6);
     await until("usable", () => wallet.channels().some((c) => c.isUsable));
     const { bolt11 } = h.lightning.node.createInvoice(10_000_000n, "coffee");
@@ -113,6 +119,8 @@ describe("the wallet's lightning node against the local world", () => {
     await until("pending", () =>
       h.lightning.events.some((e) => e.type === "channel_pending" && e.peer === carol.pubkey),
     );
+    const toCarol = h.lightning.events.find((e) => e.type === "channel_pending" && e.peer === carol.pubkey);
+    if (toCarol?.type === "channel_pending") await h.waitForTx(toCarol.fundingTxid);
     await h.mine(6);
     await carol.node.sync();
     await h.lightning.node.sync();
@@ -131,7 +139,7 @@ describe("the wallet's lightning node against the local world", () => {
 
   it("closes cooperatively and the funds go to the on-chain wallet", async () => {
     const channel = wallet.channels()[0]!;
-    wallet.closeChannel(channel.channelId);
+    await wallet.closeChannel(channel.channelId);
     await until("closed", () =>
       events.some((e) => e.type === "channel_closed" && e.channelId === channel.channelId),
     );
@@ -142,10 +150,11 @@ describe("the wallet's lightning node against the local world", () => {
   it("force closes and sweeps its output after the delay", async () => {
     wallet.openChannel(h.lightning.pubkey, 150_000n);
     await until("pending", () => events.filter((e) => e.type === "channel_pending").length >= 2);
+    await fundingSeen();
     await mineAndSync(6);
     await until("usable", () => wallet.channels().some((c) => c.isUsable));
     const channel = wallet.channels()[0]!;
-    wallet.closeChannel(channel.channelId, true);
+    await wallet.closeChannel(channel.channelId, true);
     await until("closed", () =>
       events.some((e) => e.type === "channel_closed" && e.channelId === channel.channelId),
     );

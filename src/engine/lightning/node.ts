@@ -200,6 +200,11 @@ export class LightningNode {
   private peerManager!: ldk.PeerManager;
   private readonly handler: ldk.EventHandler;
   private writes: Promise<void> = Promise.resolve();
+  /** Monitor updates LDK handed us, waiting for the next write of the node's state. */
+  private readonly pendingMonitors = new Map<
+    string,
+    { bytes: Uint8Array; readonly outpoint: ldk.OutPoint; readonly updateIds: bigint[] }
+  >();
   private readonly connections = new Map<bigint, Connection>();
   private nextSocket = 1n;
   private knownPeers = new Map<string, PeerAddress>();
@@ -263,12 +268,15 @@ export class LightningNode {
       const key = `${MONITOR_PREFIX}${displayHex(outpoint.get_txid())}_${outpoint.get_index()}`;
       const bytes = monitor.write();
       const updateId = monitor.get_latest_update_id();
-      const op = outpoint.clone();
-      this.enqueue([{ key, value: bytes }], () => {
-        const r = this.chainMonitor.channel_monitor_updated(op, updateId);
-        if (!r.is_ok()) this.opts.log("warn", `monitor ${key} update ${updateId} not accepted`);
-        this.schedule();
-      });
+      // Written by the next tick together with the manager (see `persistState`), never before it.
+      const pending = this.pendingMonitors.get(key);
+      if (pending) {
+        pending.bytes = bytes;
+        pending.updateIds.push(updateId);
+      } else {
+        this.pendingMonitors.set(key, { bytes, outpoint: outpoint.clone(), updateIds: [updateId] });
+      }
+      this.schedule();
       return ldk.ChannelMonitorUpdateStatus.LDKChannelMonitorUpdateStatus_InProgress;
     };
     return ldk.Persist.new_impl({
@@ -492,11 +500,7 @@ export class LightningNode {
     this.guard("monitor events", () =>
       this.chainMonitor.as_EventsProvider().process_pending_events(this.handler),
     );
-    this.guard("persist manager", () => {
-      if (this.manager.get_and_clear_needs_persistence()) {
-        void this.enqueue([{ key: MANAGER_KEY, value: this.manager.write() }]).catch(() => undefined);
-      }
-    });
+    this.guard("persist", () => this.persistState());
     this.guard("peer events", () => this.peerManager.process_events());
     this.guard("channels", () => {
       const now = JSON.stringify(this.channels(), (_k, v) => (typeof v === "bigint" ? v.toString() : v));
@@ -505,6 +509,30 @@ export class LightningNode {
         this.opts.onEvent({ type: "changed" });
       }
     });
+  }
+
+  /**
+   * Writes the manager and every pending monitor in one transaction, then tells LDK the monitors are
+   * persisted. The manager written here already records those monitor updates as in flight, so a crash
+   * before the write leaves both old (and the peer never saw the new state, since LDK held it back),
+   * and after it leaves both new: a monitor is never ahead of the manager that must know about it.
+   */
+  private persistState(): void {
+    const monitors = [...this.pendingMonitors];
+    this.pendingMonitors.clear();
+    const needsManager = this.manager.get_and_clear_needs_persistence();
+    if (monitors.length === 0 && !needsManager) return;
+    const writes: BlobWrite[] = [{ key: MANAGER_KEY, value: this.manager.write() }];
+    for (const [key, m] of monitors) writes.push({ key, value: m.bytes });
+    void this.enqueue(writes, () => {
+      for (const [key, m] of monitors) {
+        for (const id of m.updateIds) {
+          const r = this.chainMonitor.channel_monitor_updated(m.outpoint, id);
+          if (!r.is_ok()) this.opts.log("debug", `monitor ${key} update ${id} already complete`);
+        }
+      }
+      this.schedule();
+    }).catch(() => undefined);
   }
 
   private emit(event: NodeEvent): void {
@@ -890,15 +918,26 @@ export class LightningNode {
     return c;
   }
 
-  /** Closes cooperatively, or broadcasts our latest commitment when `force` (for an offline peer). */
-  closeChannel(channelId: string, force = false): void {
-    const c = this.findChannel(channelId);
-    const id = c.get_channel_id();
-    const peer = c.get_counterparty().get_node_id();
-    const r = force
-      ? this.manager.force_close_broadcasting_latest_txn(id, peer, "closed by the owner")
-      : this.manager.close_channel(id, peer);
-    if (!r.is_ok()) throw new NodeError(apiErrorText((r as ldk.Result_NoneAPIErrorZ_Err).err));
+  /**
+   * Closes cooperatively, or broadcasts our latest commitment when `force` (for an offline peer). A
+   * cooperative close first waits a moment for the channel to be usable (a payment's last state may still
+   * be on its way to storage).
+   */
+  async closeChannel(channelId: string, force = false): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const c = this.findChannel(channelId);
+      const id = c.get_channel_id();
+      const peer = c.get_counterparty().get_node_id();
+      const r = force
+        ? this.manager.force_close_broadcasting_latest_txn(id, peer, "closed by the owner")
+        : this.manager.close_channel(id, peer);
+      if (r.is_ok()) break;
+      const why = apiErrorText((r as ldk.Result_NoneAPIErrorZ_Err).err);
+      // A state update still being stored (or a peer reconnecting) holds a close back for a moment.
+      if (force || attempt >= 50 || !/monitor update|disconnected/i.test(why)) throw new NodeError(why);
+      this.schedule();
+      await new Promise((r) => setTimeout(r, 100));
+    }
     this.schedule();
   }
 
