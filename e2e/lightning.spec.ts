@@ -109,3 +109,30 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
     await expect(page.getByTestId("onchain-balance")).toHaveText(/28\d,\d{3} sats/, { timeout: 2000 });
   }).toPass({ timeout: 60_000 });
 });
+
+test("admin page: the node's status, peers, stop and start, logs", async ({ page, esplora }) => {
+  await createWallet(page);
+  await page.goto("/settings/admin");
+  await expect(page.getByText("Status: running")).toBeVisible({ timeout: 30_000 });
+
+  await page.getByRole("button", { name: "Connect", exact: true }).click();
+  await expect(page.getByRole("alert")).toContainText("Enter a peer to connect to.");
+  const info = await (await fetch(`${esplora}/ln/info`)).json();
+  await page.getByLabel("Connect to a peer (pubkey@host:port)").fill(info.address);
+  await page.getByRole("button", { name: "Connect", exact: true }).click();
+  const peers = page.getByRole("region", { name: "Peers" });
+  await expect(peers.getByText("Online")).toBeVisible();
+  await peers.getByRole("button", { name: "Disconnect" }).click();
+  await expect(peers.getByText("Offline")).toBeVisible();
+  await peers.getByRole("button", { name: "Delete" }).click();
+  await expect(peers.getByRole("listitem")).toHaveCount(0);
+
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download logs" }).click();
+  expect((await download).suggestedFilename()).toBe("mutiny-logs.txt");
+
+  await page.getByRole("button", { name: "Stop node" }).click();
+  await expect(page.getByText("Status: stopped")).toBeVisible();
+  await page.getByRole("button", { name: "Start node" }).click();
+  await expect(page.getByText("Status: running")).toBeVisible({ timeout: 30_000 });
+});

@@ -18,6 +18,7 @@ import { Restore } from "./screens/settings/Restore";
 import { ServersSettings } from "./screens/settings/Servers";
 import { SettingsRoot } from "./screens/settings/SettingsRoot";
 import { Channels } from "./screens/settings/Channels";
+import { Admin } from "./screens/settings/Admin";
 import { Swap } from "./screens/swap/Swap";
 import { Setup } from "./screens/Setup";
 import { ConfigContext } from "./ui/config";
@@ -54,6 +55,7 @@ function Routes() {
       <Route path="/settings/language" component={LanguageSettings} />
       <Route path="/settings/emergencykit" component={EmergencyKit} />
       <Route path="/settings/channels" component={Channels} />
+      <Route path="/settings/admin" component={Admin} />
       <Route path="/swap" component={Swap} />
       <Route path="/settings/encrypt" component={EncryptSettings} />
       <Route path="/settings/servers" component={ServersSettings} />

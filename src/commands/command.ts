@@ -116,6 +116,12 @@ export interface CommandSpecs {
   };
   CloseChannel: { input: { channelId: string; force?: boolean; abandon?: boolean }; output: null };
   GetLogs: { input: Empty; output: { lines: string[] } };
+  SetZapHodl: { input: { enabled: boolean }; output: null };
+  /** Stops the lightning node (admin page); the wallet keeps running without it. */
+  StopLightning: { input: Empty; output: null };
+  StartLightning: { input: Empty; output: null };
+  /** Forgets what the on-chain scan remembered and looks at every address again (reset_onchain_tracker). */
+  ResyncOnchain: { input: Empty; output: null };
 
   /**
    * A receive request: unified (BIP21 with the address and, when lightning runs, an invoice), on-chain

@@ -13,10 +13,19 @@ import {
   setFiat,
   setLabels,
   setSafeMode,
+  setZapHodl,
   showSeed,
 } from "./wallet";
 
-type HostCommands = "ExportState" | "ImportState" | "DeleteEverything" | "Unlock" | "ChangePassword";
+type HostCommands =
+  | "ExportState"
+  | "ImportState"
+  | "DeleteEverything"
+  | "Unlock"
+  | "ChangePassword"
+  | "StopLightning"
+  | "StartLightning"
+  | "ResyncOnchain";
 
 /**
  * One handler per command; the state-file and password commands run in the host because they replace
@@ -29,6 +38,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   MarkBackedUp: markBackedUp,
   SetFiat: setFiat,
   SetSafeMode: setSafeMode,
+  SetZapHodl: setZapHodl,
   SetLabels: setLabels,
   GetTransaction: getTransaction,
   ExportLabels: exportLabels,

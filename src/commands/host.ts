@@ -367,6 +367,24 @@ export class WalletHost {
       }
       case "DeleteEverything":
         return deleteEverything(db).pipe(Effect.tap(() => Effect.promise(() => this.reload())));
+      case "StopLightning":
+        return Effect.promise(() => this.stopLightning()).pipe(Effect.as(null));
+      case "StartLightning":
+        return this.keys.mnemonic().pipe(
+          Effect.tap((mnemonic) => Effect.sync(() => void this.startLightning(mnemonic))),
+          Effect.as(null),
+        );
+      case "ResyncOnchain":
+        return this.keys.mnemonic().pipe(
+          Effect.tap((mnemonic) =>
+            Effect.sync(() => {
+              // A fresh port has an empty scan cache: the next sync looks at every address again.
+              if (this.deps.makeOnchain) this.onchain = this.deps.makeOnchain(mnemonic);
+            }),
+          ),
+          Effect.flatMap(() => this.handle({ _tag: "SyncOnchain" })),
+          Effect.as(null),
+        );
       default:
         if (this.locked && NEEDS_UNLOCK.has(command._tag)) return Effect.fail(lockedError());
         return this.handle(command);
@@ -477,13 +495,24 @@ export class WalletHost {
     void this.startLightning(mnemonic.success);
   }
 
+  /** Stops the node (it writes its state first); the wallet runs on without lightning until started. */
+  private async stopLightning(): Promise<void> {
+    await this.lightningStarting;
+    const ln = this.lightning;
+    this.lightning = null;
+    this.lightningStarting = null;
+    if (ln) await ln.stop();
+    this.setLive({ lightning: "off", node_id: null, online_peers: [], usable_channels: [] });
+  }
+
   /** Resolves once the lightning node is running, has failed, or will not start (safe mode). */
   whenLightning(): Promise<void> {
     return this.lightningStarting ?? Promise.resolve();
   }
 
   private startLightning(mnemonic: string): Promise<void> {
-    if (!this.deps.makeLightning || this.lightning || this.lightningStarting) return Promise.resolve();
+    if (!this.deps.makeLightning || this.lightning || this.live.lightning === "starting")
+      return this.lightningStarting ?? Promise.resolve();
     if (this.safeMode) {
       this.setLive({ lightning: "safe_mode" });
       return Promise.resolve();

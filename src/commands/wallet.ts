@@ -124,6 +124,16 @@ export const setFiat: Handler<"SetFiat"> = (cmd, ctx) =>
     );
   });
 
+export const setZapHodl: Handler<"SetZapHodl"> = (cmd, ctx) =>
+  Effect.succeed(
+    outcome(
+      null,
+      docChange(ctx, (d) => {
+        if ((d.settings.should_zap_hodl ?? false) !== cmd.enabled) d.settings.should_zap_hodl = cmd.enabled;
+      }),
+    ),
+  );
+
 export const setLabels: Handler<"SetLabels"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const labels = [...new Set(cmd.labels.map((l) => l.trim()).filter((l) => l.length > 0))];

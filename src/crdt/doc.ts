@@ -17,7 +17,7 @@ export type ContactRecord = {
  * stored as a `crdt.change` event, so importing another device's export merges rather than overwrites.
  */
 export type WalletDoc = {
-  settings: { fiat?: string };
+  settings: { fiat?: string; should_zap_hodl?: boolean };
   /** Labels per activity item id (BIP-329 style tags). */
   labels: { [itemId: string]: string[] };
   contacts: { [id: string]: ContactRecord };

@@ -18,6 +18,7 @@ export const ROUTES_BUILT: readonly string[] = [
   "/settings/language",
   "/settings/emergencykit",
   "/settings/channels",
+  "/settings/admin",
   "/swap",
   "/settings/encrypt",
   "/settings/servers",
