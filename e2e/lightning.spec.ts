@@ -136,3 +136,23 @@ test("admin page: the node's status, peers, stop and start, logs", async ({ page
   await page.getByRole("button", { name: "Start node" }).click();
   await expect(page.getByText("Status: running")).toBeVisible({ timeout: 30_000 });
 });
+
+test("a second tab never starts a lightning node, even while the first is still loading", async ({
+  page,
+  context,
+}) => {
+  await createWallet(page);
+  // The first tab reloads: its node is loading again when the second tab opens.
+  const sockets: string[] = [];
+  await page.reload();
+  const second = await context.newPage();
+  second.on("websocket", (ws) => sockets.push(ws.url()));
+  second.on("worker", () => sockets.push("worker"));
+  await second.goto("/");
+  await expect(second.getByText("Existing tab detected, aborting setup")).toBeVisible();
+  await second.waitForTimeout(3000);
+  expect(sockets).toEqual([]);
+  // The first tab's node runs.
+  await page.goto("/settings/admin");
+  await expect(page.getByText("Status: running")).toBeVisible({ timeout: 30_000 });
+});
