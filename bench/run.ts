@@ -5,6 +5,7 @@ import { startHarness } from "../harness/world";
 import { benchBundle } from "./bundle";
 import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
+import { benchLightningReady, benchPayments } from "./lightning";
 import { benchReplay } from "./replay";
 import { benchRestoreScan, benchUnlock } from "./security";
 import { benchParse, benchQrDecode } from "./scan";
@@ -30,6 +31,9 @@ try {
   console.log("\n== Password and restore ==");
   await benchUnlock(world.esploraUrl);
   await benchRestoreScan(world);
+  console.log("\n== Lightning ==");
+  await benchPayments(world);
+  await benchLightningReady(world);
 } finally {
   await world.stop();
 }

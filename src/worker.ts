@@ -43,9 +43,16 @@ const pushViews = (views: Partial<AllViews>) => {
 
 let db: WalletDb | null = null;
 
+/**
+ * LDK's wasm (12 MB, from the service worker's cache after the first visit) and its bindings, loaded once.
+ * Started beside the log's fold at boot, so the node is ready sooner; home never waits for it.
+ */
 let ldkLoaded: Promise<void> | null = null;
-const loadLdkOnce = (load: () => Promise<void>) => {
-  ldkLoaded ??= load();
+const loadLdk = () => {
+  ldkLoaded ??= Promise.all([
+    import("lightningdevkit"),
+    import("lightningdevkit/liblightningjs.wasm?url"),
+  ]).then(([ldk, wasm]) => ldk.initializeWasmWebFetch(wasm.default));
   return ldkLoaded;
 };
 
@@ -56,6 +63,7 @@ const start = async (config: WalletConfig) => {
     const cached = await readViewsSnapshot(db).catch(() => null);
     if (cached) post({ kind: "views", views: cached });
     post({ kind: "stage", stage: "downloading" });
+    void loadLdk().catch(() => undefined);
     await initCrdt(async () => automergeWasm);
     post({ kind: "stage", stage: "checking_for_existing_wallet" });
     const ready = () => {
@@ -71,13 +79,8 @@ const start = async (config: WalletConfig) => {
       onUnlocked: ready,
       makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
       makeLightning: async (hooks) => {
-        // LDK's wasm (12 MB) loads only now, after home and the on-chain wallet are up.
-        const [ldk, wasm, { startLightning }] = await Promise.all([
-          import("lightningdevkit"),
-          import("lightningdevkit/liblightningjs.wasm?url"),
-          import("./engine/lightning/live"),
-        ]);
-        await loadLdkOnce(() => ldk.initializeWasmWebFetch(wasm.default));
+        await loadLdk();
+        const { startLightning } = await import("./engine/lightning/live");
         return startLightning({
           ...hooks,
           network: config.network,

@@ -1,0 +1,160 @@
+import { spawn } from "node:child_process";
+import { chromium } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
+import { nodeWebSocket } from "../harness/pipes";
+import type { Harness } from "../harness/world";
+import { EsploraChain } from "../src/engine/lightning/chain";
+import { LightningNode, type NodeEvent } from "../src/engine/lightning/node";
+import { lightningSeed } from "../src/engine/lightning/seed";
+import { openWebSocketPipe, parsePeerAddress, peerSocketUrl } from "../src/engine/lightning/socket";
+import { MemoryBlobStore } from "../src/engine/lightning/store";
+import { makeEsplora } from "../src/engine/onchain/esplora";
+
+const post = async (base: string, path: string, body: unknown) => {
+  const r = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+  return r.json();
+};
+
+const waitFor = async (url: string) => {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not start`);
+};
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/**
+ * Open to ready of the lightning node in Chromium: a wallet with a channel is reopened and the time
+ * from navigation to the node running (wasm instantiated, channel restored, first chain sync) is taken.
+ */
+export const benchLightningReady = async (world: Harness) => {
+  const port = 4274;
+  const server = spawn(
+    "npx",
+    ["vite", "preview", "--port", String(port), "--strictPort", "--logLevel", "error"],
+    {
+      stdio: "ignore",
+      detached: true,
+    },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${base}/`);
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    const context = await browser.newContext();
+    await context.addInitScript(
+      (url) => localStorage.setItem("USER_SETTINGS_esplora", url),
+      world.esploraUrl,
+    );
+    const page = await context.newPage();
+    await page.goto(`${base}/setup`);
+    await page.getByRole("button", { name: "New wallet" }).click();
+    await page.getByTestId("onchain-balance").waitFor();
+    await page.goto(`${base}/receive`);
+    await page.getByRole("button", { name: "Show address" }).click();
+    const address = await page.getByTestId("receive-address").getAttribute("title");
+    await post(world.esploraUrl, "/faucet", { address, sats: 300_000 });
+    await world.mine(1);
+    await page.goto(`${base}/`);
+    for (let i = 0; i < 20; i++) {
+      await page.getByRole("button", { name: "Sync now" }).click();
+      const shown = await page
+        .getByTestId("onchain-balance")
+        .filter({ hasText: "300,000" })
+        .waitFor({ timeout: 1000 })
+        .then(() => true)
+        .catch(() => false);
+      if (shown) break;
+    }
+    await page.goto(`${base}/swap`);
+    await page.getByLabel("Amount (sats)").fill("200000");
+    await page.getByRole("button", { name: "Open channel" }).click();
+    await page.getByRole("dialog", { name: "Channel opening" }).waitFor();
+    const times: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const start = Date.now();
+      await page.goto(`${base}/settings/admin`);
+      await page.getByText("Status: running").waitFor({ timeout: 60_000 });
+      times.push(Date.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    console.log(
+      `lightning node open to ready in Chromium (wallet with a channel, ${times.length} loads): median ${pct(times, 50)} ms, min ${times[0]} ms, max ${times.at(-1)} ms (target ≤ 1500 ms)`,
+    );
+    await browser.close();
+  } finally {
+    if (server.pid) process.kill(-server.pid, "SIGTERM");
+  }
+};
+
+/** Payment latency over one hop and memory over 500 payments, a wallet node against the world's node. */
+export const benchPayments = async (world: Harness) => {
+  const events: NodeEvent[] = [];
+  const node = await LightningNode.start({
+    seed: lightningSeed(
+      "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
+    ),
+    network: "regtest",
+    store: new MemoryBlobStore(),
+    chain: new EsploraChain(
+      makeEsplora(world.esploraUrl, (i, init) => fetch(i, init)),
+      () => {},
+    ),
+    log: () => {},
+    role: "wallet",
+    connect: (peer) => openWebSocketPipe(peerSocketUrl(peer, world.proxyUrl), nodeWebSocket),
+    fundChannel: (script, sats) => world.fundingTx(script, sats),
+    sweepScript: async () => new Uint8Array([0x00, 0x14, ...new Uint8Array(20).fill(3)]),
+    onEvent: (e) => events.push(e),
+  });
+  try {
+    const peer = parsePeerAddress(world.lightning.address);
+    if (!peer) throw new Error("bad address");
+    await node.connectPeer(peer);
+    node.openChannel(world.lightning.pubkey, 1_000_000n);
+    while (!events.some((e) => e.type === "channel_pending")) await new Promise((r) => setTimeout(r, 20));
+    const pending = events.find((e) => e.type === "channel_pending");
+    if (pending?.type === "channel_pending") await world.waitForTx(pending.fundingTxid);
+    await world.mine(6);
+    await node.sync();
+    await world.lightning.node.sync();
+    while (!node.channels().some((c) => c.isUsable)) await new Promise((r) => setTimeout(r, 20));
+
+    const pay = async () => {
+      const { bolt11 } = world.lightning.node.createInvoice(100_000n, "bench");
+      const start = performance.now();
+      const r = await node.payInvoice(bolt11, 10_000n);
+      if (r.status !== "succeeded") throw new Error(`payment ${r.status}`);
+      return performance.now() - start;
+    };
+    const times: number[] = [];
+    for (let i = 0; i < 50; i++) times.push(await pay());
+    times.sort((a, b) => a - b);
+    console.log(
+      `bolt11 payment over one hop (50 payments of 100 sats): p50 ${pct(times, 50).toFixed(0)} ms, p95 ${pct(times, 95).toFixed(0)} ms (target p50 ≤ 300 ms)`,
+    );
+    globalThis.gc?.();
+    const warm = process.memoryUsage();
+    for (let i = 0; i < 450; i++) await pay();
+    globalThis.gc?.();
+    const after = process.memoryUsage();
+    const mb = (n: number) => (n / 1_048_576).toFixed(1);
+    console.log(
+      `memory after 50 → 500 payments (Node process with both nodes; wasm memory is in rss): rss ${mb(warm.rss)} → ${mb(after.rss)} MB, heap ${mb(warm.heapUsed)} → ${mb(after.heapUsed)} MB, ${((after.rss - warm.rss) / 450 / 1024).toFixed(1)} kB rss per payment`,
+    );
+  } finally {
+    await node.stop();
+  }
+};
