@@ -404,7 +404,9 @@ export class LightningNode {
         monitors,
       );
       if (!(read instanceof ldk.Result_C2Tuple_ThirtyTwoBytesChannelManagerZDecodeErrorZ_OK))
-        throw new NodeError("The saved lightning node could not be read");
+        throw new NodeError(
+          `The saved lightning node could not be read (${(read as ldk.Result_C2Tuple_ThirtyTwoBytesChannelManagerZDecodeErrorZ_Err).err?.constructor.name})`,
+        );
       this.manager = read.res.get_b();
     } else {
       if (monitors.length > 0) throw new NodeError("Channels were found without their node state");
