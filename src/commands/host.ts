@@ -345,28 +345,40 @@ export class WalletHost {
           this.atRest(),
         );
       case "ImportState":
-        return importState(
-          db,
-          command.text,
-          command.password,
-          config.network,
-          // While locked the secrets on this device cannot be merged with: the file replaces them.
-          this.locked ? null : this.states.wallet.walletId,
-          cipher,
-          this.atRest(),
-        ).pipe(Effect.tap(() => Effect.promise(() => this.reload())));
+        // The node stops (writing its state) before anything of the file lands: nothing may write after.
+        return Effect.promise(() => this.stopLightning()).pipe(
+          Effect.flatMap(() =>
+            importState(
+              db,
+              command.text,
+              command.password,
+              config.network,
+              // While locked the secrets on this device cannot be merged with: the file replaces them.
+              this.locked ? null : this.states.wallet.walletId,
+              cipher,
+              this.atRest(),
+            ),
+          ),
+          Effect.tap(() => Effect.promise(() => this.reload())),
+          // Imported or refused, the wallet runs again (a refused file changed nothing).
+          Effect.ensuring(Effect.promise(() => this.startEngines())),
+        );
       case "RestoreWallet": {
         if (!command.replace || !this.states.wallet.exists) return this.handle(command);
         // Replacing: the words are checked before anything of the current wallet is removed.
         const problem = checkRestoreWords(normaliseWords(command.words.join(" ")));
         if (problem) return Effect.fail(problem);
-        return deleteEverything(db).pipe(
+        return Effect.promise(() => this.stopLightning()).pipe(
+          Effect.flatMap(() => deleteEverything(db)),
           Effect.tap(() => Effect.promise(() => this.reload())),
           Effect.flatMap(() => this.handle(command)),
         );
       }
       case "DeleteEverything":
-        return deleteEverything(db).pipe(Effect.tap(() => Effect.promise(() => this.reload())));
+        return Effect.promise(() => this.stopLightning()).pipe(
+          Effect.flatMap(() => deleteEverything(db)),
+          Effect.tap(() => Effect.promise(() => this.reload())),
+        );
       case "StopLightning":
         return Effect.promise(() => this.stopLightning()).pipe(Effect.as(null));
       case "StartLightning":

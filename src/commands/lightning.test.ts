@@ -162,6 +162,31 @@ describe("lightning in the wallet (host, node and local world together)", () => 
     expect(deriveViews(foldEvents(await readEvents(db)))).toEqual(folded);
   }, 30_000);
 
+  it("keeps channel state in one place: a merge keeps this device's channels, another wallet is refused", async () => {
+    const { json } = ok<{ json: string }>(await host.run({ _tag: "ExportState", password: "export-pw" }));
+    const channels = host.views().channels;
+    ok(await host.run({ _tag: "ImportState", text: json, password: "export-pw" }));
+    await host.whenLightning();
+    expect(host.views().channels).toEqual(channels);
+
+    const other = await WalletHost.open({
+      db: new WalletDb("other-wallet"),
+      config,
+      cipher,
+      onViews: () => {},
+    });
+    ok(await other.run({ _tag: "CreateWallet" }));
+    const foreign = ok<{ json: string }>(await other.run({ _tag: "ExportState", password: "other-pw" }));
+    const refused = await host.run({ _tag: "ImportState", text: foreign.json, password: "other-pw" });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { key: "settings.emergency_kit.import_export.error_channels" },
+    });
+    expect(host.views().channels).toEqual(channels);
+    await other.stop();
+    await host.whenLightning();
+  }, 30_000);
+
   it("closes the channel and the funds come back on-chain", async () => {
     const channel = host.views().channels[0]!;
     await until(

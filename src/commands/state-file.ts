@@ -5,10 +5,18 @@ import { saveDoc } from "../crdt/doc";
 import type { KvRow, WalletDb } from "../events/db";
 import { appendEvents, readEvents } from "../events/log";
 import { KV } from "../events/storage-keys";
+import { LN_PREFIX, MONITOR_PREFIX } from "../engine/lightning/store";
 import { NETWORKS, type Network, type WalletEvent } from "../events/types";
 import { validateEvent } from "../events/validate";
 import { foldEvents } from "../projections";
-import { ImportRejected, InvalidInput, PasswordRequired, type WalletError, unexpected } from "./errors";
+import {
+  ImportRejected,
+  InvalidInput,
+  isWalletError,
+  PasswordRequired,
+  type WalletError,
+  unexpected,
+} from "./errors";
 
 /**
  * `mutiny-state.json`: the whole wallet in one versioned file. The log, the Automerge document and the
@@ -77,9 +85,6 @@ const rejected = (key: string, message: string, values?: Record<string, string>)
 
 const tryCipher = <A>(f: () => Promise<A>): Effect.Effect<A, WalletError> =>
   Effect.tryPromise({ try: f, catch: (e) => (isWalletError(e) ? e : unexpected(e)) });
-
-const isWalletError = (e: unknown): e is WalletError =>
-  typeof e === "object" && e !== null && "_tag" in e && "message" in e && e instanceof Error;
 
 export const exportState = (
   db: WalletDb,
@@ -222,6 +227,19 @@ export const importState = (
       );
     const contents = yield* validateContents(yield* tryCipher(() => cipher.open(file.sealed, password)));
     const merge = currentWalletId === contents.walletId;
+    // Channel state is only ever in one place: two copies of a channel are how funds are lost.
+    const fileChannels = contents.kv.some((r) => r.key.startsWith(MONITOR_PREFIX));
+    const deviceChannels =
+      (yield* tryCipher(() => db.kv.where("key").startsWith(MONITOR_PREFIX).count())) > 0;
+    if (!merge && deviceChannels)
+      return yield* Effect.fail(
+        rejected(
+          "error_channels",
+          "This device has lightning channels of its own: close them, or save this wallet's state, before importing another wallet.",
+        ),
+      );
+    // The same wallet: the file's channel state comes in only where this device has none of its own.
+    const takeLightning = fileChannels && !deviceChannels;
     // Sealed for this device's password before the transaction: WebCrypto cannot run inside it.
     const rows = yield* tryCipher(() =>
       atRest.seal(
@@ -242,7 +260,16 @@ export const importState = (
         }
         // Joins this transaction, so a failure anywhere below rolls the whole import back.
         const fresh = await appendEvents(db, contents.events);
+        if (takeLightning) {
+          // All of it or none: a manager and its monitors only make sense together.
+          const own = (await db.kv.where("key").startsWith(LN_PREFIX).primaryKeys()) as string[];
+          await db.kv.bulkDelete(own);
+        }
         for (const row of rows) {
+          if (row.key.startsWith(LN_PREFIX)) {
+            if (takeLightning) await db.kv.put(row);
+            continue;
+          }
           if (merge && (await db.kv.get(row.key))) continue;
           await db.kv.put(row);
         }

@@ -102,9 +102,12 @@ export const lightningProjection = projection<LightningState, LightningState>({
       case "ln.payment_received": {
         const p = e.payload;
         const amountMsat = BigInt(p.amount_msat);
+        // The node may report a claim again after a restart: the first report stands.
         if (s.invoices.has(p.payment_hash)) {
-          patch(s.invoices, p.payment_hash, (i) => ({ ...i, paidMsat: amountMsat, paidAt: e.at }));
-        } else {
+          patch(s.invoices, p.payment_hash, (i) =>
+            i.paidAt === null ? { ...i, paidMsat: amountMsat, paidAt: e.at } : i,
+          );
+        } else if (!s.spontaneous.has(p.payment_hash)) {
           s.spontaneous.set(p.payment_hash, { amountMsat, at: e.at });
         }
         return s;
@@ -129,14 +132,18 @@ export const lightningProjection = projection<LightningState, LightningState>({
       }
       case "ln.payment_sent": {
         const p = e.payload;
-        patch(s.payments, p.payment_id, (x) => ({
-          ...x,
-          paymentHash: p.payment_hash,
-          status: "succeeded" as const,
-          feeMsat: BigInt(p.fee_msat),
-          preimage: p.preimage,
-          finishedAt: e.at,
-        }));
+        patch(s.payments, p.payment_id, (x) =>
+          x.status === "succeeded"
+            ? x
+            : {
+                ...x,
+                paymentHash: p.payment_hash,
+                status: "succeeded" as const,
+                feeMsat: BigInt(p.fee_msat),
+                preimage: p.preimage,
+                finishedAt: e.at,
+              },
+        );
         return s;
       }
       case "ln.payment_failed": {
