@@ -1,18 +1,7 @@
 import { spawn } from "node:child_process";
+import { waitForUrl } from "../harness/http";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
-
-const waitFor = async (url: string) => {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not start`);
-};
 
 /** Cold load of an existing wallet to an interactive home with its balance, median of 15 loads. */
 export const benchColdLoad = async (esplora: string) => {
@@ -23,7 +12,7 @@ export const benchColdLoad = async (esplora: string) => {
     { stdio: "ignore", detached: true },
   );
   try {
-    await waitFor(`http://127.0.0.1:${port}/`);
+    await waitForUrl(`http://127.0.0.1:${port}/`);
     const browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
       args: CHROMIUM_ARGS,

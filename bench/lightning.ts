@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { postJson, waitForUrl } from "../harness/http";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { nodeWebSocket } from "../harness/pipes";
@@ -9,28 +10,6 @@ import { lightningSeed } from "../src/engine/lightning/seed";
 import { openWebSocketPipe, parsePeerAddress, peerSocketUrl } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
 import { makeEsplora } from "../src/engine/onchain/esplora";
-
-const post = async (base: string, path: string, body: unknown) => {
-  const r = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-};
-
-const waitFor = async (url: string) => {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not start`);
-};
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -51,7 +30,7 @@ export const benchLightningReady = async (world: Harness) => {
   );
   const base = `http://127.0.0.1:${port}`;
   try {
-    await waitFor(`${base}/`);
+    await waitForUrl(`${base}/`);
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     const context = await browser.newContext();
     await context.addInitScript(
@@ -65,7 +44,7 @@ export const benchLightningReady = async (world: Harness) => {
     await page.goto(`${base}/receive`);
     await page.getByRole("button", { name: "Show address" }).click();
     const address = await page.getByTestId("receive-address").getAttribute("title");
-    await post(world.esploraUrl, "/faucet", { address, sats: 300_000 });
+    await postJson(world.esploraUrl, "/faucet", { address, sats: 300_000 });
     await world.mine(1);
     await page.goto(`${base}/`);
     for (let i = 0; i < 20; i++) {

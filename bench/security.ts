@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { waitForUrl } from "../harness/http";
 import { chromium } from "@playwright/test";
 import { Effect } from "effect";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
@@ -8,18 +9,6 @@ import { AT_REST_KDF_PARAMS } from "../src/commands/at-rest";
 import { newMnemonic } from "../src/engine/keys/mnemonic";
 import { makeOnchainPort } from "../src/engine/onchain/live";
 import { foldEvents } from "../src/projections";
-
-const waitFor = async (url: string) => {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not start`);
-};
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
@@ -36,7 +25,7 @@ export const benchUnlock = async (esplora: string) => {
   );
   try {
     const base = `http://127.0.0.1:${port}`;
-    await waitFor(`${base}/`);
+    await waitForUrl(`${base}/`);
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     const context = await browser.newContext();
     await context.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);

@@ -1,18 +1,9 @@
 import type { Page } from "@playwright/test";
+import { postJson } from "../harness/http";
 import { createWallet, expect, test } from "./fixtures";
 
 // These tests mine blocks on the run's one regtest chain and share its lightning node, so they take turns.
 test.describe.configure({ mode: "serial" });
-
-const post = async (base: string, path: string, body: unknown) => {
-  const r = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-};
 
 const syncNow = async (page: Page) => {
   await page.getByRole("button", { name: "Sync now" }).click();
@@ -23,8 +14,8 @@ const fundOnchain = async (page: Page, esplora: string, sats: number) => {
   await page.getByRole("link", { name: "Receive" }).first().click();
   await page.getByRole("button", { name: "Show address" }).click();
   const address = await page.getByTestId("receive-address").getAttribute("title");
-  await post(esplora, "/faucet", { address, sats });
-  await post(esplora, "/mine", { blocks: 1 });
+  await postJson(esplora, "/faucet", { address, sats });
+  await postJson(esplora, "/mine", { blocks: 1 });
   await page.goto("/");
   await syncNow(page);
   await expect(page.getByTestId("onchain-balance")).toHaveText(`${sats.toLocaleString("en-US")} sats`);
@@ -54,7 +45,7 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
 
   // Blocks until the funding transaction (broadcast by the node moments ago) has its confirmations.
   await expect(async () => {
-    await post(esplora, "/mine", { blocks: 1 });
+    await postJson(esplora, "/mine", { blocks: 1 });
     await syncNow(page);
     await expect(page.getByRole("button", { name: /(19\d|200),\d{3} sats/ }).first()).toBeVisible({
       timeout: 2000,
@@ -66,7 +57,7 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 20_000 });
 
   // Pay an invoice made by the world's node.
-  const { bolt11 } = await post(esplora, "/ln/invoice", { amount_sats: 20_000, description: "coffee" });
+  const { bolt11 } = await postJson(esplora, "/ln/invoice", { amount_sats: 20_000, description: "coffee" });
   await page.goto("/send");
   await page.getByLabel("Bitcoin address").fill(bolt11);
   await expect(page.getByTestId("send-request")).toContainText("20,000");
@@ -80,7 +71,7 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   await page.getByRole("button", { name: "Show address" }).click();
   const invoice = await page.getByTestId("receive-invoice").getAttribute("title");
   expect(invoice).toMatch(/^lnbcrt50u1/);
-  const paid = await post(esplora, "/ln/pay", { bolt11: invoice });
+  const paid = await postJson(esplora, "/ln/pay", { bolt11: invoice });
   expect(paid.status).toBe("succeeded");
   await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
   await expect(page.getByRole("status")).toContainText("5,000 sats arrived over lightning");
@@ -101,10 +92,10 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
 
   await page.goto("/");
   await expect(page.getByText("Channel close").first()).toBeVisible();
-  await post(esplora, "/mine", { blocks: 6 });
+  await postJson(esplora, "/mine", { blocks: 6 });
   await expect(async () => {
     await syncNow(page);
-    await post(esplora, "/mine", { blocks: 1 });
+    await postJson(esplora, "/mine", { blocks: 1 });
     await syncNow(page);
     await expect(page.getByTestId("onchain-balance")).toHaveText(/28\d,\d{3} sats/, { timeout: 2000 });
   }).toPass({ timeout: 60_000 });

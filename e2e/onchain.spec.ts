@@ -1,18 +1,9 @@
 import type { Page } from "@playwright/test";
+import { postJson } from "../harness/http";
 import { createWallet, expect, test } from "./fixtures";
 
 // These tests mine blocks on the run's one regtest chain, so they take turns.
 test.describe.configure({ mode: "serial" });
-
-const post = async (base: string, path: string, body: unknown) => {
-  const r = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-};
 
 /** Shows a receive address on the receive screen and answers it. */
 const receiveAddress = async (page: Page) => {
@@ -30,14 +21,14 @@ test("receive on-chain: the faucet pays the address, pending then confirmed afte
   await createWallet(page);
   const address = await receiveAddress(page);
 
-  await post(esplora, "/faucet", { address, sats: 150_000 });
+  await postJson(esplora, "/faucet", { address, sats: 150_000 });
   await page.goto("/");
   // The wallet syncs when asked; the activity list and pending badge follow the chain.
   await page.getByRole("button", { name: "Sync now" }).click();
   await expect(page.getByTestId("pending-badge")).toContainText("150,000");
   await expect(page.getByRole("button", { name: /Received.*150,000/ })).toBeVisible();
 
-  await post(esplora, "/mine", { blocks: 1 });
+  await postJson(esplora, "/mine", { blocks: 1 });
   await page.getByRole("button", { name: "Sync now" }).click();
   await expect(page.getByTestId("pending-badge")).toHaveCount(0);
   await expect(page.getByTestId("onchain-balance")).toHaveText("150,000 sats");
@@ -51,8 +42,8 @@ test("send to an address: the fee is shown first, the payment confirms and shows
 }) => {
   await createWallet(page);
   const address = await receiveAddress(page);
-  await post(esplora, "/faucet", { address, sats: 200_000 });
-  await post(esplora, "/mine", { blocks: 1 });
+  await postJson(esplora, "/faucet", { address, sats: 200_000 });
+  await postJson(esplora, "/mine", { blocks: 1 });
   await page.goto("/");
   await page.getByRole("button", { name: "Sync now" }).click();
   await expect(page.getByTestId("onchain-balance")).toHaveText("200,000 sats");
@@ -70,7 +61,7 @@ test("send to an address: the fee is shown first, the payment confirms and shows
 
   const sent = page.getByRole("button", { name: /Sent.*50,000/ });
   await expect(sent).toContainText("Pending");
-  await post(esplora, "/mine", { blocks: 1 });
+  await postJson(esplora, "/mine", { blocks: 1 });
   await page.getByRole("button", { name: "Sync now" }).click();
   await expect(sent).not.toContainText("Pending");
   await sent.click();
@@ -86,8 +77,8 @@ test("restoring from the 12 words in a fresh browser profile finds the on-chain 
 }) => {
   await createWallet(page);
   const address = await receiveAddress(page);
-  await post(esplora, "/faucet", { address, sats: 120_000 });
-  await post(esplora, "/mine", { blocks: 1 });
+  await postJson(esplora, "/faucet", { address, sats: 120_000 });
+  await postJson(esplora, "/mine", { blocks: 1 });
   await page.goto("/settings/backup");
   const seed = page.getByRole("list", { name: "Seed words" }).getByRole("listitem");
   await expect(seed).toHaveCount(12);

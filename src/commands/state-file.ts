@@ -228,7 +228,7 @@ export const importState = (
     const contents = yield* validateContents(yield* tryCipher(() => cipher.open(file.sealed, password)));
     const merge = currentWalletId === contents.walletId;
     // Channel state is only ever in one place: two copies of a channel are how funds are lost.
-    const fileChannels = contents.kv.some((r) => r.key.startsWith(MONITOR_PREFIX));
+    const fileLightning = contents.kv.some((r) => r.key.startsWith(LN_PREFIX));
     const deviceChannels =
       (yield* tryCipher(() => db.kv.where("key").startsWith(MONITOR_PREFIX).count())) > 0;
     if (!merge && deviceChannels)
@@ -238,8 +238,8 @@ export const importState = (
           "This device has lightning channels of its own: close them, or save this wallet's state, before importing another wallet.",
         ),
       );
-    // The same wallet: the file's channel state comes in only where this device has none of its own.
-    const takeLightning = fileChannels && !deviceChannels;
+    // The file's lightning state comes in only where this device has no channels of its own.
+    const takeLightning = fileLightning && !deviceChannels;
     // Sealed for this device's password before the transaction: WebCrypto cannot run inside it.
     const rows = yield* tryCipher(() =>
       atRest.seal(

@@ -228,6 +228,8 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   const started = node;
   const sync = () => started.sync().catch((e) => log("warn", `chain sync: ${String(e)}`));
   const timer = setInterval(() => void sync(), CHAIN_SYNC_MS);
+  // Funds of closed channels a restore from the words cannot know of, found by the seed's scripts.
+  void started.recoverStaticOutputs().catch((e) => log("warn", `recovery scan: ${String(e)}`));
   return {
     node: started,
     logs: () => [...lines],

@@ -168,4 +168,29 @@ describe("the wallet's lightning node against the local world", () => {
     expect(swept).toBeDefined();
     if (swept?.type === "outputs_swept") expect(swept.sats).toBeGreaterThan(140_000n);
   }, 60_000);
+
+  it("with only the seed, finds and sweeps what a cooperative close paid to it", async () => {
+    const openedBefore = events.filter((e) => e.type === "channel_pending").length;
+    wallet.openChannel(h.lightning.pubkey, 120_000n);
+    await until("pending", () => events.filter((e) => e.type === "channel_pending").length > openedBefore);
+    await fundingSeen();
+    await mineAndSync(6);
+    await until("usable", () => wallet.channels().some((c) => c.isUsable));
+    const channel = wallet.channels().find((c) => c.isUsable)!;
+    const closedBefore = events.filter((e) => e.type === "channel_closed").length;
+    await wallet.closeChannel(channel.channelId);
+    await until("closed", () => events.filter((e) => e.type === "channel_closed").length > closedBefore);
+    // The device is lost with the channel state; only the words remain.
+    wallet.halt();
+    await h.mine(1);
+    const sweptBefore = events.filter((e) => e.type === "outputs_swept").length;
+    store.data.clear();
+    wallet = await startWallet();
+    expect(wallet.channels()).toHaveLength(0);
+    // The wallet runs this scan each time its node starts.
+    expect(await wallet.recoverStaticOutputs()).toBeGreaterThan(0);
+    await until("swept", () => events.filter((e) => e.type === "outputs_swept").length > sweptBefore);
+    const swept = events.filter((e) => e.type === "outputs_swept").at(-1);
+    if (swept?.type === "outputs_swept") expect(swept.sats).toBeGreaterThan(110_000n);
+  }, 60_000);
 });

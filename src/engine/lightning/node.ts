@@ -10,6 +10,7 @@
  * - The channel manager is written whenever LDK says it needs to be, after its events were handled.
  */
 import { hex } from "@scure/base";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { Transaction } from "@scure/btc-signer";
 import * as ldk from "lightningdevkit";
 import type { EsploraChain, Log } from "./chain";
@@ -155,6 +156,8 @@ const NETWORKS = {
 } as const;
 
 const PEERS_KEY = `${LN_PREFIX}peers`;
+/** Sweeps of outputs found on the chain by the seed's scripts, not reported by a channel. */
+const RECOVERED = "recovered";
 const TIMER_TICK_MS = 60_000;
 const PEER_TICK_MS = 10_000;
 const LOOP_MS = 250;
@@ -728,6 +731,38 @@ export class LightningNode {
         channelIds: channelId === "unknown" ? [] : [channelId],
       });
     }
+  }
+
+  /**
+   * What the seed alone can find: cooperative closes and LDK's own sweeps pay to the key manager's fixed
+   * destination and shutdown scripts, so their unspent outputs are swept to the wallet even when the
+   * channel state is gone (a restore from the 12 words). Outputs the node already knows are swept once.
+   */
+  async recoverStaticOutputs(): Promise<number> {
+    const signer = this.keys.as_SignerProvider();
+    const scripts: Uint8Array[] = [];
+    const destination = signer.get_destination_script(new Uint8Array(32));
+    if (destination instanceof ldk.Result_CVec_u8ZNoneZ_OK) scripts.push(destination.res);
+    const shutdown = signer.get_shutdown_scriptpubkey();
+    if (shutdown instanceof ldk.Result_ShutdownScriptNoneZ_OK) scripts.push(shutdown.res.into_inner());
+    const descriptors: Uint8Array[] = [];
+    for (const script of scripts) {
+      const scripthash = hex.encode(sha256(script).reverse());
+      for (const u of await this.opts.chain.client.scriptUtxos(scripthash)) {
+        descriptors.push(
+          ldk.SpendableOutputDescriptor.constructor_static_output(
+            ldk.OutPoint.constructor_new(internalBytes(u.txid), u.vout),
+            ldk.TxOut.constructor_new(BigInt(u.value), script),
+            new Uint8Array(32),
+          ).write(),
+        );
+      }
+    }
+    if (descriptors.length === 0) return 0;
+    const key = `${SWEEP_PREFIX}${RECOVERED}/${hex.encode(random32().slice(0, 8))}`;
+    await this.enqueue([{ key, value: encodeList(descriptors) }]);
+    await this.sweep();
+    return descriptors.length;
   }
 
   /** Brings the node up to the chain tip, then sweeps what became spendable. */

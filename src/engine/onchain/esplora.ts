@@ -157,6 +157,9 @@ export const makeEsplora = (baseUrl: string, fetchFn: typeof fetch, opts: Esplor
       return txs;
     },
     tx: (txid: string) => jsonOrNull<EsploraTx>(`/tx/${txid}`),
+    /** Unspent outputs paying to a script (by Esplora's scripthash: the reversed sha256 of the script). */
+    scriptUtxos: (scripthash: string) =>
+      json<{ txid: string; vout: number; value: number }[]>(`/scripthash/${scripthash}/utxo`),
     /** A transaction's raw bytes as hex, null when the server does not know it. */
     txHex: async (txid: string): Promise<string | null> =>
       (await request(`/tx/${txid}/hex`, undefined, true))?.trim() ?? null,
