@@ -11,6 +11,7 @@ import type { NewEvent } from "../events/make";
 import { InvalidInput, type WalletError, WalletState } from "./errors";
 import { createBip21 } from "./onchain";
 import { createInvoice } from "./lightning";
+import { jitInvoice } from "./jit";
 
 export type ReceiveFlavor = "unified" | "lightning" | "onchain";
 
@@ -25,11 +26,18 @@ const invoiceFor = (
 ): Effect.Effect<{ bolt11: string; paymentHash: string; events: readonly NewEvent[] } | null, WalletError> =>
   ctx.lightning === null
     ? Effect.succeed(null)
-    : Effect.map(createInvoice({ _tag: "CreateInvoice", amountSats, labels }, ctx), (o) => ({
-        bolt11: o.result.bolt11,
-        paymentHash: o.result.paymentHash,
-        events: o.events,
-      }));
+    : Effect.flatMap(
+        // More than the channels can take in: the LSP's invoice, which opens a channel as it is paid.
+        amountSats === null || amountSats <= 0n ? Effect.succeed(null) : jitInvoice(amountSats, labels, ctx),
+        (jit) =>
+          jit
+            ? Effect.succeed(jit)
+            : Effect.map(createInvoice({ _tag: "CreateInvoice", amountSats, labels }, ctx), (o) => ({
+                bolt11: o.result.bolt11,
+                paymentHash: o.result.paymentHash,
+                events: o.events,
+              })),
+      );
 
 export const createReceive: Handler<"CreateReceive"> = (cmd, ctx) =>
   Effect.gen(function* () {

@@ -41,6 +41,8 @@ export interface ChannelOpen {
   readonly isOutbound: boolean;
   readonly labels: readonly string[];
   readonly at: number;
+  /** What the LSP kept for opening this channel to us just in time (0 for other channels). */
+  readonly lspFeeMsat: bigint;
 }
 
 export interface ChannelClose {
@@ -63,6 +65,8 @@ export interface LightningState {
   channels: readonly ChannelSnapshot[];
   /** Closed channels whose outputs were swept back to the on-chain wallet. */
   readonly swept: Set<string>;
+  /** LSP fees of our wrapped invoices, by payment hash, until the payment arrives. */
+  readonly lspFees: Map<string, bigint>;
 }
 
 const patch = <K, V>(m: Map<K, V>, k: K, f: (v: V) => V): void => {
@@ -81,6 +85,7 @@ export const lightningProjection = projection<LightningState, LightningState>({
     closes: new Map(),
     channels: [],
     swept: new Set(),
+    lspFees: new Map(),
   }),
   apply: (s, e) => {
     switch (e.type) {
@@ -99,9 +104,21 @@ export const lightningProjection = projection<LightningState, LightningState>({
         });
         return s;
       }
+      case "ln.lsp_fee":
+        s.lspFees.set(e.payload.payment_hash, BigInt(e.payload.fee_msat));
+        return s;
       case "ln.payment_received": {
         const p = e.payload;
         const amountMsat = BigInt(p.amount_msat);
+        const fee = s.lspFees.get(p.payment_hash);
+        if (fee !== undefined) {
+          s.lspFees.delete(p.payment_hash);
+          // The LSP opened its channel to us just before paying: the newest inbound open not yet charged.
+          const open = [...s.opens.values()]
+            .filter((o) => !o.isOutbound && o.lspFeeMsat === 0n)
+            .sort((a, b) => b.at - a.at)[0];
+          if (open) s.opens.set(open.channelId, { ...open, lspFeeMsat: fee });
+        }
         if (s.invoices.has(p.payment_hash)) {
           patch(s.invoices, p.payment_hash, (i) => ({ ...i, paidMsat: amountMsat, paidAt: e.at }));
         } else {
@@ -160,6 +177,7 @@ export const lightningProjection = projection<LightningState, LightningState>({
           isOutbound: p.is_outbound,
           labels: p.labels,
           at: e.at,
+          lspFeeMsat: 0n,
         });
         return s;
       }

@@ -58,6 +58,11 @@ export interface LightningPort {
   readonly logs: () => string[];
   /** The LSP's node, fetched once; null when none is configured. */
   readonly lsp: () => Promise<LspInfo | null>;
+  /**
+   * POSTs JSON to the configured LSP's HTTP API (`path` under `{lsp}/api/v1/`); answers its JSON. Throws
+   * `LspRequestError` with the LSP's own words when it refuses, or when none is configured or reachable.
+   */
+  readonly lspPost: (path: string, body: unknown) => Promise<Record<string, unknown>>;
   readonly connect: (peer: PeerAddress) => Promise<void>;
   /** Brings the node up to the chain tip now (also done every `CHAIN_SYNC_MS`). */
   readonly sync: () => Promise<void>;
@@ -94,6 +99,44 @@ export const fetchLspInfo = async (lsp: string, fetchFn: typeof fetch): Promise<
   return { pubkey: info.pubkey, address: { pubkey: info.pubkey, host: method.address, port: method.port } };
 };
 
+/** The LSP refused (`status` and its text) or could not be reached (`status` null). */
+export class LspRequestError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+  ) {
+    super(message);
+  }
+}
+
+export const postToLsp = async (
+  lsp: string | null,
+  fetchFn: typeof fetch,
+  path: string,
+  body: unknown,
+): Promise<Record<string, unknown>> => {
+  if (!lsp) throw new LspRequestError("No LSP is configured.", null);
+  let r: Response;
+  try {
+    r = await fetchFn(`${lsp.replace(/\/+$/, "")}/api/v1/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body, (_k, v) => (typeof v === "bigint" ? v.toString() : v)),
+    });
+  } catch {
+    throw new LspRequestError("Failed to make a request to the LSP.", null);
+  }
+  const text = await r.text().catch(() => "");
+  if (!r.ok) throw new LspRequestError(text.trim().slice(0, 200) || `The LSP answered ${r.status}`, r.status);
+  try {
+    const json = JSON.parse(text) as unknown;
+    if (json && typeof json === "object" && !Array.isArray(json)) return json as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new LspRequestError("Failed to make a request to the LSP.", null);
+};
+
 export const startLightning = async (deps: LightningDeps): Promise<LightningPort> => {
   const lines: string[] = [];
   const log = (level: string, message: string) => {
@@ -103,19 +146,19 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   const chain = new EsploraChain(deps.esplora, log, () => deps.onChainActivity());
   const fundings = new Map<string, bigint>();
   let lspInfo: Promise<LspInfo | null> | null = null;
+  let trustedPeer: string | null = null;
   const lsp = () => {
-    lspInfo ??= deps.lsp ? fetchLspInfo(deps.lsp, deps.fetch) : Promise.resolve(null);
+    lspInfo ??= (deps.lsp ? fetchLspInfo(deps.lsp, deps.fetch) : Promise.resolve(null)).then((i) => {
+      // Zero-confirmation channels are accepted from the configured LSP only.
+      trustedPeer = i?.pubkey ?? null;
+      return i;
+    });
     lspInfo.catch(() => {
       lspInfo = null;
     });
     return lspInfo;
   };
-  let trustedPeer: string | null = null;
-  void lsp()
-    .then((i) => {
-      trustedPeer = i?.pubkey ?? null;
-    })
-    .catch(() => undefined);
+  void lsp().catch(() => undefined);
 
   // Filled in right after start; events cannot arrive before `start` returns.
   let node: LightningNode | null = null;
@@ -232,6 +275,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     node: started,
     logs: () => [...lines],
     lsp,
+    lspPost: (path, body) => postToLsp(deps.lsp, deps.fetch, path, body),
     connect: (peer) => started.connectPeer(peer),
     sync,
     stop: () => {
