@@ -582,7 +582,10 @@ export class LightningNode {
         opts.claimPolicy?.(hash, event.amount_msat, event.counterparty_skimmed_fee_msat) ?? true;
       if (preimage instanceof ldk.Option_ThirtyTwoBytesZ_Some && allowed) {
         this.manager.claim_funds(preimage.some);
-      } else if (!(preimage instanceof ldk.Option_ThirtyTwoBytesZ_Some) && this.holds(hash, event.amount_msat)) {
+      } else if (
+        !(preimage instanceof ldk.Option_ThirtyTwoBytesZ_Some) &&
+        this.holds(hash, event.amount_msat)
+      ) {
         opts.log("info", `payment ${hash} held until its preimage is known`);
       } else {
         opts.log("warn", `payment ${hash} not claimed`);
