@@ -5,7 +5,8 @@
  * opens the channel when it is paid and pays the wallet's invoice over it.
  */
 import { Effect } from "effect";
-import { type LightningPort, type LspInfo, LspRequestError } from "../engine/lightning/live";
+import type { LightningPort, LspInfo } from "../engine/lightning/live";
+import { LspRequestError } from "../engine/lightning/lsp-http";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { newEvent, type NewEvent } from "../events/make";
 import { type Handler, type HandlerContext, outcome } from "./context";

@@ -8,6 +8,7 @@ import type { ChannelSnapshot, Network } from "../../events/types";
 import type { EsploraClient } from "../onchain/esplora";
 import { EsploraChain } from "./chain";
 import { type ChannelInfo, LightningNode, type NodeEvent } from "./node";
+import { postToLsp } from "./lsp-http";
 import { FAILURE_TEXT } from "./policy";
 import { lightningSeed } from "./seed";
 import { openWebSocketPipe, type PeerAddress, peerSocketUrl, type WebSocketFactory } from "./socket";
@@ -97,44 +98,6 @@ export const fetchLspInfo = async (lsp: string, fetchFn: typeof fetch): Promise<
   if (!info.pubkey || !method?.address || !method.port)
     throw new Error("Failed to make a request to the LSP.");
   return { pubkey: info.pubkey, address: { pubkey: info.pubkey, host: method.address, port: method.port } };
-};
-
-/** The LSP refused (`status` and its text) or could not be reached (`status` null). */
-export class LspRequestError extends Error {
-  constructor(
-    message: string,
-    readonly status: number | null,
-  ) {
-    super(message);
-  }
-}
-
-export const postToLsp = async (
-  lsp: string | null,
-  fetchFn: typeof fetch,
-  path: string,
-  body: unknown,
-): Promise<Record<string, unknown>> => {
-  if (!lsp) throw new LspRequestError("No LSP is configured.", null);
-  let r: Response;
-  try {
-    r = await fetchFn(`${lsp.replace(/\/+$/, "")}/api/v1/${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body, (_k, v) => (typeof v === "bigint" ? v.toString() : v)),
-    });
-  } catch {
-    throw new LspRequestError("Failed to make a request to the LSP.", null);
-  }
-  const text = await r.text().catch(() => "");
-  if (!r.ok) throw new LspRequestError(text.trim().slice(0, 200) || `The LSP answered ${r.status}`, r.status);
-  try {
-    const json = JSON.parse(text) as unknown;
-    if (json && typeof json === "object" && !Array.isArray(json)) return json as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  throw new LspRequestError("Failed to make a request to the LSP.", null);
 };
 
 export const startLightning = async (deps: LightningDeps): Promise<LightningPort> => {
