@@ -183,6 +183,27 @@ describe("receiving over a just-in-time channel from the LSP", () => {
     }
     expect(await post("/api/v1/proposal", { bolt11: "x", fee_id: "nope" }).then((x) => x.status)).toBe(400);
   }, 30_000);
+
+  it("takes zero-confirmation channels from the LSP only: another node's channel waits for its confirmations", async () => {
+    const wallet = h.lsp.opened[0]!.pubkey;
+    const other = await h.startNode();
+    ok(await host.run({ _tag: "ConnectPeer", address: other.address }));
+    other.node.openChannel(wallet, 150_000n, 0n);
+    const pending = await other.waitFor((e) => e.type === "channel_pending");
+    if (pending.type !== "channel_pending") throw new Error("no funding");
+    await h.waitForTx(pending.fundingTxid);
+    await until("the wallet sees the channel", () =>
+      (views.channels ?? []).some((c) => c.peer === other.pubkey),
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(other.node.channels().find((c) => c.peer === wallet)?.isUsable).toBe(false);
+    expect(views.channels?.find((c) => c.peer === other.pubkey)?.is_usable).toBe(false);
+    await h.mine(6);
+    ok(await host.run({ _tag: "SyncOnchain" }));
+    await until("ready once confirmed", () =>
+      other.node.channels().some((c) => c.peer === wallet && c.isUsable),
+    );
+  }, 60_000);
 });
 
 const max = (a: bigint, b: bigint) => (a > b ? a : b);
