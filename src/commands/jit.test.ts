@@ -161,6 +161,16 @@ describe("receiving over a just-in-time channel from the LSP", () => {
     expect(tooMuch).toMatchObject({ ok: false, error: { _tag: "InvalidInput" } });
     expect(tooMuch.ok ? "" : tooMuch.error.message).toMatch(/maximum/);
 
+    // A unified request that needs a channel carries the LSP's invoice as its `lightning=`.
+    const unified = ok<{ uri: string; invoice: string }>(
+      await host.run({ _tag: "CreateReceive", amountSats: 200_000n, labels: [], flavor: "unified" }),
+    );
+    expect(decodeBolt11(unified.invoice)).toMatchObject({
+      payeePubkey: h.lightning.pubkey,
+      amountMsat: 200_000_000n,
+    });
+    expect(unified.uri.toLowerCase()).toContain(`lightning=${unified.invoice.toLowerCase()}`);
+
     const validity = h.lsp.params.validitySecs;
     h.lsp.params.validitySecs = 0;
     try {
