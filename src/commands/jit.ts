@@ -98,7 +98,11 @@ export const jitInvoice = (
       paymentHash: own.result.paymentHash,
       events: [
         ...own.events,
-        newEvent("ln.lsp_fee", { payment_hash: own.result.paymentHash, fee_msat: q.feeMsat.toString() }),
+        newEvent("ln.lsp_fee", {
+          payment_hash: own.result.paymentHash,
+          fee_msat: q.feeMsat.toString(),
+          lsp: lsp.pubkey,
+        }),
       ],
     };
   });

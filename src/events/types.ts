@@ -61,9 +61,9 @@ export interface EventPayloads {
   };
   /**
    * Our invoice `payment_hash` was wrapped by the LSP for a just-in-time channel: the payer pays the
-   * full amount, `fee_msat` of it stays with the LSP for opening the channel.
+   * full amount, `fee_msat` of it stays with the LSP (node `lsp`) for opening the channel.
    */
-  "ln.lsp_fee": { payment_hash: string; fee_msat: Sats };
+  "ln.lsp_fee": { payment_hash: string; fee_msat: Sats; lsp: string };
   /** A payment to us was claimed (it is ours). */
   "ln.payment_received": { payment_hash: string; amount_msat: Sats };
   /** We started paying: an invoice (`bolt11`) or a node public key (keysend, `bolt11` null). */

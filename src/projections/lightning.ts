@@ -66,7 +66,7 @@ export interface LightningState {
   /** Closed channels whose outputs were swept back to the on-chain wallet. */
   readonly swept: Set<string>;
   /** LSP fees of our wrapped invoices, by payment hash, until the payment arrives. */
-  readonly lspFees: Map<string, bigint>;
+  readonly lspFees: Map<string, { readonly feeMsat: bigint; readonly lsp: string; readonly at: number }>;
 }
 
 const patch = <K, V>(m: Map<K, V>, k: K, f: (v: V) => V): void => {
@@ -105,7 +105,11 @@ export const lightningProjection = projection<LightningState, LightningState>({
         return s;
       }
       case "ln.lsp_fee":
-        s.lspFees.set(e.payload.payment_hash, BigInt(e.payload.fee_msat));
+        s.lspFees.set(e.payload.payment_hash, {
+          feeMsat: BigInt(e.payload.fee_msat),
+          lsp: e.payload.lsp,
+          at: e.at,
+        });
         return s;
       case "ln.payment_received": {
         const p = e.payload;
@@ -113,11 +117,12 @@ export const lightningProjection = projection<LightningState, LightningState>({
         const fee = s.lspFees.get(p.payment_hash);
         if (fee !== undefined) {
           s.lspFees.delete(p.payment_hash);
-          // The LSP opened its channel to us just before paying: the newest inbound open not yet charged.
+          // The LSP opened its channel to us just before paying: its newest open since the request, not
+          // yet charged. None when the LSP delivered over a channel it had already.
           const open = [...s.opens.values()]
-            .filter((o) => !o.isOutbound && o.lspFeeMsat === 0n)
+            .filter((o) => !o.isOutbound && o.peer === fee.lsp && o.at >= fee.at && o.lspFeeMsat === 0n)
             .sort((a, b) => b.at - a.at)[0];
-          if (open) s.opens.set(open.channelId, { ...open, lspFeeMsat: fee });
+          if (open) s.opens.set(open.channelId, { ...open, lspFeeMsat: fee.feeMsat });
         }
         if (s.invoices.has(p.payment_hash)) {
           patch(s.invoices, p.payment_hash, (i) => ({ ...i, paidMsat: amountMsat, paidAt: e.at }));

@@ -188,7 +188,7 @@ export function Receive() {
         <input id="receive-note" value={note} maxLength={255} onChange={(e) => setNote(e.target.value)} />
         {hint ? <p className="hint">{t(hint, { amount: groupSats(100_000n, lang) })}</p> : null}
         {notices.map((n) => (
-          <p key={n.key} className={n.key === "receive.setup_fee" ? "hint" : "warning"} role="note">
+          <p key={n.key} className="hint" role="note">
             {t(n.key, { fee: groupSats(n.fee, lang), amount: groupSats(n.arrives, lang) })}
           </p>
         ))}
