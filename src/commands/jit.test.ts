@@ -161,6 +161,20 @@ describe("receiving over a just-in-time channel from the LSP", () => {
     expect(tooMuch).toMatchObject({ ok: false, error: { _tag: "InvalidInput" } });
     expect(tooMuch.ok ? "" : tooMuch.error.message).toMatch(/maximum/);
 
+    // Beyond what the LSP serves: a lightning-only request says why; a unified one keeps the wallet's own.
+    const refused = await host.run({
+      _tag: "CreateReceive",
+      amountSats: 2_000_000n,
+      labels: [],
+      flavor: "lightning",
+    });
+    expect(refused.ok ? "" : refused.error.message).toMatch(/above the maximum/);
+    const fallback = ok<{ invoice: string; address: string }>(
+      await host.run({ _tag: "CreateReceive", amountSats: 2_000_000n, labels: [], flavor: "unified" }),
+    );
+    expect(fallback.address).toMatch(/^bcrt1/);
+    expect(decodeBolt11(fallback.invoice)?.payeePubkey).not.toBe(h.lightning.pubkey);
+
     // A unified request that needs a channel carries the LSP's invoice as its `lightning=`.
     const unified = ok<{ uri: string; invoice: string }>(
       await host.run({ _tag: "CreateReceive", amountSats: 200_000n, labels: [], flavor: "unified" }),
