@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { initCrdtNode } from "../src/crdt/node";
 import { startHarness } from "../harness/world";
 import { benchBundle } from "./bundle";
+import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
@@ -28,6 +29,8 @@ try {
   await benchColdLoad(world.esploraUrl);
   console.log("\n== On-chain ==");
   await benchOnchainSync(world);
+  console.log("\n== Lightning ==");
+  await benchJitReceive(world);
   console.log("\n== Password and restore ==");
   await benchUnlock(world.esploraUrl);
   await benchRestoreScan(world);

@@ -13,6 +13,7 @@ import { WebSocketServer } from "ws";
 import { EsploraChain } from "../src/engine/lightning/chain";
 import { LightningNode, type NodeEvent } from "../src/engine/lightning/node";
 import { parsePeerAddress } from "../src/engine/lightning/socket";
+import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
 import { makeEsplora } from "../src/engine/onchain/esplora";
 import { dialTcp, loadLdk, tcpPipe, wsPipe } from "./pipes";
@@ -29,6 +30,8 @@ export interface HarnessNode {
   /** `pubkey@127.0.0.1:wsPort`, for a browser connecting directly. */
   readonly wsAddress: string;
   readonly events: NodeEvent[];
+  /** Set by the LSP service: decides whether to hold a payment whose preimage the node does not know. */
+  readonly hold: { handler: ((paymentHash: string, amountMsat: bigint) => boolean) | null };
   /** Resolves with the first event (already seen or future) that matches. */
   readonly waitFor: (match: (e: NodeEvent) => boolean, timeoutMs?: number) => Promise<NodeEvent>;
   readonly stop: () => Promise<void>;
@@ -54,6 +57,7 @@ export const startLightningNode = async (world: World, opts: LightningNodeOption
   await loadLdk();
   const host = opts.host ?? "127.0.0.1";
   const events: NodeEvent[] = [];
+  const hold: HarnessNode["hold"] = { handler: null };
   const waiters = new Set<{ match: (e: NodeEvent) => boolean; resolve: (e: NodeEvent) => void }>();
   const client = makeEsplora(opts.esploraUrl, (i, init) => fetch(i, init), { backoffMs: 50 });
   const log = (level: string, message: string) => {
@@ -70,6 +74,7 @@ export const startLightningNode = async (world: World, opts: LightningNodeOption
     connect: (peer) => dialTcp(peer.host, peer.port),
     fundChannel: async (script, sats) => new Uint8Array(await world.fundingTx(script, sats)),
     sweepScript: async () => world.faucetScript,
+    onUnknownPreimage: (hash, msat) => hold.handler?.(hash, msat) ?? false,
     onEvent: (e) => {
       events.push(e);
       for (const w of waiters) {
@@ -102,6 +107,7 @@ export const startLightningNode = async (world: World, opts: LightningNodeOption
     address: `${node.nodeId}@${host}:${tcpPort}`,
     wsAddress: `${node.nodeId}@${host}:${wsPort}`,
     events,
+    hold,
     waitFor: (match, timeoutMs = 30_000) => {
       const seen = events.find(match);
       if (seen) return Promise.resolve(seen);
@@ -141,7 +147,7 @@ const str = (body: Record<string, unknown>, key: string): string => {
 };
 
 /** The node's HTTP API, served by the world's HTTP server under /ln/. */
-export const lightningRoutes = (h: HarnessNode): RouteTable => [
+export const lightningRoutes = (h: HarnessNode, payer?: () => Promise<HarnessNode>): RouteTable => [
   // The LSP's description of itself (`GET /api/v1/info`, the HTTP LSP style of Voltage Flow 2).
   [
     "GET",
@@ -182,7 +188,10 @@ export const lightningRoutes = (h: HarnessNode): RouteTable => [
     async (_m, body) => {
       const b = parseJson(body);
       const amount = b.amount_sats === undefined ? undefined : toSats(b.amount_sats) * 1000n;
-      const r = await h.node.payInvoice(str(b, "bolt11"), 1_000_000n, amount);
+      const bolt11 = str(b, "bolt11");
+      // An invoice of this node itself (one it wrapped for a just-in-time channel) is paid by the payer.
+      const own = payer && decodeBolt11(bolt11)?.payeePubkey === h.pubkey;
+      const r = await (own ? await payer() : h).node.payInvoice(bolt11, 1_000_000n, amount);
       return { json: bigintJson(r) };
     },
   ],

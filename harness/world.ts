@@ -9,6 +9,7 @@ import { attachProxy, type HarnessNode, lightningRoutes, startLightningNode } fr
 import { portOf, type RouteTable, serve } from "./server";
 import { World } from "./regtest";
 import { startLnurlAuth } from "./lnurl-auth";
+import { type Lsp, type LspFeeParams, startLsp, startPayer } from "./lsp";
 
 import { DEFAULT_ESPLORA_PORT } from "./ports";
 
@@ -37,6 +38,8 @@ export interface Harness {
   readonly lightning: HarnessNode;
   /** `ws://host:port`: the WebSocket-to-TCP proxy for reaching lightning nodes from a browser. */
   readonly proxyUrl: string;
+  /** The world's LSP service (just-in-time channels, `POST /api/v1/fee` and `/api/v1/proposal`). */
+  readonly lsp: Lsp;
   /** Starts one more plain lightning node (for routes over several hops). */
   readonly startNode: () => Promise<HarnessNode>;
   /** A new LNURL-auth login request (URL, bech32 LNURL, challenge) of the world's login service. */
@@ -52,6 +55,7 @@ export interface HarnessOptions {
   /** Fixed ports for the lightning node (for `npm start`); free ones by default. */
   readonly lightningTcpPort?: number;
   readonly lightningWsPort?: number;
+  readonly lspFees?: Partial<LspFeeParams>;
 }
 
 export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> => {
@@ -75,8 +79,34 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     ...(opts.lightningTcpPort !== undefined ? { tcpPort: opts.lightningTcpPort } : {}),
     ...(opts.lightningWsPort !== undefined ? { wsPort: opts.lightningWsPort } : {}),
   });
-  extra.push(...lightningRoutes(lightning));
+  const lsp = startLsp(lightning, opts.lspFees);
+  // The LSP's own invoices (just-in-time ones) are paid by a second node with a channel to it.
+  let payer: Promise<HarnessNode> | null = null;
+  const payerNode = () => {
+    payer ??= startPayer(
+      lightning,
+      async () => {
+        const n = await startLightningNode(world, { esploraUrl, host });
+        extraNodes.push(n);
+        return n;
+      },
+      (n) => world.mine(n),
+      (txid) => waitForTx(txid),
+    );
+    payer.catch(() => {
+      payer = null;
+    });
+    return payer;
+  };
+  extra.push(...lsp.routes, ...lightningRoutes(lightning, payerNode));
   const lnurlAuth = await startLnurlAuth({ host });
+  async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    while (!world.tx(txid)) {
+      if (Date.now() > end) throw new Error(`The world never saw ${txid}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
   let stopped: Promise<void> | null = null;
   return {
     esploraUrl,
@@ -87,15 +117,10 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     reorg: (depth = 1) => world.reorg(depth),
     replace: (txid) => world.replace(txid),
     tipHeight: () => world.tip.height,
-    waitForTx: async (txid, timeoutMs = 10_000) => {
-      const end = Date.now() + timeoutMs;
-      while (!world.tx(txid)) {
-        if (Date.now() > end) throw new Error(`The world never saw ${txid}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
+    waitForTx,
     fundingTx: async (script, sats) => new Uint8Array(await world.fundingTx(script, sats)),
     lightning,
+    lsp,
     proxyUrl: `ws://${host}:${port}`,
     startNode: async () => {
       const n = await startLightningNode(world, { esploraUrl, host });

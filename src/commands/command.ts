@@ -131,6 +131,8 @@ export interface CommandSpecs {
     input: { amountSats: bigint | null; labels: string[]; flavor: "unified" | "lightning" | "onchain" };
     output: { uri: string; address: string | null; invoice: string | null; paymentHash: string | null };
   };
+  /** The channel setup fee the LSP asks for a lightning receive of `amountSats` (0 when none is needed). */
+  EstimateReceiveFee: { input: { amountSats: bigint }; output: { feeSats: bigint; needsChannel: boolean } };
   /** Whether the request's invoice or address was paid; polled by the receive screen. */
   CheckReceived: {
     input: { address: string | null; paymentHash: string | null };

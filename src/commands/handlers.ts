@@ -5,6 +5,7 @@ import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers } from "./lightning";
 import { lnurlHandlers } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
+import { estimateReceiveFee } from "./jit";
 import { onchainHandlers } from "./onchain";
 import {
   createWallet,
@@ -48,4 +49,5 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ...lnurlHandlers,
   CreateReceive: createReceive,
   CheckReceived: checkReceived,
+  EstimateReceiveFee: estimateReceiveFee,
 };

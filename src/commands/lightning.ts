@@ -36,11 +36,11 @@ const FUNDING_SCRIPT = new Uint8Array(34);
 const notRunning = () =>
   new WalletState({ message: "The lightning node is not running yet.", key: "error_lightning_not_ready" });
 
-const nodeOf = (ctx: HandlerContext): Effect.Effect<LightningPort, WalletError> =>
+export const nodeOf = (ctx: HandlerContext): Effect.Effect<LightningPort, WalletError> =>
   ctx.lightning ? Effect.succeed(ctx.lightning) : Effect.fail(notRunning());
 
 /** Runs a node call; its errors become the wallet's (the node's message is meant for the owner). */
-const call = <T>(f: () => T | Promise<T>): Effect.Effect<T, WalletError> =>
+export const call = <T>(f: () => T | Promise<T>): Effect.Effect<T, WalletError> =>
   Effect.tryPromise({
     try: async () => f(),
     catch: (e) =>
@@ -92,19 +92,33 @@ export const createInvoice: Handler<"CreateInvoice"> = (cmd, ctx) =>
     }
     const description = cmd.description ?? cmd.labels.join(", ");
     const amountMsat = cmd.amountSats === null ? null : cmd.amountSats * 1000n;
-    const invoice = yield* call(() => ln.node.createInvoice(amountMsat, description, INVOICE_EXPIRY_SECS));
-    const expiresAt = Math.floor(ctx.stamp.now() / 1000) + INVOICE_EXPIRY_SECS;
-    return outcome({ bolt11: invoice.bolt11, paymentHash: invoice.paymentHash, expiresAt }, [
-      newEvent("ln.invoice_created", {
-        payment_hash: invoice.paymentHash,
-        bolt11: invoice.bolt11,
-        amount_msat: amountMsat === null ? null : amountMsat.toString(),
-        description,
-        labels: [...cmd.labels],
-        expires_at: expiresAt,
-      }),
-    ]);
+    return yield* newInvoice(ln, ctx, amountMsat, description, cmd.labels);
   });
+
+/** Makes an invoice of the node and the event recording it. */
+export const newInvoice = (
+  ln: LightningPort,
+  ctx: HandlerContext,
+  amountMsat: bigint | null,
+  description: string,
+  labels: readonly string[],
+): Effect.Effect<Outcome<{ bolt11: string; paymentHash: string; expiresAt: number }>, WalletError> =>
+  Effect.map(
+    call(() => ln.node.createInvoice(amountMsat, description, INVOICE_EXPIRY_SECS)),
+    (invoice) => {
+      const expiresAt = Math.floor(ctx.stamp.now() / 1000) + INVOICE_EXPIRY_SECS;
+      return outcome({ bolt11: invoice.bolt11, paymentHash: invoice.paymentHash, expiresAt }, [
+        newEvent("ln.invoice_created", {
+          payment_hash: invoice.paymentHash,
+          bolt11: invoice.bolt11,
+          amount_msat: amountMsat === null ? null : amountMsat.toString(),
+          description,
+          labels: [...labels],
+          expires_at: expiresAt,
+        }),
+      ]);
+    },
+  );
 
 export const getInvoice: Handler<"GetInvoice"> = (cmd, ctx) => {
   const i = ctx.states.lightning.invoices.get(cmd.paymentHash.toLowerCase());

@@ -11,6 +11,7 @@ import type { NewEvent } from "../events/make";
 import { InvalidInput, type WalletError, WalletState } from "./errors";
 import { createBip21 } from "./onchain";
 import { createInvoice } from "./lightning";
+import { jitInvoice } from "./jit";
 
 export type ReceiveFlavor = "unified" | "lightning" | "onchain";
 
@@ -22,21 +23,34 @@ const invoiceFor = (
   amountSats: bigint | null,
   labels: string[],
   ctx: HandlerContext,
+  lightningOnly: boolean,
 ): Effect.Effect<{ bolt11: string; paymentHash: string; events: readonly NewEvent[] } | null, WalletError> =>
   ctx.lightning === null
     ? Effect.succeed(null)
-    : Effect.map(createInvoice({ _tag: "CreateInvoice", amountSats, labels }, ctx), (o) => ({
-        bolt11: o.result.bolt11,
-        paymentHash: o.result.paymentHash,
-        events: o.events,
-      }));
+    : Effect.flatMap(
+        // More than the channels can take in: the LSP's invoice, which opens a channel as it is paid. A
+        // unified request the LSP cannot serve keeps the wallet's own invoice beside its address.
+        amountSats === null || amountSats <= 0n
+          ? Effect.succeed(null)
+          : lightningOnly
+            ? jitInvoice(amountSats, labels, ctx)
+            : Effect.orElseSucceed(jitInvoice(amountSats, labels, ctx), () => null),
+        (jit) =>
+          jit
+            ? Effect.succeed(jit)
+            : Effect.map(createInvoice({ _tag: "CreateInvoice", amountSats, labels }, ctx), (o) => ({
+                bolt11: o.result.bolt11,
+                paymentHash: o.result.paymentHash,
+                events: o.events,
+              })),
+      );
 
 export const createReceive: Handler<"CreateReceive"> = (cmd, ctx) =>
   Effect.gen(function* () {
     if (cmd.amountSats !== null && cmd.amountSats <= 0n && cmd.flavor === "lightning")
       return yield* Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
     if (cmd.flavor === "lightning") {
-      const invoice = yield* invoiceFor(cmd.amountSats, cmd.labels, ctx);
+      const invoice = yield* invoiceFor(cmd.amountSats, cmd.labels, ctx, true);
       if (invoice === null)
         return yield* Effect.fail(
           new WalletState({
@@ -58,7 +72,7 @@ export const createReceive: Handler<"CreateReceive"> = (cmd, ctx) =>
     // A unified request falls back to on-chain only when lightning cannot invoice now.
     const invoice =
       cmd.flavor === "unified"
-        ? yield* Effect.orElseSucceed(invoiceFor(cmd.amountSats, cmd.labels, ctx), () => null)
+        ? yield* Effect.orElseSucceed(invoiceFor(cmd.amountSats, cmd.labels, ctx, false), () => null)
         : null;
     const label = cmd.labels.join(", ");
     const uri = invoice

@@ -59,6 +59,11 @@ export interface EventPayloads {
     /** Unix seconds. */
     expires_at: number;
   };
+  /**
+   * Our invoice `payment_hash` was wrapped by the LSP for a just-in-time channel: the payer pays the
+   * full amount, `fee_msat` of it stays with the LSP (node `lsp`) for opening the channel.
+   */
+  "ln.lsp_fee": { payment_hash: string; fee_msat: Sats; lsp: string };
   /** A payment to us was claimed (it is ours). */
   "ln.payment_received": { payment_hash: string; amount_msat: Sats };
   /** We started paying: an invoice (`bolt11`) or a node public key (keysend, `bolt11` null). */
@@ -145,6 +150,7 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "onchain.tx_dropped": 1,
   "ln.invoice_created": 1,
   "ln.payment_received": 1,
+  "ln.lsp_fee": 1,
   "ln.payment_started": 1,
   "ln.payment_sent": 1,
   "ln.payment_failed": 1,

@@ -79,6 +79,7 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
     labels: strings,
     expires_at: nat,
   }),
+  "ln.lsp_fee": fields({ payment_hash: hex64, fee_msat: sats, lsp: str }),
   "ln.payment_received": fields({ payment_hash: hex64, amount_msat: sats }),
   "ln.payment_started": fields({
     payment_id: hex64,

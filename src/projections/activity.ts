@@ -268,7 +268,7 @@ export const channelDetails = (
     txid,
     capacity_sats: open.capacitySats,
     balance_sats: now ? BigInt(now.balance) + BigInt(now.reserve) : 0n,
-    fee_sats: open.feeSats,
+    fee_sats: open.feeSats + (open.lspFeeMsat + 999n) / 1000n,
     confirmed: funding?.confirmation != null || (now?.is_ready ?? false),
     reason: null,
     at: secs(funding?.confirmation?.blockTime ? funding.confirmation.blockTime * 1000 : open.at),

@@ -41,6 +41,8 @@ export interface ChannelOpen {
   readonly isOutbound: boolean;
   readonly labels: readonly string[];
   readonly at: number;
+  /** What the LSP kept for opening this channel to us just in time (0 for other channels). */
+  readonly lspFeeMsat: bigint;
 }
 
 export interface ChannelClose {
@@ -63,6 +65,8 @@ export interface LightningState {
   channels: readonly ChannelSnapshot[];
   /** Closed channels whose outputs were swept back to the on-chain wallet. */
   readonly swept: Set<string>;
+  /** LSP fees of our wrapped invoices, by payment hash, until the payment arrives. */
+  readonly lspFees: Map<string, { readonly feeMsat: bigint; readonly lsp: string; readonly at: number }>;
 }
 
 const patch = <K, V>(m: Map<K, V>, k: K, f: (v: V) => V): void => {
@@ -81,6 +85,7 @@ export const lightningProjection = projection<LightningState, LightningState>({
     closes: new Map(),
     channels: [],
     swept: new Set(),
+    lspFees: new Map(),
   }),
   apply: (s, e) => {
     switch (e.type) {
@@ -99,9 +104,26 @@ export const lightningProjection = projection<LightningState, LightningState>({
         });
         return s;
       }
+      case "ln.lsp_fee":
+        s.lspFees.set(e.payload.payment_hash, {
+          feeMsat: BigInt(e.payload.fee_msat),
+          lsp: e.payload.lsp,
+          at: e.at,
+        });
+        return s;
       case "ln.payment_received": {
         const p = e.payload;
         const amountMsat = BigInt(p.amount_msat);
+        const fee = s.lspFees.get(p.payment_hash);
+        if (fee !== undefined) {
+          s.lspFees.delete(p.payment_hash);
+          // The LSP opened its channel to us just before paying: its newest open since the request, not
+          // yet charged. None when the LSP delivered over a channel it had already.
+          const open = [...s.opens.values()]
+            .filter((o) => !o.isOutbound && o.peer === fee.lsp && o.at >= fee.at && o.lspFeeMsat === 0n)
+            .sort((a, b) => b.at - a.at)[0];
+          if (open) s.opens.set(open.channelId, { ...open, lspFeeMsat: fee.feeMsat });
+        }
         // The node may report a claim again after a restart: the first report stands.
         if (s.invoices.has(p.payment_hash)) {
           patch(s.invoices, p.payment_hash, (i) =>
@@ -167,6 +189,7 @@ export const lightningProjection = projection<LightningState, LightningState>({
           isOutbound: p.is_outbound,
           labels: p.labels,
           at: e.at,
+          lspFeeMsat: 0n,
         });
         return s;
       }

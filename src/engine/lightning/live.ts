@@ -8,6 +8,7 @@ import type { ChannelSnapshot, Network } from "../../events/types";
 import type { EsploraClient } from "../onchain/esplora";
 import { EsploraChain } from "./chain";
 import { type ChannelInfo, LightningNode, type NodeEvent } from "./node";
+import { postToLsp } from "./lsp-http";
 import { FAILURE_TEXT } from "./policy";
 import { lightningSeed } from "./seed";
 import { openWebSocketPipe, type PeerAddress, peerSocketUrl, type WebSocketFactory } from "./socket";
@@ -58,6 +59,11 @@ export interface LightningPort {
   readonly logs: () => string[];
   /** The LSP's node, fetched once; null when none is configured. */
   readonly lsp: () => Promise<LspInfo | null>;
+  /**
+   * POSTs JSON to the configured LSP's HTTP API (`path` under `{lsp}/api/v1/`); answers its JSON. Throws
+   * `LspRequestError` with the LSP's own words when it refuses, or when none is configured or reachable.
+   */
+  readonly lspPost: (path: string, body: unknown) => Promise<Record<string, unknown>>;
   readonly connect: (peer: PeerAddress) => Promise<void>;
   /** Brings the node up to the chain tip now (also done every `CHAIN_SYNC_MS`). */
   readonly sync: () => Promise<void>;
@@ -103,19 +109,19 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   const chain = new EsploraChain(deps.esplora, log, () => deps.onChainActivity());
   const fundings = new Map<string, bigint>();
   let lspInfo: Promise<LspInfo | null> | null = null;
+  let trustedPeer: string | null = null;
   const lsp = () => {
-    lspInfo ??= deps.lsp ? fetchLspInfo(deps.lsp, deps.fetch) : Promise.resolve(null);
+    lspInfo ??= (deps.lsp ? fetchLspInfo(deps.lsp, deps.fetch) : Promise.resolve(null)).then((i) => {
+      // Zero-confirmation channels are accepted from the configured LSP only.
+      trustedPeer = i?.pubkey ?? null;
+      return i;
+    });
     lspInfo.catch(() => {
       lspInfo = null;
     });
     return lspInfo;
   };
-  let trustedPeer: string | null = null;
-  void lsp()
-    .then((i) => {
-      trustedPeer = i?.pubkey ?? null;
-    })
-    .catch(() => undefined);
+  void lsp().catch(() => undefined);
 
   // Filled in right after start; events cannot arrive before `start` returns.
   let node: LightningNode | null = null;
@@ -234,6 +240,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     node: started,
     logs: () => [...lines],
     lsp,
+    lspPost: (path, body) => postToLsp(deps.lsp, deps.fetch, path, body),
     connect: (peer) => started.connectPeer(peer),
     sync,
     stop: () => {

@@ -143,6 +143,12 @@ export interface NodeOptions {
   readonly trustedZeroConfPeer?: () => string | null;
   /** Whether to claim an incoming payment, given what the forwarding node skimmed (default: always). */
   readonly claimPolicy?: (paymentHash: string, amountMsat: bigint, skimmedMsat: bigint) => boolean;
+  /**
+   * A payment arrived for a hash whose preimage this node does not know (an invoice made for someone
+   * else's hash, as an LSP wrapping its client's invoice does). Answer true to hold it and settle it later
+   * with `claim` or `failBack`; false (or none given) fails it back at once.
+   */
+  readonly onUnknownPreimage?: (paymentHash: string, amountMsat: bigint) => boolean;
   readonly now?: () => number;
   /** How long `payInvoice` waits for a final state before answering `pending`. */
   readonly paymentTimeoutMs?: number;
@@ -581,6 +587,11 @@ export class LightningNode {
         opts.claimPolicy?.(hash, event.amount_msat, event.counterparty_skimmed_fee_msat) ?? true;
       if (preimage instanceof ldk.Option_ThirtyTwoBytesZ_Some && allowed) {
         this.manager.claim_funds(preimage.some);
+      } else if (
+        !(preimage instanceof ldk.Option_ThirtyTwoBytesZ_Some) &&
+        this.holds(hash, event.amount_msat)
+      ) {
+        opts.log("info", `payment ${hash} held until its preimage is known`);
       } else {
         opts.log("warn", `payment ${hash} not claimed`);
         this.manager.fail_htlc_backwards(event.payment_hash);
@@ -1140,6 +1151,27 @@ export class LightningNode {
   }
 
   // ---- the LSP side of just-in-time channels (local world) ---------------------------------------
+
+  private holds(paymentHash: string, amountMsat: bigint): boolean {
+    try {
+      return this.opts.onUnknownPreimage?.(paymentHash, amountMsat) ?? false;
+    } catch (e) {
+      this.opts.log("error", `held payment ${paymentHash}: ${String(e)}`);
+      return false;
+    }
+  }
+
+  /** Claims a held payment with its preimage (hex), learnt elsewhere. */
+  claim(preimage: string): void {
+    this.manager.claim_funds(hex.decode(preimage));
+    this.schedule();
+  }
+
+  /** Fails a held payment back to its payer. */
+  failBack(paymentHash: string): void {
+    this.manager.fail_htlc_backwards(hex.decode(paymentHash));
+    this.schedule();
+  }
 
   interceptScid(): bigint {
     return this.manager.get_intercept_scid();

@@ -9,10 +9,17 @@ import { ErrorBox, useErrorText } from "../../ui/errors";
 import { groupSats, truncateMiddle } from "../../ui/format";
 import { Qr } from "../../ui/Qr";
 import { useView, useWallet } from "../../ui/wallet";
-import { RECEIVE_POLL_MS, type ReceiveFlavor, receiveHint } from "./receive-rules";
+import {
+  RECEIVE_POLL_MS,
+  type ReceiveFlavor,
+  receiveHint,
+  SETUP_FEE_DEBOUNCE_MS,
+  setupFeeNotices,
+} from "./receive-rules";
 
 type Shown = ResultOf<"CreateReceive">;
 type Paid = { kind: "lightning_paid" | "onchain_paid"; amountSats: bigint };
+type SetupFee = ResultOf<"EstimateReceiveFee"> & { amountSats: bigint };
 
 /** Receive (spec 1 §5): edit (amount, flavor, note), then show the request polled every second, then paid. */
 export function Receive() {
@@ -27,6 +34,26 @@ export function Receive() {
   const [paid, setPaid] = useState<Paid | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [setupFee, setSetupFee] = useState<SetupFee | null>(null);
+
+  // A lightning receive beyond the channels' room needs a channel from the LSP: show its fee first.
+  useEffect(() => {
+    setSetupFee(null);
+    if (flavor === "onchain" || amount === null || amount <= 0n) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      client
+        .dispatch({ _tag: "EstimateReceiveFee", amountSats: amount })
+        .then((r) => {
+          if (current) setSetupFee({ ...r, amountSats: amount });
+        })
+        .catch(() => undefined);
+    }, SETUP_FEE_DEBOUNCE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [amount, flavor, client]);
 
   useEffect(() => {
     if (!shown || paid) return;
@@ -117,6 +144,14 @@ export function Receive() {
             <CopyButton text={shown.uri} label={t("receive.copy_uri")} />
           ) : null}
         </div>
+        {setupFee?.needsChannel && shown.invoice ? (
+          <p className="hint" role="note">
+            {t("receive.setup_fee", {
+              fee: groupSats(setupFee.feeSats, lang),
+              amount: groupSats(setupFee.amountSats - setupFee.feeSats, lang),
+            })}
+          </p>
+        ) : null}
         <p className="hint" role="status">
           {t("receive.waiting")}
         </p>
@@ -128,6 +163,7 @@ export function Receive() {
   }
 
   const hint = receiveHint(flavor, amount, balance?.lightning ?? 0n);
+  const notices = setupFeeNotices(setupFee);
   return (
     <main className="screen">
       <BackControl />
@@ -151,6 +187,11 @@ export function Receive() {
         <label htmlFor="receive-note">{t("receive.note")}</label>
         <input id="receive-note" value={note} maxLength={255} onChange={(e) => setNote(e.target.value)} />
         {hint ? <p className="hint">{t(hint, { amount: groupSats(100_000n, lang) })}</p> : null}
+        {notices.map((n) => (
+          <p key={n.key} className="hint" role="note">
+            {t(n.key, { fee: groupSats(n.fee, lang), amount: groupSats(n.arrives, lang) })}
+          </p>
+        ))}
         <ErrorBox text={error} />
         <button type="submit" className="button button-primary" disabled={busy}>
           {t("receive.show_address")}

@@ -18,3 +18,24 @@ export const receiveHint = (
     return "receive.amount_too_small";
   return null;
 };
+
+/** A channel setup fee above this many sats gets its own notice. */
+export const SETUP_FEE_NOTICE_SATS = 1000n;
+
+/** The setup fee is asked for once the amount has stopped changing for this long. */
+export const SETUP_FEE_DEBOUNCE_MS = 300;
+
+/**
+ * The notices about a channel setup fee, as i18n keys with their values: what the fee is and what will
+ * arrive when a channel is needed, and a further notice when the fee is over 1,000 sats.
+ */
+export const setupFeeNotices = (
+  fee: { needsChannel: boolean; feeSats: bigint; amountSats: bigint } | null,
+): { key: string; fee: bigint; arrives: bigint }[] => {
+  if (!fee?.needsChannel) return [];
+  const arrives = fee.amountSats > fee.feeSats ? fee.amountSats - fee.feeSats : 0n;
+  const shown = [{ key: "receive.setup_fee", fee: fee.feeSats, arrives }];
+  if (fee.feeSats > SETUP_FEE_NOTICE_SATS)
+    shown.push({ key: "receive.setup_fee_high", fee: fee.feeSats, arrives });
+  return shown;
+};

@@ -1,0 +1,41 @@
+import { createWallet, expect, test } from "./fixtures";
+
+const post = async (base: string, path: string, body: unknown) => {
+  const r = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+  return r.json();
+};
+
+test("a new wallet receives over lightning through a channel the LSP opens just in time, for its setup fee", async ({
+  page,
+  esplora,
+}) => {
+  test.setTimeout(120_000);
+  await createWallet(page);
+  await expect(page.getByText("Starting lightning…")).toBeHidden({ timeout: 30_000 });
+
+  await page.getByRole("link", { name: "Receive" }).first().click();
+  await page.getByLabel("Amount (sats, optional)").fill("50000");
+  await page.getByRole("radio", { name: "Lightning only" }).check();
+  // No channel yet: the LSP's fee (max of 2,000 sats and 0.4%) and what will arrive, before the invoice.
+  await expect(page.getByText("setup fee of 2,000 sats. You will receive 48,000 sats.")).toBeVisible({
+    timeout: 20_000,
+  });
+  await expect(page.getByText("The channel setup fee is 2,000 sats, more than 1,000 sats.")).toBeVisible();
+  await page.getByRole("button", { name: "Show address" }).click();
+  const invoice = await page.getByTestId("receive-invoice").getAttribute("title");
+  // The LSP's invoice, for the full amount.
+  expect(invoice).toMatch(/^lnbcrt500u1/);
+  const paid = await post(esplora, "/ln/pay", { bolt11: invoice });
+  expect(paid.status).toBe("succeeded");
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("status")).toContainText("48,000 sats arrived over lightning");
+
+  await page.getByRole("link", { name: "Home" }).last().click();
+  await expect(page.getByRole("button", { name: /Lightning.*48,000 sats/ }).first()).toBeVisible();
+  await expect(page.getByText("Channel open").first()).toBeVisible();
+});
