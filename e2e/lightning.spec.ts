@@ -51,6 +51,9 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
       timeout: 2000,
     });
   }).toPass({ timeout: 45_000 });
+  // The funding transaction is in a block: six more make the channel usable.
+  await postJson(esplora, "/mine", { blocks: 6 });
+  await syncNow(page);
 
   await page.goto("/settings/channels");
   await expect(page.getByText("1 channel")).toBeVisible();
@@ -78,6 +81,25 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   await page.getByRole("link", { name: "Home" }).last().click();
   await expect(page.getByRole("button", { name: /Lightning.*5,000 sats/ })).toBeVisible();
   await expect(page.getByRole("button", { name: /Lightning.*20,000 sats/ })).toBeVisible();
+
+  // Pay a lightning address of the world's LNURL service, then redeem one of its withdraw links.
+  const alice = await postJson(esplora, "/lnurl/pay", {
+    name: "alice",
+    min_sats: 1_000,
+    max_sats: 50_000,
+    description: "Tips for Alice",
+  });
+  await page.goto("/send");
+  await page.getByLabel("Bitcoin address").fill(alice.address);
+  await expect(page.getByText("Tips for Alice")).toBeVisible();
+  await page.getByLabel("Amount (sats)").fill("3000");
+  await page.getByRole("button", { name: "Confirm send" }).click();
+  await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 30_000 });
+  const withdraw = await postJson(esplora, "/lnurl/withdraw", { min_sats: 1_000, max_sats: 4_000 });
+  await page.goto(`/redeem?lnurl=${withdraw.lnurl}`);
+  await page.getByLabel("Amount to redeem (sats)").fill("2000");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("dialog", { name: "Redeemed" })).toBeVisible({ timeout: 30_000 });
 
   // The node restores its channel from the browser's storage after a reload.
   await page.goto("/settings/channels");

@@ -14,6 +14,7 @@ import { utf8 } from "@scure/base";
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { encodeLnurl } from "../src/engine/parse/lnurl";
 import { type JsonReply, lnurlError, serveJson } from "./http-json";
+import { HttpError, parseJson, type RouteTable, toSats } from "./server";
 
 export interface LnurlDeps {
   readonly createInvoice: (msat: bigint, descriptionHash: Uint8Array) => Promise<string>;
@@ -191,3 +192,42 @@ export const startLnurlService = async (
     stop: http.stop,
   };
 };
+
+/**
+ * The service's offers made over the world's HTTP API (for people trying the wallet, and for tests in the
+ * browser): `POST /lnurl/pay {name, min_sats, max_sats, description?, comment_allowed?}` answers the
+ * offer's `{url, lnurl, address}`; `POST /lnurl/withdraw {min_sats, max_sats}` answers `{id, url, lnurl}`.
+ */
+export const lnurlRoutes = (service: LnurlService): RouteTable => [
+  [
+    "POST",
+    /^\/lnurl\/pay$/,
+    (_m, body) => {
+      const b = parseJson(body);
+      if (typeof b.name !== "string" || !/^[a-z0-9._-]+$/.test(b.name))
+        throw new HttpError(400, "name is required");
+      return {
+        json: service.addPay({
+          name: b.name,
+          minSendable: toSats(b.min_sats) * 1000n,
+          maxSendable: toSats(b.max_sats) * 1000n,
+          description: typeof b.description === "string" ? b.description : `Pay ${b.name}`,
+          ...(typeof b.comment_allowed === "number" ? { commentAllowed: b.comment_allowed } : {}),
+        }),
+      };
+    },
+  ],
+  [
+    "POST",
+    /^\/lnurl\/withdraw$/,
+    (_m, body) => {
+      const b = parseJson(body);
+      return {
+        json: service.addWithdraw({
+          minWithdrawable: toSats(b.min_sats) * 1000n,
+          maxWithdrawable: toSats(b.max_sats) * 1000n,
+        }),
+      };
+    },
+  ],
+];

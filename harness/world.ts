@@ -9,6 +9,7 @@ import { attachProxy, type HarnessNode, lightningRoutes, startLightningNode } fr
 import { portOf, type RouteTable, serve } from "./server";
 import { World } from "./regtest";
 import { startLnurlAuth } from "./lnurl-auth";
+import { type LnurlService, lnurlRoutes, startLnurlService } from "./lnurl";
 import { type Lsp, type LspFeeParams, startLsp, startPayer } from "./lsp";
 
 import { DEFAULT_ESPLORA_PORT } from "./ports";
@@ -46,6 +47,8 @@ export interface Harness {
   readonly lnurlAuthUrl: (action?: string) => { url: string; lnurl: string; k1: string };
   /** The linking key that logged in with challenge `k1` at the login service, or null. */
   readonly lnurlAuthLogin: (k1: string) => string | null;
+  /** LNURL-pay, lightning addresses and LNURL-withdraw, paid and paying through the world's node. */
+  readonly lnurl: LnurlService;
   readonly stop: () => Promise<void>;
 }
 
@@ -100,6 +103,19 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   };
   extra.push(...lsp.routes, ...lightningRoutes(lightning, payerNode));
   const lnurlAuth = await startLnurlAuth({ host });
+  const lnurl = await startLnurlService(
+    {
+      createInvoice: async (msat, descriptionHash) =>
+        lightning.node.createInvoice(msat, { hash: descriptionHash }).bolt11,
+      payInvoice: async (bolt11) => {
+        const r = await lightning.node.payInvoice(bolt11, 1_000_000n);
+        if (r.status !== "succeeded")
+          throw new Error(`The payment ${r.status === "failed" ? r.reason : r.status}`);
+      },
+    },
+    { host },
+  );
+  extra.push(...lnurlRoutes(lnurl));
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {
@@ -129,8 +145,9 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     },
     lnurlAuthUrl: (action) => lnurlAuth.newLogin(action),
     lnurlAuthLogin: (k1) => lnurlAuth.loginOf(k1),
+    lnurl,
     stop: () => {
-      stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth].map((n) => n.stop()))
+      stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()))
         .then(
           () =>
             new Promise<void>((resolve) => {

@@ -1003,18 +1003,27 @@ export class LightningNode {
 
   // ---- payments ----------------------------------------------------------------------------------
 
+  /** An invoice; `description` is its text, or the sha256 of a longer one (LNURL-pay's metadata). */
   createInvoice(
     amountMsat: bigint | null,
-    description: string,
+    description: string | { readonly hash: Uint8Array },
     expirySecs = INVOICE_EXPIRY_SECS,
     paymentHash?: Uint8Array,
   ): { bolt11: string; paymentHash: string } {
-    const desc = ldk.Description.constructor_new(description);
-    if (!(desc instanceof ldk.Result_DescriptionCreationErrorZ_OK))
-      throw new NodeError("Description too long");
+    let describe: ldk.Bolt11InvoiceDescription;
+    if (typeof description === "string") {
+      const desc = ldk.Description.constructor_new(description);
+      if (!(desc instanceof ldk.Result_DescriptionCreationErrorZ_OK))
+        throw new NodeError("Description too long");
+      describe = ldk.Bolt11InvoiceDescription.constructor_direct(desc.res);
+    } else {
+      describe = ldk.Bolt11InvoiceDescription.constructor_hash(
+        ldk.Sha256.constructor_from_bytes(description.hash),
+      );
+    }
     const r = this.manager.create_bolt11_invoice(
       amountMsat === null ? ldk.Option_u64Z.constructor_none() : ldk.Option_u64Z.constructor_some(amountMsat),
-      ldk.Bolt11InvoiceDescription.constructor_direct(desc.res),
+      describe,
       ldk.Option_u32Z.constructor_some(expirySecs),
       ldk.Option_u16Z.constructor_none(),
       paymentHash
