@@ -29,13 +29,12 @@ try {
   await benchColdLoad(world.esploraUrl);
   console.log("\n== On-chain ==");
   await benchOnchainSync(world);
-  console.log("\n== Lightning ==");
-  await benchJitReceive(world);
   console.log("\n== Password and restore ==");
   await benchUnlock(world.esploraUrl);
   await benchRestoreScan(world);
   console.log("\n== Lightning ==");
   await benchPayments(world);
+  await benchJitReceive(world);
   await benchLightningReady(world);
 } finally {
   await world.stop();
