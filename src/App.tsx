@@ -1,25 +1,9 @@
-import { useEffect, useSyncExternalStore } from "react";
+import { type ComponentType, lazy, Suspense, useEffect, useSyncExternalStore } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import type { WalletClient } from "./commands/client";
 import type { WalletConfig } from "./commands/protocol";
 import { Home } from "./screens/home/Home";
 import { NotFound } from "./screens/NotFound";
-import { Receive } from "./screens/receive/Receive";
-import { Redeem } from "./screens/redeem/Redeem";
-import { Scanner } from "./screens/scanner/Scanner";
-import { Search } from "./screens/search/Search";
-import { Send } from "./screens/send/Send";
-import { Backup } from "./screens/settings/Backup";
-import { CurrencySettings } from "./screens/settings/Currency";
-import { EmergencyKit } from "./screens/settings/EmergencyKit";
-import { EncryptSettings } from "./screens/settings/Encrypt";
-import { LanguageSettings } from "./screens/settings/Language";
-import { Restore } from "./screens/settings/Restore";
-import { ServersSettings } from "./screens/settings/Servers";
-import { SettingsRoot } from "./screens/settings/SettingsRoot";
-import { Channels } from "./screens/settings/Channels";
-import { Admin } from "./screens/settings/Admin";
-import { Swap } from "./screens/swap/Swap";
 import { Setup } from "./screens/Setup";
 import { ConfigContext } from "./ui/config";
 import { DecryptDialog } from "./ui/DecryptDialog";
@@ -28,6 +12,30 @@ import { registerProtocolHandlers } from "./ui/protocol-handlers";
 import { MobileActions, SideNav } from "./ui/Nav";
 import { UpdateBanner } from "./ui/UpdateBanner";
 import { useView, WalletProvider } from "./ui/wallet";
+
+/**
+ * A route's screen, loaded when first opened: home and setup are in the first paint, the rest (send,
+ * receive, the scanner's wasm, settings) come as separate files, cached by the service worker.
+ */
+const screen = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
+  lazy(() => load().then((m) => ({ default: m[name] })));
+
+const Receive = screen(() => import("./screens/receive/Receive"), "Receive");
+const Redeem = screen(() => import("./screens/redeem/Redeem"), "Redeem");
+const Scanner = screen(() => import("./screens/scanner/Scanner"), "Scanner");
+const Search = screen(() => import("./screens/search/Search"), "Search");
+const Send = screen(() => import("./screens/send/Send"), "Send");
+const Backup = screen(() => import("./screens/settings/Backup"), "Backup");
+const CurrencySettings = screen(() => import("./screens/settings/Currency"), "CurrencySettings");
+const EmergencyKit = screen(() => import("./screens/settings/EmergencyKit"), "EmergencyKit");
+const EncryptSettings = screen(() => import("./screens/settings/Encrypt"), "EncryptSettings");
+const LanguageSettings = screen(() => import("./screens/settings/Language"), "LanguageSettings");
+const Restore = screen(() => import("./screens/settings/Restore"), "Restore");
+const ServersSettings = screen(() => import("./screens/settings/Servers"), "ServersSettings");
+const SettingsRoot = screen(() => import("./screens/settings/SettingsRoot"), "SettingsRoot");
+const Channels = screen(() => import("./screens/settings/Channels"), "Channels");
+const Admin = screen(() => import("./screens/settings/Admin"), "Admin");
+const Swap = screen(() => import("./screens/swap/Swap"), "Swap");
 
 /** Paths a person may open with no wallet yet. */
 const WITHOUT_WALLET = ["/setup", "/setup/restore", "/settings/emergencykit"];
@@ -39,28 +47,30 @@ function Routes() {
   if (wallet && !wallet.exists && !skipSetup && !WITHOUT_WALLET.includes(path))
     return <Redirect to="/setup" replace />;
   return (
-    <Switch>
-      <Route path="/" component={Home} />
-      <Route path="/setup" component={Setup} />
-      <Route path="/receive" component={Receive} />
-      <Route path="/send" component={Send} />
-      <Route path="/search" component={Search} />
-      <Route path="/scanner" component={Scanner} />
-      <Route path="/redeem" component={Redeem} />
-      <Route path="/settings" component={SettingsRoot} />
-      <Route path="/settings/backup" component={Backup} />
-      <Route path="/settings/restore" component={Restore} />
-      <Route path="/setup/restore" component={Restore} />
-      <Route path="/settings/currency" component={CurrencySettings} />
-      <Route path="/settings/language" component={LanguageSettings} />
-      <Route path="/settings/emergencykit" component={EmergencyKit} />
-      <Route path="/settings/channels" component={Channels} />
-      <Route path="/settings/admin" component={Admin} />
-      <Route path="/swap" component={Swap} />
-      <Route path="/settings/encrypt" component={EncryptSettings} />
-      <Route path="/settings/servers" component={ServersSettings} />
-      <Route component={NotFound} />
-    </Switch>
+    <Suspense fallback={<p className="screen" aria-busy="true" />}>
+      <Switch>
+        <Route path="/" component={Home} />
+        <Route path="/setup" component={Setup} />
+        <Route path="/receive" component={Receive} />
+        <Route path="/send" component={Send} />
+        <Route path="/search" component={Search} />
+        <Route path="/scanner" component={Scanner} />
+        <Route path="/redeem" component={Redeem} />
+        <Route path="/settings" component={SettingsRoot} />
+        <Route path="/settings/backup" component={Backup} />
+        <Route path="/settings/restore" component={Restore} />
+        <Route path="/setup/restore" component={Restore} />
+        <Route path="/settings/currency" component={CurrencySettings} />
+        <Route path="/settings/language" component={LanguageSettings} />
+        <Route path="/settings/emergencykit" component={EmergencyKit} />
+        <Route path="/settings/channels" component={Channels} />
+        <Route path="/settings/admin" component={Admin} />
+        <Route path="/swap" component={Swap} />
+        <Route path="/settings/encrypt" component={EncryptSettings} />
+        <Route path="/settings/servers" component={ServersSettings} />
+        <Route component={NotFound} />
+      </Switch>
+    </Suspense>
   );
 }
 
