@@ -206,6 +206,11 @@ export class WalletHost {
 
   /** Runs a command after those before it; never rejects. */
   run(command: Command): Promise<CommandAnswer> {
+    // A command for the node while it is still starting (just after opening the wallet) waits for it
+    // rather than failing; one that does not need it never waits.
+    if (NEEDS_NODE.has(command._tag) && this.live.lightning === "starting") {
+      return this.whenLightning().then(() => this.run(command));
+    }
     const next = this.queue.then(() =>
       command._tag === "SyncOnchain" ? this.sync() : this.execute(command),
     );
@@ -631,6 +636,24 @@ export class WalletHost {
     };
   }
 }
+
+/** Commands that use the lightning node. */
+const NEEDS_NODE: ReadonlySet<CommandTag> = new Set<CommandTag>([
+  "CreateInvoice",
+  "PayInvoice",
+  "Keysend",
+  "ListPeers",
+  "ConnectPeer",
+  "DisconnectPeer",
+  "DeletePeer",
+  "OpenChannel",
+  "SweepAllToChannel",
+  "CloseChannel",
+  "CreateReceive",
+  "EstimateReceiveFee",
+  "LnurlPayInvoice",
+  "LnurlWithdraw",
+]);
 
 /** Commands that read a secret (the seed, or an engine built from it) and so wait for the password. */
 const NEEDS_UNLOCK: ReadonlySet<CommandTag> = new Set<CommandTag>([
