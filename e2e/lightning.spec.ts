@@ -59,16 +59,19 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   await expect(page.getByText("1 channel")).toBeVisible();
   await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 20_000 });
 
+  // From here the test moves between screens inside the app (no reload), as a person would: the node
+  // keeps its connection. The reload comes later, on purpose.
   // Pay an invoice made by the world's node.
   const { bolt11 } = await postJson(esplora, "/ln/invoice", { amount_sats: 20_000, description: "coffee" });
-  await page.goto("/send");
+  await page.getByRole("link", { name: "Send" }).first().click();
   await page.getByLabel("Bitcoin address").fill(bolt11);
   await expect(page.getByTestId("send-request")).toContainText("20,000");
   await page.getByRole("button", { name: "Confirm send" }).click();
   await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 30_000 });
+  await page.getByRole("dialog", { name: "Sent" }).getByRole("link", { name: "Home" }).click();
 
   // Receive from it: the screen polls and turns to "Payment received" once paid.
-  await page.goto("/receive");
+  await page.getByRole("link", { name: "Receive" }).first().click();
   await page.getByLabel("Amount (sats, optional)").fill("5000");
   await page.getByRole("radio", { name: "Lightning only" }).check();
   await page.getByRole("button", { name: "Show address" }).click();
@@ -89,12 +92,13 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
     max_sats: 50_000,
     description: "Tips for Alice",
   });
-  await page.goto("/send");
+  await page.getByRole("link", { name: "Send" }).first().click();
   await page.getByLabel("Bitcoin address").fill(alice.address);
   await expect(page.getByText("Tips for Alice")).toBeVisible();
   await page.getByLabel("Amount (sats)").fill("3000");
   await page.getByRole("button", { name: "Confirm send" }).click();
   await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 30_000 });
+  await page.getByRole("dialog", { name: "Sent" }).getByRole("link", { name: "Home" }).click();
   const withdraw = await postJson(esplora, "/lnurl/withdraw", { min_sats: 1_000, max_sats: 4_000 });
   await page.goto(`/redeem?lnurl=${withdraw.lnurl}`);
   await page.getByLabel("Amount to redeem (sats)").fill("2000");
