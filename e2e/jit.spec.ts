@@ -1,14 +1,5 @@
+import { postJson } from "../harness/http";
 import { createWallet, expect, test } from "./fixtures";
-
-const post = async (base: string, path: string, body: unknown) => {
-  const r = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-};
 
 test("a new wallet receives over lightning through a channel the LSP opens just in time, for its setup fee", async ({
   page,
@@ -30,7 +21,7 @@ test("a new wallet receives over lightning through a channel the LSP opens just 
   const invoice = await page.getByTestId("receive-invoice").getAttribute("title");
   // The LSP's invoice, for the full amount.
   expect(invoice).toMatch(/^lnbcrt500u1/);
-  const paid = await post(esplora, "/ln/pay", { bolt11: invoice });
+  const paid = await postJson(esplora, "/ln/pay", { bolt11: invoice });
   expect(paid.status).toBe("succeeded");
   await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole("status")).toContainText("48,000 sats arrived over lightning");

@@ -7,8 +7,7 @@
  *   GET /logins?k1=…           → {loggedIn, key}: whether that challenge was used to log in, and by which key
  */
 import { randomBytes } from "node:crypto";
-import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { hex } from "@scure/base";
+import { verifyChallenge } from "../src/engine/lnurl/auth";
 import { encodeLnurl } from "../src/engine/parse/lnurl";
 import { type JsonReply, lnurlError, serveJson } from "./http-json";
 
@@ -21,18 +20,6 @@ export interface LnurlAuthService {
   readonly handle: (url: URL) => JsonReply;
   readonly stop: () => Promise<void>;
 }
-
-const verify = (k1: string, sig: string, key: string): boolean => {
-  try {
-    return secp256k1.verify(hex.decode(sig), hex.decode(k1), hex.decode(key), {
-      prehash: false,
-      format: "der",
-      lowS: false,
-    });
-  } catch {
-    return false;
-  }
-};
 
 export const startLnurlAuth = async (
   opts: { host?: string; port?: number } = {},
@@ -62,7 +49,7 @@ export const startLnurlAuth = async (
       if (q.get("tag") !== "login") return lnurlError("Not a login request");
       if (!pending.has(k1)) return lnurlError("Unknown or used challenge");
       if (!/^0[23][0-9a-f]{64}$/i.test(key)) return lnurlError("The key must be a compressed public key");
-      if (!verify(k1, sig, key)) return lnurlError("Bad signature");
+      if (!verifyChallenge(k1, sig, key)) return lnurlError("Bad signature");
       pending.delete(k1);
       logins.set(k1, key.toLowerCase());
       return { status: 200, json: { status: "OK" } };

@@ -317,16 +317,7 @@ export class World {
   faucet(address: string, sats: bigint): Promise<string> {
     return this.serial(async () => {
       if (sats < 546n || sats > 2_099_999_997_690_000n) throw new WorldError("Amount out of range");
-      const script = bcoin.Script.fromRaw(Buffer.from(scriptOfAddress(address)));
-      const mtx = new bcoin.MTX();
-      mtx.addOutput(script, Number(sats));
-      await mtx.fund(this.faucetCoins(), {
-        changeAddress: this.faucetKey.getAddress(),
-        rate: FAUCET_FEE_RATE,
-        height: this.chain.height,
-      });
-      mtx.sign(this.faucetKey);
-      const tx = mtx.toTX();
+      const tx = await this.faucetPayment(scriptOfAddress(address), sats);
       await this.mempool.addTX(tx);
       return tx.txid();
     });
@@ -338,15 +329,7 @@ export class World {
    */
   fundingTx(script: Uint8Array, sats: bigint): Promise<Buffer> {
     return this.serial(async () => {
-      const mtx = new bcoin.MTX();
-      mtx.addOutput(bcoin.Script.fromRaw(Buffer.from(script)), Number(sats));
-      await mtx.fund(this.faucetCoins(), {
-        changeAddress: this.faucetKey.getAddress(),
-        rate: FAUCET_FEE_RATE,
-        height: this.chain.height,
-      });
-      mtx.sign(this.faucetKey);
-      const tx = mtx.toTX();
+      const tx = await this.faucetPayment(script, sats);
       for (const input of tx.inputs)
         this.reserved.add(`${flipHex(input.prevout.hash)}:${input.prevout.index}`);
       return tx.toRaw();
@@ -391,6 +374,19 @@ export class World {
       await this.mempool.addTX(tx);
       return tx.txid();
     });
+  }
+
+  /** A signed payment of `sats` to `script` from the faucet's coins, change back to the faucet. */
+  private async faucetPayment(script: Uint8Array, sats: bigint): Promise<TX> {
+    const mtx = new bcoin.MTX();
+    mtx.addOutput(bcoin.Script.fromRaw(Buffer.from(script)), Number(sats));
+    await mtx.fund(this.faucetCoins(), {
+      changeAddress: this.faucetKey.getAddress(),
+      rate: FAUCET_FEE_RATE,
+      height: this.chain.height,
+    });
+    mtx.sign(this.faucetKey);
+    return mtx.toTX();
   }
 
   private unspent(txid: string, vout: number): boolean {
