@@ -8,6 +8,7 @@
  * investigation and must be fixed before real funds.
  */
 import fc from "fast-check";
+import { until } from "../harness/until";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeWebSocket } from "../harness/pipes";
 import { type Harness, startHarness } from "../harness/world";
@@ -56,14 +57,6 @@ class CrashingStore implements BlobStore {
   };
 }
 
-const until = async (what: string, check: () => boolean, ms = 20_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
-
 /** Waits for a payment at most `ms`: one caught by the crash finishes only after the restart. */
 const within = (p: Promise<unknown>, ms = 3_000) => Promise.race([p, new Promise((r) => setTimeout(r, ms))]);
 
@@ -99,7 +92,7 @@ describe("lightning crash consistency", () => {
           const first = await startNode(seed, setup, events);
           await first.connectPeer(peer);
           first.openChannel(h.lightning.pubkey, 200_000n);
-          await until("pending", () => events.some((e) => e.type === "channel_pending"));
+          await until("pending", () => events.some((e) => e.type === "channel_pending"), 20_000, 50);
           // The channel's id once funded (the one `openChannel` answers is temporary).
           const pending = events.find((e) => e.type === "channel_pending");
           const channelId = pending?.type === "channel_pending" ? pending.channelId : "";
@@ -107,7 +100,7 @@ describe("lightning crash consistency", () => {
           await h.mine(6);
           await first.sync();
           await h.lightning.node.sync();
-          await until("usable", () => first.channels().some((c) => c.isUsable));
+          await until("usable", () => first.channels().some((c) => c.isUsable), 20_000, 50);
           await first.stop();
 
           const store = new CrashingStore(crashAfter);
@@ -115,7 +108,7 @@ describe("lightning crash consistency", () => {
             await store.durable.put([{ key, value: (await setup.get(key))! }]);
           }
           const node = await startNode(seed, store, events);
-          await until("reconnected", () => node.channels().some((c) => c.isUsable));
+          await until("reconnected", () => node.channels().some((c) => c.isUsable), 20_000, 50);
           store.arm(() => node.halt());
           // Payments until the crash.
           for (let i = 0; i < 6 && !store.crashed; i++) {
@@ -128,8 +121,11 @@ describe("lightning crash consistency", () => {
           // Restart from what was durable: the channel is there and works.
           const after = await startNode(seed, store.durable, events);
           try {
-            await until("usable after restart", () =>
-              after.channels().some((c) => c.channelId === channelId && c.isUsable),
+            await until(
+              "usable after restart",
+              () => after.channels().some((c) => c.channelId === channelId && c.isUsable),
+              20_000,
+              50,
             );
             const again = h.lightning.node.createInvoice(2_000_000n, "after restart");
             expect((await after.payInvoice(again.bolt11, 100_000n)).status).toBe("succeeded");
@@ -139,7 +135,7 @@ describe("lightning crash consistency", () => {
             expect(events.some((e) => e.type === "channel_closed")).toBe(false);
             // Leave the world clean for the next run.
             await after.closeChannel(channelId);
-            await until("closed", () => events.some((e) => e.type === "channel_closed"));
+            await until("closed", () => events.some((e) => e.type === "channel_closed"), 20_000, 50);
           } finally {
             await after.stop();
           }

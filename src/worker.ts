@@ -7,7 +7,6 @@ import { WalletDb, walletDbName } from "./events/db";
 import { readViewsSnapshot, saveViewsSnapshot } from "./events/snapshot";
 import { stateCipher } from "./commands/state-cipher";
 import { makeOnchainPort } from "./engine/onchain/live";
-import { makeEsplora } from "./engine/onchain/esplora";
 import { startWalletLoops, type WalletLoops } from "./commands/loops";
 
 /**
@@ -80,13 +79,8 @@ const start = async (config: WalletConfig) => {
       makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
       makeLightning: async (hooks) => {
         await loadLdk();
-        const { startLightning } = await import("./engine/lightning/live");
-        return startLightning({
-          ...hooks,
-          network: config.network,
-          esplora: makeEsplora(config.esplora, (i, init) => fetch(i, init)),
-          proxy: config.proxy,
-          lsp: config.lsp,
+        const { startLightningOn } = await import("./engine/lightning/live");
+        return startLightningOn(config, hooks, {
           makeSocket: (url) => new WebSocket(url) as never,
           fetch: (i, init) => fetch(i, init),
         });

@@ -20,7 +20,7 @@ import { crdtProjection } from "../projections/crdt";
 import { settingsOf } from "../projections/settings";
 import { deriveViews, foldEvent, foldEvents, type States } from "../projections";
 import type { OnchainPort } from "../engine/onchain/port";
-import type { LightningDeps, LightningPort } from "../engine/lightning/live";
+import type { LightningHooks, LightningPort } from "../engine/lightning/live";
 import type { BlobStore } from "../engine/lightning/store";
 import { scriptFor } from "../engine/onchain/networks";
 import { hex } from "@scure/base";
@@ -70,12 +70,6 @@ export interface EngineBlobWrite {
   readonly key: string;
   readonly value: Uint8Array | null;
 }
-
-/** What the host gives the lightning engine: the seed, its store, and the on-chain wallet. */
-export type LightningHooks = Pick<
-  LightningDeps,
-  "mnemonic" | "store" | "fund" | "sweepScript" | "record" | "knownChannels" | "onChainActivity" | "onLive"
->;
 
 /**
  * The wallet inside the worker: the log, the folds, the engines and the command queue. Commands run one

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../../harness/until";
 import { DEFAULT_LSP_FEES, lspFeeMsat } from "../../harness/lsp";
 import { loadLdk, nodeWebSocket } from "../../harness/pipes";
 import { type Harness, startHarness } from "../../harness/world";
-import { startLightning } from "../engine/lightning/live";
-import { makeEsplora } from "../engine/onchain/esplora";
+import { startLightningOn } from "../engine/lightning/live";
 import { makeOnchainPort } from "../engine/onchain/live";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { WalletDb } from "../events/db";
@@ -21,14 +21,6 @@ let views: Partial<AllViews> = {};
 const ok = <T = unknown>(a: CommandAnswer): T => {
   if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
   return a.value as T;
-};
-
-const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 30_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 };
 
 const post = async (path: string, body: unknown) =>
@@ -62,12 +54,7 @@ beforeAll(async () => {
     makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
     makeLightning: async (hooks) => {
       await loadLdk();
-      return startLightning({
-        ...hooks,
-        network: "regtest",
-        esplora: makeEsplora(config.esplora, (i, init) => fetch(i, init)),
-        proxy: config.proxy,
-        lsp: config.lsp,
+      return startLightningOn(config, hooks, {
         makeSocket: nodeWebSocket,
         fetch: (i, init) => fetch(i, init),
       });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../../harness/until";
 import { nodeWebSocket, loadLdk } from "../../harness/pipes";
 import { type Harness, startHarness } from "../../harness/world";
-import { startLightning } from "../engine/lightning/live";
-import { makeEsplora } from "../engine/onchain/esplora";
+import { startLightningOn } from "../engine/lightning/live";
 import { makeOnchainPort } from "../engine/onchain/live";
 import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
@@ -23,14 +23,6 @@ const ok = <T = unknown>(a: CommandAnswer): T => {
   return a.value as T;
 };
 
-const until = async (what: string, check: () => boolean, ms = 30_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
-
 const open = async () => {
   host = await WalletHost.open({
     db,
@@ -42,12 +34,7 @@ const open = async () => {
     makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
     makeLightning: async (hooks) => {
       await loadLdk();
-      return startLightning({
-        ...hooks,
-        network: "regtest",
-        esplora: makeEsplora(config.esplora, (i, init) => fetch(i, init)),
-        proxy: config.proxy,
-        lsp: config.lsp,
+      return startLightningOn(config, hooks, {
         makeSocket: nodeWebSocket,
         fetch: (i, init) => fetch(i, init),
       });

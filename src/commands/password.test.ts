@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { WalletDb } from "../events/db";
 import { KV } from "../events/storage-keys";
 import type { CommandAnswer } from "./host";
-import type { LightningPort } from "../engine/lightning/live";
-import { type LightningHooks, WalletHost } from "./host";
+import type { LightningHooks, LightningPort } from "../engine/lightning/live";
+import { WalletHost } from "./host";
 import { makeStateCipher } from "./state-cipher";
 
 const cipher = makeStateCipher({ iterations: 1000, allowWeak: true });

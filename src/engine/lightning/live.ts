@@ -5,7 +5,7 @@
  */
 import { type NewEvent, newEvent } from "../../events/make";
 import type { ChannelSnapshot, Network } from "../../events/types";
-import type { EsploraClient } from "../onchain/esplora";
+import { type EsploraClient, makeEsplora } from "../onchain/esplora";
 import { EsploraChain } from "./chain";
 import { type ChannelInfo, LightningNode, type NodeEvent } from "./node";
 import { postToLsp } from "./lsp-http";
@@ -54,6 +54,20 @@ export interface LightningDeps {
   readonly onLive: () => void;
 }
 
+/** What the wallet's host gives the engine: the seed, its store, and the on-chain wallet. */
+export type LightningHooks = Pick<
+  LightningDeps,
+  "mnemonic" | "store" | "fund" | "sweepScript" | "record" | "knownChannels" | "onChainActivity" | "onLive"
+>;
+
+/** The servers a wallet's engine talks to (its `WalletConfig`). */
+export interface LightningServers {
+  readonly network: Network;
+  readonly esplora: string;
+  readonly proxy: string | null;
+  readonly lsp: string | null;
+}
+
 export interface LightningPort {
   readonly node: LightningNode;
   readonly logs: () => string[];
@@ -99,6 +113,22 @@ export const fetchLspInfo = async (lsp: string, fetchFn: typeof fetch): Promise<
     throw new Error("Failed to make a request to the LSP.");
   return { pubkey: info.pubkey, address: { pubkey: info.pubkey, host: method.address, port: method.port } };
 };
+
+/** The engine on a wallet's servers, with the platform's WebSocket and fetch (browser worker or Node). */
+export const startLightningOn = (
+  servers: LightningServers,
+  hooks: LightningHooks,
+  platform: { readonly makeSocket: WebSocketFactory; readonly fetch: typeof fetch },
+): Promise<LightningPort> =>
+  startLightning({
+    ...hooks,
+    network: servers.network,
+    esplora: makeEsplora(servers.esplora, platform.fetch),
+    proxy: servers.proxy,
+    lsp: servers.lsp,
+    makeSocket: platform.makeSocket,
+    fetch: platform.fetch,
+  });
 
 export const startLightning = async (deps: LightningDeps): Promise<LightningPort> => {
   const lines: string[] = [];

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../../../harness/until";
 import { type Harness, startHarness } from "../../../harness/world";
 import { nodeWebSocket } from "../../../harness/pipes";
 import { makeEsplora } from "../onchain/esplora";
@@ -15,14 +16,6 @@ let h: Harness;
 const store = new MemoryBlobStore();
 const events: NodeEvent[] = [];
 let wallet: LightningNode;
-
-const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 30_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 const startWallet = async () => {
   const chain = new EsploraChain(

@@ -511,7 +511,7 @@ export class LightningNode {
     this.guard("monitor events", () =>
       this.chainMonitor.as_EventsProvider().process_pending_events(this.handler),
     );
-    this.guard("persist", () => this.persistState());
+    this.guard("persist", () => void this.persistState().catch(() => undefined));
     this.guard("peer events", () => this.peerManager.process_events());
     this.guard("channels", () => {
       const now = JSON.stringify(this.channels(), (_k, v) => (typeof v === "bigint" ? v.toString() : v));
@@ -528,14 +528,14 @@ export class LightningNode {
    * before the write leaves both old (and the peer never saw the new state, since LDK held it back),
    * and after it leaves both new: a monitor is never ahead of the manager that must know about it.
    */
-  private persistState(): void {
+  private persistState(always = false): Promise<void> {
     const monitors = [...this.pendingMonitors];
     this.pendingMonitors.clear();
     const needsManager = this.manager.get_and_clear_needs_persistence();
-    if (monitors.length === 0 && !needsManager) return;
+    if (!always && monitors.length === 0 && !needsManager) return Promise.resolve();
     const writes: BlobWrite[] = [{ key: MANAGER_KEY, value: this.manager.write() }];
     for (const [key, m] of monitors) writes.push({ key, value: m.bytes });
-    void this.enqueue(writes, () => {
+    return this.enqueue(writes, () => {
       for (const [key, m] of monitors) {
         for (const id of m.updateIds) {
           const r = this.chainMonitor.channel_monitor_updated(m.outpoint, id);
@@ -543,7 +543,7 @@ export class LightningNode {
         }
       }
       this.schedule();
-    }).catch(() => undefined);
+    });
   }
 
   private emit(event: NodeEvent): void {
@@ -1221,28 +1221,17 @@ export class LightningNode {
     this.connections.clear();
   }
 
-  /** Stops the loop and every connection; waits for pending writes, then writes the manager once more. */
+  /**
+   * Stops the loop and every connection, waits for pending writes, then writes the manager once more with
+   * any monitor updates still waiting (the same single write as every tick).
+   */
   async stop(): Promise<void> {
     if (this.stopped) return;
-    this.stopped = true;
-    for (const t of this.timers) clearInterval(t);
-    this.timers = [];
-    for (const { pipe } of this.connections.values()) {
-      try {
-        pipe.close();
-      } catch {
-        // already closed
-      }
-    }
-    this.connections.clear();
+    this.halt();
     for (const [id, w] of this.waiting) w({ status: "pending", paymentHash: id });
     this.waiting.clear();
     await this.writes;
-    try {
-      await this.opts.store.put([{ key: MANAGER_KEY, value: this.manager.write() }]);
-    } catch (e) {
-      this.opts.log("error", `final write: ${String(e)}`);
-    }
+    await this.persistState(true).catch((e) => this.opts.log("error", `final write: ${String(e)}`));
   }
 }
 
