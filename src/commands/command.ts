@@ -105,14 +105,23 @@ export interface CommandSpecs {
   ConnectPeer: { input: { address: string }; output: null };
   DisconnectPeer: { input: { pubkey: string }; output: null };
   DeletePeer: { input: { pubkey: string }; output: null };
-  /** Opens a channel from on-chain funds to `peer` (`pubkey@host:port`), or to the LSP when absent. */
-  OpenChannel: { input: { peer?: string; amountSats: bigint }; output: { channelId: string } };
+  /**
+   * Opens a channel from on-chain funds to `peer` (`pubkey@host:port`), or to the LSP when absent. An
+   * amount equal to the whole on-chain balance sweeps it all into the channel (its fee comes out of it).
+   */
+  OpenChannel: {
+    input: { peer?: string; amountSats: bigint };
+    output: { channelId: string; amountSats: bigint };
+  };
   /** Moves the whole on-chain balance into a new channel. */
   SweepAllToChannel: { input: { peer?: string }; output: { channelId: string; amountSats: bigint } };
-  /** What opening a channel of `amountSats` (null: everything on-chain) costs on-chain. */
+  /**
+   * What opening a channel of `amountSats` (null, or the whole on-chain balance: everything, a sweep)
+   * costs on-chain, and what the channel would hold.
+   */
   EstimateChannelOpenFee: {
     input: { amountSats: bigint | null };
-    output: { feeSats: bigint; amountSats: bigint };
+    output: { feeSats: bigint; amountSats: bigint; sweep: boolean };
   };
   CloseChannel: { input: { channelId: string; force?: boolean; abandon?: boolean }; output: null };
   GetLogs: { input: Empty; output: { lines: string[] } };

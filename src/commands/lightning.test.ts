@@ -74,6 +74,16 @@ describe("lightning in the wallet (host, node and local world together)", () => 
     const { address } = ok<{ address: string }>(await host.run({ _tag: "GetNewAddress", labels: [] }));
     await h.faucet(address, 300_000n);
     await mine(1);
+    // The whole balance sweeps everything into the channel, its fee out of it; less is a plain payment.
+    const whole = ok<{ feeSats: bigint; amountSats: bigint; sweep: boolean }>(
+      await host.run({ _tag: "EstimateChannelOpenFee", amountSats: 300_000n }),
+    );
+    expect(whole.sweep).toBe(true);
+    expect(whole.amountSats + whole.feeSats).toBe(300_000n);
+    expect(ok(await host.run({ _tag: "EstimateChannelOpenFee", amountSats: 200_000n }))).toMatchObject({
+      sweep: false,
+      amountSats: 200_000n,
+    });
     const tooSmall = await host.run({ _tag: "OpenChannel", amountSats: 99_999n });
     expect(tooSmall).toMatchObject({ ok: false, error: { key: "swap.channel_too_small" } });
     ok(await host.run({ _tag: "OpenChannel", amountSats: 200_000n }));

@@ -5,6 +5,8 @@
  */
 import { Effect } from "effect";
 import { channelDetails, lightningDetails } from "../projections/activity";
+import { balanceOf } from "../projections/balance";
+import type { SpendTarget } from "../engine/onchain/port";
 import { type NewEvent, newEvent } from "../events/make";
 import type { LightningPort } from "../engine/lightning/live";
 import { FAILURE_TEXT, feeLimitSats, NodeError } from "../engine/lightning/policy";
@@ -75,14 +77,17 @@ const peerFor = (ln: LightningPort, peer: string | undefined): Effect.Effect<Pee
 const connected = (ln: LightningPort, peer: PeerAddress) =>
   call(() => ln.connect(peer)).pipe(Effect.mapError(() => peerNotFound()));
 
-const onchainFunds = (ctx: HandlerContext) => {
-  let total = 0n;
-  for (const t of ctx.states.onchain.txs.values()) {
-    if (t.dropped) continue;
-    total += t.received - t.sent;
-  }
-  return total;
+/** The on-chain balance a channel may be opened from: confirmed and unconfirmed, as home shows it. */
+const onchainFunds = (ctx: HandlerContext): bigint => {
+  const b = balanceOf(ctx.states.onchain);
+  return b.confirmed + b.unconfirmed;
 };
+
+/** A channel open's funding: a sweep when the amount is the whole on-chain balance (or none is given). */
+const fundingTarget = (ctx: HandlerContext, amountSats: bigint | null): SpendTarget =>
+  amountSats === null || amountSats === onchainFunds(ctx)
+    ? { kind: "sweep", script: FUNDING_SCRIPT }
+    : { kind: "pay", script: FUNDING_SCRIPT, amountSats };
 
 export const createInvoice: Handler<"CreateInvoice"> = (cmd, ctx) =>
   Effect.gen(function* () {
@@ -290,37 +295,28 @@ const checkChannelAmount = (ctx: HandlerContext, amountSats: bigint): WalletErro
   return null;
 };
 
-export const openChannel: Handler<"OpenChannel"> = (cmd, ctx) =>
+/** Opens a channel of what `target` funds, after the coins are checked to cover it and its fee. */
+const openFunded = (ctx: HandlerContext, peerText: string | undefined, target: SpendTarget) =>
   Effect.gen(function* () {
     const ln = yield* nodeOf(ctx);
-    const problem = checkChannelAmount(ctx, cmd.amountSats);
-    if (problem) return yield* Effect.fail(problem);
     const onchain = ctx.onchain;
     if (!onchain) return yield* Effect.fail(notRunning());
     // The coins must cover the channel and its funding fee before the peer is asked.
-    yield* onchain.plan(ctx.states.onchain, {
-      kind: "pay",
-      script: FUNDING_SCRIPT,
-      amountSats: cmd.amountSats,
-    });
-    const peer = yield* peerFor(ln, cmd.peer);
-    yield* connected(ln, peer);
-    const channelId = yield* call(() => ln.node.openChannel(peer.pubkey, cmd.amountSats));
-    return outcome({ channelId });
-  });
-
-export const sweepAllToChannel: Handler<"SweepAllToChannel"> = (cmd, ctx) =>
-  Effect.gen(function* () {
-    const ln = yield* nodeOf(ctx);
-    const onchain = ctx.onchain;
-    if (!onchain) return yield* Effect.fail(notRunning());
-    const plan = yield* onchain.plan(ctx.states.onchain, { kind: "sweep", script: FUNDING_SCRIPT });
+    const plan = yield* onchain.plan(ctx.states.onchain, target);
     if (plan.amountSats < MIN_CHANNEL_SATS) return yield* Effect.fail(channelTooSmall());
-    const peer = yield* peerFor(ln, cmd.peer);
+    const peer = yield* peerFor(ln, peerText);
     yield* connected(ln, peer);
     const channelId = yield* call(() => ln.node.openChannel(peer.pubkey, plan.amountSats));
     return outcome({ channelId, amountSats: plan.amountSats });
   });
+
+export const openChannel: Handler<"OpenChannel"> = (cmd, ctx) => {
+  const problem = checkChannelAmount(ctx, cmd.amountSats);
+  return problem ? Effect.fail(problem) : openFunded(ctx, cmd.peer, fundingTarget(ctx, cmd.amountSats));
+};
+
+export const sweepAllToChannel: Handler<"SweepAllToChannel"> = (cmd, ctx) =>
+  openFunded(ctx, cmd.peer, fundingTarget(ctx, null));
 
 export const estimateChannelOpenFee: Handler<"EstimateChannelOpenFee"> = (cmd, ctx) =>
   Effect.gen(function* () {
@@ -331,13 +327,9 @@ export const estimateChannelOpenFee: Handler<"EstimateChannelOpenFee"> = (cmd, c
         new InvalidInput({ message: "Amount too small", key: "swap.channel_too_small" }),
       );
     }
-    const plan = yield* onchain.plan(
-      ctx.states.onchain,
-      cmd.amountSats === null
-        ? { kind: "sweep", script: FUNDING_SCRIPT }
-        : { kind: "pay", script: FUNDING_SCRIPT, amountSats: cmd.amountSats },
-    );
-    return outcome({ feeSats: plan.feeSats, amountSats: plan.amountSats });
+    const target = fundingTarget(ctx, cmd.amountSats);
+    const plan = yield* onchain.plan(ctx.states.onchain, target);
+    return outcome({ feeSats: plan.feeSats, amountSats: plan.amountSats, sweep: target.kind === "sweep" });
   });
 
 export const closeChannel: Handler<"CloseChannel"> = (cmd, ctx) =>

@@ -49,6 +49,18 @@ export interface ChannelView {
   readonly size: bigint;
   readonly is_usable: boolean;
 }
+export interface ChannelTotals {
+  readonly balance: bigint;
+  readonly reserve: bigint;
+  readonly inbound: bigint;
+}
+
+const totalsOf = (channels: readonly ChannelView[]): ChannelTotals => ({
+  balance: channels.reduce((sum, c) => sum + c.balance, 0n),
+  reserve: channels.reduce((sum, c) => sum + c.reserve, 0n),
+  inbound: channels.reduce((sum, c) => sum + c.inbound, 0n),
+});
+
 export interface FederationView {
   readonly federation_id: string;
   readonly federation_name: string;
@@ -69,6 +81,8 @@ export interface Views {
   readonly settings: SettingsView;
   readonly contacts: readonly ContactRecord[];
   readonly channels: readonly ChannelView[];
+  /** The channels' totals (the channels screen's header). */
+  readonly channel_totals: ChannelTotals;
   readonly federations: readonly FederationView[];
   readonly nwc: NwcView;
 }
@@ -77,22 +91,24 @@ export type ViewName = keyof Views;
 export const deriveViews = (s: States): Views => {
   const doc = crdtProjection.view(s.crdt);
   const items = activityItems(s.onchain, labelsOf(doc), s.lightning);
+  const channels = s.lightning.channels.map((c) => ({
+    channel_id: c.channel_id,
+    outpoint: c.outpoint ?? "",
+    peer: c.peer,
+    balance: BigInt(c.balance),
+    reserve: BigInt(c.reserve),
+    inbound: BigInt(c.inbound),
+    size: BigInt(c.size),
+    is_usable: c.is_usable,
+  }));
   return {
     wallet: s.wallet,
     balance: balanceOf(s.onchain, s.lightning),
     activity: { items: items.slice(0, ACTIVITY_PAGE), total: items.length },
     settings: settingsOf(doc),
     contacts: contactsOf(doc),
-    channels: s.lightning.channels.map((c) => ({
-      channel_id: c.channel_id,
-      outpoint: c.outpoint ?? "",
-      peer: c.peer,
-      balance: BigInt(c.balance),
-      reserve: BigInt(c.reserve),
-      inbound: BigInt(c.inbound),
-      size: BigInt(c.size),
-      is_usable: c.is_usable,
-    })),
+    channels,
+    channel_totals: totalsOf(channels),
     federations: [],
     nwc: { profiles: [], pending: [] },
   };

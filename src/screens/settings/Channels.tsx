@@ -67,7 +67,7 @@ export function Channels() {
   const [closing, setClosing] = useState<{ channel: ChannelView; force: boolean } | null>(null);
   const usable = new Set(live?.usable_channels ?? []);
   const isOnline = (c: ChannelView) => usable.has(c.channel_id);
-  const total = (f: (c: ChannelView) => bigint) => channels.reduce((sum, c) => sum + f(c), 0n).toString();
+  const totals = useView("channel_totals");
 
   const close = async () => {
     if (!closing) return;
@@ -105,11 +105,11 @@ export function Channels() {
       <h1>{t("settings.channels")}</h1>
       <dl className="details">
         <dt>{t("channels.total_outbound")}</dt>
-        <dd>{t("channels.sats", { amount: total((c) => c.balance) })}</dd>
+        <dd>{t("channels.sats", { amount: (totals?.balance ?? 0n).toString() })}</dd>
         <dt>{t("channels.total_reserve")}</dt>
-        <dd>{t("channels.sats", { amount: total((c) => c.reserve) })}</dd>
+        <dd>{t("channels.sats", { amount: (totals?.reserve ?? 0n).toString() })}</dd>
         <dt>{t("channels.total_inbound")}</dt>
-        <dd>{t("channels.sats", { amount: total((c) => c.inbound) })}</dd>
+        <dd>{t("channels.sats", { amount: (totals?.inbound ?? 0n).toString() })}</dd>
       </dl>
       <p>{t("channels.count", { count: channels.length })}</p>
       {channels.length === 0 ? (

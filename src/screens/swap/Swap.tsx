@@ -22,40 +22,37 @@ export function Swap() {
   const live = useView("live");
   const [peer, setPeer] = useState("");
   const [amount, setAmount] = useState("");
-  const [fee, setFee] = useState<bigint | null>(null);
+  const [estimate, setEstimate] = useState<{ feeSats: bigint; sweep: boolean } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
 
   const onchain = (balance?.confirmed ?? 0n) + (balance?.unconfirmed ?? 0n);
   const sats = amount === "" ? null : BigInt(amount);
-  const sweep = sats !== null && sats === onchain;
   const needsPeer = config.lsp === null;
 
+  // The worker decides the fee and whether the amount sweeps everything; nothing is shown for an
+  // amount it refuses.
   useEffect(() => {
-    setFee(null);
-    if (sats === null || sats < 546n) return;
+    setEstimate(null);
+    if (sats === null) return;
     const timer = setTimeout(() => {
       client
-        .dispatch({ _tag: "EstimateChannelOpenFee", amountSats: sweep ? null : sats })
-        .then((r) => setFee(r.feeSats))
-        .catch(() => setFee(null));
+        .dispatch({ _tag: "EstimateChannelOpenFee", amountSats: sats })
+        .then(setEstimate)
+        .catch(() => setEstimate(null));
     }, 300);
     return () => clearTimeout(timer);
-  }, [client, sats, sweep]);
+  }, [client, sats]);
 
   const submit = async () => {
     setError(null);
     setBusy(true);
     try {
+      if (sats === null) return;
       const target = needsPeer ? { peer: peer.trim() } : {};
-      if (sweep) {
-        const r = await client.dispatch({ _tag: "SweepAllToChannel", ...target });
-        setResult({ ok: true, amountSats: r.amountSats });
-      } else if (sats !== null) {
-        await client.dispatch({ _tag: "OpenChannel", amountSats: sats, ...target });
-        setResult({ ok: true, amountSats: sats });
-      }
+      const r = await client.dispatch({ _tag: "OpenChannel", amountSats: sats, ...target });
+      setResult({ ok: true, amountSats: r.amountSats });
     } catch (e) {
       // Bad input is shown by the form; a failure of the open itself gets the result dialog.
       const input =
@@ -114,8 +111,8 @@ export function Swap() {
           </button>
         </div>
         <p>{t("swap.available", { amount: onchain.toString() })}</p>
-        {fee !== null ? <p>{t("swap.fee", { amount: fee.toString() })}</p> : null}
-        {sweep ? <p>{t("swap.sweep_notice")}</p> : null}
+        {estimate ? <p>{t("swap.fee", { amount: estimate.feeSats.toString() })}</p> : null}
+        {estimate?.sweep ? <p>{t("swap.sweep_notice")}</p> : null}
         <ErrorBox text={error} />
         <button
           type="submit"
