@@ -10,11 +10,10 @@ import { useI18n } from "../../i18n/intl";
 import { CapacityBar } from "../../ui/CapacityBar";
 import { CopyButton } from "../../ui/CopyButton";
 import { Dialog } from "../../ui/Dialog";
-import { explorerTxUrl } from "../../ui/explorer";
+import { ExplorerLink } from "../../ui/ExplorerLink";
 import { truncateMiddle } from "../../ui/format";
 import { useBalanceShown } from "../../ui/prefs";
 import { useView, useWallet } from "../../ui/wallet";
-import { useWalletConfig } from "../../ui/config";
 import { Amount } from "./Amount";
 
 /** The details modal of an activity row (spec 1 §2 "Details modal by activity kind"). */
@@ -23,7 +22,6 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
   const errorText = useErrorText();
   const client = useWallet();
   const live = useView("live");
-  const config = useWalletConfig();
   const [shown] = useBalanceShown();
   const [details, setDetails] = useState<OnchainDetails | null>(null);
   const [payment, setPayment] = useState<LightningDetails | null>(null);
@@ -131,14 +129,7 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
             <dd className="row">
               <code title={txid}>{truncateMiddle(txid)}</code>
               <CopyButton text={txid} copiedMs={1000} />
-              <a
-                className="link"
-                href={explorerTxUrl(config.network, txid, config.esplora)}
-                target="_blank"
-                rel="noreferrer"
-              >
-                {t("activity.explorer")}
-              </a>
+              <ExplorerLink txid={txid} />
             </dd>
           </>
         ) : null}

@@ -5,9 +5,8 @@ import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { CapacityBar } from "../../ui/CapacityBar";
 import { ConfirmDialog } from "../../ui/Dialog";
-import { useWalletConfig } from "../../ui/config";
 import { useErrorText } from "../../ui/errors";
-import { explorerTxUrl } from "../../ui/explorer";
+import { ExplorerLink } from "../../ui/ExplorerLink";
 import { truncateMiddle } from "../../ui/format";
 import { useToast } from "../../ui/toast";
 import { useView, useWallet } from "../../ui/wallet";
@@ -23,7 +22,6 @@ function ChannelRow({
   onClose: () => void;
 }) {
   const { t } = useI18n();
-  const config = useWalletConfig();
   const txid = channel.outpoint.split(":")[0] ?? "";
   const ours = channel.balance + channel.reserve;
   return (
@@ -38,16 +36,7 @@ function ChannelRow({
         <span>{t("channels.can_receive", { amount: channel.inbound.toString() })}</span>
       </div>
       <div className="row">
-        {txid ? (
-          <a
-            className="link"
-            href={explorerTxUrl(config.network, txid, config.esplora)}
-            target="_blank"
-            rel="noreferrer"
-          >
-            {t("activity.explorer")}
-          </a>
-        ) : null}
+        {txid ? <ExplorerLink txid={txid} /> : null}
         <button type="button" className="button" onClick={onClose}>
           {online ? t("channels.close") : t("channels.force_close")}
         </button>
