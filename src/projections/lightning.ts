@@ -1,5 +1,5 @@
 import type { ChannelSnapshot } from "../events/types";
-import { projection } from "./projection";
+import { patchEntry, projection } from "./projection";
 
 export interface Invoice {
   readonly paymentHash: string;
@@ -69,11 +69,6 @@ export interface LightningState {
   readonly lspFees: Map<string, { readonly feeMsat: bigint; readonly lsp: string; readonly at: number }>;
 }
 
-const patch = <K, V>(m: Map<K, V>, k: K, f: (v: V) => V): void => {
-  const v = m.get(k);
-  if (v !== undefined) m.set(k, f(v));
-};
-
 /** Invoices, payments both ways, channel opens and closes, and the latest channel list. */
 export const lightningProjection = projection<LightningState, LightningState>({
   name: "lightning",
@@ -126,7 +121,7 @@ export const lightningProjection = projection<LightningState, LightningState>({
         }
         // The node may report a claim again after a restart: the first report stands.
         if (s.invoices.has(p.payment_hash)) {
-          patch(s.invoices, p.payment_hash, (i) =>
+          patchEntry(s.invoices, p.payment_hash, (i) =>
             i.paidAt === null ? { ...i, paidMsat: amountMsat, paidAt: e.at } : i,
           );
         } else if (!s.spontaneous.has(p.payment_hash)) {
@@ -154,7 +149,7 @@ export const lightningProjection = projection<LightningState, LightningState>({
       }
       case "ln.payment_sent": {
         const p = e.payload;
-        patch(s.payments, p.payment_id, (x) =>
+        patchEntry(s.payments, p.payment_id, (x) =>
           x.status === "succeeded"
             ? x
             : {
@@ -170,7 +165,7 @@ export const lightningProjection = projection<LightningState, LightningState>({
       }
       case "ln.payment_failed": {
         const p = e.payload;
-        patch(s.payments, p.payment_id, (x) => ({
+        patchEntry(s.payments, p.payment_id, (x) => ({
           ...x,
           status: "failed" as const,
           reason: p.reason,

@@ -1,5 +1,5 @@
 import type { OnchainKeychain } from "../events/types";
-import { projection, toSats } from "./projection";
+import { patchEntry, projection, toSats } from "./projection";
 
 export interface OnchainTx {
   readonly txid: string;
@@ -32,12 +32,6 @@ export interface OnchainState {
   /** The next unused derivation index of each keychain. */
   readonly nextIndex: { external: number; internal: number };
 }
-
-const patch = (s: OnchainState, txid: string, f: (t: OnchainTx) => OnchainTx): OnchainState => {
-  const t = s.txs.get(txid);
-  if (t) s.txs.set(txid, f(t));
-  return s;
-};
 
 /** On-chain wallet state as the log records it: transactions, issued addresses, next indexes. */
 export const onchainProjection = projection<OnchainState, OnchainState>({
@@ -75,22 +69,25 @@ export const onchainProjection = projection<OnchainState, OnchainState>({
       }
       case "onchain.tx_confirmed": {
         const { height, blockHash, blockTime } = e.payload;
-        return patch(s, e.payload.txid, (t) => ({
+        patchEntry(s.txs, e.payload.txid, (t) => ({
           ...t,
           confirmation: { height, blockHash, blockTime },
           dropped: false,
           replacedBy: null,
         }));
+        return s;
       }
       case "onchain.tx_unconfirmed":
-        return patch(s, e.payload.txid, (t) => ({ ...t, confirmation: null }));
+        patchEntry(s.txs, e.payload.txid, (t) => ({ ...t, confirmation: null }));
+        return s;
       case "onchain.tx_dropped":
-        return patch(s, e.payload.txid, (t) => ({
+        patchEntry(s.txs, e.payload.txid, (t) => ({
           ...t,
           confirmation: null,
           dropped: true,
           replacedBy: e.payload.replacedBy,
         }));
+        return s;
       default:
         return s;
     }

@@ -19,3 +19,9 @@ export const projection = <S, V>(p: Projection<S, V>): Projection<S, V> => p;
 
 /** Sum of decimal-string sats as a bigint. */
 export const toSats = (s: string): bigint => BigInt(s);
+
+/** Replaces the entry under `key` by `f` of it, when there is one (folds update their maps in place). */
+export const patchEntry = <K, V>(m: Map<K, V>, key: K, f: (v: V) => V): void => {
+  const v = m.get(key);
+  if (v !== undefined) m.set(key, f(v));
+};
