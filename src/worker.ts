@@ -62,7 +62,9 @@ const start = async (config: WalletConfig) => {
     const cached = await readViewsSnapshot(db).catch(() => null);
     if (cached) post({ kind: "views", views: cached });
     post({ kind: "stage", stage: "downloading" });
-    void loadLdk().catch(() => undefined);
+    // A wallet that ran lightning last time will again: its node's wasm loads beside the fold. A new
+    // wallet or safe mode loads it only if and when the node starts.
+    if (cached?.wallet?.exists && !cached.wallet.safe_mode) void loadLdk().catch(() => undefined);
     await initCrdt(async () => automergeWasm);
     post({ kind: "stage", stage: "checking_for_existing_wallet" });
     const ready = () => {
