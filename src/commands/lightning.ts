@@ -271,6 +271,11 @@ export const listPeers: Handler<"ListPeers"> = (_cmd, ctx) =>
 
 export const connectPeer: Handler<"ConnectPeer"> = (cmd, ctx) =>
   Effect.gen(function* () {
+    if (cmd.address.trim() === "") {
+      return yield* Effect.fail(
+        new InvalidInput({ message: "Enter a peer to connect to.", key: "admin.peer_required" }),
+      );
+    }
     const ln = yield* nodeOf(ctx);
     const peer = parsePeerAddress(cmd.address);
     if (!peer) return yield* Effect.fail(new InvalidInput({ message: "Enter a peer as pubkey@host:port." }));

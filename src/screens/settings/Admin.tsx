@@ -65,7 +65,6 @@ export function Admin() {
   };
 
   const connect = async () => {
-    if (peerInput.trim() === "") return setPeerError(t("admin.peer_required"));
     setPeerError(null);
     try {
       await client.dispatch({ _tag: "ConnectPeer", address: peerInput.trim() });
