@@ -3,11 +3,15 @@
  * the parts the bindings leave to us — persistence, the background loop, event handling, peers over pipes.
  *
  * Safety rules kept here:
- * - A channel monitor is durable in the store before LDK hears it is persisted (`InProgress`, write, then
- *   `channel_monitor_updated`); writes are applied in the order LDK made them, so the store never holds an
- *   older monitor than the peer has seen.
+ * - Nothing leaves the node before the state it comes from is durable ("output commit"). Bytes for peers,
+ *   transactions to broadcast, events for the wallet and payment results are held, and released only once
+ *   a write of the channel manager together with every changed channel monitor has landed. A crash before
+ *   that write loses only state nobody outside has seen; the store holds a manager and monitors taken at
+ *   the same instant, so a monitor is never ahead of its manager nor behind what the peer has seen.
+ * - LDK is therefore told each monitor update is `Completed` at once: its synchronous persistence mode.
+ *   (The asynchronous `InProgress` mode is marked beta by LDK, and LDK 0.1.0 cannot read back a manager
+ *   written while a received payment's claim was in flight: `DecodeError::InvalidValue`.)
  * - Every callback from LDK catches its own errors: one escaping would abort the wasm instance.
- * - The channel manager is written whenever LDK says it needs to be, after its events were handled.
  */
 import { hex } from "@scure/base";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -209,11 +213,11 @@ export class LightningNode {
   private peerManager!: ldk.PeerManager;
   private readonly handler: ldk.EventHandler;
   private writes: Promise<void> = Promise.resolve();
-  /** Monitor updates LDK handed us, waiting for the next write of the node's state. */
-  private readonly pendingMonitors = new Map<
-    string,
-    { bytes: Uint8Array; readonly outpoint: ldk.OutPoint; readonly updateIds: bigint[] }
-  >();
+  /** Channel monitors LDK changed, by key, waiting for the next write of the node's state. */
+  private readonly pendingMonitors = new Map<string, Uint8Array>();
+  /** What the node wants to say to the world, held until the state it comes from is durable. */
+  private held: (() => void)[] = [];
+  private readonly broadcaster: ldk.BroadcasterInterface;
   private readonly connections = new Map<bigint, Connection>();
   private nextSocket = 1n;
   private knownPeers = new Map<string, PeerAddress>();
@@ -259,6 +263,12 @@ export class LightningNode {
         return ldk.Result_NoneReplayEventZ.constructor_ok();
       },
     } as ldk.EventHandlerInterface);
+    this.broadcaster = ldk.BroadcasterInterface.new_impl({
+      broadcast_transactions: (txs: Uint8Array[]) => {
+        const copies = txs.map((t) => t.slice());
+        this.hold(() => opts.chain.broadcaster.broadcast_transactions(copies));
+      },
+    } as ldk.BroadcasterInterface);
     const id = this.keys.as_NodeSigner().get_node_id(ldk.Recipient.LDKRecipient_Node);
     if (!(id instanceof ldk.Result_PublicKeyNoneZ_OK))
       throw new NodeError("The node key could not be derived");
@@ -272,21 +282,23 @@ export class LightningNode {
     return node;
   }
 
+  /**
+   * Holds `effect` (a peer message, a broadcast, an event) until the next write of the node's state has
+   * landed; see `persistState`.
+   */
+  private hold(effect: () => void): void {
+    this.held.push(effect);
+    if (!this.ticking) this.schedule();
+  }
+
   private persister(): ldk.Persist {
     const persist = (outpoint: ldk.OutPoint, monitor: ldk.ChannelMonitor) => {
       const key = `${MONITOR_PREFIX}${displayHex(outpoint.get_txid())}_${outpoint.get_index()}`;
-      const bytes = monitor.write();
-      const updateId = monitor.get_latest_update_id();
-      // Written by the next tick together with the manager (see `persistState`), never before it.
-      const pending = this.pendingMonitors.get(key);
-      if (pending) {
-        pending.bytes = bytes;
-        pending.updateIds.push(updateId);
-      } else {
-        this.pendingMonitors.set(key, { bytes, outpoint: outpoint.clone(), updateIds: [updateId] });
-      }
+      // Written by the next tick together with the manager (see `persistState`). Until then nothing this
+      // update makes possible leaves the node, so LDK may go on as if it were stored.
+      this.pendingMonitors.set(key, monitor.write());
       this.schedule();
-      return ldk.ChannelMonitorUpdateStatus.LDKChannelMonitorUpdateStatus_InProgress;
+      return ldk.ChannelMonitorUpdateStatus.LDKChannelMonitorUpdateStatus_Completed;
     };
     return ldk.Persist.new_impl({
       persist_new_channel: (outpoint: ldk.OutPoint, monitor: ldk.ChannelMonitor) => {
@@ -315,11 +327,14 @@ export class LightningNode {
     } as ldk.PersistInterface);
   }
 
-  /** Writes in the order asked; `then` runs once the write is durable. A failed write stops the node. */
+  /**
+   * Writes in the order asked; `then` runs once the write (and every one before it) is durable. A failed
+   * write stops the node.
+   */
   private enqueue(writes: readonly BlobWrite[], then?: () => void): Promise<void> {
     const run = this.writes.then(async () => {
       try {
-        await this.opts.store.put(writes);
+        if (writes.length > 0) await this.opts.store.put(writes);
       } catch (e) {
         this.opts.log("error", `could not persist ${writes.map((w) => w.key).join(", ")}: ${String(e)}`);
         // Never tell LDK something is durable when it is not: stop instead.
@@ -359,7 +374,7 @@ export class LightningNode {
     const chain = opts.chain;
     this.chainMonitor = ldk.ChainMonitor.constructor_new(
       ldk.Option_FilterZ.constructor_some(chain.filter),
-      chain.broadcaster,
+      this.broadcaster,
       this.logger,
       chain.feeEstimator,
       this.persister(),
@@ -405,7 +420,7 @@ export class LightningNode {
         this.keys.as_SignerProvider(),
         chain.feeEstimator,
         watch,
-        chain.broadcaster,
+        this.broadcaster,
         router.as_Router(),
         messageRouter.as_MessageRouter(),
         this.logger,
@@ -428,7 +443,7 @@ export class LightningNode {
       this.manager = ldk.ChannelManager.constructor_new(
         chain.feeEstimator,
         watch,
-        chain.broadcaster,
+        this.broadcaster,
         router.as_Router(),
         messageRouter.as_MessageRouter(),
         this.logger,
@@ -511,55 +526,66 @@ export class LightningNode {
     this.guard("monitor events", () =>
       this.chainMonitor.as_EventsProvider().process_pending_events(this.handler),
     );
-    this.guard("persist", () => void this.persistState().catch(() => undefined));
     this.guard("peer events", () => this.peerManager.process_events());
     this.guard("channels", () => {
       const now = JSON.stringify(this.channels(), (_k, v) => (typeof v === "bigint" ? v.toString() : v));
       if (now !== this.lastChannels) {
         this.lastChannels = now;
-        this.opts.onEvent({ type: "changed" });
+        this.emit({ type: "changed" });
       }
     });
+    // Last, so that it covers everything this tick made.
+    this.guard("persist", () => void this.persistState().catch(() => undefined));
   }
 
   /**
-   * Writes the manager and every pending monitor in one transaction, then tells LDK the monitors are
-   * persisted. The manager written here already records those monitor updates as in flight, so a crash
-   * before the write leaves both old (and the peer never saw the new state, since LDK held it back),
-   * and after it leaves both new: a monitor is never ahead of the manager that must know about it.
+   * Writes the manager and every changed monitor in one transaction, then releases what the node held
+   * back until now (peer messages, broadcasts, events). Everything held was made before this state was
+   * taken, so it is released only once the state it comes from is durable; with nothing to write, it
+   * still waits for the writes before it.
    */
   private persistState(always = false): Promise<void> {
-    const monitors = [...this.pendingMonitors];
-    this.pendingMonitors.clear();
     const needsManager = this.manager.get_and_clear_needs_persistence();
-    if (!always && monitors.length === 0 && !needsManager) return Promise.resolve();
-    const writes: BlobWrite[] = [{ key: MANAGER_KEY, value: this.manager.write() }];
-    for (const [key, m] of monitors) writes.push({ key, value: m.bytes });
+    const writes: BlobWrite[] = [];
+    if (always || needsManager || this.pendingMonitors.size > 0) {
+      writes.push({ key: MANAGER_KEY, value: this.manager.write() });
+      for (const [key, bytes] of this.pendingMonitors) writes.push({ key, value: bytes });
+      this.pendingMonitors.clear();
+    }
+    const held = this.held;
+    this.held = [];
+    if (writes.length === 0 && held.length === 0) return Promise.resolve();
     return this.enqueue(writes, () => {
-      for (const [key, m] of monitors) {
-        for (const id of m.updateIds) {
-          const r = this.chainMonitor.channel_monitor_updated(m.outpoint, id);
-          if (!r.is_ok()) this.opts.log("debug", `monitor ${key} update ${id} already complete`);
+      for (const effect of held) {
+        try {
+          effect();
+        } catch (e) {
+          this.opts.log("debug", `held effect: ${String(e)}`);
         }
       }
-      this.schedule();
     });
   }
 
+  /** Tells the wallet of `event` once the state it comes from is durable. */
   private emit(event: NodeEvent): void {
-    try {
-      this.opts.onEvent(event);
-    } catch (e) {
-      this.opts.log("error", `event listener: ${String(e)}`);
-    }
+    this.hold(() => {
+      try {
+        this.opts.onEvent(event);
+      } catch (e) {
+        this.opts.log("error", `event listener: ${String(e)}`);
+      }
+    });
   }
 
+  /** Answers a waiting payment once the state it comes from is durable. */
   private settle(paymentId: string, result: PaymentResult): void {
-    const w = this.waiting.get(paymentId);
-    if (w) {
-      this.waiting.delete(paymentId);
-      w(result);
-    }
+    this.hold(() => {
+      const w = this.waiting.get(paymentId);
+      if (w) {
+        this.waiting.delete(paymentId);
+        w(result);
+      }
+    });
   }
 
   private handleEvent(event: ldk.Event): void {
@@ -789,20 +815,21 @@ export class LightningNode {
     const id = this.nextSocket++;
     const descriptor = ldk.SocketDescriptor.new_impl({
       send_data: (data: Uint8Array, _resume: boolean) => {
-        try {
-          pipe.send(data.slice());
-          return data.length;
-        } catch {
-          return 0;
-        }
+        // Sent once the state this message speaks of is durable (see `persistState`).
+        const bytes = data.slice();
+        this.hold(() => pipe.send(bytes));
+        return data.length;
       },
       disconnect_socket: () => {
-        try {
-          this.connections.delete(id);
-          pipe.close();
-        } catch {
-          // already closed
-        }
+        this.connections.delete(id);
+        // After what was said before it (an error message, say) has gone out.
+        this.hold(() => {
+          try {
+            pipe.close();
+          } catch {
+            // already closed
+          }
+        });
       },
       eq: (other: ldk.SocketDescriptor) => other.hash() === id,
       hash: () => id,
@@ -1205,7 +1232,7 @@ export class LightningNode {
 
   /**
    * Stops at once, writing nothing more: what closing the tab (or a crash) does. Writes under way may or
-   * may not land; LDK was only told of those that did.
+   * may not land; what was held back for one goes out only if it does.
    */
   halt(): void {
     this.stopped = true;
