@@ -99,6 +99,23 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   await page.getByRole("button", { name: "Confirm send" }).click();
   await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 30_000 });
   await page.getByRole("dialog", { name: "Sent" }).getByRole("link", { name: "Home" }).click();
+  // A service whose receipt is a secret sealed with the payment's preimage (LUD-10): shown once paid.
+  const shop = await postJson(esplora, "/lnurl/pay", {
+    name: "shop",
+    min_sats: 1_000,
+    max_sats: 50_000,
+    description: "Gift card",
+    secret: { description: "Your gift card code", text: "GIFT-4242-XYZ" },
+  });
+  await page.getByRole("link", { name: "Send" }).first().click();
+  await page.getByLabel("Bitcoin address").fill(shop.address);
+  await expect(page.getByText("Gift card")).toBeVisible();
+  await page.getByLabel("Amount (sats)").fill("2000");
+  await page.getByRole("button", { name: "Confirm send" }).click();
+  const sent = page.getByRole("dialog", { name: "Sent" });
+  await expect(sent.getByText("Your gift card code")).toBeVisible({ timeout: 30_000 });
+  await expect(sent.getByText("GIFT-4242-XYZ")).toBeVisible();
+  await sent.getByRole("link", { name: "Home" }).click();
   const withdraw = await postJson(esplora, "/lnurl/withdraw", { min_sats: 1_000, max_sats: 4_000 });
   await page.goto(`/redeem?lnurl=${withdraw.lnurl}`);
   await page.getByLabel("Amount to redeem (sats)").fill("2000");

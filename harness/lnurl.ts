@@ -1,6 +1,6 @@
 /**
  * A local LNURL service: LNURL-pay and lightning addresses (LUD-06, LUD-16, comments LUD-12, success
- * actions LUD-09) and LNURL-withdraw (LUD-03). Invoices are made and paid by the functions it is given
+ * actions LUD-09, secrets sealed with the payment's preimage LUD-10) and LNURL-withdraw (LUD-03). Invoices are made and paid by the functions it is given
  * (the world's lightning node, or a test's), so the protocol is the same whoever holds the channels.
  *
  *   GET /.well-known/lnurlp/<name>, /lnurlp/<name>     → payRequest
@@ -8,9 +8,9 @@
  *   GET /lnurlw/<id>                                   → withdrawRequest
  *   GET /lnurlw/<id>/callback?k1=…&pr=…                → {"status":"OK"}, then pays `pr`
  */
-import { randomBytes } from "node:crypto";
+import { createCipheriv, randomBytes } from "node:crypto";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { utf8 } from "@scure/base";
+import { base64, utf8 } from "@scure/base";
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { encodeLnurl } from "../src/engine/parse/lnurl";
 import { type JsonReply, lnurlError, serveJson } from "./http-json";
@@ -19,6 +19,8 @@ import { HttpError, parseJson, type RouteTable, toSats } from "./server";
 export interface LnurlDeps {
   readonly createInvoice: (msat: bigint, descriptionHash: Uint8Array) => Promise<string>;
   readonly payInvoice: (bolt11: string) => Promise<void>;
+  /** The preimage of an invoice `createInvoice` made (for LUD-10 secrets). */
+  readonly preimageOf?: (bolt11: string) => Uint8Array | null;
 }
 
 export type SuccessAction =
@@ -32,7 +34,17 @@ export interface PayOffer {
   readonly description: string;
   readonly commentAllowed?: number;
   readonly successAction?: SuccessAction;
+  /** A LUD-10 secret: shown to the payer under `description`, sealed with each invoice's preimage. */
+  readonly secret?: { readonly description: string; readonly text: string };
 }
+
+/** LUD-10: AES-256-CBC with PKCS#7 padding, the key the payment's preimage, a fresh 16-byte iv. */
+export const sealSecret = (preimage: Uint8Array, description: string, text: string) => {
+  const iv = randomBytes(16);
+  const cipher = createCipheriv("aes-256-cbc", preimage, iv);
+  const sealed = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
+  return { tag: "aes", description, ciphertext: base64.encode(sealed), iv: base64.encode(iv) } as const;
+};
 
 export interface WithdrawOffer {
   readonly minWithdrawable: bigint;
@@ -97,13 +109,15 @@ export const startLnurlService = async (
     const hash = sha256(utf8.decode(metadataOf(offer, `${offer.name}@${host()}`)));
     const bolt11 = await deps.createInvoice(amount, hash);
     invoices.push({ name: offer.name, msat: amount, comment, bolt11 });
+    let successAction: unknown = offer.successAction;
+    if (offer.secret) {
+      const preimage = deps.preimageOf?.(bolt11);
+      if (!preimage) return lnurlError("This service cannot seal secrets", 500);
+      successAction = sealSecret(preimage, offer.secret.description, offer.secret.text);
+    }
     return {
       status: 200,
-      json: {
-        pr: bolt11,
-        routes: [],
-        ...(offer.successAction ? { successAction: offer.successAction } : {}),
-      },
+      json: { pr: bolt11, routes: [], ...(successAction ? { successAction } : {}) },
     };
   };
 
@@ -195,9 +209,18 @@ export const startLnurlService = async (
 
 /**
  * The service's offers made over the world's HTTP API (for people trying the wallet, and for tests in the
- * browser): `POST /lnurl/pay {name, min_sats, max_sats, description?, comment_allowed?}` answers the
+ * browser): `POST /lnurl/pay {name, min_sats, max_sats, description?, comment_allowed?, secret?:
+ * {description, text}}` answers the
  * offer's `{url, lnurl, address}`; `POST /lnurl/withdraw {min_sats, max_sats}` answers `{id, url, lnurl}`.
  */
+const secretOf = (v: unknown): Pick<PayOffer, "secret"> => {
+  if (!v || typeof v !== "object") return {};
+  const { description, text } = v as Record<string, unknown>;
+  if (typeof description !== "string" || typeof text !== "string" || text === "")
+    throw new HttpError(400, "secret needs a description and a text");
+  return { secret: { description, text } };
+};
+
 export const lnurlRoutes = (service: LnurlService): RouteTable => [
   [
     "POST",
@@ -213,6 +236,7 @@ export const lnurlRoutes = (service: LnurlService): RouteTable => [
           maxSendable: toSats(b.max_sats) * 1000n,
           description: typeof b.description === "string" ? b.description : `Pay ${b.name}`,
           ...(typeof b.comment_allowed === "number" ? { commentAllowed: b.comment_allowed } : {}),
+          ...secretOf(b.secret),
         }),
       };
     },

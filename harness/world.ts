@@ -107,6 +107,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     {
       createInvoice: async (msat, descriptionHash) =>
         lightning.node.createInvoice(msat, { hash: descriptionHash }).bolt11,
+      preimageOf: (bolt11) => lightning.node.preimageOf(bolt11),
       payInvoice: async (bolt11) => {
         const r = await lightning.node.payInvoice(bolt11, 1_000_000n);
         if (r.status !== "succeeded")

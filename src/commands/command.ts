@@ -31,10 +31,11 @@ export interface LnurlOffer {
   readonly action: string | null;
 }
 
-/** LUD-09 success actions the wallet shows after paying. */
+/** LUD-09 and LUD-10 success actions the wallet shows after paying (an `aes` one opens once paid). */
 export type LnurlSuccessAction =
   | { readonly tag: "message"; readonly message: string }
-  | { readonly tag: "url"; readonly description: string; readonly url: string };
+  | { readonly tag: "url"; readonly description: string; readonly url: string }
+  | { readonly tag: "aes"; readonly description: string; readonly ciphertext: string; readonly iv: string };
 
 /**
  * The closed union of commands the screens may send to the worker, with what each answers.
@@ -152,6 +153,11 @@ export interface CommandSpecs {
   LnurlPayInvoice: {
     input: { lnurl: string; amountSats: bigint; comment: string };
     output: { bolt11: string; successAction: LnurlSuccessAction | null };
+  };
+  /** Opens a LUD-10 `aes` success action with the preimage of the paid invoice `paymentHash`. */
+  OpenSuccessAction: {
+    input: { paymentHash: string; ciphertext: string; iv: string };
+    output: { message: string };
   };
   LnurlWithdraw: {
     input: { lnurl: string; amountSats: bigint };

@@ -10,12 +10,14 @@ import {
   LnurlError,
   type LnurlParams,
   login,
+  openAesSuccessAction,
   payRangeSats,
   requestPayInvoice,
   submitWithdraw,
   withdrawRangeSats,
 } from "../engine/lnurl";
 import { rootKey } from "../engine/keys/mnemonic";
+import { hex } from "@scure/base";
 import type { LnurlOffer } from "./command";
 import { type Handler, outcome } from "./context";
 import { InvalidInput, ServerUnavailable, unexpected, type WalletError } from "./errors";
@@ -112,6 +114,28 @@ export const lnurlWithdraw: Handler<"LnurlWithdraw"> = (cmd, ctx) =>
     return outcome({ amountSats: cmd.amountSats, paymentHash: invoice.result.paymentHash }, invoice.events);
   });
 
+const secretUnopened = () =>
+  new InvalidInput({
+    message: "The service's secret could not be opened with this payment.",
+    key: "lnurl.error_aes",
+  });
+
+/**
+ * LUD-10: opens the service's secret with the preimage of our paid invoice `paymentHash` (known only once
+ * the payment succeeded).
+ */
+export const openSuccessAction: Handler<"OpenSuccessAction"> = (cmd, ctx) =>
+  Effect.gen(function* () {
+    const paid = [...ctx.states.lightning.payments.values()].find(
+      (p) => p.paymentHash === cmd.paymentHash && p.preimage !== null,
+    );
+    if (!paid?.preimage) return yield* Effect.fail(secretUnopened());
+    const preimage = hex.decode(paid.preimage);
+    const message = yield* Effect.promise(() => openAesSuccessAction(cmd, preimage));
+    if (message === null) return yield* Effect.fail(secretUnopened());
+    return outcome({ message });
+  });
+
 /** LNURL-auth: signs the service's challenge with this domain's key from the seed (LUD-04, LUD-05). */
 export const lnurlAuth: Handler<"LnurlAuth"> = (cmd, ctx) =>
   Effect.gen(function* () {
@@ -124,5 +148,6 @@ export const lnurlHandlers = {
   DecodeLnurl: decodeLnurl,
   LnurlPayInvoice: lnurlPayInvoice,
   LnurlWithdraw: lnurlWithdraw,
+  OpenSuccessAction: openSuccessAction,
   LnurlAuth: lnurlAuth,
 } as const;

@@ -1209,6 +1209,14 @@ export class LightningNode {
     this.schedule();
   }
 
+  /** The preimage of an invoice this node made (a service sealing a LUD-10 secret with it). */
+  preimageOf(bolt11: string): Uint8Array | null {
+    const invoice = ldk.Bolt11Invoice.constructor_from_str(bolt11);
+    if (!(invoice instanceof ldk.Result_Bolt11InvoiceParseOrSemanticErrorZ_OK)) return null;
+    const r = this.manager.get_payment_preimage(invoice.res.payment_hash(), invoice.res.payment_secret());
+    return r instanceof ldk.Result_ThirtyTwoBytesAPIErrorZ_OK ? r.res : null;
+  }
+
   interceptScid(): bigint {
     return this.manager.get_intercept_scid();
   }

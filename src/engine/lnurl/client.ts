@@ -1,7 +1,7 @@
 /**
  * The wallet's side of LNURL: reading a service's parameters (LUD-06 pay, LUD-16 lightning address,
  * LUD-03 withdraw), asking a pay service for an invoice and checking it (amount and description hash,
- * LUD-06 steps 6-7, comment LUD-12, success action LUD-09), handing a withdraw service an invoice, and the
+ * LUD-06 steps 6-7, comment LUD-12, success actions LUD-09 and LUD-10), handing a withdraw service an invoice, and the
  * LUD-04 login call. The transport is injected; every failure is an LnurlError with the words to show.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -14,6 +14,7 @@ import { networkAccepted } from "../parse/parse";
 import { usesExpectedScheme } from "../parse/hosts";
 import { decodeLnurl } from "../parse/lnurl";
 import { actionOf, type AuthAction, challengeOf, loginUrl } from "./auth";
+import { type AesSuccessAction, isAesActionReadable } from "./success-action";
 
 /**
  * Why an LNURL exchange failed. `reason` is what the service said (LUD-06 `{"status":"ERROR"}`), when it
@@ -59,10 +60,14 @@ export type LnurlParams =
       readonly action: AuthAction | null;
     };
 
-/** LUD-09 success actions this wallet shows; any other tag stops the payment before it is paid. */
+/**
+ * Success actions this wallet shows: LUD-09 `message` and `url`, LUD-10 `aes` (opened with the preimage
+ * once paid); any other tag stops the payment before it is paid.
+ */
 export type SuccessAction =
   | { readonly tag: "message"; readonly message: string }
-  | { readonly tag: "url"; readonly description: string; readonly url: string };
+  | { readonly tag: "url"; readonly description: string; readonly url: string }
+  | AesSuccessAction;
 
 const fail = (message: string, key?: string, reason?: string): LnurlError =>
   new LnurlError({
@@ -215,6 +220,16 @@ const readSuccessAction = (v: unknown): SuccessAction | null => {
     return {
       tag: "url",
       url: a.url,
+      description: typeof a.description === "string" ? a.description.slice(0, 144) : "",
+    };
+  }
+  if (a.tag === "aes" && typeof a.ciphertext === "string" && typeof a.iv === "string") {
+    if (!isAesActionReadable(a.ciphertext, a.iv))
+      throw fail("The service's success action could not be read.", "lnurl.error_bad_answer");
+    return {
+      tag: "aes",
+      ciphertext: a.ciphertext,
+      iv: a.iv,
       description: typeof a.description === "string" ? a.description.slice(0, 144) : "",
     };
   }

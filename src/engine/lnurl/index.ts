@@ -22,3 +22,4 @@ export {
   type SuccessAction,
   withdrawRangeSats,
 } from "./client";
+export { type AesSuccessAction, openAesSuccessAction } from "./success-action";

@@ -20,6 +20,16 @@ import { useView, useWallet } from "../../ui/wallet";
 import { amountProblem, fixedAmount, methodsFor, routeFor, type SendRoute } from "./send-rules";
 import { CommandFailed } from "../../commands/client";
 
+/** What the service gave back for the payment; a LUD-10 secret is shown opened (or why it is not). */
+type ShownAction =
+  | Exclude<LnurlSuccessAction, { tag: "aes" }>
+  | {
+      readonly tag: "secret";
+      readonly description: string;
+      readonly secret: string | null;
+      readonly problem: string | null;
+    };
+
 type Result =
   | {
       readonly ok: true;
@@ -27,7 +37,7 @@ type Result =
       readonly amountSats: bigint;
       readonly feeSats: bigint;
       readonly txid: string | null;
-      readonly successAction: LnurlSuccessAction | null;
+      readonly successAction: ShownAction | null;
     }
   | { readonly ok: false; readonly reason: string };
 
@@ -155,6 +165,20 @@ export function Send() {
     return errorText(e);
   };
 
+  /** An `aes` action opened by the worker with the payment's preimage, once the payment succeeded. */
+  const shown = async (
+    action: LnurlSuccessAction | null,
+    paid: { status: "succeeded" | "pending"; paymentHash: string },
+  ): Promise<ShownAction | null> => {
+    if (action?.tag !== "aes") return action;
+    const { description, ciphertext, iv } = action;
+    if (paid.status !== "succeeded") return { tag: "secret", description, secret: null, problem: null };
+    return client.dispatch({ _tag: "OpenSuccessAction", paymentHash: paid.paymentHash, ciphertext, iv }).then(
+      (r) => ({ tag: "secret", description, secret: r.message, problem: null }) as const,
+      (e: unknown) => ({ tag: "secret", description, secret: null, problem: errorText(e) }) as const,
+    );
+  };
+
   const send = async () => {
     if (!route || !fee || problem) return;
     setSending(true);
@@ -205,7 +229,7 @@ export function Send() {
         txid: null,
         amountSats: paid.amountSats,
         feeSats: paid.feeSats,
-        successAction,
+        successAction: await shown(successAction, paid),
       });
     } catch (err) {
       setResult({ ok: false, reason: failure(err, route.kind) });
@@ -354,6 +378,15 @@ export function Send() {
             {result.txid ? <code title={result.txid}>{truncateMiddle(result.txid)}</code> : null}
             {result.successAction?.tag === "message" ? (
               <p role="status">{result.successAction.message}</p>
+            ) : null}
+            {result.successAction?.tag === "secret" ? (
+              <div role="status">
+                <p>{result.successAction.description}</p>
+                {result.successAction.secret !== null ? <code>{result.successAction.secret}</code> : null}
+                {result.successAction.problem !== null ? (
+                  <p className="error-box">{result.successAction.problem}</p>
+                ) : null}
+              </div>
             ) : null}
             {result.successAction?.tag === "url" ? (
               <p>
