@@ -41,7 +41,7 @@ import {
 import { handlers } from "./handlers";
 import { isStartedPayment } from "./lightning";
 import { checkRestoreWords } from "./wallet";
-import { normaliseWords } from "../engine/keys/mnemonic";
+import { forgetRootKey, normaliseWords } from "../engine/keys/mnemonic";
 import type { AllViews, LiveState, WalletConfig } from "./protocol";
 import { type AtRest, deleteEverything, exportState, importState, type StateCipher } from "./state-file";
 
@@ -483,6 +483,7 @@ export class WalletHost {
   private async reload(): Promise<void> {
     const wasLocked = this.locked;
     this.mnemonicCache = null;
+    forgetRootKey();
     this.onchain = null;
     const ln = this.lightning;
     this.lightning = null;
