@@ -254,6 +254,10 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     }
   };
 
+  // The node counts as running only after its first chain sync (LightningNode.start awaits it): with a
+  // stale best block a payment's HTLC expiries would be set too low for the recipient, and a close the
+  // peer forced while the wallet was shut must be seen before new payments go over the channel. The
+  // stages before it are shown on home meanwhile, and nothing but lightning waits for it.
   node = await LightningNode.start({
     seed: lightningSeed(deps.mnemonic),
     network: deps.network,
