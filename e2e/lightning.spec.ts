@@ -144,6 +144,48 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   }).toPass({ timeout: 60_000 });
 });
 
+test("home shows the lightning node loading in its progress bar, with the on-chain balance already there", async ({
+  page,
+}) => {
+  await createWallet(page);
+  // Each step the bar on home tells screen readers, and whether the on-chain balance was on screen then.
+  await page.addInitScript(() => {
+    const shown: { text: string | null; onchain: boolean }[] = [];
+    Object.assign(window, { progressShown: shown });
+    new MutationObserver(() => {
+      const bar = document.querySelector('[aria-label="Loading wallet"]');
+      const text = bar?.getAttribute("aria-valuetext") ?? null;
+      if (shown.at(-1)?.text === text) return;
+      shown.push({ text, onchain: document.querySelector('[data-testid="onchain-balance"]') !== null });
+    }).observe(document, { subtree: true, childList: true, attributes: true });
+  });
+  await page.reload();
+  const nodeSteps = ["Restoring your channels…", "Catching up with the bitcoin chain…"];
+  const steps = () =>
+    page.evaluate(
+      () => (window as never as { progressShown: { text: string | null; onchain: boolean }[] }).progressShown,
+    );
+  await expect
+    .poll(
+      async () => {
+        const s = await steps();
+        return {
+          node: s.filter((x) => nodeSteps.includes(x.text ?? "")).map((x) => x.text),
+          last: s.at(-1)?.text,
+        };
+      },
+      { timeout: 30_000 },
+    )
+    .toEqual({ node: nodeSteps, last: null });
+  // Home and the on-chain balance did not wait for the node.
+  expect((await steps()).filter((x) => nodeSteps.includes(x.text ?? "")).every((x) => x.onchain)).toBe(true);
+  await expect(page.getByRole("progressbar", { name: "Loading wallet" })).toBeHidden();
+  await expect(page.getByText("Starting lightning…")).toBeHidden();
+  await expect(page.getByText("Lightning could not start.")).toBeHidden();
+  await page.goto("/settings/admin");
+  await expect(page.getByText("Status: running")).toBeVisible();
+});
+
 test("admin page: the node's status, peers, stop and start, logs", async ({ page, esplora }) => {
   await createWallet(page);
   await page.goto("/settings/admin");

@@ -43,15 +43,20 @@ const pushViews = (views: Partial<AllViews>) => {
 let db: WalletDb | null = null;
 
 /**
- * LDK's wasm (12 MB, from the service worker's cache after the first visit) and its bindings, loaded once.
- * Started beside the log's fold at boot, so the node is ready sooner; home never waits for it.
+ * LDK's wasm (12 MB, from the service worker's cache after the first visit), its bindings and the
+ * wallet's lightning engine, loaded once and side by side. Started beside the log's fold at boot, so the
+ * node is ready sooner; home never waits for it.
  */
-let ldkLoaded: Promise<void> | null = null;
+let ldkLoaded: Promise<typeof import("./engine/lightning/live")> | null = null;
 const loadLdk = () => {
   ldkLoaded ??= Promise.all([
     import("lightningdevkit"),
     import("lightningdevkit/liblightningjs.wasm?url"),
-  ]).then(([ldk, wasm]) => ldk.initializeWasmWebFetch(wasm.default));
+    import("./engine/lightning/live"),
+  ]).then(async ([ldk, wasm, live]) => {
+    await ldk.initializeWasmWebFetch(wasm.default);
+    return live;
+  });
   return ldkLoaded;
 };
 
@@ -80,8 +85,7 @@ const start = async (config: WalletConfig) => {
       onUnlocked: ready,
       makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
       makeLightning: async (hooks) => {
-        await loadLdk();
-        const { startLightningOn } = await import("./engine/lightning/live");
+        const { startLightningOn } = await loadLdk();
         return startLightningOn(config, hooks, {
           makeSocket: (url) => new WebSocket(url) as never,
           fetch: (i, init) => fetch(i, init),

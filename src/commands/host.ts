@@ -41,7 +41,7 @@ import {
 import { handlers } from "./handlers";
 import { isStartedPayment } from "./lightning";
 import { checkRestoreWords } from "./wallet";
-import { normaliseWords } from "../engine/keys/mnemonic";
+import { forgetRootKey, normaliseWords } from "../engine/keys/mnemonic";
 import type { AllViews, LiveState, WalletConfig } from "./protocol";
 import { type AtRest, deleteEverything, exportState, importState, type StateCipher } from "./state-file";
 
@@ -106,6 +106,7 @@ export class WalletHost {
       last_sync: null,
       sync_error: null,
       lightning: "off",
+      lightning_stage: null,
       lightning_error: null,
       node_id: null,
       online_peers: [],
@@ -482,12 +483,19 @@ export class WalletHost {
   private async reload(): Promise<void> {
     const wasLocked = this.locked;
     this.mnemonicCache = null;
+    forgetRootKey();
     this.onchain = null;
     const ln = this.lightning;
     this.lightning = null;
     this.lightningStarting = null;
     if (ln) await ln.stop();
-    this.setLive({ lightning: "off", node_id: null, online_peers: [], usable_channels: [] });
+    this.setLive({
+      lightning: "off",
+      lightning_stage: null,
+      node_id: null,
+      online_peers: [],
+      usable_channels: [],
+    });
     this.states = foldEvents(await readEvents(this.deps.db));
     this.vault = await readVault(this.deps.db);
     if (this.vault === undefined) this.vaultKey = null;
@@ -513,7 +521,13 @@ export class WalletHost {
     this.lightning = null;
     this.lightningStarting = null;
     if (ln) await ln.stop();
-    this.setLive({ lightning: "off", node_id: null, online_peers: [], usable_channels: [] });
+    this.setLive({
+      lightning: "off",
+      lightning_stage: null,
+      node_id: null,
+      online_peers: [],
+      usable_channels: [],
+    });
   }
 
   /** Resolves once the lightning node is running, has failed, or will not start (safe mode). */
@@ -525,10 +539,10 @@ export class WalletHost {
     if (!this.deps.makeLightning || this.lightning || this.live.lightning === "starting")
       return this.lightningStarting ?? Promise.resolve();
     if (this.safeMode) {
-      this.setLive({ lightning: "safe_mode" });
+      this.setLive({ lightning: "safe_mode", lightning_stage: null });
       return Promise.resolve();
     }
-    this.setLive({ lightning: "starting", lightning_error: null });
+    this.setLive({ lightning: "starting", lightning_stage: "loading", lightning_error: null });
     const make = this.deps.makeLightning;
     this.lightningStarting = (async () => {
       try {
@@ -540,12 +554,17 @@ export class WalletHost {
         this.lightning = ln;
         this.setLive({
           lightning: "ready",
+          lightning_stage: null,
           node_id: ln.node.nodeId,
           online_peers: this.onlinePeers(),
           usable_channels: this.usableChannels(),
         });
       } catch (e) {
-        this.setLive({ lightning: "failed", lightning_error: e instanceof Error ? e.message : String(e) });
+        this.setLive({
+          lightning: "failed",
+          lightning_stage: null,
+          lightning_error: e instanceof Error ? e.message : String(e),
+        });
       }
     })();
     return this.lightningStarting;
@@ -617,6 +636,10 @@ export class WalletHost {
           this.syncSoon = null;
           if (!this.stopped) void this.run({ _tag: "SyncOnchain" });
         }, 1000);
+      },
+      onStage: (stage) => {
+        // A node stopped while it started may still report: only the one starting now is shown.
+        if (this.live.lightning === "starting" && !this.lightning) this.setLive({ lightning_stage: stage });
       },
       onLive: () => {
         const online = this.onlinePeers();

@@ -17,6 +17,8 @@ let config: WalletConfig;
 const db = new WalletDb("lightning-host");
 let host: WalletHost;
 let views: Partial<AllViews> = {};
+/** The node's load stages as the live state showed them, each change once. */
+let stages: (string | null)[] = [];
 
 const ok = <T = unknown>(a: CommandAnswer): T => {
   if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
@@ -30,6 +32,8 @@ const open = async () => {
     cipher,
     onViews: (v) => {
       views = { ...views, ...v };
+      const stage = v.live ? `${v.live.lightning}/${v.live.lightning_stage}` : null;
+      if (stage && stage !== stages.at(-1)) stages.push(stage);
     },
     makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
     makeLightning: async (hooks) => {
@@ -147,8 +151,13 @@ describe("lightning in the wallet (host, node and local world together)", () => 
     // Stopping writes what the node still had to report; the views after that are what must come back.
     await host.stop();
     const before = host.views();
+    stages = [];
     await open();
+    // Home and on-chain do not wait for the node: the balance is there while it starts.
+    expect(views.live?.lightning).toBe("starting");
+    expect(views.balance).toEqual(before.balance);
     await host.whenLightning();
+    expect(stages).toEqual(["starting/loading", "starting/restoring", "starting/syncing", "ready/null"]);
     const after = host.views();
     expect(after.channels).toEqual(before.channels);
     expect(after.balance).toEqual(before.balance);

@@ -29,6 +29,13 @@ export const LOAD_STAGES = [
 ] as const;
 export type LoadStage = (typeof LOAD_STAGES)[number];
 
+/**
+ * How far the lightning node got while it starts, after the wallet's own boot: LDK's wasm loading, its
+ * channels restored from the store, then its first look at the chain. Ready follows.
+ */
+export const LIGHTNING_STAGES = ["loading", "restoring", "syncing"] as const;
+export type LightningStage = (typeof LIGHTNING_STAGES)[number];
+
 /** Live state that is not a fold of the log: it changes with the world, not with events. */
 export interface LiveState {
   readonly price: string | null;
@@ -39,6 +46,8 @@ export interface LiveState {
   readonly sync_error: string | null;
   /** The lightning node: not started, loading, running, failed, or kept off by safe mode. */
   readonly lightning: "off" | "starting" | "ready" | "failed" | "safe_mode";
+  /** While `lightning` is starting, its stage; null otherwise. */
+  readonly lightning_stage: LightningStage | null;
   readonly lightning_error: string | null;
   readonly node_id: string | null;
   /** Public keys of the lightning peers connected now. */

@@ -16,7 +16,14 @@ export const saveViewsSnapshot = (db: WalletDb, views: AllViews): Promise<unknow
     state: {
       ...views,
       live: views.live
-        ? { ...views.live, is_syncing: false, lightning: "off", online_peers: [], usable_channels: [] }
+        ? {
+            ...views.live,
+            is_syncing: false,
+            lightning: "off",
+            lightning_stage: null,
+            online_peers: [],
+            usable_channels: [],
+          }
         : views.live,
     },
   });

@@ -8,6 +8,17 @@ export function Skeleton({ width = "8rem", height = "1.5rem" }: { width?: string
   );
 }
 
-export function ProgressBar({ value, max, label }: { value: number; max: number; label: string }) {
-  return <progress className="progress" value={value} max={max} aria-label={label} />;
+/** A progress bar named by `label`; `text` tells screen readers the step under way. */
+export function ProgressBar({
+  value,
+  max,
+  label,
+  text,
+}: {
+  value: number;
+  max: number;
+  label: string;
+  text?: string;
+}) {
+  return <progress className="progress" value={value} max={max} aria-label={label} aria-valuetext={text} />;
 }

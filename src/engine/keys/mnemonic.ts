@@ -19,4 +19,20 @@ export const normaliseWords = (input: string): string[] =>
     .split(/\s+/)
     .filter((w) => w.length > 0);
 
-export const rootKey = (mnemonic: string): HDKey => HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic));
+/**
+ * The last words' BIP32 root. Opening a wallet needs it twice (the on-chain account and the lightning
+ * node's seed), and the BIP39 stretch behind it (2048 rounds of PBKDF2) is among the slowest steps of
+ * that path, so it runs once.
+ */
+let lastRoot: { readonly mnemonic: string; readonly key: HDKey } | null = null;
+
+export const rootKey = (mnemonic: string): HDKey => {
+  if (lastRoot?.mnemonic !== mnemonic)
+    lastRoot = { mnemonic, key: HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)) };
+  return lastRoot.key;
+};
+
+/** Drops the remembered root, once the wallet it belongs to is gone from this device. */
+export const forgetRootKey = (): void => {
+  lastRoot = null;
+};

@@ -148,11 +148,12 @@ export class EsploraChain {
   }
 
   private async runSync(confirmables: readonly ldk.Confirm[]): Promise<void> {
-    await this.refreshFees().catch((e) => this.log("warn", `fee estimates: ${String(e)}`));
+    // Independent lookups go out together; LDK hears of their answers in chain order (unconfirmed, new
+    // tip, confirmed, oldest block first), and only once the fee estimates it may ask for are fresh.
+    const fees = this.refreshFees().catch((e) => this.log("warn", `fee estimates: ${String(e)}`));
     for (const [txHex] of this.pendingBroadcasts) this.broadcast(txHex);
     for (let round = 0; round < 5; round++) {
       const tip = await this.client.tipHash();
-      // 1. Transactions whose block left the best chain.
       const relevant = new Map<string, string | null>();
       for (const c of confirmables) {
         for (const r of c.get_relevant_txids()) {
@@ -163,50 +164,89 @@ export class EsploraChain {
           );
         }
       }
-      for (const [txid, blockHash] of relevant) {
-        const stillThere = blockHash
-          ? (await this.client.blockStatus(blockHash)).in_best_chain
-          : (await this.client.txStatus(txid))?.confirmed === true;
-        if (!stillThere) {
-          this.log("info", `reorg: ${txid} is no longer confirmed`);
-          for (const c of confirmables) c.transaction_unconfirmed(internalBytes(txid));
-        }
+      const [gone, newTip, found] = await Promise.all([
+        this.reorged(relevant),
+        tip === this.tip ? null : this.headerAt(tip),
+        this.confirmedWatched(relevant),
+      ]);
+      await fees;
+      // 1. Transactions whose block left the best chain.
+      for (const txid of gone) {
+        this.log("info", `reorg: ${txid} is no longer confirmed`);
+        for (const c of confirmables) c.transaction_unconfirmed(internalBytes(txid));
       }
       // 2. The new tip.
-      if (tip !== this.tip) {
-        const header = hex.decode(await this.client.blockHeader(tip));
-        const height = (await this.client.blockStatus(tip)).height ?? (await this.client.tipHeight());
-        for (const c of confirmables) c.best_block_updated(header, height);
-      }
+      if (newTip) for (const c of confirmables) c.best_block_updated(newTip.header, newTip.height);
       // 3. Confirmations of what LDK watches.
-      const found = new Map<string, { height: number; block: string }>();
-      for (const { txid } of this.txs.values()) {
-        if (relevant.has(txid)) continue;
-        const status = await this.client.txStatus(txid);
-        if (status?.confirmed && status.block_hash && status.block_height !== undefined)
-          found.set(txid, { height: status.block_height, block: status.block_hash });
-      }
-      for (const { txid, vout } of this.outputs.values()) {
-        const spend = await this.client.outspend(txid, vout);
-        if (!spend?.spent || !spend.txid || relevant.has(spend.txid)) continue;
-        const status = await this.client.txStatus(spend.txid);
-        if (status?.confirmed && status.block_hash && status.block_height !== undefined)
-          found.set(spend.txid, { height: status.block_height, block: status.block_hash });
-      }
-      const ordered = [...found].sort((a, b) => a[1].height - b[1].height);
-      for (const [txid, at] of ordered) {
-        const [header, proof, raw] = await Promise.all([
-          this.client.blockHeader(at.block),
-          this.client.merkleProof(txid),
-          this.client.txHex(txid),
-        ]);
-        if (!raw) continue;
-        const txdata = [ldk.TwoTuple_usizeTransactionZ.constructor_new(proof.pos, hex.decode(raw))];
-        for (const c of confirmables) c.transactions_confirmed(hex.decode(header), txdata, at.height);
-      }
+      for (const { header, txdata, height } of found)
+        for (const c of confirmables) c.transactions_confirmed(header, txdata, height);
       this.tip = tip;
       // A block found meanwhile means another round; otherwise done.
       if ((await this.client.tipHash()) === tip) return;
     }
+  }
+
+  /** Which of LDK's confirmed transactions are no longer in the best chain. */
+  private async reorged(relevant: ReadonlyMap<string, string | null>): Promise<string[]> {
+    const checks = await Promise.all(
+      [...relevant].map(async ([txid, blockHash]) => {
+        const stillThere = blockHash
+          ? (await this.client.blockStatus(blockHash)).in_best_chain
+          : (await this.client.txStatus(txid))?.confirmed === true;
+        return stillThere ? null : txid;
+      }),
+    );
+    return checks.filter((txid): txid is string => txid !== null);
+  }
+
+  private async headerAt(block: string): Promise<{ header: Uint8Array; height: number }> {
+    const [header, status] = await Promise.all([
+      this.client.blockHeader(block),
+      this.client.blockStatus(block),
+    ]);
+    return { header: hex.decode(header), height: status.height ?? (await this.client.tipHeight()) };
+  }
+
+  /**
+   * Watched transactions, and spends of watched outputs, confirmed in a block LDK has not been told of,
+   * oldest first, each with its block header and position.
+   */
+  private async confirmedWatched(relevant: ReadonlyMap<string, string | null>) {
+    type At = { txid: string; height: number; block: string };
+    const confirmedAt = async (txid: string): Promise<At | null> => {
+      const status = await this.client.txStatus(txid);
+      return status?.confirmed && status.block_hash && status.block_height !== undefined
+        ? { txid, height: status.block_height, block: status.block_hash }
+        : null;
+    };
+    const txs = [...this.txs.values()].filter(({ txid }) => !relevant.has(txid));
+    const outputs = [...this.outputs.values()];
+    const lookups = await Promise.all([
+      ...txs.map(({ txid }) => confirmedAt(txid)),
+      ...outputs.map(async ({ txid, vout }) => {
+        const spend = await this.client.outspend(txid, vout);
+        if (!spend?.spent || !spend.txid || relevant.has(spend.txid)) return null;
+        return confirmedAt(spend.txid);
+      }),
+    ]);
+    const found = new Map<string, At>();
+    for (const at of lookups) if (at) found.set(at.txid, at);
+    const ordered = [...found.values()].sort((a, b) => a.height - b.height);
+    const confirmed = await Promise.all(
+      ordered.map(async (at) => {
+        const [header, proof, raw] = await Promise.all([
+          this.client.blockHeader(at.block),
+          this.client.merkleProof(at.txid),
+          this.client.txHex(at.txid),
+        ]);
+        if (!raw) return null;
+        return {
+          header: hex.decode(header),
+          txdata: [ldk.TwoTuple_usizeTransactionZ.constructor_new(proof.pos, hex.decode(raw))],
+          height: at.height,
+        };
+      }),
+    );
+    return confirmed.filter((c) => c !== null);
   }
 }

@@ -52,12 +52,22 @@ export interface LightningDeps {
   readonly onChainActivity: () => void;
   /** Live peer and node state changed (not an event). */
   readonly onLive: () => void;
+  /** The node, starting, got as far as restoring its channels, then as its first chain sync. */
+  readonly onStage?: (stage: "restoring" | "syncing") => void;
 }
 
 /** What the wallet's host gives the engine: the seed, its store, and the on-chain wallet. */
 export type LightningHooks = Pick<
   LightningDeps,
-  "mnemonic" | "store" | "fund" | "sweepScript" | "record" | "knownChannels" | "onChainActivity" | "onLive"
+  | "mnemonic"
+  | "store"
+  | "fund"
+  | "sweepScript"
+  | "record"
+  | "knownChannels"
+  | "onChainActivity"
+  | "onLive"
+  | "onStage"
 >;
 
 /** The servers a wallet's engine talks to (its `WalletConfig`). */
@@ -131,6 +141,7 @@ export const startLightningOn = (
   });
 
 export const startLightning = async (deps: LightningDeps): Promise<LightningPort> => {
+  deps.onStage?.("restoring");
   const lines: string[] = [];
   const log = (level: string, message: string) => {
     lines.push(`${new Date().toISOString()} ${level.toUpperCase()} ${message}`);
@@ -243,6 +254,10 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     }
   };
 
+  // The node counts as running only after its first chain sync (LightningNode.start awaits it): with a
+  // stale best block a payment's HTLC expiries would be set too low for the recipient, and a close the
+  // peer forced while the wallet was shut must be seen before new payments go over the channel. The
+  // stages before it are shown on home meanwhile, and nothing but lightning waits for it.
   node = await LightningNode.start({
     seed: lightningSeed(deps.mnemonic),
     network: deps.network,
@@ -259,6 +274,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     sweepScript: deps.sweepScript,
     onEvent,
     trustedZeroConfPeer: () => trustedPeer,
+    onRestored: () => deps.onStage?.("syncing"),
   });
   record(snapshot());
   const started = node;

@@ -154,6 +154,8 @@ export interface NodeOptions {
    */
   readonly onUnknownPreimage?: (paymentHash: string, amountMsat: bigint) => boolean;
   readonly now?: () => number;
+  /** Told when the node's channels are restored from the store, as its first chain sync begins. */
+  readonly onRestored?: () => void;
   /** How long `payInvoice` waits for a final state before answering `pending`. */
   readonly paymentTimeoutMs?: number;
 }
@@ -487,6 +489,7 @@ export class LightningNode {
         void this.reconnect();
       }, PEER_TICK_MS),
     );
+    opts.onRestored?.();
     await this.sync();
     void this.reconnect();
   }

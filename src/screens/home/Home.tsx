@@ -4,11 +4,11 @@ import { useI18n } from "../../i18n/intl";
 import { ProgressBar } from "../../ui/Skeleton";
 import { useView, useWallet } from "../../ui/wallet";
 import { useSyncExternalStore } from "react";
-import { LOAD_STAGES } from "../../commands/protocol";
 import { ActivityList } from "./ActivityList";
 import { BalanceCard } from "./BalanceCard";
 import { ContactsStrip } from "./ContactsStrip";
 import { HomeRequests } from "./HomeRequests";
+import { homeProgress } from "./progress";
 
 const TABS = ["me", "friends", "requests"] as const;
 type Tab = (typeof TABS)[number];
@@ -21,16 +21,29 @@ export function Home() {
   const [tab, setTab] = useState<Tab>(TABS.includes(preset as Tab) ? (preset as Tab) : "me");
   const wallet = useView("wallet");
   const nwc = useView("nwc");
+  const live = useView("live");
   const client = useWallet();
   const stage = useSyncExternalStore(client.subscribe, () => client.stage);
   const safeMode = wallet?.safe_mode ?? false;
   const requests = nwc?.pending.length ?? 0;
   const tabs = safeMode ? TABS.filter((x) => x !== "requests") : TABS;
+  // The wallet's boot, then the lightning node starting; home and on-chain work meanwhile.
+  const progress = homeProgress(stage, live);
 
   return (
     <main className="screen home">
-      {stage !== "done" ? (
-        <ProgressBar value={LOAD_STAGES.indexOf(stage)} max={5} label={t("boot.loading")} />
+      {progress ? (
+        <div className="home-progress">
+          <ProgressBar
+            value={progress.value}
+            max={progress.max}
+            label={t("boot.loading")}
+            text={t(progress.key)}
+          />
+          <p className="hint" aria-hidden="true">
+            {t(progress.key)}
+          </p>
+        </div>
       ) : null}
       <header className="home-header">
         <span className="avatar" aria-hidden="true">
