@@ -18,7 +18,7 @@
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { hex } from "@scure/base";
-import { LspsRpcError, RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND } from "../src/engine/lightning/lsps0";
+import { LspsRpcError, RPC_INVALID_PARAMS, RPC_METHOD_NOT_FOUND } from "../src/engine/lightning/lsps-rpc";
 import {
   LSPS2_BUY,
   LSPS2_ERROR,
@@ -31,6 +31,7 @@ import {
 import type { NodeEvent } from "../src/engine/lightning/node";
 import type { HarnessNode } from "./lightning";
 import { DEFAULT_LSP_FEES, type LspFeeParams, lspChannelSats } from "./lsp";
+import { HttpError, parseJson, type RouteTable } from "./server";
 
 /** The token the world's LSP knows unless a test changes it. */
 export const DEFAULT_LSPS_TOKEN = "local-world";
@@ -73,6 +74,8 @@ export interface Lsps2Service {
   }[];
   /** Signs params as this LSP would, e.g. to check that a client's change to them is refused. */
   readonly promise: (params: Omit<OpeningFeeParams, "promise">) => string;
+  /** `POST /lsps2/greedy {msat}` sets `greedyMsat` (for tests in a browser, which reach the world over HTTP). */
+  readonly routes: RouteTable;
   readonly stop: () => void;
 }
 
@@ -115,6 +118,19 @@ export const startLsps2 = (
     greedyMsat: 0n,
     opened: [],
     promise,
+    routes: [
+      [
+        "POST",
+        /^\/lsps2\/greedy$/,
+        (_m, body) => {
+          const msat = parseJson(body).msat;
+          if (typeof msat !== "number" || !Number.isSafeInteger(msat) || msat < 0)
+            throw new HttpError(400, "msat must be a whole number of millisats");
+          service.greedyMsat = BigInt(msat);
+          return { json: { greedy_msat: msat } };
+        },
+      ],
+    ],
     stop: () => {
       h.node.lsps0.serve = null;
       off();

@@ -110,7 +110,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     return payer;
   };
   const lsps2 = startLsps2(lightning);
-  extra.push(...lsp.routes, ...lightningRoutes(lightning, payerNode));
+  extra.push(...lsp.routes, ...lsps2.routes, ...lightningRoutes(lightning, payerNode));
   const lnurlAuth = await startLnurlAuth({ host });
   const lnurl = await startLnurlService(
     {

@@ -7,30 +7,17 @@
 import { hex } from "@scure/base";
 import * as ldk from "lightningdevkit";
 import type { Log } from "./chain";
-
-export const LSPS_MESSAGE_TYPE = 37913;
-/** The feature bit an LSP sets (odd: optional) in its init and node announcement messages. */
-export const LSPS_FEATURE_BIT = 729;
-/** JSON-RPC's own error codes. */
-export const RPC_PARSE_ERROR = -32700;
-export const RPC_METHOD_NOT_FOUND = -32601;
-export const RPC_INVALID_PARAMS = -32602;
-export const RPC_INTERNAL_ERROR = -32603;
+import {
+  LSPS_FEATURE_BIT,
+  LSPS_MESSAGE_TYPE,
+  LspsRpcError,
+  RPC_INTERNAL_ERROR,
+  RPC_PARSE_ERROR,
+} from "./lsps-rpc";
 
 const REQUEST_TIMEOUT_MS = 15_000;
 const text = new TextEncoder();
 const untext = new TextDecoder();
-
-/** A JSON-RPC error: the peer's answer to our request, or what a `serve` handler answers with. */
-export class LspsRpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
 
 /** Answers one request from `peer` (hex pubkey): the result, or throws `LspsRpcError`. */
 export type LspsServe = (peer: string, method: string, params: Record<string, unknown>) => Promise<unknown>;

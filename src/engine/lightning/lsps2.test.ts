@@ -7,7 +7,7 @@ import { type Harness, startHarness } from "../../../harness/world";
 import { makeEsplora } from "../onchain/esplora";
 import { decodeBolt11 } from "../parse/bolt11";
 import { EsploraChain } from "./chain";
-import { LspsRpcError } from "./lsps0";
+import { LspsRpcError } from "./lsps-rpc";
 import {
   cheapestParams,
   LSPS2_BUY,

@@ -11,7 +11,7 @@
  * world's LSP uses them too).
  */
 import type { LightningNode } from "./node";
-import { LspsRpcError } from "./lsps0";
+import { LspsRpcError } from "./lsps-rpc";
 import type { PeerAddress } from "./socket";
 
 export const LSPS2_GET_INFO = "lsps2.get_info";

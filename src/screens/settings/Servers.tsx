@@ -36,7 +36,8 @@ export function ServersSettings() {
     const lspChanged = (["lsp", "lsps_connection_string", "lsps_token"] as const).some(
       (f) => values[f].trim() !== current[f].trim(),
     );
-    if (lspChanged && lightning === "ready") {
+    // The node answers once started; with it off (safe mode, a failure) the settings are only stored.
+    if (lspChanged && (lightning === "ready" || lightning === "starting")) {
       try {
         await client.dispatch({
           _tag: "ChangeLsp",
