@@ -38,7 +38,7 @@ test("a link sets up an LSPS2 lightning service; a receive opens its channel for
   expect(decoded?.payeePubkey).not.toBe(lsp.pubkey);
   expect((await postJson(esplora, "/ln/pay", { bolt11: invoice })).status).toBe("succeeded");
   await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByRole("status")).toContainText("48,000 sats arrived over lightning");
+  await expect(page.getByText("48,000 sats arrived over lightning.")).toBeVisible();
 
   // An LSP that keeps more than it promised: the payment goes back, and the receive screen says why.
   await postJson(esplora, "/lsps2/greedy", { msat: 1000 });

@@ -8,7 +8,7 @@ import { type NewEvent, newEvent } from "../../events/make";
 import type { ChannelSnapshot, Network } from "../../events/types";
 import { type EsploraClient, makeEsplora } from "../onchain/esplora";
 import { EsploraChain } from "./chain";
-import { type ChannelInfo, LightningNode, type NodeEvent } from "./node";
+import { type ChannelInfo, INVOICE_EXPIRY_SECS, LightningNode, type NodeEvent } from "./node";
 import { postToLsp } from "./lsp-http";
 import { Lsps2Client } from "./lsps2";
 import { FAILURE_TEXT } from "./policy";
@@ -340,6 +340,9 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     return peer ? new Lsps2Client(started, peer, s.token) : null;
   };
   lsps2 = clientFor(settings);
+  // An LSPS2 invoice made before this start may still be paid: the LSP opens its channel only to a wallet
+  // that is online, so stay connected to it (once known) for as long as such an invoice can be.
+  if (lsps2) started.keepConnected(lsps2.lsp.pubkey, Date.now() + INVOICE_EXPIRY_SECS * 1000);
   const sync = () => started.sync().catch((e) => log("warn", `chain sync: ${String(e)}`));
   const timer = setInterval(() => void sync(), CHAIN_SYNC_MS);
   // Funds of closed channels a restore from the words cannot know of, found by the seed's scripts.
