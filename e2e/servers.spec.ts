@@ -35,16 +35,29 @@ test("the servers form refuses an onion address and both kinds of lightning serv
   await page.getByRole("button", { name: "Save servers" }).click();
   await expect(page.getByRole("alert")).toHaveText("An LSP is required.");
 
+  // A lightning service that does not answer is not saved.
   await page
     .getByLabel("LSPS connection string")
-    .fill("02eec7245d6b7d2ccb30380bfbe2a3648cd7a942653f5aa340edcea1f283686619@127.0.0.1:9735");
+    .fill("02eec7245d6b7d2ccb30380bfbe2a3648cd7a942653f5aa340edcea1f283686619@127.0.0.1:9");
   await page.getByLabel("LSPS token").fill("a-token");
+  await page.getByRole("button", { name: "Save servers" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "Failed to make a request to the LSP. The lightning service was not changed.",
+    { timeout: 30_000 },
+  );
+  expect(await page.evaluate(() => localStorage.getItem("USER_SETTINGS_lsps_token"))).toBeNull();
+
+  // The world's LSPS2 service answers for its token.
+  const { address } = (await (await fetch(`${esplora}/ln/info`)).json()) as { address: string };
+  await page.getByLabel("LSPS connection string").fill(address);
+  await page.getByLabel("LSPS token").fill("local-world");
   await page.getByRole("button", { name: "Save servers" }).click();
   // Saved: the wallet reloads with them.
   await expect(page.getByTestId("onchain-balance")).toHaveText("0 sats");
   await page.goto("/settings/servers");
   await expect(page.getByLabel("LSP address")).toHaveValue("");
-  await expect(page.getByLabel("LSPS token")).toHaveValue("a-token");
+  await expect(page.getByLabel("LSPS connection string")).toHaveValue(address);
+  await expect(page.getByLabel("LSPS token")).toHaveValue("local-world");
   expect(await page.evaluate(() => localStorage.getItem("USER_SETTINGS_lsp"))).toBe("");
   expect(await page.evaluate(() => localStorage.getItem("USER_SETTINGS_proxy"))).toBeNull();
 });

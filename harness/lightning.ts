@@ -9,6 +9,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server } f
 import type { Duplex } from "node:stream";
 import type { AddressInfo } from "node:net";
 import { hex } from "@scure/base";
+import { decode } from "light-bolt11-decoder";
 import { WebSocketServer } from "ws";
 import { EsploraChain } from "../src/engine/lightning/chain";
 import { LightningNode, type NodeEvent } from "../src/engine/lightning/node";
@@ -32,6 +33,8 @@ export interface HarnessNode {
   readonly events: NodeEvent[];
   /** Set by the LSP service: decides whether to hold a payment whose preimage the node does not know. */
   readonly hold: { handler: ((paymentHash: string, amountMsat: bigint) => boolean) | null };
+  /** Calls `listener` with every event from now on; answers how to stop. */
+  readonly on: (listener: (e: NodeEvent) => void) => () => void;
   /** Resolves with the first event (already seen or future) that matches. */
   readonly waitFor: (match: (e: NodeEvent) => boolean, timeoutMs?: number) => Promise<NodeEvent>;
   readonly stop: () => Promise<void>;
@@ -59,6 +62,7 @@ export const startLightningNode = async (world: World, opts: LightningNodeOption
   const events: NodeEvent[] = [];
   const hold: HarnessNode["hold"] = { handler: null };
   const waiters = new Set<{ match: (e: NodeEvent) => boolean; resolve: (e: NodeEvent) => void }>();
+  const listeners = new Set<(e: NodeEvent) => void>();
   const client = makeEsplora(opts.esploraUrl, (i, init) => fetch(i, init), { backoffMs: 50 });
   const log = (level: string, message: string) => {
     if (!opts.quiet && (level === "error" || level === "warn")) console.error(`[ln ${level}] ${message}`);
@@ -77,6 +81,13 @@ export const startLightningNode = async (world: World, opts: LightningNodeOption
     onUnknownPreimage: (hash, msat) => hold.handler?.(hash, msat) ?? false,
     onEvent: (e) => {
       events.push(e);
+      for (const l of listeners) {
+        try {
+          l(e);
+        } catch (err) {
+          log("error", `listener: ${String(err)}`);
+        }
+      }
       for (const w of waiters) {
         if (w.match(e)) {
           waiters.delete(w);
@@ -108,6 +119,10 @@ export const startLightningNode = async (world: World, opts: LightningNodeOption
     wsAddress: `${node.nodeId}@${host}:${wsPort}`,
     events,
     hold,
+    on: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     waitFor: (match, timeoutMs = 30_000) => {
       const seen = events.find(match);
       if (seen) return Promise.resolve(seen);
@@ -144,6 +159,15 @@ const str = (body: Record<string, unknown>, key: string): string => {
   const v = body[key];
   if (typeof v !== "string" || v.length === 0) throw new HttpError(400, `${key} is required`);
   return v;
+};
+
+/** Whether an invoice's route hints start at `pubkey`. */
+export const hintsThrough = (bolt11: string, pubkey: string): boolean => {
+  try {
+    return decode(bolt11.trim().toLowerCase()).route_hints.some((r) => r[0]?.pubkey === pubkey);
+  } catch {
+    return false;
+  }
 };
 
 /** The node's HTTP API, served by the world's HTTP server under /ln/. */
@@ -189,8 +213,9 @@ export const lightningRoutes = (h: HarnessNode, payer?: () => Promise<HarnessNod
       const b = parseJson(body);
       const amount = b.amount_sats === undefined ? undefined : toSats(b.amount_sats) * 1000n;
       const bolt11 = str(b, "bolt11");
-      // An invoice of this node itself (one it wrapped for a just-in-time channel) is paid by the payer.
-      const own = payer && decodeBolt11(bolt11)?.payeePubkey === h.pubkey;
+      // An invoice of this node itself (one it wrapped for a just-in-time channel), or one routed through
+      // it by a hint (an LSPS2 intercept SCID), is paid by the payer.
+      const own = payer && (decodeBolt11(bolt11)?.payeePubkey === h.pubkey || hintsThrough(bolt11, h.pubkey));
       const r = await (own ? await payer() : h).node.payInvoice(bolt11, 1_000_000n, amount);
       return { json: bigintJson(r) };
     },

@@ -20,6 +20,7 @@ console.log(
   `              HTTP API ${h.esploraUrl}/ln/info, /ln/invoice, /ln/pay, /ln/channels … (see harness/README.md)`,
 );
 console.log(`LSP           ${h.esploraUrl}/api/v1/info   Proxy ${h.proxyUrl}/v1/<host>/<port>`);
+console.log(`LSPS2 LSP     ${h.lsps2.connectionString}   token ${h.lsps2.token}`);
 
 let stopping = false;
 const stop = async () => {

@@ -11,6 +11,7 @@ import { World } from "./regtest";
 import { startLnurlAuth } from "./lnurl-auth";
 import { type LnurlService, lnurlRoutes, startLnurlService } from "./lnurl";
 import { type Lsp, type LspFeeParams, startLsp, startPayer } from "./lsp";
+import { type Lsps2Service, startLsps2 } from "./lsps2";
 
 import { DEFAULT_ESPLORA_PORT } from "./ports";
 
@@ -41,6 +42,13 @@ export interface Harness {
   readonly proxyUrl: string;
   /** The world's LSP service (just-in-time channels, `POST /api/v1/fee` and `/api/v1/proposal`). */
   readonly lsp: Lsp;
+  /**
+   * The world's LSPS2 (bLIP-52) service on the same node: its connection string (`pubkey@host:port`),
+   * token, fee menu and a greedy switch.
+   */
+  readonly lsps2: Lsps2Service;
+  /** A second node with a confirmed channel to the world's node: pays invoices routed through it. */
+  readonly payer: () => Promise<HarnessNode>;
   /** Starts one more plain lightning node (for routes over several hops). */
   readonly startNode: () => Promise<HarnessNode>;
   /** A new LNURL-auth login request (URL, bech32 LNURL, challenge) of the world's login service. */
@@ -101,7 +109,8 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     });
     return payer;
   };
-  extra.push(...lsp.routes, ...lightningRoutes(lightning, payerNode));
+  const lsps2 = startLsps2(lightning);
+  extra.push(...lsp.routes, ...lsps2.routes, ...lightningRoutes(lightning, payerNode));
   const lnurlAuth = await startLnurlAuth({ host });
   const lnurl = await startLnurlService(
     {
@@ -138,6 +147,8 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     fundingTx: async (script, sats) => new Uint8Array(await world.fundingTx(script, sats)),
     lightning,
     lsp,
+    lsps2,
+    payer: payerNode,
     proxyUrl: `ws://${host}:${port}`,
     startNode: async () => {
       const n = await startLightningNode(world, { esploraUrl, host });

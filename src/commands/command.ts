@@ -143,11 +143,25 @@ export interface CommandSpecs {
   };
   /** The channel setup fee the LSP asks for a lightning receive of `amountSats` (0 when none is needed). */
   EstimateReceiveFee: { input: { amountSats: bigint }; output: { feeSats: bigint; needsChannel: boolean } };
-  /** Whether the request's invoice or address was paid; polled by the receive screen. */
+  /**
+   * Whether the request's invoice or address was paid; polled by the receive screen. `refused`: a payment
+   * came but went back to its payer, because the LSP kept more of it than the fee it promised.
+   */
   CheckReceived: {
     input: { address: string | null; paymentHash: string | null };
-    output: { paid: "lightning_paid" | "onchain_paid" | null; amountSats: bigint };
+    output: {
+      paid: "lightning_paid" | "onchain_paid" | null;
+      amountSats: bigint;
+      refused?: { readonly keptSats: bigint; readonly promisedSats: bigint };
+    };
   };
+  /**
+   * Switches the lightning service (change_lsp): an HTTP LSP, or an LSPS2 connection string with its
+   * token (empty strings for the other); 'Failed to make a request to the LSP.' when it does not answer.
+   */
+  ChangeLsp: { input: { lsp: string; connectionString: string; token: string }; output: null };
+  /** The lightning service in use (get_configured_lsp); empty strings for what is not set. */
+  GetConfiguredLsp: { input: Empty; output: { lsp: string; connectionString: string; token: string } };
   DecodeLnurl: { input: { lnurl: string }; output: LnurlOffer };
   /** Asks a pay service for an invoice of `amountSats` and checks it; the screen then pays it. */
   LnurlPayInvoice: {

@@ -6,6 +6,7 @@ import { lightningHandlers } from "./lightning";
 import { lnurlHandlers } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
+import { lspHandlers } from "./lsp";
 import { onchainHandlers } from "./onchain";
 import {
   createWallet,
@@ -50,4 +51,5 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   CreateReceive: createReceive,
   CheckReceived: checkReceived,
   EstimateReceiveFee: estimateReceiveFee,
+  ...lspHandlers,
 };

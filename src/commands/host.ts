@@ -630,6 +630,7 @@ export class WalletHost {
         void this.enqueue(() => this.commit({ events })).catch(() => undefined);
       },
       knownChannels: () => this.states.lightning.channels,
+      promisedLspFee: (paymentHash) => this.states.lightning.lspFees.get(paymentHash)?.feeMsat ?? null,
       onChainActivity: () => {
         if (this.syncSoon) return;
         this.syncSoon = setTimeout(() => {

@@ -1,17 +1,22 @@
 /**
- * Receiving over lightning with no room in the wallet's channels: the configured LSP (HTTP, Voltage Flow 2
- * style) opens a channel just in time. The wallet asks the LSP's fee for the amount, invoices for the
- * amount less the fee, and shows the LSP's wrapped invoice (same payment hash, full amount); the LSP
- * opens the channel when it is paid and pays the wallet's invoice over it.
+ * Receiving over lightning with no room in the wallet's channels: the configured LSP opens a channel just
+ * in time, in one of two ways.
+ * - HTTP (Voltage Flow 2 style): the wallet asks the LSP's fee for the amount, invoices for the amount
+ *   less the fee, and shows the LSP's wrapped invoice (same payment hash, full amount); the LSP opens the
+ *   channel when it is paid and pays the wallet's invoice over it.
+ * - LSPS2 (bLIP-52, over the lightning connection): the wallet buys the cheapest valid fee offer and shows
+ *   its own invoice for the full amount, routed through the LSP's intercept SCID; the LSP opens the
+ *   channel and forwards the payment less the fee, which the node checks before claiming.
  */
 import { Effect } from "effect";
 import type { LightningPort, LspInfo } from "../engine/lightning/live";
 import { LspRequestError } from "../engine/lightning/lsp-http";
+import { type Lsps2Client, Lsps2Refusal } from "../engine/lightning/lsps2";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { newEvent, type NewEvent } from "../events/make";
 import { type Handler, type HandlerContext, outcome } from "./context";
 import { InvalidInput, ServerUnavailable, type WalletError } from "./errors";
-import { call, newInvoice, nodeOf } from "./lightning";
+import { call, INVOICE_EXPIRY_SECS, newInvoice, nodeOf } from "./lightning";
 
 const LSP_FAILED = "Failed to make a request to the LSP.";
 
@@ -26,6 +31,70 @@ const fromLsp = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
         ? new InvalidInput({ message: e.message })
         : lspFailed(),
   });
+
+const sats = (msat: bigint, up: boolean) => (up ? (msat + 999n) / 1000n : msat / 1000n);
+
+/** An LSPS2 LSP's refusal the owner can act on (an amount it does not serve), else unreachable. */
+const fromLsps2 = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
+  Effect.tryPromise({
+    try: f,
+    catch: (e) => {
+      if (!(e instanceof Lsps2Refusal)) return lspFailed();
+      const r = e.refusal;
+      switch (r.reason) {
+        case "below_min": {
+          const amount = String(sats(r.limitMsat, true));
+          return new InvalidInput({
+            message: `The LSP opens channels for payments of at least ${amount} sats.`,
+            key: "receive.error_lsp_below_min",
+            values: { amount },
+          });
+        }
+        case "above_max": {
+          const amount = String(sats(r.limitMsat, false));
+          return new InvalidInput({
+            message: `The LSP opens channels for payments of at most ${amount} sats.`,
+            key: "receive.error_lsp_above_max",
+            values: { amount },
+          });
+        }
+        case "fee_exceeds_amount":
+          return feeTooHigh(r.feeMsat);
+        default:
+          return lspFailed();
+      }
+    },
+  });
+
+/** The LSPS2 invoice for `amountSats` and the events recording it and the fee promised. */
+const lsps2Invoice = (
+  client: Lsps2Client,
+  amountSats: bigint,
+  labels: readonly string[],
+  ctx: HandlerContext,
+): Effect.Effect<{ bolt11: string; paymentHash: string; events: readonly NewEvent[] }, WalletError> =>
+  Effect.map(
+    fromLsps2(() => client.invoice(amountSats * 1000n, labels.join(", "), INVOICE_EXPIRY_SECS)),
+    (r) => ({
+      bolt11: r.bolt11,
+      paymentHash: r.paymentHash,
+      events: [
+        newEvent("ln.invoice_created", {
+          payment_hash: r.paymentHash,
+          bolt11: r.bolt11,
+          amount_msat: (amountSats * 1000n).toString(),
+          description: labels.join(", "),
+          labels: [...labels],
+          expires_at: Math.floor(ctx.stamp.now() / 1000) + INVOICE_EXPIRY_SECS,
+        }),
+        newEvent("ln.lsp_fee", {
+          payment_hash: r.paymentHash,
+          fee_msat: r.feeMsat.toString(),
+          lsp: client.lsp.pubkey,
+        }),
+      ],
+    }),
+  );
 
 /** What the ready channels can take in now, in sats. */
 export const inboundSats = (ln: LightningPort): bigint =>
@@ -75,6 +144,8 @@ export const jitInvoice = (
   Effect.gen(function* () {
     const ln = yield* nodeOf(ctx);
     if (!needsChannel(ln, amountSats)) return null;
+    const lsps2 = ln.lsps2();
+    if (lsps2) return yield* lsps2Invoice(lsps2, amountSats, labels, ctx);
     const lsp = yield* lspOf(ln);
     if (lsp === null) return null;
     // The LSP opens the channel over this connection once the payer pays.
@@ -117,6 +188,11 @@ export const estimateReceiveFee: Handler<"EstimateReceiveFee"> = (cmd, ctx) =>
       return yield* Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
     const ln = yield* nodeOf(ctx);
     if (!needsChannel(ln, cmd.amountSats)) return outcome({ feeSats: 0n, needsChannel: false });
+    const lsps2 = ln.lsps2();
+    if (lsps2) {
+      const q = yield* fromLsps2(() => lsps2.quote(cmd.amountSats * 1000n));
+      return outcome({ feeSats: sats(q.feeMsat, true), needsChannel: true });
+    }
     const lsp = yield* lspOf(ln);
     if (lsp === null) return outcome({ feeSats: 0n, needsChannel: false });
     const q = yield* quote(ln, cmd.amountSats);

@@ -97,17 +97,27 @@ export const createReceive: Handler<"CreateReceive"> = (cmd, ctx) =>
 /** Whether a request was paid: the invoice by the log, the address by asking the chain. */
 export const checkReceived: Handler<"CheckReceived"> = (cmd, ctx) =>
   Effect.gen(function* () {
-    if (cmd.paymentHash) {
-      const i = ctx.states.lightning.invoices.get(cmd.paymentHash.toLowerCase());
-      if (i?.paidMsat !== null && i?.paidMsat !== undefined)
-        return outcome<CommandSpecs["CheckReceived"]["output"]>({
-          paid: "lightning_paid",
-          amountSats: i.paidMsat / 1000n,
-        });
-    }
+    const i = cmd.paymentHash ? ctx.states.lightning.invoices.get(cmd.paymentHash.toLowerCase()) : undefined;
+    if (i?.paidMsat !== null && i?.paidMsat !== undefined)
+      return outcome<CommandSpecs["CheckReceived"]["output"]>({
+        paid: "lightning_paid",
+        amountSats: i.paidMsat / 1000n,
+      });
     if (cmd.address && ctx.onchain?.receivedAt) {
       const received = yield* ctx.onchain.receivedAt(cmd.address);
       if (received > 0n) return outcome({ paid: "onchain_paid" as const, amountSats: received });
     }
-    return outcome({ paid: null, amountSats: 0n });
+    const refused = i?.refused;
+    return outcome<CommandSpecs["CheckReceived"]["output"]>(
+      refused
+        ? {
+            paid: null,
+            amountSats: 0n,
+            refused: {
+              keptSats: (refused.skimmedMsat + 999n) / 1000n,
+              promisedSats: ((refused.promisedMsat ?? 0n) + 999n) / 1000n,
+            },
+          }
+        : { paid: null, amountSats: 0n },
+    );
   });

@@ -64,6 +64,16 @@ export interface EventPayloads {
    * full amount, `fee_msat` of it stays with the LSP (node `lsp`) for opening the channel.
    */
   "ln.lsp_fee": { payment_hash: string; fee_msat: Sats; lsp: string };
+  /**
+   * A payment to us was refused and went back to its payer: the LSP that forwarded it kept `skimmed_msat`,
+   * more than the `promised_msat` it promised for opening the channel (null: it promised nothing).
+   */
+  "ln.payment_refused": {
+    payment_hash: string;
+    amount_msat: Sats;
+    skimmed_msat: Sats;
+    promised_msat: Sats | null;
+  };
   /** A payment to us was claimed (it is ours). */
   "ln.payment_received": { payment_hash: string; amount_msat: Sats };
   /** We started paying: an invoice (`bolt11`) or a node public key (keysend, `bolt11` null). */
@@ -150,6 +160,7 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "onchain.tx_dropped": 1,
   "ln.invoice_created": 1,
   "ln.payment_received": 1,
+  "ln.payment_refused": 1,
   "ln.lsp_fee": 1,
   "ln.payment_started": 1,
   "ln.payment_sent": 1,

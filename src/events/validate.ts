@@ -81,6 +81,12 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
   }),
   "ln.lsp_fee": fields({ payment_hash: hex64, fee_msat: sats, lsp: str }),
   "ln.payment_received": fields({ payment_hash: hex64, amount_msat: sats }),
+  "ln.payment_refused": fields({
+    payment_hash: hex64,
+    amount_msat: sats,
+    skimmed_msat: sats,
+    promised_msat: (x) => x === null || sats(x),
+  }),
   "ln.payment_started": fields({
     payment_id: hex64,
     payment_hash: (x) => x === null || hex64(x),

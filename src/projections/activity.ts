@@ -1,4 +1,10 @@
-import { type ChannelClose, type ChannelOpen, fundingTxids, type LightningState } from "./lightning";
+import {
+  type ChannelClose,
+  type ChannelOpen,
+  fundingTxids,
+  type LightningState,
+  refusalText,
+} from "./lightning";
 import { netOf, type OnchainState, type OnchainTx } from "./onchain";
 
 export type ActivityKind = "Lightning" | "OnChain" | "ChannelOpen" | "ChannelClose";
@@ -179,12 +185,12 @@ export const lightningDetails = (ln: LightningState, id: string): LightningDetai
       inbound: true,
       amount_sats: sats(i.paidMsat ?? i.amountMsat ?? 0n),
       fee_sats: 0n,
-      status: i.paidMsat === null ? "pending" : "succeeded",
+      status: i.paidMsat !== null ? "succeeded" : i.refused ? "failed" : "pending",
       description: i.description,
       bolt11: i.bolt11,
       preimage: null,
       destination: null,
-      reason: null,
+      reason: i.paidMsat === null && i.refused ? refusalText(i.refused) : null,
       at: secs(i.paidAt ?? i.createdAt),
     };
   const r = ln.spontaneous.get(id);

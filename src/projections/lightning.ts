@@ -13,6 +13,12 @@ export interface Invoice {
   /** What arrived, once paid. */
   readonly paidMsat: bigint | null;
   readonly paidAt: number | null;
+  /** The last payment refused because the LSP kept more than it promised (it went back to the payer). */
+  readonly refused: {
+    readonly skimmedMsat: bigint;
+    readonly promisedMsat: bigint | null;
+    readonly at: number;
+  } | null;
 }
 
 export type OutgoingStatus = "pending" | "succeeded" | "failed";
@@ -69,6 +75,15 @@ export interface LightningState {
   readonly lspFees: Map<string, { readonly feeMsat: bigint; readonly lsp: string; readonly at: number }>;
 }
 
+/** Why a payment to an invoice was refused, in the catalogue's English. */
+export const refusalText = (r: {
+  readonly skimmedMsat: bigint;
+  readonly promisedMsat: bigint | null;
+}): string =>
+  `The LSP kept ${(r.skimmedMsat + 999n) / 1000n} sats of the payment, more than the ${
+    ((r.promisedMsat ?? 0n) + 999n) / 1000n
+  } sats it promised: the payment was refused and went back to the payer.`;
+
 /** Invoices, payments both ways, channel opens and closes, and the latest channel list. */
 export const lightningProjection = projection<LightningState, LightningState>({
   name: "lightning",
@@ -96,7 +111,20 @@ export const lightningProjection = projection<LightningState, LightningState>({
           createdAt: e.at,
           paidMsat: null,
           paidAt: null,
+          refused: null,
         });
+        return s;
+      }
+      case "ln.payment_refused": {
+        const p = e.payload;
+        patchEntry(s.invoices, p.payment_hash, (i) => ({
+          ...i,
+          refused: {
+            skimmedMsat: BigInt(p.skimmed_msat),
+            promisedMsat: p.promised_msat === null ? null : BigInt(p.promised_msat),
+            at: e.at,
+          },
+        }));
         return s;
       }
       case "ln.lsp_fee":

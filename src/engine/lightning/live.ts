@@ -3,24 +3,42 @@
  * on-chain wallet, closes swept back to it, state in the wallet's store, and every change recorded as
  * events. Handlers reach it through `LightningPort`.
  */
+import type { Servers } from "../../config";
 import { type NewEvent, newEvent } from "../../events/make";
 import type { ChannelSnapshot, Network } from "../../events/types";
 import { type EsploraClient, makeEsplora } from "../onchain/esplora";
 import { EsploraChain } from "./chain";
-import { type ChannelInfo, LightningNode, type NodeEvent } from "./node";
+import { type ChannelInfo, INVOICE_EXPIRY_SECS, LightningNode, type NodeEvent } from "./node";
 import { postToLsp } from "./lsp-http";
+import { Lsps2Client } from "./lsps2";
 import { FAILURE_TEXT } from "./policy";
 import { lightningSeed } from "./seed";
-import { openWebSocketPipe, type PeerAddress, peerSocketUrl, type WebSocketFactory } from "./socket";
+import {
+  openWebSocketPipe,
+  type PeerAddress,
+  parsePeerAddress,
+  peerSocketUrl,
+  type WebSocketFactory,
+} from "./socket";
 import type { BlobStore } from "./store";
 
 /** Lines kept for the logs download. */
 export const LOG_LINES = 2000;
 
-/** The LSP's node, as its `GET /api/v1/info` describes it. */
+/** The LSP's node: as its `GET /api/v1/info` describes it, or from an LSPS connection string. */
 export interface LspInfo {
   readonly pubkey: string;
   readonly address: PeerAddress;
+}
+
+/**
+ * The wallet's lightning service (spec 2 servers): an HTTP LSP (`lsp`), or an LSPS2 LSP reached over the
+ * lightning connection (`connectionString`, `pubkey@host:port`, with its `token`); null when not set.
+ */
+export interface LspSettings {
+  readonly lsp: string | null;
+  readonly connectionString: string | null;
+  readonly token: string | null;
 }
 
 export interface Funding {
@@ -38,6 +56,8 @@ export interface LightningDeps {
   readonly proxy: string | null;
   /** The configured LSP's base URL, or null. */
   readonly lsp: string | null;
+  /** An LSPS2 LSP instead of the HTTP one: its connection string and token. */
+  readonly lsps?: { readonly connectionString: string; readonly token: string } | null;
   readonly makeSocket: WebSocketFactory;
   readonly fetch: typeof fetch;
   /** Signs (without broadcasting) an on-chain payment of `sats` to `script`, recording it. */
@@ -48,6 +68,8 @@ export interface LightningDeps {
   readonly record: (events: readonly NewEvent[]) => void;
   /** The channels the log knows, to record a change only when there is one. */
   readonly knownChannels: () => readonly ChannelSnapshot[];
+  /** The opening fee an LSP promised for a payment to our invoice `paymentHash` (msat), or null. */
+  readonly promisedLspFee?: (paymentHash: string) => bigint | null;
   /** Something the engine did touched the chain (a sweep, a funding): the on-chain wallet should look. */
   readonly onChainActivity: () => void;
   /** Live peer and node state changed (not an event). */
@@ -65,6 +87,7 @@ export type LightningHooks = Pick<
   | "sweepScript"
   | "record"
   | "knownChannels"
+  | "promisedLspFee"
   | "onChainActivity"
   | "onLive"
   | "onStage"
@@ -76,7 +99,12 @@ export interface LightningServers {
   readonly esplora: string;
   readonly proxy: string | null;
   readonly lsp: string | null;
+  /** Every server setting; the LSPS connection string and token are read from here. */
+  readonly servers?: Pick<Servers, "lsps_connection_string" | "lsps_token">;
 }
+
+/** Why the lightning service could not be changed: 'Failed to make a request to the LSP.' */
+export class LspChangeError extends Error {}
 
 export interface LightningPort {
   readonly node: LightningNode;
@@ -88,6 +116,15 @@ export interface LightningPort {
    * `LspRequestError` with the LSP's own words when it refuses, or when none is configured or reachable.
    */
   readonly lspPost: (path: string, body: unknown) => Promise<Record<string, unknown>>;
+  /** The LSPS2 client of the configured LSP, or null when the LSP is an HTTP one (or none). */
+  readonly lsps2: () => Lsps2Client | null;
+  /** The lightning service in use (get_configured_lsp). */
+  readonly lspSettings: () => LspSettings;
+  /**
+   * Switches to another lightning service once it answered (an HTTP LSP its info, an LSPS2 LSP its fee
+   * menu for the token); throws `LspChangeError` and keeps the current one otherwise.
+   */
+  readonly changeLsp: (settings: LspSettings) => Promise<void>;
   readonly connect: (peer: PeerAddress) => Promise<void>;
   /** Brings the node up to the chain tip now (also done every `CHAIN_SYNC_MS`). */
   readonly sync: () => Promise<void>;
@@ -136,6 +173,9 @@ export const startLightningOn = (
     esplora: makeEsplora(servers.esplora, platform.fetch),
     proxy: servers.proxy,
     lsp: servers.lsp,
+    lsps: servers.servers?.lsps_connection_string
+      ? { connectionString: servers.servers.lsps_connection_string, token: servers.servers.lsps_token }
+      : null,
     makeSocket: platform.makeSocket,
     fetch: platform.fetch,
   });
@@ -151,8 +191,20 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   const fundings = new Map<string, bigint>();
   let lspInfo: Promise<LspInfo | null> | null = null;
   let trustedPeer: string | null = null;
+  let settings: LspSettings = deps.lsps?.connectionString
+    ? { lsp: null, connectionString: deps.lsps.connectionString, token: deps.lsps.token || null }
+    : { lsp: deps.lsp, connectionString: null, token: null };
+  let lsps2: Lsps2Client | null = null;
+  /** The LSPS2 LSP's node, from its connection string. */
+  const lspsPeer = (s: LspSettings): PeerAddress | null =>
+    s.connectionString ? parsePeerAddress(s.connectionString.trim()) : null;
+  const infoOf = (s: LspSettings): Promise<LspInfo | null> => {
+    if (s.lsp) return fetchLspInfo(s.lsp, deps.fetch);
+    const peer = lspsPeer(s);
+    return Promise.resolve(peer ? { pubkey: peer.pubkey, address: peer } : null);
+  };
   const lsp = () => {
-    lspInfo ??= (deps.lsp ? fetchLspInfo(deps.lsp, deps.fetch) : Promise.resolve(null)).then((i) => {
+    lspInfo ??= infoOf(settings).then((i) => {
       // Zero-confirmation channels are accepted from the configured LSP only.
       trustedPeer = i?.pubkey ?? null;
       return i;
@@ -239,6 +291,16 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
         ]);
         return;
       }
+      case "payment_refused":
+        record([
+          newEvent("ln.payment_refused", {
+            payment_hash: e.paymentHash,
+            amount_msat: e.amountMsat.toString(),
+            skimmed_msat: e.skimmedMsat.toString(),
+            promised_msat: deps.promisedLspFee?.(e.paymentHash)?.toString() ?? null,
+          }),
+        ]);
+        return;
       case "outputs_swept":
         record([
           newEvent("ln.outputs_swept", {
@@ -275,9 +337,21 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     onEvent,
     trustedZeroConfPeer: () => trustedPeer,
     onRestored: () => deps.onStage?.("syncing"),
+    // Nothing may be kept back of a payment to us, except by the LSP that opened its channel: no more than
+    // it promised for that payment.
+    claimPolicy: (hash, _amountMsat, skimmedMsat) =>
+      skimmedMsat === 0n || skimmedMsat <= (deps.promisedLspFee?.(hash) ?? -1n),
   });
   record(snapshot());
   const started = node;
+  const clientFor = (s: LspSettings): Lsps2Client | null => {
+    const peer = lspsPeer(s);
+    return peer ? new Lsps2Client(started, peer, s.token) : null;
+  };
+  lsps2 = clientFor(settings);
+  // An LSPS2 invoice made before this start may still be paid: the LSP opens its channel only to a wallet
+  // that is online, so stay connected to it (once known) for as long as such an invoice can be.
+  if (lsps2) started.keepConnected(lsps2.lsp.pubkey, Date.now() + INVOICE_EXPIRY_SECS * 1000);
   const sync = () => started.sync().catch((e) => log("warn", `chain sync: ${String(e)}`));
   const timer = setInterval(() => void sync(), CHAIN_SYNC_MS);
   // Funds of closed channels a restore from the words cannot know of, found by the seed's scripts.
@@ -286,7 +360,36 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     node: started,
     logs: () => [...lines],
     lsp,
-    lspPost: (path, body) => postToLsp(deps.lsp, deps.fetch, path, body),
+    lspPost: (path, body) => postToLsp(settings.lsp, deps.fetch, path, body),
+    lsps2: () => lsps2,
+    lspSettings: () => settings,
+    changeLsp: async (next) => {
+      const clean = (v: string | null) => (v?.trim() ? v.trim() : null);
+      const s: LspSettings = {
+        lsp: clean(next.lsp),
+        connectionString: clean(next.connectionString),
+        token: clean(next.token),
+      };
+      let client: Lsps2Client | null = null;
+      let info: LspInfo | null = null;
+      try {
+        if (s.connectionString) {
+          client = clientFor(s);
+          if (!client) throw new Error("The connection string is not pubkey@host:port");
+          await client.menu();
+          info = { pubkey: client.lsp.pubkey, address: client.lsp };
+        } else if (s.lsp) {
+          info = await fetchLspInfo(s.lsp, deps.fetch);
+        }
+      } catch (e) {
+        log("warn", `LSP change refused: ${String(e)}`);
+        throw new LspChangeError("Failed to make a request to the LSP.");
+      }
+      settings = s;
+      lsps2 = client;
+      lspInfo = Promise.resolve(info);
+      trustedPeer = info?.pubkey ?? null;
+    },
     connect: (peer) => started.connectPeer(peer),
     sync,
     stop: () => {

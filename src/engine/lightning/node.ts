@@ -17,8 +17,10 @@ import { hex } from "@scure/base";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { Transaction } from "@scure/btc-signer";
 import * as ldk from "lightningdevkit";
+import { encodeInvoice, field, INVOICE_FEATURES, INVOICE_PREFIX, type RouteHintHop } from "./bolt11-encode";
 import type { EsploraChain, Log } from "./chain";
 import { displayHex, internalBytes } from "./chain";
+import { Lsps0 } from "./lsps0";
 import { NodeError } from "./policy";
 import type { Pipe, PeerAddress } from "./socket";
 import {
@@ -34,6 +36,13 @@ export type NodeRole = "wallet" | "router";
 
 export type NodeEvent =
   | { readonly type: "payment_received"; readonly paymentHash: string; readonly amountMsat: bigint }
+  /** A payment to us was failed back instead of claimed: the hop before us kept `skimmedMsat` of it. */
+  | {
+      readonly type: "payment_refused";
+      readonly paymentHash: string;
+      readonly amountMsat: bigint;
+      readonly skimmedMsat: bigint;
+    }
   | {
       readonly type: "payment_sent";
       readonly paymentId: string;
@@ -145,7 +154,10 @@ export interface NodeOptions {
   readonly onEvent: (event: NodeEvent) => void;
   /** The one peer allowed to open zero-confirmation channels to us (the configured LSP), hex pubkey. */
   readonly trustedZeroConfPeer?: () => string | null;
-  /** Whether to claim an incoming payment, given what the forwarding node skimmed (default: always). */
+  /**
+   * Whether to claim an incoming payment, given what the forwarding node skimmed off it (default: only
+   * when nothing was). A payment refused here is failed back and reported as `payment_refused`.
+   */
   readonly claimPolicy?: (paymentHash: string, amountMsat: bigint, skimmedMsat: bigint) => boolean;
   /**
    * A payment arrived for a hash whose preimage this node does not know (an invoice made for someone
@@ -174,6 +186,8 @@ const TIMER_TICK_MS = 60_000;
 const PEER_TICK_MS = 10_000;
 const LOOP_MS = 250;
 export const INVOICE_EXPIRY_SECS = 86_400;
+/** What the last hop must leave us to claim a payment safely (LDK's minimum is 18 blocks). */
+const MIN_FINAL_CLTV_EXPIRY_DELTA = 24;
 const text = new TextEncoder();
 const untext = new TextDecoder();
 
@@ -230,6 +244,8 @@ export class LightningNode {
   private stopped = false;
   private lastChannels = "";
   readonly nodeId: string;
+  /** LSPS0 messages with LSPs (JSON-RPC in custom messages); an LSP's node sets its `serve`. */
+  readonly lsps0: Lsps0;
 
   private constructor(private readonly opts: NodeOptions) {
     const now = (opts.now ?? Date.now)();
@@ -275,6 +291,7 @@ export class LightningNode {
     if (!(id instanceof ldk.Result_PublicKeyNoneZ_OK))
       throw new NodeError("The node key could not be derived");
     this.nodeId = hex.encode(id.res);
+    this.lsps0 = new Lsps0({ wake: () => this.schedule(), log: opts.log, advertise: opts.role === "router" });
   }
 
   /** Starts the node: restores the manager and every monitor from the store, or makes a new node. */
@@ -367,6 +384,12 @@ export class LightningNode {
     if (this.opts.role === "router") {
       config.set_accept_forwards_to_priv_channels(true);
       config.set_accept_intercept_htlcs(true);
+    } else {
+      // A just-in-time channel's LSP takes its opening fee out of the first payment it forwards; the
+      // claim policy checks what was kept against what was promised before claiming.
+      const channel = ldk.ChannelConfig.constructor_default();
+      channel.set_accept_underpaying_htlcs(true);
+      config.set_channel_config(channel);
     }
     return config;
   }
@@ -469,7 +492,7 @@ export class LightningNode {
       this.manager.as_ChannelMessageHandler(),
       ignorer.as_RoutingMessageHandler(),
       ignorer.as_OnionMessageHandler(),
-      ignorer.as_CustomMessageHandler(),
+      this.lsps0.handler(),
       Math.floor((opts.now ?? Date.now)() / 1000),
       random32(),
       this.logger,
@@ -612,10 +635,19 @@ export class LightningNode {
     } else if (event instanceof ldk.Event_PaymentClaimable) {
       const hash = hex.encode(event.payment_hash);
       const preimage = event.purpose.preimage();
-      const allowed =
-        opts.claimPolicy?.(hash, event.amount_msat, event.counterparty_skimmed_fee_msat) ?? true;
+      const skimmed = event.counterparty_skimmed_fee_msat;
+      const allowed = this.claimAllowed(hash, event.amount_msat, skimmed);
       if (preimage instanceof ldk.Option_ThirtyTwoBytesZ_Some && allowed) {
         this.manager.claim_funds(preimage.some);
+      } else if (preimage instanceof ldk.Option_ThirtyTwoBytesZ_Some) {
+        opts.log("warn", `payment ${hash} refused: ${skimmed} msat kept by the forwarding node`);
+        this.manager.fail_htlc_backwards(event.payment_hash);
+        this.emit({
+          type: "payment_refused",
+          paymentHash: hash,
+          amountMsat: event.amount_msat,
+          skimmedMsat: skimmed,
+        });
       } else if (
         !(preimage instanceof ldk.Option_ThirtyTwoBytesZ_Some) &&
         this.holds(hash, event.amount_msat)
@@ -934,7 +966,7 @@ export class LightningNode {
         this.manager.list_channels().map((c) => hex.encode(c.get_counterparty().get_node_id())),
       );
       for (const [pubkey, address] of this.knownPeers) {
-        if (!withChannels.has(pubkey) || this.isConnected(pubkey)) continue;
+        if (!(withChannels.has(pubkey) || this.kept(pubkey)) || this.isConnected(pubkey)) continue;
         await this.connectPeer(address).catch((e) =>
           this.opts.log("info", `reconnect ${pubkey}: ${String(e)}`),
         );
@@ -1239,6 +1271,68 @@ export class LightningNode {
   failIntercepted(interceptId: string): void {
     this.manager.fail_intercepted_htlc(hex.decode(interceptId));
     this.schedule();
+  }
+
+  // ---- the client side of just-in-time channels (LSPS2) ------------------------------------------
+
+  /** Peers kept connected until a time (unix ms) though no channel is open with them yet. */
+  private readonly keepUntil = new Map<string, number>();
+
+  /** Keeps `pubkey` connected (reconnecting when it drops) until `untilMs`, e.g. while an LSP's invoice is open. */
+  keepConnected(pubkey: string, untilMs: number): void {
+    const now = (this.opts.now ?? Date.now)();
+    for (const [p, until] of this.keepUntil) if (until <= now) this.keepUntil.delete(p);
+    if (untilMs > (this.keepUntil.get(pubkey) ?? 0)) this.keepUntil.set(pubkey, untilMs);
+  }
+
+  private kept(pubkey: string): boolean {
+    return (this.keepUntil.get(pubkey) ?? 0) > (this.opts.now ?? Date.now)();
+  }
+
+  private claimAllowed(paymentHash: string, amountMsat: bigint, skimmedMsat: bigint): boolean {
+    try {
+      return this.opts.claimPolicy?.(paymentHash, amountMsat, skimmedMsat) ?? skimmedMsat === 0n;
+    } catch (e) {
+      this.opts.log("error", `claim policy ${paymentHash}: ${String(e)}`);
+      return false;
+    }
+  }
+
+  /**
+   * An invoice LDK will claim (its hash and secret come from the manager, for at least `amountMsat`),
+   * payable only through `hint`: an LSP's intercept SCID that opens a channel to us as it is paid.
+   */
+  createInvoiceWithHint(
+    amountMsat: bigint,
+    description: string,
+    expirySecs: number,
+    hint: RouteHintHop,
+  ): { bolt11: string; paymentHash: string } {
+    const r = this.manager.create_inbound_payment(
+      ldk.Option_u64Z.constructor_some(amountMsat),
+      expirySecs,
+      ldk.Option_u16Z.constructor_some(MIN_FINAL_CLTV_EXPIRY_DELTA),
+    );
+    if (!(r instanceof ldk.Result_C2Tuple_ThirtyTwoBytesThirtyTwoBytesZNoneZ_OK))
+      throw new NodeError("The invoice could not be made");
+    const [hash, secret] = [r.res.get_a(), r.res.get_b()];
+    const bolt11 = encodeInvoice({
+      prefix: INVOICE_PREFIX[this.opts.network],
+      amountMsat,
+      timestamp: Math.floor((this.opts.now ?? Date.now)() / 1000),
+      secretKey: this.keys.get_node_secret_key(),
+      fields: [
+        field.paymentHash(hash),
+        field.paymentSecret(secret),
+        field.description(description),
+        field.expiry(expirySecs),
+        // As LDK's own invoices: a few blocks more than the node requires, for blocks found meanwhile.
+        field.minFinalCltvExpiry(MIN_FINAL_CLTV_EXPIRY_DELTA + 3),
+        field.routeHint([hint]),
+        field.features(INVOICE_FEATURES),
+      ],
+    });
+    return { bolt11, paymentHash: hex.encode(hash) };
   }
 
   /**

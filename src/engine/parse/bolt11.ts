@@ -44,7 +44,7 @@ const sectionValue = (decoded: Decoded, name: string): unknown =>
   decoded.sections.find((section) => section.name === name && "value" in section)?.["value" as never];
 
 /** 5-bit words to bytes, zero-padding the last byte, as BOLT11 does for the signed data. */
-const wordsToPaddedBytes = (words: readonly number[]): Uint8Array => {
+export const wordsToPaddedBytes = (words: readonly number[]): Uint8Array => {
   const bytes = new Uint8Array(Math.ceil((words.length * 5) / 8));
   let accumulator = 0;
   let bits = 0;

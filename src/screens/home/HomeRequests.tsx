@@ -1,7 +1,11 @@
 import { useEffect, useState } from "react";
 import { useLocation, useSearch } from "wouter";
+import { BUILD_DEFAULTS } from "../../build";
+import { serverDefaults } from "../../config";
 import { useI18n } from "../../i18n/intl";
-import { ConfirmDialog, Dialog } from "../../ui/Dialog";
+import { saveServers } from "../../settings/servers";
+import { useWalletConfig } from "../../ui/config";
+import { Dialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { useToast } from "../../ui/toast";
 import { useWallet } from "../../ui/wallet";
@@ -18,18 +22,24 @@ const siteOf = (lnurl: string): { host: string; favicon: string } | null => {
 
 /**
  * Home's query parameters (spec 1 §2): lnurlauth opens the login dialog; invoice and token go to the
- * send screen; lsps asks to confirm the lightning service's connection string.
+ * send screen; lsps (with its token) asks to confirm the lightning service's connection string, then
+ * switches to it (change_lsp) and keeps it in this device's settings.
  */
 export function HomeRequests() {
   const { t } = useI18n();
   const errorText = useErrorText();
   const client = useWallet();
   const toast = useToast();
+  const config = useWalletConfig();
   const [, navigate] = useLocation();
   const params = new URLSearchParams(useSearch());
   const lnurlauth = params.get("lnurlauth");
-  const invoice = params.get("invoice") ?? params.get("token");
   const lsps = params.get("lsps");
+  // Beside lsps, token is the lightning service's token, not something to pay.
+  const invoice = params.get("invoice") ?? (lsps === null ? params.get("token") : null);
+  const lspsToken = lsps === null ? "" : (params.get("token") ?? "");
+  const [lspsBusy, setLspsBusy] = useState(false);
+  const [lspsError, setLspsError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [iconFailed, setIconFailed] = useState(false);
@@ -38,7 +48,31 @@ export function HomeRequests() {
     if (invoice) navigate(`/send?to=${encodeURIComponent(invoice)}`, { replace: true });
   }, [invoice, navigate]);
 
-  const clear = () => navigate("/", { replace: true });
+  const clear = () => {
+    setLspsError(null);
+    navigate("/", { replace: true });
+  };
+
+  const connectLsps = async () => {
+    if (!lsps) return;
+    setLspsBusy(true);
+    setLspsError(null);
+    try {
+      await client.dispatch({ _tag: "ChangeLsp", lsp: "", connectionString: lsps, token: lspsToken });
+      const defaults = serverDefaults(localStorage, config.network, BUILD_DEFAULTS);
+      saveServers(
+        localStorage,
+        { ...(config.servers ?? defaults), lsp: "", lsps_connection_string: lsps, lsps_token: lspsToken },
+        defaults,
+      );
+      toast({ title: t("home.lsps_saved") });
+      clear();
+    } catch (e) {
+      setLspsError(errorText(e));
+    } finally {
+      setLspsBusy(false);
+    }
+  };
   const site = lnurlauth ? siteOf(lnurlauth) : null;
 
   return (
@@ -83,13 +117,25 @@ export function HomeRequests() {
           </div>
         </div>
       </Dialog>
-      <ConfirmDialog
-        open={lsps !== null}
-        title={t("home.lsps_title")}
-        message={t("home.lsps_text", { value: lsps ?? "" })}
-        onConfirm={clear}
-        onCancel={clear}
-      />
+      <Dialog open={lsps !== null} title={t("home.lsps_title")} onClose={clear}>
+        <div className="column">
+          <p>{t("home.lsps_text", { value: lsps ?? "" })}</p>
+          <ErrorBox text={lspsError} />
+          <div className="row">
+            <button type="button" className="button" onClick={clear}>
+              {t("common.cancel")}
+            </button>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={lspsBusy || !lsps}
+              onClick={() => void connectLsps()}
+            >
+              {t("common.continue")}
+            </button>
+          </div>
+        </div>
+      </Dialog>
     </>
   );
 }

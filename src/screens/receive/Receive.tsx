@@ -19,6 +19,7 @@ import {
 
 type Shown = ResultOf<"CreateReceive">;
 type Paid = { kind: "lightning_paid" | "onchain_paid"; amountSats: bigint };
+type Refused = NonNullable<ResultOf<"CheckReceived">["refused"]>;
 type SetupFee = ResultOf<"EstimateReceiveFee"> & { amountSats: bigint };
 
 /** Receive (spec 1 §5): edit (amount, flavor, note), then show the request polled every second, then paid. */
@@ -32,6 +33,7 @@ export function Receive() {
   const [note, setNote] = useState("");
   const [shown, setShown] = useState<Shown | null>(null);
   const [paid, setPaid] = useState<Paid | null>(null);
+  const [refused, setRefused] = useState<Refused | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [setupFee, setSetupFee] = useState<SetupFee | null>(null);
@@ -65,6 +67,8 @@ export function Receive() {
           if (current && r.paid) {
             setPaid({ kind: r.paid, amountSats: r.amountSats });
             void client.dispatch({ _tag: "SyncOnchain" }).catch(() => undefined);
+          } else if (current) {
+            setRefused(r.refused ?? null);
           }
         })
         .catch(() => undefined);
@@ -90,6 +94,7 @@ export function Receive() {
   };
   const reset = () => {
     setShown(null);
+    setRefused(null);
     setPaid(null);
     setAmount(null);
     setFlavor("unified");
@@ -152,10 +157,25 @@ export function Receive() {
             })}
           </p>
         ) : null}
+        {refused ? (
+          <p className="error-text" role="alert" data-testid="receive-refused">
+            {t("receive.payment_refused", {
+              kept: groupSats(refused.keptSats, lang),
+              promised: groupSats(refused.promisedSats, lang),
+            })}
+          </p>
+        ) : null}
         <p className="hint" role="status">
           {t("receive.waiting")}
         </p>
-        <button type="button" className="button" onClick={() => setShown(null)}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            setShown(null);
+            setRefused(null);
+          }}
+        >
           {t("receive.edit")}
         </button>
       </main>

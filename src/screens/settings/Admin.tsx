@@ -51,6 +51,18 @@ export function Admin() {
   }, [client, running, online]);
   useEffect(refreshPeers, [refreshPeers]);
 
+  // The lightning service in use (it may have changed since the wallet started): the node's, else the settings'.
+  const [lsp, setLsp] = useState<string | null>(
+    config.lsp ?? (config.servers?.lsps_connection_string || null),
+  );
+  useEffect(() => {
+    if (!running) return;
+    client.dispatch({ _tag: "GetConfiguredLsp" }).then(
+      (r) => setLsp(r.lsp || r.connectionString || null),
+      () => undefined,
+    );
+  }, [client, running]);
+
   const run = async (f: () => Promise<unknown>, done?: string) => {
     setBusy(true);
     try {
@@ -112,7 +124,7 @@ export function Admin() {
         <h2 id="admin-servers">{t("admin.servers")}</h2>
         <dl className="details">
           <dt>{t("admin.lsp")}</dt>
-          <dd>{config.lsp ?? t("admin.none")}</dd>
+          <dd>{lsp ?? t("admin.none")}</dd>
           <dt>{t("admin.proxy")}</dt>
           <dd>{config.proxy ?? t("admin.none")}</dd>
           <dt>{t("admin.esplora")}</dt>

@@ -5,27 +5,52 @@ import { useI18n } from "../../i18n/intl";
 import { SERVER_FIELDS, type ServerErrors, saveServers, validateServers } from "../../settings/servers";
 import { BackControl } from "../../ui/BackControl";
 import { useWalletConfig } from "../../ui/config";
-import { useWallet } from "../../ui/wallet";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { useView, useWallet } from "../../ui/wallet";
 
 /**
  * The servers the wallet talks to. Saved as local settings of this device; the wallet then reloads so
- * that it starts with them (and the page's connection policy names them).
+ * that it starts with them (and the page's connection policy names them). A new lightning service is
+ * asked first (change_lsp) while the lightning node runs: one that does not answer is not saved.
  */
 export function ServersSettings() {
   const { t } = useI18n();
   const config = useWalletConfig();
   const client = useWallet();
+  const errorText = useErrorText();
+  const lightning = useView("live")?.lightning;
   const defaults = serverDefaults(localStorage, config.network, BUILD_DEFAULTS);
   const [values, setValues] = useState<Servers>(config.servers ?? defaults);
   const [errors, setErrors] = useState<ServerErrors>({});
   const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const current = config.servers ?? defaults;
 
-  const submit = (e: React.FormEvent) => {
+  const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     const found = validateServers(values, defaults);
     setErrors(found);
+    setFailure(null);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
+    const lspChanged = (["lsp", "lsps_connection_string", "lsps_token"] as const).some(
+      (f) => values[f].trim() !== current[f].trim(),
+    );
+    // The node answers once started; with it off (safe mode, a failure) the settings are only stored.
+    if (lspChanged && (lightning === "ready" || lightning === "starting")) {
+      try {
+        await client.dispatch({
+          _tag: "ChangeLsp",
+          lsp: values.lsp,
+          connectionString: values.lsps_connection_string,
+          token: values.lsps_token,
+        });
+      } catch (err) {
+        setFailure(errorText(err));
+        setBusy(false);
+        return;
+      }
+    }
     saveServers(localStorage, values, defaults);
     client.stop();
     // A fresh start reads the new settings (and names them in the connection policy).
@@ -59,6 +84,7 @@ export function ServersSettings() {
             ) : null}
           </div>
         ))}
+        <ErrorBox text={failure} />
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? t("common.saving") : t("settings.servers.save")}
         </button>
