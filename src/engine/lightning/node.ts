@@ -982,10 +982,14 @@ export class LightningNode {
     const online = new Set(
       this.peerManager.list_peers().map((p) => hex.encode(p.get_counterparty_node_id())),
     );
-    return this.manager
-      .list_channels()
-      .map((c) => {
+    const all = this.manager.list_channels();
+    return all
+      .map((c, i) => {
         const txo = c.get_funding_txo();
+        const outboundSats = c.get_outbound_capacity_msat() / 1000n;
+        const reserve = someU64(c.get_unspendable_punishment_reserve()) ?? 0n;
+        // Below the reserve nothing can be sent, and only what we hold of it is ours.
+        const heldBack = this.ownedSats(all.filter((_, j) => j !== i)) - outboundSats;
         const confirmations = c.get_confirmations();
         const peer = hex.encode(c.get_counterparty().get_node_id());
         return {
@@ -993,8 +997,8 @@ export class LightningNode {
           peer,
           outpoint: txo ? `${displayHex(txo.get_txid())}:${txo.get_index()}` : null,
           sizeSats: c.get_channel_value_satoshis(),
-          outboundSats: c.get_outbound_capacity_msat() / 1000n,
-          reserveSats: someU64(c.get_unspendable_punishment_reserve()) ?? 0n,
+          outboundSats,
+          reserveSats: heldBack <= 0n ? 0n : heldBack < reserve ? heldBack : reserve,
           inboundSats: c.get_inbound_capacity_msat() / 1000n,
           // The bindings answer booleans as 0/1.
           isUsable: Boolean(c.get_is_usable()),
@@ -1010,6 +1014,19 @@ export class LightningNode {
   /** Ours across every channel: what we can send plus the reserves that come back on close. */
   balanceSats(): bigint {
     return this.channels().reduce((sum, c) => sum + c.outboundSats + (c.isReady ? c.reserveSats : 0n), 0n);
+  }
+
+  /**
+   * Ours in the open channels other than `ignored`, as their monitors see it: our side of the latest
+   * commitment, with the commitment fee we pay as funder (it comes back on a cooperative close).
+   */
+  private ownedSats(ignored: ldk.ChannelDetails[]): bigint {
+    let sum = 0n;
+    for (const b of this.chainMonitor.get_claimable_balances(ignored)) {
+      if (b instanceof ldk.Balance_ClaimableOnChannelClose)
+        sum += b.amount_satoshis + b.transaction_fee_satoshis;
+    }
+    return sum;
   }
 
   /** Opens a channel of `sats` to a connected peer; the funding comes from `fundChannel`. */
