@@ -1,27 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../harness/until";
 import { DEFAULT_LSP_FEES, lspFeeMsat } from "../../harness/lsp";
-import { loadLdk, nodeWebSocket } from "../../harness/pipes";
 import { type Harness, startHarness } from "../../harness/world";
-import { startLightningOn } from "../engine/lightning/live";
-import { makeOnchainPort } from "../engine/onchain/live";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { WalletDb } from "../events/db";
-import { type CommandAnswer, WalletHost } from "./host";
+import type { WalletHost } from "./host";
+import { ok, openWorldHost } from "./host.testing";
 import type { AllViews, WalletConfig } from "./protocol";
-import { makeStateCipher } from "./state-cipher";
 
-const cipher = makeStateCipher({ iterations: 1000, allowWeak: true });
 let h: Harness;
 let config: WalletConfig;
 const db = new WalletDb("jit-host");
 let host: WalletHost;
 let views: Partial<AllViews> = {};
-
-const ok = <T = unknown>(a: CommandAnswer): T => {
-  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
-  return a.value as T;
-};
 
 const post = async (path: string, body: unknown) =>
   fetch(`${h.esploraUrl}${path}`, {
@@ -44,21 +35,8 @@ beforeAll(async () => {
     proxy: h.proxyUrl,
     lsp: h.esploraUrl,
   };
-  host = await WalletHost.open({
-    db,
-    config,
-    cipher,
-    onViews: (v) => {
-      views = { ...views, ...v };
-    },
-    makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
-    makeLightning: async (hooks) => {
-      await loadLdk();
-      return startLightningOn(config, hooks, {
-        makeSocket: nodeWebSocket,
-        fetch: (i, init) => fetch(i, init),
-      });
-    },
+  host = await openWorldHost(db, config, (v) => {
+    views = { ...views, ...v };
   });
   views = host.views();
   ok(await host.run({ _tag: "CreateWallet" }));

@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../harness/until";
-import { nodeWebSocket, loadLdk } from "../../harness/pipes";
 import { type Harness, startHarness } from "../../harness/world";
-import { startLightningOn } from "../engine/lightning/live";
-import { makeOnchainPort } from "../engine/onchain/live";
 import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
 import { deriveViews, foldEvents } from "../projections";
-import { type CommandAnswer, WalletHost } from "./host";
+import { WalletHost } from "./host";
+import { ok, openWorldHost, testCipher } from "./host.testing";
 import type { AllViews, WalletConfig } from "./protocol";
-import { makeStateCipher } from "./state-cipher";
 
-const cipher = makeStateCipher({ iterations: 1000, allowWeak: true });
 let h: Harness;
 let config: WalletConfig;
 const db = new WalletDb("lightning-host");
@@ -20,29 +16,11 @@ let views: Partial<AllViews> = {};
 /** The node's load stages as the live state showed them, each change once. */
 let stages: (string | null)[] = [];
 
-const ok = <T = unknown>(a: CommandAnswer): T => {
-  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
-  return a.value as T;
-};
-
 const open = async () => {
-  host = await WalletHost.open({
-    db,
-    config,
-    cipher,
-    onViews: (v) => {
-      views = { ...views, ...v };
-      const stage = v.live ? `${v.live.lightning}/${v.live.lightning_stage}` : null;
-      if (stage && stage !== stages.at(-1)) stages.push(stage);
-    },
-    makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
-    makeLightning: async (hooks) => {
-      await loadLdk();
-      return startLightningOn(config, hooks, {
-        makeSocket: nodeWebSocket,
-        fetch: (i, init) => fetch(i, init),
-      });
-    },
+  host = await openWorldHost(db, config, (v) => {
+    views = { ...views, ...v };
+    const stage = v.live ? `${v.live.lightning}/${v.live.lightning_stage}` : null;
+    if (stage && stage !== stages.at(-1)) stages.push(stage);
   });
   views = host.views();
 };
@@ -178,7 +156,7 @@ describe("lightning in the wallet (host, node and local world together)", () => 
     const other = await WalletHost.open({
       db: new WalletDb("other-wallet"),
       config,
-      cipher,
+      cipher: testCipher,
       onViews: () => {},
     });
     ok(await other.run({ _tag: "CreateWallet" }));

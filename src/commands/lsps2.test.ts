@@ -1,28 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LSPS_TOKEN } from "../../harness/lsps2";
-import { loadLdk, nodeWebSocket } from "../../harness/pipes";
 import { until } from "../../harness/until";
 import { type Harness, startHarness } from "../../harness/world";
 import { DEFAULT_SERVERS } from "../config";
-import { startLightningOn } from "../engine/lightning/live";
-import { makeOnchainPort } from "../engine/onchain/live";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { WalletDb } from "../events/db";
-import { type CommandAnswer, WalletHost } from "./host";
+import type { WalletHost } from "./host";
+import { ok, openWorldHost } from "./host.testing";
 import type { AllViews, WalletConfig } from "./protocol";
-import { makeStateCipher } from "./state-cipher";
 
-const cipher = makeStateCipher({ iterations: 1000, allowWeak: true });
 let h: Harness;
 let config: WalletConfig;
 const db = new WalletDb("lsps2-host");
 let host: WalletHost;
 let views: Partial<AllViews> = {};
-
-const ok = <T = unknown>(a: CommandAnswer): T => {
-  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
-  return a.value as T;
-};
 
 const check = async (paymentHash: string) =>
   ok<{ paid: string | null; amountSats: bigint; refused?: { keptSats: bigint; promisedSats: bigint } }>(
@@ -56,21 +47,8 @@ beforeAll(async () => {
       lsps_token: DEFAULT_LSPS_TOKEN,
     },
   };
-  host = await WalletHost.open({
-    db,
-    config,
-    cipher,
-    onViews: (v) => {
-      views = { ...views, ...v };
-    },
-    makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
-    makeLightning: async (hooks) => {
-      await loadLdk();
-      return startLightningOn(config, hooks, {
-        makeSocket: nodeWebSocket,
-        fetch: (i, init) => fetch(i, init),
-      });
-    },
+  host = await openWorldHost(db, config, (v) => {
+    views = { ...views, ...v };
   });
   views = host.views();
   ok(await host.run({ _tag: "CreateWallet" }));

@@ -1,0 +1,40 @@
+/**
+ * A wallet host against the local world, as the worker builds one, for tests of commands that need the
+ * real engines: on-chain on the world's Esplora, lightning on LDK with peers through the world's proxy.
+ */
+import { loadLdk, nodeWebSocket } from "../../harness/pipes";
+import { startLightningOn } from "../engine/lightning/live";
+import { makeOnchainPort } from "../engine/onchain/live";
+import type { WalletDb } from "../events/db";
+import { type CommandAnswer, WalletHost } from "./host";
+import type { AllViews, WalletConfig } from "./protocol";
+import { makeStateCipher } from "./state-cipher";
+
+/** A cheap key stretch: these tests are not about the password. */
+export const testCipher = makeStateCipher({ iterations: 1000, allowWeak: true });
+
+/** The answer's value, or the error thrown with its tag. */
+export const ok = <T = unknown>(a: CommandAnswer): T => {
+  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
+  return a.value as T;
+};
+
+export const openWorldHost = (
+  db: WalletDb,
+  config: WalletConfig,
+  onViews: (views: Partial<AllViews>) => void,
+): Promise<WalletHost> =>
+  WalletHost.open({
+    db,
+    config,
+    cipher: testCipher,
+    onViews,
+    makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
+    makeLightning: async (hooks) => {
+      await loadLdk();
+      return startLightningOn(config, hooks, {
+        makeSocket: nodeWebSocket,
+        fetch: (i, init) => fetch(i, init),
+      });
+    },
+  });
