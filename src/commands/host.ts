@@ -485,17 +485,7 @@ export class WalletHost {
     this.mnemonicCache = null;
     forgetRootKey();
     this.onchain = null;
-    const ln = this.lightning;
-    this.lightning = null;
-    this.lightningStarting = null;
-    if (ln) await ln.stop();
-    this.setLive({
-      lightning: "off",
-      lightning_stage: null,
-      node_id: null,
-      online_peers: [],
-      usable_channels: [],
-    });
+    await this.stopLightning();
     this.states = foldEvents(await readEvents(this.deps.db));
     this.vault = await readVault(this.deps.db);
     if (this.vault === undefined) this.vaultKey = null;
