@@ -150,6 +150,7 @@ export const jitInvoice = (
     if (lsp === null) return null;
     // The LSP opens the channel over this connection once the payer pays.
     yield* call(() => ln.connect(lsp.address)).pipe(Effect.mapError(() => lspFailed()));
+    ln.node.keepConnected(lsp.pubkey, Date.now() + INVOICE_EXPIRY_SECS * 1000);
     const q = yield* quote(ln, amountSats);
     const amountMsat = amountSats * 1000n;
     if (q.feeMsat >= amountMsat) return yield* Effect.fail(feeTooHigh(q.feeMsat));

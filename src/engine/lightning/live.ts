@@ -352,6 +352,10 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   // An LSPS2 invoice made before this start may still be paid: the LSP opens its channel only to a wallet
   // that is online, so stay connected to it (once known) for as long as such an invoice can be.
   if (lsps2) started.keepConnected(lsps2.lsp.pubkey, Date.now() + INVOICE_EXPIRY_SECS * 1000);
+  // Likewise for an HTTP LSP's wrapped invoice: the LSP pays ours over the channel it opens to us.
+  void lsp()
+    .then((info) => info && started.keepConnected(info.pubkey, Date.now() + INVOICE_EXPIRY_SECS * 1000))
+    .catch(() => undefined);
   const sync = () => started.sync().catch((e) => log("warn", `chain sync: ${String(e)}`));
   const timer = setInterval(() => void sync(), CHAIN_SYNC_MS);
   // Funds of closed channels a restore from the words cannot know of, found by the seed's scripts.

@@ -186,4 +186,13 @@ describe("the wallet's lightning node against the local world", () => {
     const swept = events.filter((e) => e.type === "outputs_swept").at(-1);
     if (swept?.type === "outputs_swept") expect(swept.sats).toBeGreaterThan(110_000n);
   }, 60_000);
+
+  it("reconnects to a peer it keeps (an LSP whose invoice is open) though no channel is open with it", async () => {
+    const lsp = await h.startNode();
+    await wallet.connectPeer(parsePeerAddress(lsp.address)!);
+    wallet.keepConnected(lsp.pubkey, Date.now() + 60_000);
+    wallet.disconnectPeer(lsp.pubkey);
+    expect(wallet.isConnected(lsp.pubkey)).toBe(false);
+    await until("reconnected", () => wallet.isConnected(lsp.pubkey), 25_000, 100);
+  }, 40_000);
 });
