@@ -13,6 +13,12 @@ export default defineConfig({
   retries: 0,
   reporter: [["list"], ["json", { outputFile: "reports/playwright.json" }]],
   globalSetup: "./e2e/global-setup.ts",
+  // The on-chain tests see a payment unconfirmed until they mine; every other test that mines a block on
+  // the run's one chain waits until they are done.
+  projects: [
+    { name: "chain alone", testMatch: /onchain\.spec\.ts$/ },
+    { name: "wallet", testIgnore: /onchain\.spec\.ts$/, dependencies: ["chain alone"] },
+  ],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: "retain-on-failure",
