@@ -20,6 +20,7 @@ import type { PaymentResult } from "../src/engine/lightning/node";
 import { parsePeerAddress } from "../src/engine/lightning/socket";
 import type { HarnessNode } from "./lightning";
 import { HttpError, parseJson, type RouteTable } from "./server";
+import { until } from "./until";
 
 export interface LspFeeParams {
   /** Proportional fee in millionths of the amount. */
@@ -85,8 +86,6 @@ const msatOf = (body: Record<string, unknown>, key: string): bigint => {
   return BigInt(text);
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export const startLsp = (h: HarnessNode, params: Partial<LspFeeParams> = {}): Lsp => {
   const p: LspFeeParams = { ...DEFAULT_LSP_FEES, ...params };
   const quotes = new Map<string, Quote>();
@@ -106,11 +105,7 @@ export const startLsp = (h: HarnessNode, params: Partial<LspFeeParams> = {}): Ls
         const sats = lspChannelSats(prop.amountMsat);
         h.node.openChannel(prop.pubkey, sats, 0n);
         opened.push({ pubkey: prop.pubkey, sats, paymentHash: hash });
-        const end = Date.now() + 30_000;
-        while (!usableTo(prop.pubkey, need)) {
-          if (Date.now() > end) throw new Error("the channel did not become usable");
-          await sleep(50);
-        }
+        await until("the channel to become usable", () => usableTo(prop.pubkey, need), 30_000, 50);
       }
       result = await h.node.payInvoice(prop.walletBolt11, prop.feeMsat);
     } catch (e) {
@@ -209,10 +204,8 @@ export const startPayer = async (
   const pending = await payer.waitFor((e) => e.type === "channel_pending");
   if (pending.type === "channel_pending") await waitForTx(pending.fundingTxid);
   await mine(6);
-  const end = Date.now() + 30_000;
-  while (!payer.node.channels().some((c) => c.peer === lsp.pubkey && c.isUsable)) {
-    if (Date.now() > end) throw new Error("The payer's channel did not become usable");
-    await sleep(100);
-  }
+  await until("the payer's channel to become usable", () =>
+    payer.node.channels().some((c) => c.peer === lsp.pubkey && c.isUsable),
+  );
   return payer;
 };

@@ -32,6 +32,7 @@ import type { NodeEvent } from "../src/engine/lightning/node";
 import type { HarnessNode } from "./lightning";
 import { DEFAULT_LSP_FEES, type LspFeeParams, lspChannelSats } from "./lsp";
 import { HttpError, parseJson, type RouteTable } from "./server";
+import { until } from "./until";
 
 /** The token the world's LSP knows unless a test changes it. */
 export const DEFAULT_LSPS_TOKEN = "local-world";
@@ -89,8 +90,6 @@ const u64 = (n: bigint) => {
   new DataView(b.buffer).setBigUint64(0, n);
   return b;
 };
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const startLsps2 = (
   h: HarnessNode,
@@ -192,25 +191,17 @@ export const startLsps2 = (
     const sats = lspChannelSats(p.paymentSizeMsat);
     h.node.openChannel(p.client, sats, 0n);
     const forwardMsat = e.expectedOutboundMsat - p.feeMsat - service.greedyMsat;
-    const end = Date.now() + 30_000;
-    for (;;) {
-      const fresh = h.node
-        .channels()
-        .find((c) => c.peer === p.client && !before.has(c.channelId) && c.isUsable);
-      if (fresh) {
-        h.node.forwardIntercepted(e.interceptId, fresh.channelId, p.client, forwardMsat);
-        service.opened.push({
-          pubkey: p.client,
-          sats,
-          scid: e.scid,
-          paymentSizeMsat: p.paymentSizeMsat,
-          forwardedMsat: forwardMsat,
-        });
-        return;
-      }
-      if (Date.now() > end) throw new Error("the channel did not become usable");
-      await sleep(50);
-    }
+    const fresh = () =>
+      h.node.channels().find((c) => c.peer === p.client && !before.has(c.channelId) && c.isUsable);
+    await until("the channel to become usable", () => fresh() !== undefined, 30_000, 50);
+    h.node.forwardIntercepted(e.interceptId, fresh()!.channelId, p.client, forwardMsat);
+    service.opened.push({
+      pubkey: p.client,
+      sats,
+      scid: e.scid,
+      paymentSizeMsat: p.paymentSizeMsat,
+      forwardedMsat: forwardMsat,
+    });
   };
 
   const off = h.on((e) => {
