@@ -17,6 +17,7 @@ import { newEvent, type NewEvent } from "../events/make";
 import { type Handler, type HandlerContext, outcome } from "./context";
 import { InvalidInput, ServerUnavailable, type WalletError } from "./errors";
 import { call, INVOICE_EXPIRY_SECS, newInvoice, nodeOf } from "./lightning";
+import { msatToSatsUp } from "../engine/amount";
 
 const LSP_FAILED = "Failed to make a request to the LSP.";
 
@@ -32,8 +33,6 @@ const fromLsp = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
         : lspFailed(),
   });
 
-const sats = (msat: bigint, up: boolean) => (up ? (msat + 999n) / 1000n : msat / 1000n);
-
 /** An LSPS2 LSP's refusal the owner can act on (an amount it does not serve), else unreachable. */
 const fromLsps2 = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
   Effect.tryPromise({
@@ -43,7 +42,7 @@ const fromLsps2 = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
       const r = e.refusal;
       switch (r.reason) {
         case "below_min": {
-          const amount = String(sats(r.limitMsat, true));
+          const amount = String(msatToSatsUp(r.limitMsat));
           return new InvalidInput({
             message: `The LSP opens channels for payments of at least ${amount} sats.`,
             key: "receive.error_lsp_below_min",
@@ -51,7 +50,7 @@ const fromLsps2 = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
           });
         }
         case "above_max": {
-          const amount = String(sats(r.limitMsat, false));
+          const amount = String(r.limitMsat / 1000n);
           return new InvalidInput({
             message: `The LSP opens channels for payments of at most ${amount} sats.`,
             key: "receive.error_lsp_above_max",
@@ -127,9 +126,9 @@ const quote = (ln: LightningPort, amountSats: bigint): Effect.Effect<Quote, Wall
 
 const feeTooHigh = (feeMsat: bigint) =>
   new InvalidInput({
-    message: `The amount does not cover the channel setup fee of ${(feeMsat + 999n) / 1000n} sats.`,
+    message: `The amount does not cover the channel setup fee of ${msatToSatsUp(feeMsat)} sats.`,
     key: "receive.error_fee_exceeds_amount",
-    values: { fee: String((feeMsat + 999n) / 1000n) },
+    values: { fee: String(msatToSatsUp(feeMsat)) },
   });
 
 /**
@@ -192,10 +191,10 @@ export const estimateReceiveFee: Handler<"EstimateReceiveFee"> = (cmd, ctx) =>
     const lsps2 = ln.lsps2();
     if (lsps2) {
       const q = yield* fromLsps2(() => lsps2.quote(cmd.amountSats * 1000n));
-      return outcome({ feeSats: sats(q.feeMsat, true), needsChannel: true });
+      return outcome({ feeSats: msatToSatsUp(q.feeMsat), needsChannel: true });
     }
     const lsp = yield* lspOf(ln);
     if (lsp === null) return outcome({ feeSats: 0n, needsChannel: false });
     const q = yield* quote(ln, cmd.amountSats);
-    return outcome({ feeSats: (q.feeMsat + 999n) / 1000n, needsChannel: true });
+    return outcome({ feeSats: msatToSatsUp(q.feeMsat), needsChannel: true });
   });

@@ -27,6 +27,7 @@ import {
   WalletState,
   WrongNetwork,
 } from "./errors";
+import { msatToSatsUp } from "../engine/amount";
 
 /** The smallest channel the wallet opens (spec 2 swap rules). */
 export const MIN_CHANNEL_SATS = 100_000n;
@@ -153,7 +154,7 @@ export const settlePayment = (r: PaymentResult, amountSats: bigint): PaymentOutc
       status: "succeeded",
       paymentHash: r.paymentHash,
       amountSats,
-      feeSats: (r.feeMsat + 999n) / 1000n,
+      feeSats: msatToSatsUp(r.feeMsat),
     };
   if (r.status === "pending")
     return { status: "pending", paymentHash: r.paymentHash, amountSats, feeSats: 0n };
@@ -193,7 +194,7 @@ export const payInvoice: Handler<"PayInvoice"> = (cmd, ctx) =>
         new InvalidInput({ message: "This invoice has expired.", key: "send.error_expired" }),
       );
     }
-    const fixed = decoded.amountMsat === null ? null : (decoded.amountMsat + 999n) / 1000n;
+    const fixed = decoded.amountMsat === null ? null : msatToSatsUp(decoded.amountMsat);
     if (fixed !== null && cmd.amountSats !== undefined && cmd.amountSats !== fixed) {
       return yield* Effect.fail(
         new InvalidInput({

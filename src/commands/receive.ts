@@ -12,6 +12,7 @@ import { InvalidInput, type WalletError, WalletState } from "./errors";
 import { createBip21 } from "./onchain";
 import { createInvoice } from "./lightning";
 import { jitInvoice } from "./jit";
+import { msatToSatsUp } from "../engine/amount";
 
 export type ReceiveFlavor = "unified" | "lightning" | "onchain";
 
@@ -114,8 +115,8 @@ export const checkReceived: Handler<"CheckReceived"> = (cmd, ctx) =>
             paid: null,
             amountSats: 0n,
             refused: {
-              keptSats: (refused.skimmedMsat + 999n) / 1000n,
-              promisedSats: ((refused.promisedMsat ?? 0n) + 999n) / 1000n,
+              keptSats: msatToSatsUp(refused.skimmedMsat),
+              promisedSats: msatToSatsUp(refused.promisedMsat ?? 0n),
             },
           }
         : { paid: null, amountSats: 0n },

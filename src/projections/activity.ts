@@ -6,6 +6,7 @@ import {
   refusalText,
 } from "./lightning";
 import { netOf, type OnchainState, type OnchainTx } from "./onchain";
+import { msatToSatsUp } from "../engine/amount";
 
 export type ActivityKind = "Lightning" | "OnChain" | "ChannelOpen" | "ChannelClose";
 
@@ -214,7 +215,7 @@ export const lightningDetails = (ln: LightningState, id: string): LightningDetai
     payment_hash: p.paymentHash ?? p.paymentId,
     inbound: false,
     amount_sats: sats(p.amountMsat),
-    fee_sats: (p.feeMsat + 999n) / 1000n,
+    fee_sats: msatToSatsUp(p.feeMsat),
     status: p.status,
     description: null,
     bolt11: p.bolt11,
@@ -274,7 +275,7 @@ export const channelDetails = (
     txid,
     capacity_sats: open.capacitySats,
     balance_sats: now ? BigInt(now.balance) + BigInt(now.reserve) : 0n,
-    fee_sats: open.feeSats + (open.lspFeeMsat + 999n) / 1000n,
+    fee_sats: open.feeSats + msatToSatsUp(open.lspFeeMsat),
     confirmed: funding?.confirmation != null || (now?.is_ready ?? false),
     reason: null,
     at: secs(funding?.confirmation?.blockTime ? funding.confirmation.blockTime * 1000 : open.at),

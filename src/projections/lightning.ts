@@ -1,5 +1,6 @@
 import type { ChannelSnapshot } from "../events/types";
 import { patchEntry, projection } from "./projection";
+import { msatToSatsUp } from "../engine/amount";
 
 export interface Invoice {
   readonly paymentHash: string;
@@ -80,9 +81,9 @@ export const refusalText = (r: {
   readonly skimmedMsat: bigint;
   readonly promisedMsat: bigint | null;
 }): string =>
-  `The LSP kept ${(r.skimmedMsat + 999n) / 1000n} sats of the payment, more than the ${
-    ((r.promisedMsat ?? 0n) + 999n) / 1000n
-  } sats it promised: the payment was refused and went back to the payer.`;
+  `The LSP kept ${msatToSatsUp(r.skimmedMsat)} sats of the payment, more than the ${msatToSatsUp(
+    r.promisedMsat ?? 0n,
+  )} sats it promised: the payment was refused and went back to the payer.`;
 
 /** Invoices, payments both ways, channel opens and closes, and the latest channel list. */
 export const lightningProjection = projection<LightningState, LightningState>({

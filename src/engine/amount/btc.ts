@@ -24,3 +24,6 @@ export const formatSats = (sats: bigint, separator = ","): string => {
 };
 
 export { SATS_PER_BTC };
+
+/** Whole sats covering `msat`, rounded up: a fee or a minimum is never shown below what it is. */
+export const msatToSatsUp = (msat: bigint): bigint => (msat + 999n) / 1000n;

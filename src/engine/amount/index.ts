@@ -1,4 +1,11 @@
-export { BTC_FRACTION_DIGITS, btcStringToSats, formatSats, SATS_PER_BTC, satsToBtcString } from "./btc";
+export {
+  BTC_FRACTION_DIGITS,
+  btcStringToSats,
+  formatSats,
+  msatToSatsUp,
+  SATS_PER_BTC,
+  satsToBtcString,
+} from "./btc";
 export { fiatToSats, InvalidPrice, parsePrice, satsToFiat } from "./convert";
 export { parseDecimal, type ScaledDecimal } from "./decimal";
 export { normaliseFiatInput, normaliseSatsInput } from "./normalise";

@@ -15,6 +15,7 @@ import { usesExpectedScheme } from "../parse/hosts";
 import { decodeLnurl } from "../parse/lnurl";
 import { actionOf, type AuthAction, challengeOf, loginUrl } from "./auth";
 import { type AesSuccessAction, isAesActionReadable } from "./success-action";
+import { msatToSatsUp } from "../amount";
 
 /**
  * Why an LNURL exchange failed. `reason` is what the service said (LUD-06 `{"status":"ERROR"}`), when it
@@ -200,12 +201,12 @@ export const fixedPayAmountSats = (p: { minSendable: bigint; maxSendable: bigint
 
 /** The whole-sat range a pay service accepts: min rounded up, max rounded down. */
 export const payRangeSats = (p: { minSendable: bigint; maxSendable: bigint }) => ({
-  min: (p.minSendable + 999n) / 1000n,
+  min: msatToSatsUp(p.minSendable),
   max: p.maxSendable / 1000n,
 });
 
 export const withdrawRangeSats = (p: { minWithdrawable: bigint; maxWithdrawable: bigint }) => ({
-  min: (p.minWithdrawable + 999n) / 1000n,
+  min: msatToSatsUp(p.minWithdrawable),
   max: p.maxWithdrawable / 1000n,
 });
 
