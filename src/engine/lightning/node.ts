@@ -988,8 +988,10 @@ export class LightningNode {
         const txo = c.get_funding_txo();
         const outboundSats = c.get_outbound_capacity_msat() / 1000n;
         const reserve = someU64(c.get_unspendable_punishment_reserve()) ?? 0n;
-        // Below the reserve nothing can be sent, and only what we hold of it is ours.
-        const heldBack = this.ownedSats(all.filter((_, j) => j !== i)) - outboundSats;
+        // Anything to send means the whole reserve is held; below it, only what we hold of it is ours
+        // (asked of the monitors only then: this runs on every tick).
+        const heldBack =
+          outboundSats > 0n ? reserve : this.ownedSats(all.filter((_, j) => j !== i)) - outboundSats;
         const confirmations = c.get_confirmations();
         const peer = hex.encode(c.get_counterparty().get_node_id());
         return {
