@@ -5,34 +5,33 @@
  */
 import { Effect } from "effect";
 import { parsePeerAddress } from "../engine/lightning/socket";
+import { lightningServerProblem } from "../settings/servers";
 import { type Handler, outcome } from "./context";
 import { InvalidInput, ServerUnavailable } from "./errors";
 import { call, nodeOf } from "./lightning";
 
 const K = "settings.servers";
 
+/** The worker's own words for a broken lightning-server rule (screens show the catalogue's). */
+const problemText = (p: { readonly field: string; readonly key: string }): string =>
+  p.key === `${K}.error_lsp`
+    ? "An LSP is required."
+    : p.field === "lsp"
+      ? "Use either an LSP address or an LSPS connection string with its token, not both."
+      : "An LSPS connection string needs its token.";
+
 export const changeLsp: Handler<"ChangeLsp"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const lsp = cmd.lsp.trim();
     const connectionString = cmd.connectionString.trim();
     const token = cmd.token.trim();
-    if (lsp !== "" && (connectionString !== "" || token !== "")) {
-      return yield* Effect.fail(
-        new InvalidInput({
-          message: "Use either an LSP address or an LSPS connection string with its token, not both.",
-          key: `${K}.lsps_valid_error`,
-        }),
-      );
-    }
-    if (lsp === "" && (connectionString === "") !== (token === ""))
-      return yield* Effect.fail(
-        new InvalidInput({
-          message: "An LSPS connection string needs its token.",
-          key: `${K}.lsps_valid_error`,
-        }),
-      );
-    if (lsp === "" && connectionString === "")
-      return yield* Effect.fail(new InvalidInput({ message: "An LSP is required.", key: `${K}.error_lsp` }));
+    const problem = lightningServerProblem({
+      lsp,
+      lsps_connection_string: connectionString,
+      lsps_token: token,
+    });
+    if (problem)
+      return yield* Effect.fail(new InvalidInput({ message: problemText(problem), key: problem.key }));
     if (connectionString !== "" && parsePeerAddress(connectionString) === null)
       return yield* Effect.fail(
         new InvalidInput({

@@ -70,15 +70,26 @@ export const validateServers = (values: Servers, defaults: Servers): ServerError
     }
     if (isOnion(field, value) && value !== defaults[field]) errors[field] = `${K}.error_tor`;
   }
+  const lightning = lightningServerProblem(values);
+  if (lightning) errors[lightning.field] ??= lightning.key;
+  return errors;
+};
+
+/**
+ * Spec 2's rule for the lightning server: the lsp, or a connection string with its token, never both, and
+ * one of them is required. The field at fault and the catalogue key, or null when the rule holds.
+ */
+export const lightningServerProblem = (
+  values: Pick<Servers, "lsp" | "lsps_connection_string" | "lsps_token">,
+): { readonly field: ServerField; readonly key: string } | null => {
   const lsp = values.lsp.trim() !== "";
   const conn = values.lsps_connection_string.trim() !== "";
   const token = values.lsps_token.trim() !== "";
-  if (lsp && (conn || token)) errors.lsp ??= `${K}.lsps_valid_error`;
-  else if (!lsp && conn !== token) {
-    if (conn) errors.lsps_token ??= `${K}.lsps_valid_error`;
-    else errors.lsps_connection_string ??= `${K}.lsps_valid_error`;
-  } else if (!lsp && !conn) errors.lsp ??= `${K}.error_lsp`;
-  return errors;
+  if (lsp && (conn || token)) return { field: "lsp", key: `${K}.lsps_valid_error` };
+  if (!lsp && conn !== token)
+    return { field: conn ? "lsps_token" : "lsps_connection_string", key: `${K}.lsps_valid_error` };
+  if (!lsp && !conn) return { field: "lsp", key: `${K}.error_lsp` };
+  return null;
 };
 
 /**
