@@ -349,10 +349,9 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     return peer ? new Lsps2Client(started, peer, s.token) : null;
   };
   lsps2 = clientFor(settings);
-  // An LSPS2 invoice made before this start may still be paid: the LSP opens its channel only to a wallet
-  // that is online, so stay connected to it (once known) for as long as such an invoice can be.
-  if (lsps2) started.keepConnected(lsps2.lsp.pubkey, Date.now() + INVOICE_EXPIRY_SECS * 1000);
-  // Likewise for an HTTP LSP's wrapped invoice: the LSP pays ours over the channel it opens to us.
+  // An LSP's invoice made before this start may still be paid (LSPS2's, or an HTTP LSP's wrapped one): the
+  // LSP opens its channel only to a wallet that is online, so stay connected to it (HTTP: its node, once
+  // its info is known) for as long as such an invoice can be.
   void lsp()
     .then((info) => info && started.keepConnected(info.pubkey, Date.now() + INVOICE_EXPIRY_SECS * 1000))
     .catch(() => undefined);
