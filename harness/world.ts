@@ -5,6 +5,7 @@
  *   await h.faucet(address, 100_000n); await h.mine(1); ... await h.stop();
  */
 import type { Server } from "node:http";
+import { Hostility, hostileRoutes } from "./hostile";
 import { attachProxy, type HarnessNode, lightningRoutes, startLightningNode } from "./lightning";
 import { portOf, type RouteTable, serve } from "./server";
 import { World } from "./regtest";
@@ -57,6 +58,8 @@ export interface Harness {
   readonly lnurlAuthLogin: (k1: string) => string | null;
   /** LNURL-pay, lightning addresses and LNURL-withdraw, paid and paying through the world's node. */
   readonly lnurl: LnurlService;
+  /** Hostile modes per service (also `POST /hostile`): see `harness/hostile.ts`. */
+  readonly hostility: Hostility;
   readonly stop: () => Promise<void>;
 }
 
@@ -72,7 +75,8 @@ export interface HarnessOptions {
 export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> => {
   const world = await World.start();
   const host = opts.host ?? "127.0.0.1";
-  const extra: RouteTable = [];
+  const hostility = new Hostility();
+  const extra: RouteTable = [...hostileRoutes(hostility)];
   let server: Server;
   try {
     server = await serve(world, opts.port ?? DEFAULT_ESPLORA_PORT, host, extra);
@@ -158,6 +162,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     lnurlAuthUrl: (action) => lnurlAuth.newLogin(action),
     lnurlAuthLogin: (k1) => lnurlAuth.loginOf(k1),
     lnurl,
+    hostility,
     stop: () => {
       stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()))
         .then(

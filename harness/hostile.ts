@@ -1,0 +1,110 @@
+/**
+ * The local world's hostile mode: each service can be told to lie, hang or flood the way an attacker's server
+ * would, so tests prove the wallet survives it. A test switches one service at a time and clears it after:
+ *
+ *   POST /hostile {"service": "esplora", "mode": "fee-spike"}   → {"service", "mode"}
+ *   POST /hostile {"service": "esplora", "mode": null}          → back to honest
+ *   GET  /hostile                                               → every mode in force
+ *
+ * The modes are listed here; each service reads its own with `hostility.of(service)` and acts on it.
+ */
+import { HttpError, parseJson, type RouteTable } from "./server";
+
+export const HOSTILE_MODES = {
+  esplora: [
+    /** Output values multiplied far beyond what was paid. */
+    "inflated-values",
+    /** Output values below zero. */
+    "negative-values",
+    /** Claims a transaction paying the asker is confirmed when it is not on the chain. */
+    "fake-confirmed",
+    /** JSON answers cut off in the middle. */
+    "malformed-json",
+    /** Accepts the request and never answers. */
+    "hang",
+    /** Answers a byte at a time, slower than any sane timeout. */
+    "slow-drip",
+    /** Fee estimates of thousands of sat/vB. */
+    "fee-spike",
+    /** Fee estimates that are not numbers. */
+    "non-numeric-fees",
+    /** `POST /tx` answers 200 with an HTML page instead of the txid, and drops the transaction. */
+    "broadcast-lie",
+  ],
+  lnurl: [
+    /** The callback's invoice is for another amount than asked. */
+    "mismatched-amount",
+    /** A second read of the pay service answers other metadata. */
+    "second-read-differs",
+    /** The pay service redirects to another host. */
+    "redirect-other-host",
+    /** The success action's URL is on another domain, or not https. */
+    "foreign-success-url",
+    /** A withdraw answers OK and never pays. */
+    "withdraw-ok-unpaid",
+    /** Accepts the request and never answers. */
+    "never-answers",
+    /** Answers 50 MB. */
+    "huge-answer",
+  ],
+  price: [
+    /** Prices of 1e308, 1e-300, zero, negative or not a number (the `value` option picks one). */
+    "absurd",
+  ],
+} as const;
+
+export type HostileService = keyof typeof HOSTILE_MODES;
+export type HostileMode<S extends HostileService = HostileService> = (typeof HOSTILE_MODES)[S][number];
+
+export interface HostileSetting<S extends HostileService = HostileService> {
+  readonly mode: HostileMode<S>;
+  /** Extra knobs a mode may read (for example the absurd price's `value`). */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+export class Hostility {
+  private readonly modes = new Map<HostileService, HostileSetting>();
+
+  /** The mode in force for `service`, or null when it answers honestly. */
+  of<S extends HostileService>(service: S): HostileSetting<S> | null {
+    return (this.modes.get(service) as HostileSetting<S> | undefined) ?? null;
+  }
+
+  set<S extends HostileService>(
+    service: S,
+    mode: HostileMode<S> | null,
+    options: Record<string, unknown> = {},
+  ) {
+    if (mode === null) this.modes.delete(service);
+    else this.modes.set(service, { mode, options });
+  }
+
+  clear() {
+    this.modes.clear();
+  }
+
+  all(): Record<string, HostileSetting> {
+    return Object.fromEntries(this.modes);
+  }
+}
+
+const isService = (s: unknown): s is HostileService =>
+  typeof s === "string" && Object.hasOwn(HOSTILE_MODES, s);
+
+export const hostileRoutes = (h: Hostility): RouteTable => [
+  ["GET", /^\/hostile$/, () => ({ json: h.all() })],
+  [
+    "POST",
+    /^\/hostile$/,
+    (_m, body) => {
+      const { service, mode, ...options } = parseJson(body);
+      if (!isService(service))
+        throw new HttpError(400, `service must be one of ${Object.keys(HOSTILE_MODES)}`);
+      const modes: readonly string[] = HOSTILE_MODES[service];
+      if (mode !== null && (typeof mode !== "string" || !modes.includes(mode)))
+        throw new HttpError(400, `mode must be null or one of ${modes.join(", ")}`);
+      h.set(service, mode as HostileMode | null, options);
+      return { json: { service, mode } };
+    },
+  ],
+];
