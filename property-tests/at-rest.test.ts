@@ -3,7 +3,7 @@ import type { DBCore, DBCoreTable } from "dexie";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { newVaultKey, openValue, sealValue, unlockVault, vaultCheck } from "../src/commands/at-rest";
-import { WRONG_PASSWORD_TEXT, WrongPassword } from "../src/commands/errors";
+import { WRONG_PASSWORD_TEXT, WrongPassword } from "../src/errors";
 import type { CommandAnswer } from "../src/commands/host";
 import { WalletHost } from "../src/commands/host";
 import { makeStateCipher } from "../src/commands/state-cipher";

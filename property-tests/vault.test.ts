@@ -1,7 +1,7 @@
 import { base64 } from "@scure/base";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { WRONG_PASSWORD_TEXT, WrongPassword } from "../src/commands/errors";
+import { WRONG_PASSWORD_TEXT, WrongPassword } from "../src/errors";
 import {
   type Envelope,
   openJson,

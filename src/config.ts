@@ -1,7 +1,20 @@
-import type { WalletConfig } from "./commands/protocol";
 import type { Network } from "./events/types";
 import { NETWORKS } from "./events/types";
 import { type KeyValueStorage, readLocalSetting } from "./settings/local";
+
+/** Where the wallet talks to the chain and prices; chosen at build time or in settings. */
+export interface WalletConfig {
+  readonly network: Network;
+  readonly esplora: string;
+  /** URL template of the price feed, `{code}` replaced by the fiat code. */
+  readonly priceSource: string;
+  /** The WebSocket-to-TCP proxy for reaching lightning peers, or null to dial their WebSockets. */
+  readonly proxy: string | null;
+  /** The LSP's base URL, or null. */
+  readonly lsp: string | null;
+  /** Every server of the settings page (lsp, proxy, rgs, storage, ...), as resolved at start. */
+  readonly servers?: Servers;
+}
 
 /** The servers the wallet talks to (spec 2 §3 server settings). An empty string means none. */
 export interface Servers {

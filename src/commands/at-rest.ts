@@ -11,7 +11,7 @@ import {
 } from "../engine/vault";
 import type { KvRow, WalletDb } from "../events/db";
 import { isEngineBlobKey, isSecretKey, KV } from "../events/storage-keys";
-import { InvalidInput, PasswordRequired, Unexpected, WalletState, wrongPassword } from "./errors";
+import { InvalidInput, PasswordRequired, Unexpected, WalletState, wrongPassword } from "../errors";
 
 /**
  * Secrets at rest. Without a password, secret kv entries (the seed, the nostr key, engine blobs) hold

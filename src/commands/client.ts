@@ -1,5 +1,5 @@
 import type { Command, CommandTag, CommandOf, ResultOf } from "./command";
-import type { WireError } from "./errors";
+import type { WireError } from "../errors";
 import type { AllViews, FromWorker, LoadStage, ToWorker, WalletConfig } from "./protocol";
 
 /** A command that failed: its tag, the catalogue text and the i18n key, as the worker sent them. */

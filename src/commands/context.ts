@@ -1,17 +1,14 @@
 import type { Effect } from "effect";
+import type { KvWrite } from "../events/log";
 import type { NewEvent, Stamp } from "../events/make";
 import type { Network } from "../events/types";
 import type { States } from "../projections";
 import type { CommandOf, CommandTag, ResultOf } from "./command";
-import type { WalletError } from "./errors";
+import type { WalletError } from "../errors";
 import type { OnchainPort } from "../engine/onchain/port";
 import type { LightningPort } from "../engine/lightning/live";
 
-/** A write to the `kv` table made in the same transaction as the command's events (`null` deletes). */
-export interface KvWrite {
-  readonly key: string;
-  readonly value: unknown | null;
-}
+export type { KvWrite };
 
 /** What a handler decided: the answer, the events to append, and any engine blobs to store with them. */
 export interface Outcome<R> {

@@ -37,7 +37,7 @@ import {
   WalletState,
   type WireError,
   wrongPassword,
-} from "./errors";
+} from "../errors";
 import { handlers } from "./handlers";
 import { isStartedPayment } from "./lightning";
 import { checkRestoreWords } from "./wallet";

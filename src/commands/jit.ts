@@ -15,7 +15,7 @@ import { type Lsps2Client, Lsps2Refusal } from "../engine/lightning/lsps2";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { newEvent, type NewEvent } from "../events/make";
 import { type Handler, type HandlerContext, outcome } from "./context";
-import { InvalidInput, ServerUnavailable, type WalletError } from "./errors";
+import { InvalidInput, ServerUnavailable, type WalletError } from "../errors";
 import { call, INVOICE_EXPIRY_SECS, newInvoice, nodeOf } from "./lightning";
 import { msatToSatsUp } from "../engine/amount";
 

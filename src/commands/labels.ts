@@ -6,7 +6,7 @@ import { crdtProjection } from "../projections/crdt";
 import type { OnchainState } from "../projections/onchain";
 import { labelsOf } from "../projections/settings";
 import { type Handler, outcome } from "./context";
-import { InvalidInput } from "./errors";
+import { InvalidInput } from "../errors";
 
 export const LABELS_FILE_NAME = "labels.jsonl";
 

@@ -26,7 +26,7 @@ import {
   type WalletError,
   WalletState,
   WrongNetwork,
-} from "./errors";
+} from "../errors";
 import { msatToSatsUp } from "../engine/amount";
 
 /** The smallest channel the wallet opens (spec 2 swap rules). */

@@ -20,7 +20,7 @@ import { rootKey } from "../engine/keys/mnemonic";
 import { hex } from "@scure/base";
 import type { LnurlOffer } from "./command";
 import { type Handler, outcome } from "./context";
-import { InvalidInput, ServerUnavailable, unexpected, type WalletError } from "./errors";
+import { InvalidInput, ServerUnavailable, unexpected, type WalletError } from "../errors";
 import { createInvoice } from "./lightning";
 
 /** The wallet's transport for LNURL calls. */

@@ -7,7 +7,7 @@ import { Effect } from "effect";
 import { parsePeerAddress } from "../engine/lightning/socket";
 import { lightningServerProblem } from "../settings/servers";
 import { type Handler, outcome } from "./context";
-import { InvalidInput, ServerUnavailable } from "./errors";
+import { InvalidInput, ServerUnavailable } from "../errors";
 import { call, nodeOf } from "./lightning";
 
 const K = "settings.servers";

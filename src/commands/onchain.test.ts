@@ -9,7 +9,7 @@ import { balanceOf } from "../projections/balance";
 import { foldEvents, initialStates, type States } from "../projections/index";
 import type { Command, CommandTag, ResultOf } from "./command";
 import type { HandlerContext } from "./context";
-import type { WalletError } from "./errors";
+import type { WalletError } from "../errors";
 import { makeOnchainPort, onchainHandlers } from "./onchain";
 
 type OnchainCommand = Extract<Command, { _tag: keyof typeof onchainHandlers }>;

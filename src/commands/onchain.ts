@@ -15,7 +15,7 @@ import { encodeBip21 } from "../engine/parse/bip21";
 import { newEvent } from "../events/make";
 import type { CommandTag } from "./command";
 import { type Handler, type HandlerContext, outcome } from "./context";
-import { type InvalidInput, WalletState, type WrongNetwork } from "./errors";
+import { type InvalidInput, WalletState, type WrongNetwork } from "../errors";
 
 export { makeOnchainPort };
 

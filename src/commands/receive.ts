@@ -8,7 +8,7 @@ import { encodeBip21 } from "../engine/parse/bip21";
 import type { CommandSpecs } from "./command";
 import { type Handler, type HandlerContext, outcome } from "./context";
 import type { NewEvent } from "../events/make";
-import { InvalidInput, type WalletError, WalletState } from "./errors";
+import { InvalidInput, type WalletError, WalletState } from "../errors";
 import { createBip21 } from "./onchain";
 import { createInvoice } from "./lightning";
 import { jitInvoice } from "./jit";

@@ -2,7 +2,7 @@ import { Effect, Result } from "effect";
 import { deriveViews, foldEvents } from "../projections";
 import { stateCipher } from "./state-cipher";
 import { readStateHeader, validateContents } from "./state-file";
-import { unexpected, type WalletError } from "./errors";
+import { unexpected, type WalletError } from "../errors";
 
 /** JSON of views: bigints as decimal strings, in the views' own key order, so output is byte-stable. */
 export const viewsJson = (views: unknown): string =>

@@ -1,5 +1,5 @@
 import { type KdfParams, openJson, sealJson, VaultCorrupt } from "../engine/vault";
-import { ImportRejected } from "./errors";
+import { ImportRejected } from "../errors";
 import type { StateCipher } from "./state-file";
 
 /** Seals state files with the vault; a damaged envelope is refused as a damaged file. */

@@ -16,7 +16,7 @@ import {
   PasswordRequired,
   type WalletError,
   unexpected,
-} from "./errors";
+} from "../errors";
 
 /**
  * `mutiny-state.json`: the whole wallet in one versioned file. The log, the Automerge document and the

@@ -12,7 +12,7 @@ import { newEvent } from "../events/make";
 import { KV } from "../events/storage-keys";
 import { crdtProjection } from "../projections/crdt";
 import { type Handler, type HandlerContext, outcome } from "./context";
-import { InvalidInput, WalletState } from "./errors";
+import { InvalidInput, WalletState } from "../errors";
 
 const noWalletYet = (ctx: HandlerContext) =>
   ctx.states.wallet.exists

@@ -1,7 +1,12 @@
-import type { KvWrite } from "../commands/context";
 import type { StoredEvent, WalletDb } from "./db";
 import type { WalletEvent } from "./types";
 import { upcast } from "./upcast";
+
+/** A write to the `kv` table made in the same transaction as the command's events (`null` deletes). */
+export interface KvWrite {
+  readonly key: string;
+  readonly value: unknown | null;
+}
 
 /**
  * Appends events and their engine blobs in one IndexedDB transaction, so an event is durable before

@@ -1,4 +1,4 @@
-import type { AllViews } from "../commands/protocol";
+import type { AllViews } from "../projections/live";
 import type { WalletDb } from "./db";
 
 const VIEWS = "views";

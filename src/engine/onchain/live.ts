@@ -10,7 +10,7 @@ import {
   ServerUnavailable,
   unexpected,
   type WalletError,
-} from "../../commands/errors";
+} from "../../errors";
 import { type NewEvent, newEvent } from "../../events/make";
 import type { Network } from "../../events/types";
 import type { OnchainState } from "../../projections/onchain";

@@ -1,5 +1,5 @@
 import type { Effect } from "effect";
-import type { WalletError } from "../../commands/errors";
+import type { WalletError } from "../../errors";
 import type { NewEvent } from "../../events/make";
 import type { Network, OnchainKeychain } from "../../events/types";
 import type { OnchainState } from "../../projections/onchain";

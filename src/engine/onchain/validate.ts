@@ -1,5 +1,5 @@
 /** The on-chain rules of spec 1 §5 and their catalogue texts (§8). */
-import { InvalidInput, WrongNetwork } from "../../commands/errors";
+import { InvalidInput, WrongNetwork } from "../../errors";
 import type { Network } from "../../events/types";
 import { addressNetworks, scriptFor } from "./networks";
 

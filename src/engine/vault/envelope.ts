@@ -1,4 +1,4 @@
-import { Unexpected, wrongPassword } from "../../commands/errors";
+import { Unexpected, wrongPassword } from "../../errors";
 import { vaultCorrupt } from "./errors";
 import {
   type Envelope,

@@ -1,4 +1,4 @@
-import { InvalidInput, Unexpected, wrongPassword } from "../../commands/errors";
+import { InvalidInput, Unexpected, wrongPassword } from "../../errors";
 import {
   CHECK_BYTES,
   encodeB64,

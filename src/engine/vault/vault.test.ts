@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInput, Unexpected, WRONG_PASSWORD_TEXT, WrongPassword } from "../../commands/errors";
+import { InvalidInput, Unexpected, WRONG_PASSWORD_TEXT, WrongPassword } from "../../errors";
 import {
   createVaultKey,
   DEFAULT_KDF_PARAMS,

@@ -1,0 +1,34 @@
+import type { Views } from "./index";
+
+/**
+ * How far the lightning node got while it starts, after the wallet's own boot: LDK's wasm loading, its
+ * channels restored from the store, then its first look at the chain. Ready follows.
+ */
+export const LIGHTNING_STAGES = ["loading", "restoring", "syncing"] as const;
+export type LightningStage = (typeof LIGHTNING_STAGES)[number];
+
+/** Live state that is not a fold of the log: it changes with the world, not with events. */
+export interface LiveState {
+  readonly price: string | null;
+  /** The fiat shown: the chosen one, or BTC while the price feed is failing. */
+  readonly fiat: string;
+  readonly is_syncing: boolean;
+  readonly last_sync: number | null;
+  readonly sync_error: string | null;
+  /** The lightning node: not started, loading, running, failed, or kept off by safe mode. */
+  readonly lightning: "off" | "starting" | "ready" | "failed" | "safe_mode";
+  /** While `lightning` is starting, its stage; null otherwise. */
+  readonly lightning_stage: LightningStage | null;
+  readonly lightning_error: string | null;
+  readonly node_id: string | null;
+  /** Public keys of the lightning peers connected now. */
+  readonly online_peers: readonly string[];
+  /** Channels that can pay and be paid right now (ready, peer connected, re-established). */
+  readonly usable_channels: readonly string[];
+  /** A password is set and has not been entered yet: the decrypt dialog is open. */
+  readonly needs_password: boolean;
+  /** The seed and engine blobs are encrypted at rest with the owner's password. */
+  readonly has_password: boolean;
+}
+
+export type AllViews = Views & { readonly live: LiveState };
