@@ -153,7 +153,7 @@ describe("password change crash consistency", () => {
           ok(await host.run({ _tag: "CreateWallet" }));
           ok(await host.run({ _tag: "MarkBackedUp" }));
           const { words } = ok(await host.run({ _tag: "ShowSeed" })) as { words: string[] };
-          await host.putEngineBlobs(blobs.map((value, i) => ({ key: `ln/blob/${i}`, value })));
+          await host.secrets.putEngineBlobs(blobs.map((value, i) => ({ key: `ln/blob/${i}`, value })));
           if (from)
             ok(await host.run({ _tag: "ChangePassword", existing: "", password: from, confirm: from }));
 
@@ -188,7 +188,7 @@ describe("password change crash consistency", () => {
           if (answer.ok) expect(withNew).toBe("open");
           expect(ok(await reopened.run({ _tag: "ShowSeed" }))).toEqual({ words });
           for (const [i, value] of blobs.entries())
-            expect(await reopened.getEngineBlob(`ln/blob/${i}`)).toEqual(value);
+            expect(await reopened.secrets.getEngineBlob(`ln/blob/${i}`)).toEqual(value);
         },
       ),
       { numRuns: 60 },

@@ -6,7 +6,9 @@ import { initCrdt } from "./crdt/doc";
 import { WalletDb, walletDbName } from "./events/db";
 import { readViewsSnapshot, saveViewsSnapshot } from "./events/snapshot";
 import { stateCipher } from "./commands/state-cipher";
-import { makeOnchainPort } from "./engine/onchain/live";
+import type { Platform } from "./engine/engine";
+import { lightningEngine } from "./engine/lightning/engine";
+import { onchainEngine } from "./engine/onchain/engine";
 import { startWalletLoops, type WalletLoops } from "./commands/loops";
 
 /**
@@ -43,21 +45,23 @@ const pushViews = (views: Partial<AllViews>) => {
 let db: WalletDb | null = null;
 
 /**
- * LDK's wasm (12 MB, from the service worker's cache after the first visit), its bindings and the
- * wallet's lightning engine, loaded once and side by side. Started beside the log's fold at boot, so the
- * node is ready sooner; home never waits for it.
+ * LDK's wasm (12 MB, from the service worker's cache after the first visit) and its bindings, loaded and
+ * initialised once.
  */
-let ldkLoaded: Promise<typeof import("./engine/lightning/live")> | null = null;
+let ldkLoaded: Promise<void> | null = null;
 const loadLdk = () => {
   ldkLoaded ??= Promise.all([
     import("lightningdevkit"),
     import("lightningdevkit/liblightningjs.wasm?url"),
-    import("./engine/lightning/live"),
-  ]).then(async ([ldk, wasm, live]) => {
-    await ldk.initializeWasmWebFetch(wasm.default);
-    return live;
-  });
+  ]).then(([ldk, wasm]) => ldk.initializeWasmWebFetch(wasm.default));
   return ldkLoaded;
+};
+
+/** The engines in the browser's worker. */
+const platform: Platform = {
+  fetch: (i, init) => fetch(i, init),
+  makeSocket: (url) => new WebSocket(url) as never,
+  loadLdk,
 };
 
 const start = async (config: WalletConfig) => {
@@ -69,7 +73,9 @@ const start = async (config: WalletConfig) => {
     post({ kind: "stage", stage: "downloading" });
     // A wallet that ran lightning last time will again: its node's wasm loads beside the fold. A new
     // wallet or safe mode loads it only if and when the node starts.
-    if (cached?.wallet?.exists && !cached.wallet.safe_mode) void loadLdk().catch(() => undefined);
+    // Started beside the log's fold, so the node is ready sooner; home never waits for it.
+    if (cached?.wallet?.exists && !cached.wallet.safe_mode)
+      void Promise.all([loadLdk(), import("./engine/lightning/live")]).catch(() => undefined);
     await initCrdt(async () => automergeWasm);
     post({ kind: "stage", stage: "checking_for_existing_wallet" });
     const ready = () => {
@@ -83,14 +89,7 @@ const start = async (config: WalletConfig) => {
       cipher: stateCipher,
       onViews: pushViews,
       onUnlocked: ready,
-      makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
-      makeLightning: async (hooks) => {
-        const { startLightningOn } = await loadLdk();
-        return startLightningOn(config, hooks, {
-          makeSocket: (url) => new WebSocket(url) as never,
-          fetch: (i, init) => fetch(i, init),
-        });
-      },
+      engines: { list: [onchainEngine, lightningEngine], platform },
     });
     showViews(host.views());
     post({ kind: "stage", stage: "setup" });

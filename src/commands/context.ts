@@ -7,6 +7,7 @@ import type { CommandOf, CommandTag, ResultOf } from "./command";
 import type { WalletError } from "../errors";
 import type { OnchainPort } from "../engine/onchain/port";
 import type { LightningPort } from "../engine/lightning/live";
+import type { EngineName } from "../engine/engine";
 
 export type { KvWrite };
 
@@ -27,6 +28,15 @@ export const outcome = <R>(
 export interface KeysPort {
   readonly mnemonic: () => Effect.Effect<string, WalletError>;
 }
+
+/**
+ * What a command needs before its handler can run: an engine (the host waits while it starts) or the seed
+ * (refused while the wallet is locked; the on-chain engine is built from the seed, so it needs it too).
+ */
+export type Need = EngineName | "seed";
+
+/** The needs of a family of handlers, declared beside them. */
+export type Needs = { readonly [K in CommandTag]?: Need };
 
 /** What every handler may read and call. Handlers never write: they return an Outcome. */
 export interface HandlerContext {

@@ -1,13 +1,13 @@
 import type { CommandTag } from "./command";
-import type { Handler } from "./context";
+import type { Handler, Needs } from "./context";
 import { getTransaction } from "./activity";
 import { exportLabels, importLabels } from "./labels";
-import { lightningHandlers } from "./lightning";
-import { lnurlHandlers } from "./lnurl";
+import { lightningHandlers, lightningNeeds } from "./lightning";
+import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
 import { lspHandlers } from "./lsp";
-import { onchainHandlers } from "./onchain";
+import { onchainHandlers, onchainNeeds } from "./onchain";
 import {
   createWallet,
   markBackedUp,
@@ -52,4 +52,17 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   CheckReceived: checkReceived,
   EstimateReceiveFee: estimateReceiveFee,
   ...lspHandlers,
+};
+
+/**
+ * What each command needs before its handler runs, as each family declares it: the host waits for a
+ * starting engine and refuses a command that needs the seed while the wallet is locked.
+ */
+export const needs: Needs = {
+  ShowSeed: "seed",
+  ...onchainNeeds,
+  ...lightningNeeds,
+  ...lnurlNeeds,
+  CreateReceive: "lightning",
+  EstimateReceiveFee: "lightning",
 };

@@ -3,12 +3,20 @@
  * real engines: on-chain on the world's Esplora, lightning on LDK with peers through the world's proxy.
  */
 import { loadLdk, nodeWebSocket } from "../../harness/pipes";
-import { startLightningOn } from "../engine/lightning/live";
-import { makeOnchainPort } from "../engine/onchain/live";
+import type { Platform } from "../engine/engine";
+import { lightningEngine } from "../engine/lightning/engine";
+import { onchainEngine } from "../engine/onchain/engine";
 import type { WalletDb } from "../events/db";
 import { type CommandAnswer, WalletHost } from "./host";
 import type { AllViews, WalletConfig } from "./protocol";
 import { makeStateCipher } from "./state-cipher";
+
+/** The engines in Node: the global fetch, `ws` sockets, LDK's wasm read from disk. */
+export const nodePlatform: Platform = {
+  fetch: (i, init) => fetch(i, init),
+  makeSocket: nodeWebSocket,
+  loadLdk,
+};
 
 /** A cheap key stretch: these tests are not about the password. */
 export const testCipher = makeStateCipher({ iterations: 1000, allowWeak: true });
@@ -29,12 +37,5 @@ export const openWorldHost = (
     config,
     cipher: testCipher,
     onViews,
-    makeOnchain: (mnemonic) => makeOnchainPort(mnemonic, config.network, config.esplora),
-    makeLightning: async (hooks) => {
-      await loadLdk();
-      return startLightningOn(config, hooks, {
-        makeSocket: nodeWebSocket,
-        fetch: (i, init) => fetch(i, init),
-      });
-    },
+    engines: { list: [onchainEngine, lightningEngine], platform: nodePlatform },
   });

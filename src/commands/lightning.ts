@@ -15,7 +15,14 @@ import { parsePeerAddress, type PeerAddress } from "../engine/lightning/socket";
 import { decodeBolt11, networkAccepted } from "../engine/parse";
 import { MAX_ONCHAIN_SATS, MIN_ONCHAIN_SATS } from "../engine/onchain/validate";
 import type { CommandSpecs, PaymentOutcome } from "./command";
-import { type Handler, type HandlerContext, type Outcome, outcome, type StartedPayment } from "./context";
+import {
+  type Handler,
+  type HandlerContext,
+  type Needs,
+  type Outcome,
+  outcome,
+  type StartedPayment,
+} from "./context";
 import {
   InsufficientFunds,
   InvalidInput,
@@ -368,3 +375,17 @@ export const lightningHandlers = {
   CloseChannel: closeChannel,
   GetLogs: getLogs,
 } satisfies { readonly [K in keyof CommandSpecs]?: Handler<K> };
+
+/** The commands that use the node (the others read the log, or answer without it). */
+export const lightningNeeds: Needs = {
+  CreateInvoice: "lightning",
+  PayInvoice: "lightning",
+  Keysend: "lightning",
+  ListPeers: "lightning",
+  ConnectPeer: "lightning",
+  DisconnectPeer: "lightning",
+  DeletePeer: "lightning",
+  OpenChannel: "lightning",
+  SweepAllToChannel: "lightning",
+  CloseChannel: "lightning",
+};

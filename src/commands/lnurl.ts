@@ -19,7 +19,7 @@ import {
 import { rootKey } from "../engine/keys/mnemonic";
 import { hex } from "@scure/base";
 import type { LnurlOffer } from "./command";
-import { type Handler, outcome } from "./context";
+import { type Handler, type Needs, outcome } from "./context";
 import { InvalidInput, ServerUnavailable, unexpected, type WalletError } from "../errors";
 import { createInvoice } from "./lightning";
 
@@ -151,3 +151,6 @@ export const lnurlHandlers = {
   OpenSuccessAction: openSuccessAction,
   LnurlAuth: lnurlAuth,
 } as const;
+
+/** Paying a service and withdrawing from one both use the node. */
+export const lnurlNeeds: Needs = { LnurlPayInvoice: "lightning", LnurlWithdraw: "lightning" };

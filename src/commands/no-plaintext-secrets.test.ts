@@ -105,7 +105,7 @@ beforeAll(async () => {
   // What the nostr and lightning engines keep: their secrets, stored before the password is set.
   await db.kv.put({ key: KV.nostrSecret, value: { nsec } });
   const text = new TextEncoder();
-  await host.putEngineBlobs([
+  await host.secrets.putEngineBlobs([
     { key: "ln/node_secret", value: first.privateKey as Uint8Array },
     {
       key: "ln/manager",

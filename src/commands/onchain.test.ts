@@ -10,7 +10,8 @@ import { foldEvents, initialStates, type States } from "../projections/index";
 import type { Command, CommandTag, ResultOf } from "./command";
 import type { HandlerContext } from "./context";
 import type { WalletError } from "../errors";
-import { makeOnchainPort, onchainHandlers } from "./onchain";
+import { makeOnchainPort } from "../engine/onchain/live";
+import { onchainHandlers } from "./onchain";
 
 type OnchainCommand = Extract<Command, { _tag: keyof typeof onchainHandlers }>;
 

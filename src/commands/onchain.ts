@@ -3,7 +3,6 @@
  * chain sync. Handlers validate, ask the on-chain port and return events; they never write.
  */
 import { Effect } from "effect";
-import { makeOnchainPort } from "../engine/onchain/live";
 import type { OnchainPort, SpendTarget } from "../engine/onchain/port";
 import {
   checkDestination,
@@ -14,10 +13,8 @@ import {
 import { encodeBip21 } from "../engine/parse/bip21";
 import { newEvent } from "../events/make";
 import type { CommandTag } from "./command";
-import { type Handler, type HandlerContext, outcome } from "./context";
+import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
 import { type InvalidInput, WalletState, type WrongNetwork } from "../errors";
-
-export { makeOnchainPort };
 
 type OnchainTag =
   | "GetNewAddress"
@@ -141,6 +138,17 @@ export const onchainHandlers: { readonly [K in OnchainTag]: Handler<K> } = {
   EstimateSweepTxFee: estimateSweepTxFee,
   SweepWallet: sweepWallet,
   SyncOnchain: syncOnchain,
+};
+
+/** Every on-chain command but the address check runs on the engine built from the seed. */
+export const onchainNeeds: Needs = {
+  GetNewAddress: "onchain",
+  CreateBip21: "onchain",
+  EstimateTxFee: "onchain",
+  SendToAddress: "onchain",
+  EstimateSweepTxFee: "onchain",
+  SweepWallet: "onchain",
+  SyncOnchain: "onchain",
 };
 
 /** Every on-chain command tag, for the host's dispatch table. */

@@ -2,9 +2,19 @@ import { describe, expect, it } from "vitest";
 import { WalletDb } from "../events/db";
 import { KV } from "../events/storage-keys";
 import type { CommandAnswer } from "./host";
-import type { LightningHooks, LightningPort } from "../engine/lightning/live";
+import type { Engine, Platform } from "../engine/engine";
+import { lightningEngine } from "../engine/lightning/engine";
 import { WalletHost } from "./host";
 import { makeStateCipher } from "./state-cipher";
+
+/** These tests start no engine for real: anything that reaches the platform is a mistake. */
+const unusedPlatform: Platform = {
+  fetch: () => Promise.reject(new Error("no network in this test")),
+  makeSocket: () => {
+    throw new Error("no sockets in this test");
+  },
+  loadLdk: () => Promise.reject(new Error("no LDK in this test")),
+};
 
 const cipher = makeStateCipher({ iterations: 1000, allowWeak: true });
 const kdf = { iterations: 1000, allowWeak: true };
@@ -64,10 +74,10 @@ describe("password at rest", () => {
   it("seals the seed and blobs, boots locked, refuses a wrong password and unlocks with the right one", async () => {
     const { db, host } = await backedUpWallet();
     const { words } = ok(await host.run({ _tag: "ShowSeed" })) as { words: string[] };
-    await host.putEngineBlobs([{ key: "ln/monitor/1", value: new Uint8Array([1, 2, 3]) }]);
+    await host.secrets.putEngineBlobs([{ key: "ln/monitor/1", value: new Uint8Array([1, 2, 3]) }]);
     expect(ok(await host.run(change("", "secret one")))).toEqual({ hasPassword: true });
     expect(host.live.has_password).toBe(true);
-    expect(await host.getEngineBlob("ln/monitor/1")).toEqual(new Uint8Array([1, 2, 3]));
+    expect(await host.secrets.getEngineBlob("ln/monitor/1")).toEqual(new Uint8Array([1, 2, 3]));
 
     let unlocked = 0;
     const again = await openHost(db, { onUnlocked: () => unlocked++ });
@@ -78,8 +88,12 @@ describe("password at rest", () => {
       ok: false,
       error: { _tag: "PasswordRequired" },
     });
-    await expect(again.getEngineBlob("ln/monitor/1")).rejects.toMatchObject({ _tag: "PasswordRequired" });
-    await expect(again.putEngineBlobs([{ key: "ln/x", value: new Uint8Array(1) }])).rejects.toMatchObject({
+    await expect(again.secrets.getEngineBlob("ln/monitor/1")).rejects.toMatchObject({
+      _tag: "PasswordRequired",
+    });
+    await expect(
+      again.secrets.putEngineBlobs([{ key: "ln/x", value: new Uint8Array(1) }]),
+    ).rejects.toMatchObject({
       _tag: "PasswordRequired",
     });
     expect(await again.run({ _tag: "Unlock", password: "secret two" })).toMatchObject({
@@ -93,21 +107,21 @@ describe("password at rest", () => {
     expect(again.live.needs_password).toBe(false);
     expect(unlocked).toBe(1);
     expect(ok(await again.run({ _tag: "ShowSeed" }))).toEqual({ words });
-    expect(await again.getEngineBlob("ln/monitor/1")).toEqual(new Uint8Array([1, 2, 3]));
+    expect(await again.secrets.getEngineBlob("ln/monitor/1")).toEqual(new Uint8Array([1, 2, 3]));
   });
 
   it("changes and removes the password, re-sealing everything", async () => {
     const { db, host } = await backedUpWallet();
-    await host.putEngineBlobs([
+    await host.secrets.putEngineBlobs([
       { key: "ln/manager", value: new Uint8Array([9]) },
       { key: "ln/gone", value: new Uint8Array([8]) },
     ]);
     ok(await host.run(change("", "first")));
-    await host.putEngineBlobs([
+    await host.secrets.putEngineBlobs([
       { key: "ln/gone", value: null },
       { key: "ln/monitor/2", value: new Uint8Array([7, 7]) },
     ]);
-    expect(await host.listEngineBlobKeys("ln/")).toEqual(["ln/manager", "ln/monitor/2"]);
+    expect(await host.secrets.listEngineBlobKeys("ln/")).toEqual(["ln/manager", "ln/monitor/2"]);
     expect(await host.run(change("wrong", "second"))).toMatchObject({
       ok: false,
       error: { _tag: "WrongPassword" },
@@ -116,7 +130,7 @@ describe("password at rest", () => {
     const reopened = await openHost(db);
     expect(await reopened.run({ _tag: "Unlock", password: "first" })).toMatchObject({ ok: false });
     ok(await reopened.run({ _tag: "Unlock", password: "second" }));
-    expect(await reopened.getEngineBlob("ln/monitor/2")).toEqual(new Uint8Array([7, 7]));
+    expect(await reopened.secrets.getEngineBlob("ln/monitor/2")).toEqual(new Uint8Array([7, 7]));
     expect(ok(await reopened.run(change("second", "")))).toEqual({ hasPassword: false });
     expect(await db.kv.get(KV.vault)).toBeUndefined();
     expect((await db.kv.get(KV.seed))?.value).toHaveProperty("mnemonic");
@@ -127,13 +141,15 @@ describe("password at rest", () => {
 
   it("accepts only engine blob keys and bytes", async () => {
     const { host } = await backedUpWallet();
-    await expect(host.putEngineBlobs([{ key: "seed", value: new Uint8Array(1) }])).rejects.toMatchObject({
+    await expect(
+      host.secrets.putEngineBlobs([{ key: "seed", value: new Uint8Array(1) }]),
+    ).rejects.toMatchObject({
       _tag: "Unexpected",
     });
     await expect(
-      host.putEngineBlobs([{ key: "ln/a", value: "text" as unknown as Uint8Array }]),
+      host.secrets.putEngineBlobs([{ key: "ln/a", value: "text" as unknown as Uint8Array }]),
     ).rejects.toMatchObject({ _tag: "Unexpected" });
-    expect(await host.getEngineBlob("ln/none")).toBeUndefined();
+    expect(await host.secrets.getEngineBlob("ln/none")).toBeUndefined();
   });
 
   it("a restore from the words while locked replaces the wallet and drops its password", async () => {
@@ -162,7 +178,7 @@ describe("password at rest", () => {
 
   it("an export of a wallet with a password imports elsewhere without that password", async () => {
     const { host } = await backedUpWallet();
-    await host.putEngineBlobs([{ key: "ln/manager", value: new Uint8Array([4, 5]) }]);
+    await host.secrets.putEngineBlobs([{ key: "ln/manager", value: new Uint8Array([4, 5]) }]);
     const { words } = ok(await host.run({ _tag: "ShowSeed" })) as { words: string[] };
     ok(await host.run(change("", "wallet pw")));
     const { json } = ok(await host.run({ _tag: "ExportState", password: "file pw" })) as { json: string };
@@ -174,7 +190,7 @@ describe("password at rest", () => {
     ok(await other.run({ _tag: "ImportState", text: json, password: "file pw" }));
     expect(other.locked).toBe(false);
     expect(ok(await other.run({ _tag: "ShowSeed" }))).toEqual({ words });
-    expect(await other.getEngineBlob("ln/manager")).toEqual(new Uint8Array([4, 5]));
+    expect(await other.secrets.getEngineBlob("ln/manager")).toEqual(new Uint8Array([4, 5]));
   });
 
   it("an import into a wallet with a password keeps it and seals what came in", async () => {
@@ -200,18 +216,15 @@ describe("password at rest", () => {
     ok(await host.run(change("", "pw")));
     const started: string[] = [];
     // No node starts here: this records only that the host asked for one.
-    const makeLightning = async (hooks: LightningHooks): Promise<LightningPort> => {
-      started.push(hooks.mnemonic);
-      throw new Error("no lightning node in this test");
+    const recording: Engine<"lightning"> = {
+      ...lightningEngine,
+      start: async ({ mnemonic }) => {
+        started.push(mnemonic);
+        throw new Error("no lightning node in this test");
+      },
     };
-    const locked = await WalletHost.open({
-      db,
-      config,
-      cipher,
-      kdf,
-      onViews: () => undefined,
-      makeLightning,
-    });
+    const engines = { list: [recording], platform: unusedPlatform };
+    const locked = await WalletHost.open({ db, config, cipher, kdf, onViews: () => undefined, engines });
     await new Promise((r) => setTimeout(r, 10));
     expect(started).toHaveLength(0);
     ok(await locked.run({ _tag: "Unlock", password: "pw" }));
@@ -220,7 +233,7 @@ describe("password at rest", () => {
     expect(locked.safeMode).toBe(false);
 
     ok(await locked.run({ _tag: "SetSafeMode", enabled: true }));
-    const safe = await WalletHost.open({ db, config, cipher, kdf, onViews: () => undefined, makeLightning });
+    const safe = await WalletHost.open({ db, config, cipher, kdf, onViews: () => undefined, engines });
     expect(safe.safeMode).toBe(true);
     ok(await safe.run({ _tag: "Unlock", password: "pw" }));
     await new Promise((r) => setTimeout(r, 10));

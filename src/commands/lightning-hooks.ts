@@ -1,0 +1,124 @@
+/**
+ * What the lightning engine may ask of the wallet while it runs: an on-chain payment to fund a channel, a
+ * fresh script for swept outputs, events to record, what the log knows of its channels and LSP fees, and
+ * where to report its progress. Each call that reads or writes the log runs in the command queue.
+ */
+import { Effect } from "effect";
+import { hex } from "@scure/base";
+import type { EngineHooks } from "../engine/engine";
+import type { LightningPort } from "../engine/lightning/live";
+import type { OnchainPort } from "../engine/onchain/port";
+import { scriptFor } from "../engine/onchain/networks";
+import { type NewEvent, newEvent } from "../events/make";
+import type { States } from "../projections";
+import type { LightningStage, LiveState } from "../projections/live";
+import type { EngineStatus } from "./engines";
+
+/** The host as the lightning engine's hooks see it. */
+export interface LightningHost {
+  readonly enqueue: <T>(f: () => Promise<T>) => Promise<T>;
+  readonly commit: (events: readonly NewEvent[]) => Promise<void>;
+  readonly states: () => States;
+  readonly onchain: () => OnchainPort | null;
+  readonly lightning: () => LightningPort | null;
+  readonly live: () => LiveState;
+  readonly setLive: (patch: Partial<LiveState>) => void;
+  /** Asks for an on-chain sync soon (several asks close together make one). */
+  readonly syncSoon: () => void;
+}
+
+/** Channels that can send and receive now: ready, peer connected and the channel re-established. */
+export const usableChannels = (ln: LightningPort | null): string[] =>
+  ln
+    ? ln.node
+        .channels()
+        .filter((c) => c.isUsable)
+        .map((c) => c.channelId)
+    : [];
+
+export const onlinePeers = (ln: LightningPort | null): string[] =>
+  ln
+    ? ln.node
+        .peers()
+        .filter((p) => p.connected)
+        .map((p) => p.pubkey)
+    : [];
+
+const runningOnchain = (host: LightningHost): OnchainPort => {
+  const onchain = host.onchain();
+  if (!onchain) throw new Error("The on-chain wallet is not running");
+  return onchain;
+};
+
+export const lightningHooks = (host: LightningHost): EngineHooks["lightning"] => ({
+  fund: (script, sats) =>
+    host.enqueue(async () => {
+      const out = await Effect.runPromise(
+        runningOnchain(host).spend(host.states().onchain, { kind: "pay", script, amountSats: sats }, [], {
+          broadcast: false,
+        }),
+      );
+      await host.commit(out.events);
+      return { tx: hex.decode(out.hex), txid: out.txid, feeSats: out.feeSats };
+    }),
+  sweepScript: () =>
+    host.enqueue(async () => {
+      const onchain = runningOnchain(host);
+      const index = host.states().onchain.nextIndex.internal;
+      const address = onchain.addressAt("internal", index);
+      await host.commit([
+        newEvent("onchain.address_issued", { address, keychain: "internal", index, labels: [] }),
+      ]);
+      return scriptFor(address, onchain.network);
+    }),
+  record: (events: readonly NewEvent[]) => {
+    void host.enqueue(() => host.commit(events)).catch(() => undefined);
+  },
+  knownChannels: () => host.states().lightning.channels,
+  promisedLspFee: (paymentHash) => host.states().lightning.lspFees.get(paymentHash)?.feeMsat ?? null,
+  onChainActivity: () => host.syncSoon(),
+  onStage: (stage: LightningStage) => {
+    // A node stopped while it started may still report: only the one starting now is shown.
+    if (host.live().lightning === "starting" && !host.lightning()) host.setLive({ lightning_stage: stage });
+  },
+  onLive: () => {
+    const ln = host.lightning();
+    const online = onlinePeers(ln);
+    const usable = usableChannels(ln);
+    const live = host.live();
+    if (
+      JSON.stringify(online) !== JSON.stringify(live.online_peers) ||
+      JSON.stringify(usable) !== JSON.stringify(live.usable_channels)
+    )
+      host.setLive({ online_peers: online, usable_channels: usable });
+  },
+});
+
+/** The live state the screens show of the node as its engine starts, runs, fails, stops or is not needed. */
+export const lightningLive = (status: EngineStatus, ln: LightningPort | null): Partial<LiveState> => {
+  switch (status.state) {
+    case "starting":
+      return { lightning: "starting", lightning_stage: "loading", lightning_error: null };
+    case "ready":
+      return {
+        lightning: "ready",
+        lightning_stage: null,
+        node_id: ln?.node.nodeId ?? null,
+        online_peers: onlinePeers(ln),
+        usable_channels: usableChannels(ln),
+      };
+    case "failed":
+      return { lightning: "failed", lightning_stage: null, lightning_error: status.error };
+    case "not_needed":
+      // The only reason a wallet does not run its node.
+      return { lightning: "safe_mode", lightning_stage: null };
+    case "off":
+      return {
+        lightning: "off",
+        lightning_stage: null,
+        node_id: null,
+        online_peers: [],
+        usable_channels: [],
+      };
+  }
+};

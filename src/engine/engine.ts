@@ -1,0 +1,57 @@
+/**
+ * One shape for every engine (on-chain and lightning now; nostr, wallet-connect and ecash next), so the host
+ * that runs them does not grow with each one. An engine is one module exporting one `Engine` value: its
+ * name, whether this wallet needs it, how it starts and how it stops. Its code is loaded by `start` through a
+ * dynamic import, so an engine a wallet never needs is never downloaded. Handlers reach a running engine
+ * through its port (`EnginePorts`).
+ */
+import type { WalletConfig } from "../config";
+import type { States } from "../projections";
+import type { LightningHooks, LightningPort } from "./lightning/live";
+import type { WebSocketFactory } from "./lightning/socket";
+import type { BlobStore } from "./lightning/store";
+import type { OnchainPort } from "./onchain/port";
+
+/** The port each engine gives the handlers, by engine name. */
+export interface EnginePorts {
+  readonly onchain: OnchainPort;
+  readonly lightning: LightningPort;
+}
+
+export type EngineName = keyof EnginePorts;
+
+/** What the host gives an engine beyond the seed and the store: calls back into the wallet. */
+export interface EngineHooks {
+  readonly onchain: Record<string, never>;
+  readonly lightning: Omit<LightningHooks, "mnemonic" | "store">;
+}
+
+/** Where the wallet runs (the browser's worker, or Node for tests and benches): what engines need of it. */
+export interface Platform {
+  readonly fetch: typeof fetch;
+  readonly makeSocket: WebSocketFactory;
+  /** Loads and initialises LDK's wasm, once however often it is called. */
+  readonly loadLdk: () => Promise<void>;
+}
+
+/** Everything an engine starts from: the wallet's servers, its unlocked seed, a sealed store and its hooks. */
+export interface EngineStart<N extends EngineName> {
+  readonly config: WalletConfig;
+  readonly mnemonic: string;
+  /** Engine blobs, sealed at rest with the owner's password when one is set. */
+  readonly store: BlobStore;
+  readonly platform: Platform;
+  readonly hooks: EngineHooks[N];
+}
+
+export interface Engine<N extends EngineName> {
+  readonly name: N;
+  /** Whether this wallet runs the engine, from its folded state (the wallet exists and is unlocked). */
+  readonly needed: (states: States) => boolean;
+  /** Loads the engine's code and starts it; rejects when it cannot start. */
+  readonly start: (env: EngineStart<N>) => Promise<EnginePorts[N]>;
+  /** Stops it; resolves once everything it must write is durable. */
+  readonly stop: (port: EnginePorts[N]) => Promise<void>;
+}
+
+export type AnyEngine = { [N in EngineName]: Engine<N> }[EngineName];
