@@ -4,7 +4,8 @@
  * come back usable with the counterparty — no older monitor than the peer has seen, no force close — and
  * pay and be paid again. And every state the store ever held can be read back.
  *
- * CRASH_RUNS and CRASH_SEED (fast-check's seed) repeat or widen a run; CRASH_LOG prints the wallet node's log.
+ * CRASH_RUNS and CRASH_SEED (fast-check's seed) repeat or widen a run, CRASH_PATH (fast-check's path, with the
+ * seed) replays one run directly; CRASH_LOG prints the wallet node's log.
  */
 import fc from "fast-check";
 import { until } from "../harness/until";
@@ -189,6 +190,7 @@ describe("lightning crash consistency", () => {
           numRuns: RUNS,
           endOnFailure: true,
           seed: process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : undefined,
+          ...(process.env.CRASH_PATH ? { path: process.env.CRASH_PATH } : {}),
         },
       );
     },
