@@ -174,7 +174,7 @@ const text = fc.oneof(
 const amountSats = fc.oneof(fc.constant(null), fc.bigInt({ min: 0n, max: 2_100_000_000_000_000n }));
 
 describe("BIP21 build then parse", () => {
-  it("keeps address, amount, label, message and lightning", () => {
+  it("keeps address, amount, label, message and lightning; refuses two amounts that disagree", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...ADDRESSES),
@@ -193,6 +193,13 @@ describe("BIP21 build then parse", () => {
           expect(decoded?.message).toBe(message || null);
           expect(decoded?.lightning).toBe(lightning);
 
+          const invoiceSats = lightning ? parsePaymentRequest(lightning, on).amount_sats : null;
+          if (amount !== null && invoiceSats !== null && amount !== invoiceSats) {
+            expect(() => parsePaymentRequest(uri, on)).toThrow(
+              expect.objectContaining({ key: "payment_request.amount_mismatch" }),
+            );
+            return;
+          }
           const request = parsePaymentRequest(uri, on);
           expect(request.address).toBe(address);
           expect(request.network).toBe(on);

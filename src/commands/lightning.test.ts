@@ -90,7 +90,9 @@ describe("lightning in the wallet (host, node and local world together)", () => 
       await host.run({ _tag: "EstimateLightningFee", amountSats: 20_000n }),
     );
     expect(fee.maxFeeSats).toBe(200n);
-    const paid = ok<{ status: string; amountSats: bigint }>(await host.run({ _tag: "PayInvoice", bolt11 }));
+    const paid = ok<{ status: string; amountSats: bigint }>(
+      await host.run({ _tag: "PayInvoice", bolt11, amountSats: 20_000n }),
+    );
     expect(paid).toMatchObject({ status: "succeeded", amountSats: 20_000n });
     await until("settled at the LSP", () =>
       h.lightning.node.channels().some((c) => c.outboundSats >= 5_000n),
@@ -118,9 +120,13 @@ describe("lightning in the wallet (host, node and local world together)", () => 
     const payments = async () => (await readEvents(db)).filter((e) => e.type.startsWith("ln.payment")).length;
     const before = await payments();
     const { bolt11 } = h.lightning.node.createInvoice(1_000_000_000n, "too much");
-    const r = await host.run({ _tag: "PayInvoice", bolt11 });
+    const r = await host.run({ _tag: "PayInvoice", bolt11, amountSats: 1_000_000n });
     expect(r).toMatchObject({ ok: false, error: { key: "send.error_low_balance" } });
-    const bad = await host.run({ _tag: "PayInvoice", bolt11: "lnbc1notaninvoice" });
+    // The worker pays only the amount the owner confirmed: an invoice for another amount is refused.
+    const other = h.lightning.node.createInvoice(50_000_000n, "not what was shown");
+    const mismatch = await host.run({ _tag: "PayInvoice", bolt11: other.bolt11, amountSats: 1_000n });
+    expect(mismatch).toMatchObject({ ok: false, error: { key: "send.error_invoice_match" } });
+    const bad = await host.run({ _tag: "PayInvoice", bolt11: "lnbc1notaninvoice", amountSats: 1n });
     expect(bad).toMatchObject({ ok: false, error: { message: "Invalid payment request" } });
     expect(await payments()).toBe(before);
   });

@@ -201,8 +201,9 @@ export const payInvoice: Handler<"PayInvoice"> = (cmd, ctx) =>
         new InvalidInput({ message: "This invoice has expired.", key: "send.error_expired" }),
       );
     }
+    // The worker pays exactly what the owner confirmed: an invoice for any other amount is refused.
     const fixed = decoded.amountMsat === null ? null : msatToSatsUp(decoded.amountMsat);
-    if (fixed !== null && cmd.amountSats !== undefined && cmd.amountSats !== fixed) {
+    if (fixed !== null && cmd.amountSats !== fixed) {
       return yield* Effect.fail(
         new InvalidInput({
           message: "The amount does not match the invoice.",
@@ -210,7 +211,7 @@ export const payInvoice: Handler<"PayInvoice"> = (cmd, ctx) =>
         }),
       );
     }
-    const amountSats = fixed ?? cmd.amountSats ?? 0n;
+    const amountSats = fixed ?? cmd.amountSats;
     if (amountSats <= 0n)
       return yield* Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
     if (ctx.states.lightning.invoices.has(decoded.paymentHash)) {

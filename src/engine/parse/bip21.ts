@@ -2,6 +2,7 @@
  * BIP21 / BIP321 `bitcoin:` URIs: building one for the receive screen's QR code and reading one that was
  * scanned or pasted. Amounts are BTC decimal strings in the URI and bigint sats here.
  */
+import { isPossibleSats } from "../../money";
 import { btcToSats, satsToBtc } from "./amount";
 
 /** What a receive request puts in a `bitcoin:` URI. An empty address is allowed when `lightning` is set. */
@@ -88,7 +89,7 @@ export const decodeBip21 = (uri: string): Bip21 | null => {
     if (key === "amount") {
       if (amountSats !== null) return null;
       amountSats = btcToSats(value);
-      if (amountSats === null) return null;
+      if (amountSats === null || !isPossibleSats(amountSats)) return null;
     } else if (key.startsWith("req-") && !UNDERSTOOD_REQUIRED.has(key)) {
       return null;
     }

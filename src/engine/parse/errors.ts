@@ -8,7 +8,10 @@ export class PaymentRequestError extends Error {
   override readonly name = "PaymentRequestError";
   constructor(
     message: string,
-    readonly key: "payment_request.invalid" | "payment_request.wrong_network",
+    readonly key:
+      | "payment_request.invalid"
+      | "payment_request.wrong_network"
+      | "payment_request.amount_mismatch",
     readonly values: Readonly<Record<string, string>> = {},
   ) {
     super(message);
@@ -30,3 +33,9 @@ export const wrongNetwork = (destination: Network, wallet: Network): PaymentRequ
       wallet,
     },
   );
+
+export const AMOUNT_MISMATCH_TEXT = "This link asks for two different amounts: its own and its invoice's.";
+
+/** A link whose amount and whose invoice's amount disagree: which one was meant cannot be known. */
+export const amountMismatch = (): PaymentRequestError =>
+  new PaymentRequestError(AMOUNT_MISMATCH_TEXT, "payment_request.amount_mismatch");

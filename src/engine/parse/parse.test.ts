@@ -83,11 +83,23 @@ describe("parsePaymentRequest: on-chain", () => {
     expect(parsePaymentRequest(`bitcoin:?lightning=${INVOICE}`, "bitcoin").address).toBeNull();
   });
 
+  it("refuses a link whose amount disagrees with its invoice's, whichever is larger", () => {
+    // The invoice asks 250,000 sats; a link showing 1,000 would have paid 250 times what it showed.
+    for (const amountSats of [1_000n, 249_999n, 250_001n]) {
+      const uri = encodeBip21({ address: MAINNET_ADDRESS, amountSats, lightning: INVOICE });
+      const error = refusal(uri, "bitcoin");
+      expect(error).toBeInstanceOf(PaymentRequestError);
+      expect((error as PaymentRequestError).key).toBe("payment_request.amount_mismatch");
+    }
+  });
+
   it("refuses BIP21 URIs with required unknown parameters, bad amounts or bad addresses", () => {
     for (const uri of [
       `bitcoin:${MAINNET_ADDRESS}?req-future=1`,
       `bitcoin:${MAINNET_ADDRESS}?amount=0.000000001`,
       `bitcoin:${MAINNET_ADDRESS}?amount=-1`,
+      `bitcoin:${MAINNET_ADDRESS}?amount=21000000.00000001`,
+      `bitcoin:${MAINNET_ADDRESS}?amount=99999999999`,
       "bitcoin:175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W",
       "bitcoin:",
     ]) {

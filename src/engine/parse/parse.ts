@@ -8,7 +8,7 @@ import { msatToSats } from "./amount";
 import { decodeBip21 } from "./bip21";
 import { type Bolt11Invoice, decodeBolt11 } from "./bolt11";
 import { decodeCashuToken } from "./cashu";
-import { PaymentRequestError, invalidPaymentRequest, wrongNetwork } from "./errors";
+import { amountMismatch, PaymentRequestError, invalidPaymentRequest, wrongNetwork } from "./errors";
 import { decodeFedimintInvite } from "./fedimint";
 import { decodeLightningAddress } from "./lightning-address";
 import { decodeLnurl } from "./lnurl";
@@ -74,8 +74,12 @@ const parseBip21 = (original: string, text: string, wallet: Network): ParsedPaym
   // address there is nothing else to pay.
   const invoice = uri.lightning === null ? null : decodeBolt11(stripScheme(uri.lightning, "lightning:"));
   const lnurl = uri.lightning === null || invoice !== null ? null : decodeLnurl(uri.lightning);
-  if (invoice !== null) request = { ...request, ...invoiceFields(invoice, wallet) };
-  else if (lnurl !== null) request = { ...request, lnurl: lnurl.url, is_lnurl_auth: lnurl.isAuth };
+  if (invoice !== null) {
+    request = { ...request, ...invoiceFields(invoice, wallet) };
+    // Shown one amount and paying another is how a link steals: two amounts that disagree are refused.
+    if (uri.amountSats !== null && request.amount_sats !== null && uri.amountSats !== request.amount_sats)
+      throw amountMismatch();
+  } else if (lnurl !== null) request = { ...request, lnurl: lnurl.url, is_lnurl_auth: lnurl.isAuth };
   else if (uri.address === "") throw invalidPaymentRequest();
   return {
     ...request,

@@ -76,7 +76,12 @@ export function Send() {
       const k = (e as { key?: string; values?: Record<string, string> }).key;
       return {
         request: null,
-        problem: k === "payment_request.wrong_network" ? (e as Error).message : t("send.error_address"),
+        problem:
+          k === "payment_request.wrong_network"
+            ? (e as Error).message
+            : k === "payment_request.amount_mismatch"
+              ? t(k)
+              : t("send.error_address"),
       };
     }
   }, [destination, network, t]);
@@ -214,14 +219,14 @@ export function Send() {
             ? await client.dispatch({
                 _tag: "PayInvoice",
                 bolt11: route.bolt11,
-                ...(request?.amount_sats === null ? { amountSats } : {}),
+                amountSats,
                 labels,
               })
             : await client
                 .dispatch({ _tag: "LnurlPayInvoice", lnurl: route.lnurl, amountSats, comment })
                 .then((r) => {
                   successAction = r.successAction;
-                  return client.dispatch({ _tag: "PayInvoice", bolt11: r.bolt11, labels });
+                  return client.dispatch({ _tag: "PayInvoice", bolt11: r.bolt11, amountSats, labels });
                 });
       setResult({
         ok: true,
