@@ -25,6 +25,8 @@ export class WalletState extends Data.TaggedError("WalletState")<Detail> {}
 export class ServerUnavailable extends Data.TaggedError("ServerUnavailable")<Detail & { status?: number }> {}
 /** A lightning payment ended without arriving; `message` is the reason the owner sees. */
 export class PaymentFailed extends Data.TaggedError("PaymentFailed")<Detail> {}
+/** The fee is high (above a tenth of the amount, or a fixed ceiling): the owner must confirm it a second time. */
+export class FeeNeedsConfirmation extends Data.TaggedError("FeeNeedsConfirmation")<Detail> {}
 /** A bug or an unexpected state; the message says where. */
 export class Unexpected extends Data.TaggedError("Unexpected")<Detail> {}
 
@@ -38,6 +40,7 @@ export type WalletError =
   | WalletState
   | ServerUnavailable
   | PaymentFailed
+  | FeeNeedsConfirmation
   | Unexpected;
 
 export const WRONG_PASSWORD_TEXT = "Incorrect password entered.";

@@ -41,6 +41,9 @@ export type LnurlSuccessAction =
  * The closed union of commands the screens may send to the worker, with what each answers.
  * Add a command: one entry here, one handler in the family's file, one line in `handlers.ts`.
  */
+/** What the owner agreed to pay in on-chain fees (see `src/engine/onchain/fee-rules.ts`). */
+type FeeConsentInput = { maxFeeSats?: bigint; highFeeConfirmed?: boolean };
+
 export interface CommandSpecs {
   CreateWallet: { input: Empty; output: { walletId: string } };
   /** `replace`: the owner confirmed that the wallet on this device gives way to the restored one. */
@@ -73,14 +76,25 @@ export interface CommandSpecs {
     input: { amountSats: bigint | null; labels: string[] };
     output: { uri: string; address: string };
   };
-  EstimateTxFee: { input: { address: string; amountSats: bigint }; output: { feeSats: bigint } };
+  /** `highFee`: the fee needs the owner's second confirmation before a send may pay it. */
+  EstimateTxFee: {
+    input: { address: string; amountSats: bigint };
+    output: { feeSats: bigint; highFee: boolean };
+  };
+  /**
+   * `maxFeeSats` is the fee the owner was shown: a send that would now cost more is refused. A high fee is
+   * paid only with `highFeeConfirmed`, the owner's second confirmation.
+   */
   SendToAddress: {
-    input: { address: string; amountSats: bigint; labels: string[] };
+    input: FeeConsentInput & { address: string; amountSats: bigint; labels: string[] };
     output: { txid: string; feeSats: bigint };
   };
-  EstimateSweepTxFee: { input: { address: string }; output: { feeSats: bigint; amountSats: bigint } };
+  EstimateSweepTxFee: {
+    input: { address: string };
+    output: { feeSats: bigint; amountSats: bigint; highFee: boolean };
+  };
   SweepWallet: {
-    input: { address: string; labels: string[] };
+    input: FeeConsentInput & { address: string; labels: string[] };
     output: { txid: string; feeSats: bigint; amountSats: bigint };
   };
   SyncOnchain: { input: Empty; output: null };

@@ -10,6 +10,7 @@ import {
   checkSendAmount,
   type Destination,
 } from "../engine/onchain/validate";
+import { type FeeConsent, isHighFee } from "../engine/onchain/fee-rules";
 import { encodeBip21 } from "../engine/parse/bip21";
 import { newEvent } from "../events/make";
 import type { CommandTag } from "./command";
@@ -85,6 +86,12 @@ const payTarget = (cmd: { address: string; amountSats: bigint }, ctx: HandlerCon
     return { kind: "pay", script: dest.script, amountSats: cmd.amountSats } satisfies SpendTarget;
   });
 
+/** The fee the owner agreed to, as the command carries it. */
+const consentOf = (cmd: { maxFeeSats?: bigint; highFeeConfirmed?: boolean }): FeeConsent => ({
+  ...(cmd.maxFeeSats !== undefined ? { maxFeeSats: cmd.maxFeeSats } : {}),
+  highFeeConfirmed: cmd.highFeeConfirmed === true,
+});
+
 const sweepTarget = (cmd: { address: string }, ctx: HandlerContext) =>
   Effect.map(
     destination(cmd.address, ctx),
@@ -96,14 +103,14 @@ export const estimateTxFee: Handler<"EstimateTxFee"> = (cmd, ctx) =>
     const target = yield* payTarget(cmd, ctx);
     const port = yield* portOf(ctx);
     const plan = yield* port.plan(ctx.states.onchain, target);
-    return outcome({ feeSats: plan.feeSats });
+    return outcome({ feeSats: plan.feeSats, highFee: isHighFee(plan.feeSats, plan.amountSats) });
   });
 
 export const sendToAddress: Handler<"SendToAddress"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const target = yield* payTarget(cmd, ctx);
     const port = yield* portOf(ctx);
-    const sent = yield* port.spend(ctx.states.onchain, target, cmd.labels);
+    const sent = yield* port.spend(ctx.states.onchain, target, cmd.labels, { consent: consentOf(cmd) });
     return outcome({ txid: sent.txid, feeSats: sent.feeSats }, sent.events);
   });
 
@@ -112,14 +119,18 @@ export const estimateSweepTxFee: Handler<"EstimateSweepTxFee"> = (cmd, ctx) =>
     const target = yield* sweepTarget(cmd, ctx);
     const port = yield* portOf(ctx);
     const plan = yield* port.plan(ctx.states.onchain, target);
-    return outcome({ feeSats: plan.feeSats, amountSats: plan.amountSats });
+    return outcome({
+      feeSats: plan.feeSats,
+      amountSats: plan.amountSats,
+      highFee: isHighFee(plan.feeSats, plan.amountSats),
+    });
   });
 
 export const sweepWallet: Handler<"SweepWallet"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const target = yield* sweepTarget(cmd, ctx);
     const port = yield* portOf(ctx);
-    const sent = yield* port.spend(ctx.states.onchain, target, cmd.labels);
+    const sent = yield* port.spend(ctx.states.onchain, target, cmd.labels, { consent: consentOf(cmd) });
     return outcome({ txid: sent.txid, feeSats: sent.feeSats, amountSats: sent.amountSats }, sent.events);
   });
 

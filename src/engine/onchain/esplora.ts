@@ -1,8 +1,23 @@
 /**
  * A client of an Esplora REST API (blockstream/electrs, mempool.space, the local world). One request
- * pipeline: at most `concurrency` requests in flight, retries with backoff on 429, 5xx and network
- * errors. Failures are `EsploraError`s; the port turns them into the wallet's tagged errors once.
+ * pipeline: at most `concurrency` requests in flight, each bounded in time and size, retries with backoff on
+ * 429, 5xx, network errors, timeouts and answers that do not fit their schema. Failures are
+ * `EsploraError`s; the port turns them into the wallet's tagged errors once.
  */
+import { Schema } from "effect";
+import { boundedFetch, type FetchFn, type RequestLimits } from "../http/bounded";
+import {
+  AddressStatsSchema,
+  BlockStatusSchema,
+  FeeEstimatesSchema,
+  HeightSchema,
+  MempoolSchema,
+  MerkleProofSchema,
+  OutspendSchema,
+  StatusSchema,
+  TxSchema,
+  UtxosSchema,
+} from "./esplora-schema";
 
 export interface EsploraStatus {
   readonly confirmed: boolean;
@@ -67,7 +82,12 @@ export interface EsploraOptions {
   readonly backoffMs?: number;
   /** Called for every HTTP request made (after retries count as their own), for measuring. */
   readonly onRequest?: (path: string) => void;
+  /** Each request's deadline and byte cap. */
+  readonly limits?: RequestLimits;
 }
+
+/** A request's whole exchange within 20 s, its answer within 5 MB (a page of 25 large transactions). */
+export const ESPLORA_LIMITS: RequestLimits = { timeoutMs: 20_000, maxBytes: 5_000_000 };
 
 /** Esplora pages an address's confirmed history 25 transactions at a time. */
 const CHAIN_PAGE = 25;
@@ -76,8 +96,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export type EsploraClient = ReturnType<typeof makeEsplora>;
 
-export const makeEsplora = (baseUrl: string, fetchFn: typeof fetch, opts: EsploraOptions = {}) => {
+export const makeEsplora = (baseUrl: string, fetchFn: FetchFn, opts: EsploraOptions = {}) => {
   const base = baseUrl.replace(/\/+$/, "");
+  const http = boundedFetch(fetchFn, opts.limits ?? ESPLORA_LIMITS);
   const concurrency = opts.concurrency ?? 4;
   const retries = opts.retries ?? 3;
   const backoff = opts.backoffMs ?? 250;
@@ -93,30 +114,50 @@ export const makeEsplora = (baseUrl: string, fetchFn: typeof fetch, opts: Esplor
     };
   };
 
-  /** One request through the pipeline: null on 404 when `allow404`, the body text otherwise. */
-  const request = async (path: string, init?: RequestInit, allow404 = false): Promise<string | null> => {
+  /**
+   * One request through the pipeline: null on 404 when `allow404`, else the answer as `read` makes it. An
+   * answer `read` refuses is the server's failure, retried like a 5xx.
+   */
+  const request = async <T>(
+    path: string,
+    read: (text: string) => T,
+    init?: RequestInit,
+    allow404 = false,
+  ): Promise<T | null> => {
     for (let attempt = 0; ; attempt++) {
       const release = await slot();
       let status: number | undefined;
       let text = "";
+      let problem: string | null = null;
       try {
         opts.onRequest?.(path);
         // Called as a plain function: a browser's fetch refuses to run with another `this`.
-        const r = await fetchFn(`${base}${path}`, init);
+        const r = await http(`${base}${path}`, init);
         status = r.status;
         text = await r.text();
-      } catch {
+      } catch (e) {
         status = undefined;
+        problem = e instanceof Error && e.message ? e.message : null;
       } finally {
         release();
       }
-      if (status !== undefined && status >= 200 && status < 300) return text;
       if (status === 404 && allow404) return null;
+      if (status !== undefined && status >= 200 && status < 300) {
+        try {
+          return read(text);
+        } catch (e) {
+          problem = `answered something that is not what was asked (${e instanceof Error ? e.message.split("\n")[0] : "unreadable"})`;
+          status = undefined;
+          if (attempt >= retries) throw new EsploraError(`The Esplora server ${problem}`, path);
+          await sleep(backoff * 2 ** attempt);
+          continue;
+        }
+      }
       const retryable = status === undefined || status === 429 || status >= 500;
       if (!retryable || attempt >= retries) {
         const why =
           status === undefined
-            ? "could not be reached"
+            ? `could not be reached${problem ? ` (${problem})` : ""}`
             : `answered ${status}${text ? `: ${text.slice(0, 200)}` : ""}`;
         throw new EsploraError(`The Esplora server ${why}`, path, status);
       }
@@ -124,57 +165,74 @@ export const makeEsplora = (baseUrl: string, fetchFn: typeof fetch, opts: Esplor
     }
   };
 
-  const json = async <T>(path: string): Promise<T> => JSON.parse((await request(path)) ?? "null") as T;
-  const jsonOrNull = async <T>(path: string): Promise<T | null> => {
-    const text = await request(path, undefined, true);
-    return text === null ? null : (JSON.parse(text) as T);
+  /** JSON checked against `schema`; anything else is the server's failure. */
+  const json = <S extends Schema.Top>(schema: S) => {
+    const decode = Schema.decodeUnknownSync(schema as never) as (u: unknown) => S["Type"];
+    return (t: string): S["Type"] => decode(JSON.parse(t));
+  };
+  const get = async <S extends Schema.Top>(path: string, schema: S): Promise<S["Type"]> =>
+    (await request(path, json(schema))) as S["Type"];
+  const getOrNull = <S extends Schema.Top>(path: string, schema: S): Promise<S["Type"] | null> =>
+    request(path, json(schema), undefined, true);
+  const hexText = (length?: number) => (t: string) => {
+    const v = t.trim();
+    if (!/^([0-9a-fA-F]{2})*$/.test(v) || (length !== undefined && v.length !== length))
+      throw new Error("not hex of the expected length");
+    return v;
   };
 
   return {
-    tipHash: async (): Promise<string> => ((await request("/blocks/tip/hash")) ?? "").trim(),
-    tipHeight: async (): Promise<number> => Number(((await request("/blocks/tip/height")) ?? "").trim()),
-    blockStatus: (hash: string) => json<{ in_best_chain: boolean; height?: number }>(`/block/${hash}/status`),
+    tipHash: async (): Promise<string> => (await request("/blocks/tip/hash", hexText(64))) ?? "",
+    tipHeight: async (): Promise<number> =>
+      (await request("/blocks/tip/height", (t) =>
+        Schema.decodeUnknownSync(HeightSchema)(Number(t.trim() || "x")),
+      )) ?? 0,
+    blockStatus: (hash: string) => get(`/block/${hash}/status`, BlockStatusSchema),
     /** A fingerprint of the mempool (count, size, fees), enough to tell that it changed. */
     mempoolFingerprint: async (): Promise<string> => {
-      const m = await json<{ count: number; vsize: number; total_fee: number }>("/mempool");
+      const m = await get("/mempool", MempoolSchema);
       return `${m.count}:${m.vsize}:${m.total_fee}`;
     },
-    feeEstimates: () => json<Record<string, number>>("/fee-estimates"),
-    addressStats: (address: string) => json<AddressStats>(`/address/${address}`),
+    feeEstimates: (): Promise<Readonly<Record<string, number>>> => get("/fee-estimates", FeeEstimatesSchema),
+    addressStats: (address: string): Promise<AddressStats> => get(`/address/${address}`, AddressStatsSchema),
     /** Every transaction of an address: mempool first, then confirmed newest first, all pages. */
     addressTxs: async (address: string, confirmedCount: number): Promise<EsploraTx[]> => {
-      const first = await json<EsploraTx[]>(`/address/${address}/txs`);
-      const txs = [...first];
-      let confirmed = first.filter((t) => t.status.confirmed);
+      const page = Schema.Array(TxSchema);
+      const first = await get(`/address/${address}/txs`, page);
+      const txs: EsploraTx[] = [...first];
+      let confirmed: readonly EsploraTx[] = first.filter((t) => t.status.confirmed);
       while (
         confirmed.length === CHAIN_PAGE &&
         txs.filter((t) => t.status.confirmed).length < confirmedCount
       ) {
         const last = confirmed[confirmed.length - 1]!.txid;
-        confirmed = await json<EsploraTx[]>(`/address/${address}/txs/chain/${last}`);
+        confirmed = await get(`/address/${address}/txs/chain/${last}`, page);
         txs.push(...confirmed);
       }
       return txs;
     },
-    tx: (txid: string) => jsonOrNull<EsploraTx>(`/tx/${txid}`),
+    tx: (txid: string): Promise<EsploraTx | null> => getOrNull(`/tx/${txid}`, TxSchema),
     /** Unspent outputs paying to a script (by Esplora's scripthash: the reversed sha256 of the script). */
-    scriptUtxos: (scripthash: string) =>
-      json<{ txid: string; vout: number; value: number }[]>(`/scripthash/${scripthash}/utxo`),
+    scriptUtxos: (scripthash: string) => get(`/scripthash/${scripthash}/utxo`, UtxosSchema),
     /** A transaction's raw bytes as hex, null when the server does not know it. */
-    txHex: async (txid: string): Promise<string | null> =>
-      (await request(`/tx/${txid}/hex`, undefined, true))?.trim() ?? null,
+    txHex: (txid: string): Promise<string | null> => request(`/tx/${txid}/hex`, hexText(), undefined, true),
     /** The 80-byte header of a block, as hex. */
     blockHeader: async (hash: string): Promise<string> =>
-      ((await request(`/block/${hash}/header`)) ?? "").trim(),
+      (await request(`/block/${hash}/header`, hexText(160))) ?? "",
     /** Where a confirmed transaction sits in its block. */
-    merkleProof: (txid: string) => json<{ block_height: number; pos: number }>(`/tx/${txid}/merkle-proof`),
-    txStatus: (txid: string) => jsonOrNull<EsploraStatus>(`/tx/${txid}/status`),
-    outspend: (txid: string, vout: number) => jsonOrNull<Outspend>(`/tx/${txid}/outspend/${vout}`),
-    /** Broadcasts a signed transaction (hex); answers the txid. Not retried on a 4xx rejection. */
+    merkleProof: (txid: string) => get(`/tx/${txid}/merkle-proof`, MerkleProofSchema),
+    txStatus: (txid: string): Promise<EsploraStatus | null> => getOrNull(`/tx/${txid}/status`, StatusSchema),
+    outspend: (txid: string, vout: number): Promise<Outspend | null> =>
+      getOrNull(`/tx/${txid}/outspend/${vout}`, OutspendSchema),
+    /**
+     * Broadcasts a signed transaction (hex); answers what the server answered, trimmed (the txid, from an
+     * honest server: the caller compares it with the one it computed). Not retried on a 4xx rejection.
+     */
     broadcast: async (txHex: string): Promise<string> =>
-      (
-        (await request("/tx", { method: "POST", body: txHex, headers: { "content-type": "text/plain" } })) ??
-        ""
-      ).trim(),
+      (await request("/tx", (t) => t.trim(), {
+        method: "POST",
+        body: txHex,
+        headers: { "content-type": "text/plain" },
+      })) ?? "",
   };
 };

@@ -20,6 +20,7 @@ import { MIN_FEE_RATE, type SelectionResult, selectCoins, sweepCoins } from "./c
 import { diff } from "./diff";
 import { type EsploraClient, EsploraError, type EsploraOptions, makeEsplora } from "./esplora";
 import type { OnchainPort, SpendTarget } from "./port";
+import { checkedFeeRate, feeRefusal } from "./fee-rules";
 import { emptyCache, type ScanCache, scan } from "./scan";
 import { signSpend, spendableCoins, type WalletCoin } from "./spend";
 import { MIN_ONCHAIN_SATS } from "./validate";
@@ -31,6 +32,12 @@ const lowBalance = () =>
   new InsufficientFunds({
     message: "You don't have enough balance for this amount and its fee.",
     key: "send.error_low_balance",
+  });
+
+const broadcastDisagrees = (answer: string) =>
+  new ServerUnavailable({
+    message: `The server did not confirm the broadcast (it answered "${answer.slice(0, 80)}"): nothing was recorded as sent.`,
+    key: "send.error_broadcast_answer",
   });
 
 /** The one place a failure of the server or of the code becomes a tagged error. */
@@ -50,7 +57,8 @@ const feeRateOf = async (client: EsploraClient, cache: ScanCache): Promise<bigin
   if (cache.feeRate && cache.feeRate.tip === tip) return cache.feeRate.rate;
   const estimates = await client.feeEstimates();
   const perVbyte = estimates[String(CONFIRMATION_TARGET)] ?? estimates["6"] ?? 1;
-  const rate = BigInt(Math.ceil(perVbyte * 1000));
+  const rate = checkedFeeRate(perVbyte);
+  if (typeof rate !== "bigint") throw rate;
   const bounded = rate < MIN_FEE_RATE ? MIN_FEE_RATE : rate;
   cache.feeRate = { tip, rate: bounded };
   return bounded;
@@ -119,11 +127,22 @@ export const makeOnchainPort = (
     spend: (state, target, labels, options) =>
       serial(async () => {
         const { view, rate, selection } = await planFor(state, target);
+        // Checked here, after planning and before signing: what is paid is what the owner agreed to.
+        if (options?.consent) {
+          const refusal = feeRefusal(selection.fee, selection.amount, options.consent);
+          if (refusal) throw refusal;
+        }
         const events: NewEvent[] = await diff(client, account, state, view, cache);
         const changeIndex = Math.max(state.nextIndex.internal, view.lastUsed.internal + 1);
         const change = selection.change > 0n ? account.address("internal", changeIndex) : null;
         const signed = signSpend(account, selection, target.script, change);
-        const txid = options?.broadcast === false ? signed.txid : await client.broadcast(signed.hex);
+        if (options?.broadcast !== false) {
+          // The txid is the one computed here: a server that answers anything else did not take this
+          // transaction as sent, and its answer must never reach the log.
+          const answered = await client.broadcast(signed.hex);
+          if (answered !== signed.txid) throw broadcastDisagrees(answered);
+        }
+        const txid = signed.txid;
         // The mempool changed: the next sync must look again.
         cache.mempool = null;
         if (change) {

@@ -3,6 +3,7 @@ import type { WalletError } from "../../errors";
 import type { NewEvent } from "../../events/make";
 import type { Network, OnchainKeychain } from "../../events/types";
 import type { OnchainState } from "../../projections/onchain";
+import type { FeeConsent } from "./fee-rules";
 
 /** Where a spend goes: an amount to an address, or everything the wallet can spend (a sweep). */
 export type SpendTarget =
@@ -48,6 +49,10 @@ export interface OnchainPort {
     state: OnchainState,
     target: SpendTarget,
     labels: readonly string[],
-    options?: { readonly broadcast?: boolean },
+    options?: {
+      readonly broadcast?: boolean;
+      /** What the owner agreed to pay in fees; absent for a channel's funding (its screen shows the fee). */
+      readonly consent?: FeeConsent;
+    },
   ) => Effect.Effect<SpendOutcome, WalletError>;
 }

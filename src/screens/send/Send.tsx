@@ -41,7 +41,13 @@ type Result =
     }
   | { readonly ok: false; readonly reason: string };
 
-type Fee = { readonly feeSats: bigint; readonly amountSats: bigint; readonly upTo: boolean };
+type Fee = {
+  readonly feeSats: bigint;
+  readonly amountSats: bigint;
+  readonly upTo: boolean;
+  /** The worker asks a second confirmation before paying this fee. */
+  readonly highFee: boolean;
+};
 
 /**
  * Send (spec 1 §5): the destination (from a scan, a link or typed), the amount with the method to pay
@@ -66,6 +72,7 @@ export function Send() {
   const [sending, setSending] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
   const [whyFees, setWhyFees] = useState(false);
+  const [askHighFee, setAskHighFee] = useState(false);
 
   const parsed = useMemo((): { request: ParsedPaymentRequest | null; problem: string | null } => {
     const text = destination.trim();
@@ -148,11 +155,11 @@ export function Send() {
           : () =>
               client
                 .dispatch({ _tag: "EstimateTxFee", address: route.address, amountSats })
-                .then((r) => ({ feeSats: r.feeSats, amountSats, upTo: false }))
+                .then((r) => ({ feeSats: r.feeSats, amountSats, upTo: false, highFee: r.highFee }))
         : () =>
             client
               .dispatch({ _tag: "EstimateLightningFee", amountSats })
-              .then((r) => ({ feeSats: r.maxFeeSats, amountSats, upTo: true }));
+              .then((r) => ({ feeSats: r.maxFeeSats, amountSats, upTo: true, highFee: false }));
     const timer = setTimeout(() => {
       ask()
         .then((f) => current && setFee(f))
@@ -184,20 +191,29 @@ export function Send() {
     );
   };
 
-  const send = async () => {
+  /** Sends; a high on-chain fee first asks a second confirmation, given by `highFeeConfirmed`. */
+  const send = async (highFeeConfirmed = false) => {
     if (!route || !fee || problem) return;
+    if (route.kind === "onchain" && fee.highFee && !highFeeConfirmed) {
+      setAskHighFee(true);
+      return;
+    }
+    setAskHighFee(false);
     setSending(true);
     try {
       const labels: string[] = [];
+      // The worker pays at most the fee shown, and a high one only after the second confirmation.
+      const consent = { maxFeeSats: fee.feeSats, highFeeConfirmed };
       if (route.kind === "onchain") {
         const r = sendAll
-          ? await client.dispatch({ _tag: "SweepWallet", address: route.address, labels })
+          ? await client.dispatch({ _tag: "SweepWallet", address: route.address, labels, ...consent })
           : {
               ...(await client.dispatch({
                 _tag: "SendToAddress",
                 address: route.address,
                 amountSats,
                 labels,
+                ...consent,
               })),
               amountSats,
             };
@@ -356,6 +372,22 @@ export function Send() {
           {sending ? t("send.sending") : t("send.confirm_send")}
         </button>
       </form>
+      <Dialog open={askHighFee} title={t("send.high_fee_title")} onClose={() => setAskHighFee(false)}>
+        <div className="column">
+          <p role="alert">
+            {t("send.high_fee_text", {
+              fee: groupSats(fee?.feeSats ?? 0n, lang),
+              amount: groupSats(fee?.amountSats ?? 0n, lang),
+            })}
+          </p>
+          <button type="button" className="button button-primary" onClick={() => void send(true)}>
+            {t("send.high_fee_confirm", { fee: groupSats(fee?.feeSats ?? 0n, lang) })}
+          </button>
+          <button type="button" className="button" onClick={() => setAskHighFee(false)}>
+            {t("common.cancel")}
+          </button>
+        </div>
+      </Dialog>
       <Dialog open={whyFees} title={t("send.why_fees")} onClose={() => setWhyFees(false)}>
         <p>{t(route?.kind === "onchain" ? "send.why_fees_onchain" : "send.why_fees_lightning")}</p>
       </Dialog>
