@@ -1,6 +1,8 @@
 import type { StoredEvent, WalletDb } from "./db";
 import type { WalletEvent } from "./types";
 import { upcast } from "./upcast";
+import { validateEvent } from "./validate";
+import { Unexpected } from "../errors";
 
 /** A write to the `kv` table made in the same transaction as the command's events (`null` deletes). */
 export interface KvWrite {
@@ -12,6 +14,10 @@ export interface KvWrite {
  * Appends events and their engine blobs in one IndexedDB transaction, so an event is durable before
  * the command that produced it answers. Events already in the log (same id) are skipped: appending is
  * idempotent. Returns the events that were new, with their sequence numbers.
+ *
+ * Every event passes the import's own validation first: the log never holds an event its export could not
+ * bring back (a server's answer written as a txid once made a wallet's own state file unimportable). One
+ * that fails appends nothing and rejects with `Unexpected`.
  */
 export const appendEvents = async (
   db: WalletDb,
@@ -19,6 +25,12 @@ export const appendEvents = async (
   kv: readonly KvWrite[] = [],
 ): Promise<StoredEvent[]> => {
   if (events.length === 0 && kv.length === 0) return [];
+  for (const e of events) {
+    const { seq: _seq, ...plain } = e as StoredEvent;
+    const checked = validateEvent(plain);
+    if (typeof checked === "string")
+      throw new Unexpected({ message: `The wallet refused to record a malformed event: ${checked}` });
+  }
   return db.transaction("rw", db.events, db.kv, async () => {
     const seen = new Set<string>(
       (await db.events

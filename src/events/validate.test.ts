@@ -22,4 +22,14 @@ describe("validateEvent", () => {
     expect(validateEvent({ ...created, payload: {} })).toMatch(/field walletId/);
     expect(validateEvent(null)).toBe("an event is not an object");
   });
+
+  it("refuses negative amounts and amounts above the 21 million bitcoin that can exist", () => {
+    const [, tx] = toEvents([{ k: "tx", received: 5n, sent: 0n, fee: 0n, outgoing: false, label: "" }]);
+    const withReceived = (received: string) =>
+      validateEvent({ ...tx, payload: { ...tx!.payload, received } });
+    // A crafted file once listed "+9,223,372,036,854,775,807 sats".
+    for (const bad of ["-1", "-99400383", "9223372036854775807", "2100000000000001"])
+      expect(withReceived(bad)).toMatch(/field received/);
+    expect(withReceived("2100000000000000")).toMatchObject({ payload: { received: "2100000000000000" } });
+  });
 });

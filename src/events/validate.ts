@@ -1,3 +1,4 @@
+import { MAX_MONEY_SATS } from "../money";
 import { EVENT_VERSIONS, type EventType, isEventType, NETWORKS, type WalletEvent } from "./types";
 import { upcast } from "./upcast";
 
@@ -33,7 +34,11 @@ type Check = (p: Record<string, unknown>) => string | null;
 const isObject = (x: unknown): x is Record<string, unknown> =>
   typeof x === "object" && x !== null && !Array.isArray(x);
 const str = (x: unknown) => typeof x === "string";
-const sats = (x: unknown) => typeof x === "string" && /^-?\d{1,19}$/.test(x);
+/** Whole sats as a decimal string, never negative and never above the 21 million BTC that can exist. */
+const sats = (x: unknown) => typeof x === "string" && /^\d{1,16}$/.test(x) && BigInt(x) <= MAX_MONEY_SATS;
+/** Millisats, within the same bounds. */
+const msat = (x: unknown) =>
+  typeof x === "string" && /^\d{1,19}$/.test(x) && BigInt(x) <= MAX_MONEY_SATS * 1000n;
 const nat = (x: unknown) => Number.isInteger(x) && (x as number) >= 0;
 const strings = (x: unknown) => Array.isArray(x) && x.every(str);
 const hex64 = (x: unknown) => typeof x === "string" && /^[0-9a-f]{64}$/.test(x);
@@ -74,29 +79,29 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
   "ln.invoice_created": fields({
     payment_hash: hex64,
     bolt11: str,
-    amount_msat: (x) => x === null || sats(x),
+    amount_msat: (x) => x === null || msat(x),
     description: str,
     labels: strings,
     expires_at: nat,
   }),
-  "ln.lsp_fee": fields({ payment_hash: hex64, fee_msat: sats, lsp: str }),
-  "ln.payment_received": fields({ payment_hash: hex64, amount_msat: sats }),
+  "ln.lsp_fee": fields({ payment_hash: hex64, fee_msat: msat, lsp: str }),
+  "ln.payment_received": fields({ payment_hash: hex64, amount_msat: msat }),
   "ln.payment_refused": fields({
     payment_hash: hex64,
-    amount_msat: sats,
-    skimmed_msat: sats,
-    promised_msat: (x) => x === null || sats(x),
+    amount_msat: msat,
+    skimmed_msat: msat,
+    promised_msat: (x) => x === null || msat(x),
   }),
   "ln.payment_started": fields({
     payment_id: hex64,
     payment_hash: (x) => x === null || hex64(x),
     destination: str,
     bolt11: (x) => x === null || str(x),
-    amount_msat: sats,
-    max_fee_msat: sats,
+    amount_msat: msat,
+    max_fee_msat: msat,
     labels: strings,
   }),
-  "ln.payment_sent": fields({ payment_id: hex64, payment_hash: hex64, preimage: hex64, fee_msat: sats }),
+  "ln.payment_sent": fields({ payment_id: hex64, payment_hash: hex64, preimage: hex64, fee_msat: msat }),
   "ln.payment_failed": fields({ payment_id: hex64, reason: str }),
   "ln.channel_pending": fields({
     channel_id: hex64,
