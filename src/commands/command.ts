@@ -29,6 +29,11 @@ export interface LnurlOffer {
   readonly commentAllowed: number;
   /** A login's LUD-04 action (register, login, link, auth), when it names one. */
   readonly action: string | null;
+  /**
+   * What identifies the offer the owner saw (the service's final host and its metadata's sha256, hex): a
+   * payment is made only to an offer that still reads the same.
+   */
+  readonly fingerprint: string;
 }
 
 /** LUD-09 and LUD-10 success actions the wallet shows after paying (an `aes` one opens once paid). */
@@ -37,12 +42,13 @@ export type LnurlSuccessAction =
   | { readonly tag: "url"; readonly description: string; readonly url: string }
   | { readonly tag: "aes"; readonly description: string; readonly ciphertext: string; readonly iv: string };
 
+/** What the owner agreed to pay in on-chain fees (see `src/engine/onchain/fee-rules.ts`). */
+type FeeConsentInput = { maxFeeSats?: bigint; highFeeConfirmed?: boolean };
+
 /**
  * The closed union of commands the screens may send to the worker, with what each answers.
  * Add a command: one entry here, one handler in the family's file, one line in `handlers.ts`.
  */
-/** What the owner agreed to pay in on-chain fees (see `src/engine/onchain/fee-rules.ts`). */
-type FeeConsentInput = { maxFeeSats?: bigint; highFeeConfirmed?: boolean };
 
 export interface CommandSpecs {
   CreateWallet: { input: Empty; output: { walletId: string } };
@@ -178,9 +184,12 @@ export interface CommandSpecs {
   /** The lightning service in use (get_configured_lsp); empty strings for what is not set. */
   GetConfiguredLsp: { input: Empty; output: { lsp: string; connectionString: string; token: string } };
   DecodeLnurl: { input: { lnurl: string }; output: LnurlOffer };
-  /** Asks a pay service for an invoice of `amountSats` and checks it; the screen then pays it. */
+  /**
+   * Asks a pay service for an invoice of `amountSats` and checks it; the screen then pays it. `fingerprint`
+   * is the confirmed offer's: a service that now reads differently is refused.
+   */
   LnurlPayInvoice: {
-    input: { lnurl: string; amountSats: bigint; comment: string };
+    input: { lnurl: string; amountSats: bigint; comment: string; fingerprint: string };
     output: { bolt11: string; successAction: LnurlSuccessAction | null };
   };
   /** Opens a LUD-10 `aes` success action with the preimage of the paid invoice `paymentHash`. */
@@ -189,7 +198,7 @@ export interface CommandSpecs {
     output: { message: string };
   };
   LnurlWithdraw: {
-    input: { lnurl: string; amountSats: bigint };
+    input: { lnurl: string; amountSats: bigint; fingerprint: string };
     output: { amountSats: bigint; paymentHash: string };
   };
   LnurlAuth: { input: { lnurl: string }; output: { domain: string } };

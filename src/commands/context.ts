@@ -49,6 +49,12 @@ export interface HandlerContext {
   readonly onchain: OnchainPort | null;
   /** Present once the lightning node runs. */
   readonly lightning: LightningPort | null;
+  /**
+   * Runs `effect` with the command queue released, so other commands go on while it waits on a server (an
+   * LNURL service, the chain scan). After it the handler holds the queue again and `states` is the log as
+   * it is then: whatever it decides from here on, it decides on that.
+   */
+  readonly outside: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>;
 }
 
 /**

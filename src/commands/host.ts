@@ -13,6 +13,7 @@ import { deriveViews, foldEvent, foldEvents, type States } from "../projections"
 import { lockedError } from "./at-rest";
 import type { Command, CommandTag } from "./command";
 import type { Handler, HandlerContext, Need, Outcome } from "./context";
+import { CommandLock, type Hold } from "./command-lock";
 import { type EngineEnv, EngineRunner, type EngineStatus } from "./engines";
 import { handlers, needs } from "./handlers";
 import { isStartedPayment } from "./lightning";
@@ -49,7 +50,7 @@ export type { EngineBlobWrite } from "./secrets";
  */
 export class WalletHost {
   private states: States;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly lock = new CommandLock();
   private stopped = false;
   private syncTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly engines: EngineRunner;
@@ -127,10 +128,14 @@ export class WalletHost {
     const need = needs[command._tag];
     if (need && need !== "seed" && this.engines.isStarting(need))
       return this.engines.whenStarted(need).then(() => this.run(command));
-    const next = this.queue.then(() =>
-      command._tag === "SyncOnchain" ? this.sync() : this.execute(command),
-    );
-    this.queue = next.catch(() => undefined);
+    const next = (async (): Promise<CommandAnswer> => {
+      const hold: Hold = { release: await this.lock.acquire() };
+      try {
+        return command._tag === "SyncOnchain" ? await this.sync(hold) : await this.execute(command, hold);
+      } finally {
+        hold.release();
+      }
+    })();
     // A payment on its way is awaited here, outside the queue.
     return next.then(async (answer) => {
       if (!answer.ok || !isStartedPayment(answer.value)) return answer;
@@ -157,31 +162,42 @@ export class WalletHost {
     this.stopped = true;
     if (this.syncTimer) clearTimeout(this.syncTimer);
     await this.engines.stopAll();
-    await this.queue;
+    await this.lock.idle();
   }
 
   /** Runs `f` in the command queue: after every command before it, before every command after it. */
   private enqueue<T>(f: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(f);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.lock.with(f);
   }
 
-  private context(): HandlerContext {
+  /** What a handler sees; `states` is read anew on each access, so it is current after `outside`. */
+  private context(hold: Hold): HandlerContext {
+    const host = this;
     return {
-      states: this.states,
+      get states() {
+        return host.states;
+      },
       network: this.deps.config.network,
       stamp: this.stampWith,
       keys: this.secrets.keys,
       onchain: this.engines.port("onchain"),
       lightning: this.engines.port("lightning"),
+      outside: (effect) =>
+        Effect.acquireUseRelease(
+          Effect.sync(() => hold.release()),
+          () => effect,
+          () =>
+            Effect.promise(async () => {
+              hold.release = await host.lock.acquire();
+            }),
+        ),
     };
   }
 
   /** A chain sync, with the live syncing state the screens show around it. */
-  private async sync(): Promise<CommandAnswer> {
+  private async sync(hold: Hold): Promise<CommandAnswer> {
     this.setLive({ is_syncing: true });
-    const answer = await this.execute({ _tag: "SyncOnchain" });
+    const answer = await this.execute({ _tag: "SyncOnchain" }, hold);
     // The node's chain view moves with the wallet's: confirmations of channels, closes, sweeps.
     void this.engines.port("lightning")?.sync();
     this.setLive(
@@ -192,11 +208,11 @@ export class WalletHost {
     return answer;
   }
 
-  private async execute(command: Command): Promise<CommandAnswer> {
+  private async execute(command: Command, hold: Hold): Promise<CommandAnswer> {
     if (this.stopped)
       return { ok: false, error: toWire(new WalletState({ message: "The wallet is stopped." })) };
     try {
-      const result = await Effect.runPromise(Effect.result(this.decide(command)));
+      const result = await Effect.runPromise(Effect.result(this.decide(command, hold)));
       return Result.isSuccess(result)
         ? { ok: true, value: result.success }
         : { ok: false, error: toWire(result.failure) };
@@ -206,7 +222,7 @@ export class WalletHost {
   }
 
   /** The commands that replace the log, the secrets or an engine run here; every other has a handler. */
-  private decide(command: Command): Effect.Effect<unknown, WalletError> {
+  private decide(command: Command, hold: Hold): Effect.Effect<unknown, WalletError> {
     const { db, config, cipher } = this.deps;
     const whileStopped = <A>(f: () => Effect.Effect<A, WalletError>) =>
       Effect.promise(() => this.engines.stop("lightning")).pipe(Effect.flatMap(f));
@@ -269,13 +285,13 @@ export class WalletHost {
           Effect.ensuring(Effect.promise(() => this.startEngines())),
         );
       case "RestoreWallet": {
-        if (!command.replace || !this.states.wallet.exists) return this.handle(command);
+        if (!command.replace || !this.states.wallet.exists) return this.handle(command, hold);
         // Replacing: the words are checked before anything of the current wallet is removed.
         const problem = checkRestoreWords(normaliseWords(command.words.join(" ")));
         if (problem) return Effect.fail(problem);
         return whileStopped(() => deleteEverything(db)).pipe(
           Effect.tap(() => Effect.promise(() => this.reload())),
-          Effect.flatMap(() => this.handle(command)),
+          Effect.flatMap(() => this.handle(command, hold)),
         );
       }
       case "DeleteEverything":
@@ -298,21 +314,21 @@ export class WalletHost {
               if (env) await this.engines.restart("onchain", this.states, mnemonic, env);
             }),
           ),
-          Effect.flatMap(() => this.handle({ _tag: "SyncOnchain" })),
+          Effect.flatMap(() => this.handle({ _tag: "SyncOnchain" }, hold)),
           Effect.as(null),
         );
       default:
         if (this.locked && needsSeed(needs[command._tag])) return Effect.fail(lockedError());
-        return this.handle(command);
+        return this.handle(command, hold);
     }
   }
 
-  private handle(command: Command): Effect.Effect<unknown, WalletError> {
+  private handle(command: Command, hold: Hold): Effect.Effect<unknown, WalletError> {
     const handler = (handlers as Record<string, Handler<CommandTag> | undefined>)[command._tag];
     if (!handler) return Effect.fail(unexpected(new Error(`No handler for ${command._tag}`)));
     const self = this;
     return Effect.gen(function* () {
-      const decided = yield* handler(command as never, self.context());
+      const decided = yield* handler(command as never, self.context(hold));
       const hadWallet = self.states.wallet.exists;
       yield* Effect.tryPromise({ try: () => self.commit(decided), catch: unexpected });
       if (!hadWallet && self.states.wallet.exists) yield* Effect.promise(() => self.startEngines());

@@ -15,6 +15,7 @@ const contextFor = (
   keys: { mnemonic: () => Effect.die("no seed in this test") },
   onchain: null,
   lightning: null,
+  outside: (effect) => effect,
 });
 
 describe("BIP-329 labels", () => {

@@ -7,6 +7,7 @@ import { Effect } from "effect";
 import {
   type Fetch,
   fetchParams,
+  fingerprintOf,
   LnurlError,
   type LnurlParams,
   login,
@@ -16,18 +17,24 @@ import {
   submitWithdraw,
   withdrawRangeSats,
 } from "../engine/lnurl";
+import { boundedFetch } from "../engine/http/bounded";
 import { rootKey } from "../engine/keys/mnemonic";
 import { hex } from "@scure/base";
 import type { LnurlOffer } from "./command";
 import { type Handler, type Needs, outcome } from "./context";
-import { InvalidInput, ServerUnavailable, unexpected, type WalletError } from "../errors";
+import { InvalidInput, isWalletError, ServerUnavailable, unexpected, type WalletError } from "../errors";
 import { createInvoice } from "./lightning";
 
-/** The wallet's transport for LNURL calls. */
-const http: Fetch = (input, init) => fetch(input, init);
+/**
+ * The wallet's transport for LNURL calls: each exchange within 15 s and 512 kB (metadata may carry an
+ * image), so a service that never answers or floods delays only the command that called it.
+ */
+export const LNURL_LIMITS = { timeoutMs: 15_000, maxBytes: 512_000 } as const;
+const http: Fetch = boundedFetch((input, init) => fetch(input, init), LNURL_LIMITS);
 
 /** An LnurlError as the wallet's error: the service's own reason verbatim, else the catalogue's text. */
 export const fromLnurl = (e: unknown): WalletError => {
+  if (isWalletError(e) && !(e instanceof LnurlError)) return e;
   if (!(e instanceof LnurlError)) return unexpected(e);
   if (e.key === "lnurl.error_unreachable") return new ServerUnavailable({ message: e.message, key: e.key });
   if (e.reason) return new InvalidInput({ message: e.reason });
@@ -49,6 +56,7 @@ export const offerOf = (p: LnurlParams): LnurlOffer => {
       description: p.description,
       commentAllowed: p.commentAllowed,
       action: null,
+      fingerprint: fingerprintOf(p),
     };
   }
   if (p.tag === "withdrawRequest") {
@@ -61,6 +69,7 @@ export const offerOf = (p: LnurlParams): LnurlOffer => {
       description: p.defaultDescription,
       commentAllowed: 0,
       action: null,
+      fingerprint: fingerprintOf(p),
     };
   }
   return {
@@ -71,24 +80,36 @@ export const offerOf = (p: LnurlParams): LnurlOffer => {
     description: "",
     commentAllowed: 0,
     action: p.action,
+    fingerprint: fingerprintOf(p),
   };
 };
+
+/** The offer read now is not the one the owner confirmed: nothing is paid or asked for. */
+const offerChanged = () =>
+  new InvalidInput({
+    message: "The service changed its offer since you confirmed it: nothing was paid.",
+    key: "lnurl.error_offer_changed",
+  });
 
 const wrongKind = () =>
   new InvalidInput({ message: "This LNURL is for something else.", key: "lnurl.error_unsupported" });
 
-export const decodeLnurl: Handler<"DecodeLnurl"> = (cmd) =>
-  Effect.map(
-    lnurlCall(() => fetchParams(http, cmd.lnurl)),
-    (p) => outcome(offerOf(p)),
-  );
+// Every call to a service waits with the command queue released (`ctx.outside`): a silent service delays
+// only the command that called it.
+
+export const decodeLnurl: Handler<"DecodeLnurl"> = (cmd, ctx) =>
+  Effect.map(ctx.outside(lnurlCall(() => fetchParams(http, cmd.lnurl))), (p) => outcome(offerOf(p)));
 
 export const lnurlPayInvoice: Handler<"LnurlPayInvoice"> = (cmd, ctx) =>
   Effect.gen(function* () {
-    const p = yield* lnurlCall(() => fetchParams(http, cmd.lnurl));
-    if (p.tag !== "payRequest") return yield* Effect.fail(wrongKind());
-    const answer = yield* lnurlCall(() =>
-      requestPayInvoice(http, p, cmd.amountSats, cmd.comment, ctx.network),
+    const answer = yield* ctx.outside(
+      lnurlCall(async () => {
+        const p = await fetchParams(http, cmd.lnurl);
+        if (p.tag !== "payRequest") throw wrongKind();
+        // The offer read again must be the one the owner confirmed: same host, same metadata.
+        if (fingerprintOf(p) !== cmd.fingerprint) throw offerChanged();
+        return requestPayInvoice(http, p, cmd.amountSats, cmd.comment, ctx.network);
+      }),
     );
     return outcome({ bolt11: answer.bolt11, successAction: answer.successAction });
   });
@@ -96,8 +117,9 @@ export const lnurlPayInvoice: Handler<"LnurlPayInvoice"> = (cmd, ctx) =>
 /** LNURL-withdraw: a new invoice of this wallet for the amount, handed to the service to pay. */
 export const lnurlWithdraw: Handler<"LnurlWithdraw"> = (cmd, ctx) =>
   Effect.gen(function* () {
-    const p = yield* lnurlCall(() => fetchParams(http, cmd.lnurl));
+    const p = yield* ctx.outside(lnurlCall(() => fetchParams(http, cmd.lnurl)));
     if (p.tag !== "withdrawRequest") return yield* Effect.fail(wrongKind());
+    if (fingerprintOf(p) !== cmd.fingerprint) return yield* Effect.fail(offerChanged());
     const range = withdrawRangeSats(p);
     if (cmd.amountSats < range.min || cmd.amountSats > range.max || cmd.amountSats <= 0n)
       return yield* Effect.fail(
@@ -110,7 +132,7 @@ export const lnurlWithdraw: Handler<"LnurlWithdraw"> = (cmd, ctx) =>
       { _tag: "CreateInvoice", amountSats: cmd.amountSats, labels: [], description: p.defaultDescription },
       ctx,
     );
-    yield* lnurlCall(() => submitWithdraw(http, p, invoice.result.bolt11));
+    yield* ctx.outside(lnurlCall(() => submitWithdraw(http, p, invoice.result.bolt11)));
     return outcome({ amountSats: cmd.amountSats, paymentHash: invoice.result.paymentHash }, invoice.events);
   });
 
@@ -140,7 +162,7 @@ export const openSuccessAction: Handler<"OpenSuccessAction"> = (cmd, ctx) =>
 export const lnurlAuth: Handler<"LnurlAuth"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const mnemonic = yield* ctx.keys.mnemonic();
-    const done = yield* lnurlCall(() => login(http, cmd.lnurl, rootKey(mnemonic)));
+    const done = yield* ctx.outside(lnurlCall(() => login(http, cmd.lnurl, rootKey(mnemonic))));
     return outcome({ domain: done.domain });
   });
 

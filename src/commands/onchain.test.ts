@@ -35,6 +35,7 @@ class TestWallet {
       keys: { mnemonic: () => Effect.succeed(this.mnemonic) },
       onchain: this.port,
       lightning: null,
+      outside: (effect) => effect,
     };
   }
 

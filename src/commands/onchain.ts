@@ -136,9 +136,14 @@ export const sweepWallet: Handler<"SweepWallet"> = (cmd, ctx) =>
 
 /** Catches the log up with the chain. Before the on-chain wallet runs there is nothing to sync. */
 export const syncOnchain: Handler<"SyncOnchain"> = (_cmd, ctx) =>
-  ctx.onchain
-    ? Effect.map(ctx.onchain.sync(ctx.states.onchain), (events) => outcome(null, events))
-    : Effect.succeed(outcome(null));
+  Effect.gen(function* () {
+    const port = ctx.onchain;
+    if (!port) return outcome(null);
+    // The scan waits on the server with the queue released; the changes are taken against the log as it
+    // is once the queue is back, so nothing another command recorded meanwhile is recorded twice.
+    const view = yield* ctx.outside(port.scan(ctx.states.onchain));
+    return outcome(null, yield* port.changes(ctx.states.onchain, view));
+  });
 
 export const onchainHandlers: { readonly [K in OnchainTag]: Handler<K> } = {
   GetNewAddress: getNewAddress,

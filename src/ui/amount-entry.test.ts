@@ -23,6 +23,13 @@ describe("amount entry", () => {
     expect(amountSatsOf(s)).toBe(1000n);
     expect(typeSats(s, "", usd)).toMatchObject({ sats: "", fiat: "" });
   });
+  it("never holds more than the 21 million bitcoin that can exist, typed in sats or in fiat", () => {
+    expect(typeSats(initialAmountEntry(null, usd), "99999999999999999999", usd).sats).toBe(
+      "2100000000000000",
+    );
+    const fiat = toggleMode(initialAmountEntry(null, usd), usd);
+    expect(typeFiat(fiat, "999999999999999", usd).sats).toBe("2100000000000000");
+  });
   it("fiat input keeps one point and the currency's digits; sats follow", () => {
     const s = toggleMode(initialAmountEntry(null, usd), usd);
     expect(s.mode).toBe("fiat");

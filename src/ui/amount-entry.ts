@@ -2,6 +2,7 @@
  * The decisions of the amount entry control (spec 1 §2, §5, §9), kept apart from the component: what each
  * input keeps, what the other shows, which input is live, the method cycle, keyboard detection and Enter.
  */
+import { MAX_MONEY_SATS } from "../money";
 import { fiatToSats, normaliseFiatInput, normaliseSatsInput, satsToFiat } from "./money";
 
 export type AmountMode = "sats" | "fiat";
@@ -34,9 +35,15 @@ export const initialAmountEntry = (sats: bigint | null, rate: FiatRate | null): 
   fiat: sats === null || sats === 0n || rate === null ? "" : satsToFiat(sats, rate.price, rate.digits),
 });
 
+/** Sats as the field keeps them: never more than the 21 million bitcoin that can exist. */
+const withinMoney = (digits: string): string =>
+  digits !== "" && (digits.length > 16 || BigInt(digits) > MAX_MONEY_SATS)
+    ? MAX_MONEY_SATS.toString()
+    : digits;
+
 /** The owner typed in the sats input: it keeps digits only; the fiat input follows. */
 export const typeSats = (s: AmountEntryState, raw: string, rate: FiatRate | null): AmountEntryState => {
-  const sats = normaliseSatsInput(raw);
+  const sats = withinMoney(normaliseSatsInput(raw));
   return {
     ...s,
     sats,
@@ -48,7 +55,8 @@ export const typeSats = (s: AmountEntryState, raw: string, rate: FiatRate | null
 export const typeFiat = (s: AmountEntryState, raw: string, rate: FiatRate | null): AmountEntryState => {
   if (rate === null) return s;
   const fiat = normaliseFiatInput(raw, rate.digits);
-  const sats = fiat === "" ? "" : fiatToSats(fiat, rate.price, rate.digits).toString();
+  // The sats field never holds more than can exist: a fiat amount worth more is read as 21 million BTC.
+  const sats = fiat === "" ? "" : withinMoney(fiatToSats(fiat, rate.price, rate.digits).toString());
   return { ...s, fiat, sats: sats === "0" && fiat === "" ? "" : sats };
 };
 

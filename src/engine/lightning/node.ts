@@ -185,6 +185,8 @@ const RECOVERED = "recovered";
 const TIMER_TICK_MS = 60_000;
 const PEER_TICK_MS = 10_000;
 const LOOP_MS = 250;
+/** The longest wait between two tries of the first chain sync. */
+const FIRST_SYNC_MAX_WAIT_MS = 15_000;
 export const INVOICE_EXPIRY_SECS = 86_400;
 /** What the last hop must leave us to claim a payment safely (LDK's minimum is 18 blocks). */
 const MIN_FINAL_CLTV_EXPIRY_DELTA = 24;
@@ -297,7 +299,13 @@ export class LightningNode {
   /** Starts the node: restores the manager and every monitor from the store, or makes a new node. */
   static async start(opts: NodeOptions): Promise<LightningNode> {
     const node = new LightningNode(opts);
-    await node.build();
+    try {
+      await node.build();
+    } catch (e) {
+      // A node that could not start must not tick on behind the wallet's back.
+      node.halt();
+      throw e;
+    }
     return node;
   }
 
@@ -513,8 +521,24 @@ export class LightningNode {
       }, PEER_TICK_MS),
     );
     opts.onRestored?.();
-    await this.sync();
+    await this.firstSync();
     void this.reconnect();
+  }
+
+  /**
+   * The first look at the chain, retried with back-off until it succeeds or the node stops: a server that
+   * answers garbage or nothing delays the node, and it comes up on its own once the server recovers.
+   */
+  private async firstSync(): Promise<void> {
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        await this.sync();
+        return;
+      } catch (e) {
+        this.opts.log("warn", `first chain sync: ${String(e)}`);
+        await new Promise((r) => setTimeout(r, Math.min(FIRST_SYNC_MAX_WAIT_MS, 500 * 2 ** attempt)));
+      }
+    }
   }
 
   private guard(what: string, f: () => void): void {

@@ -89,11 +89,22 @@ const parseUrl = (text: string): URL => {
   throw fail("The service gave an address the wallet cannot call.", "lnurl.error_bad_answer");
 };
 
-/** GETs `url` and reads its JSON object; a LUD-06 error answer becomes an LnurlError with its reason. */
-const getJson = async (fetchFn: Fetch, url: URL): Promise<Record<string, unknown>> => {
+/** The longest text of a service's the wallet shows (descriptions, messages): the service's words, cut. */
+export const SERVICE_TEXT_MAX = 300;
+
+const cut = (text: string, max = SERVICE_TEXT_MAX): string =>
+  text.length > max ? `${text.slice(0, max - 1)}…` : text;
+
+/**
+ * GETs `url` and reads its JSON object, with the URL it came from after any redirects; a LUD-06 error
+ * answer becomes an LnurlError with its reason.
+ */
+const getJson = async (fetchFn: Fetch, url: URL): Promise<{ json: Record<string, unknown>; from: URL }> => {
   let body: unknown;
+  let from = url;
   try {
     const response = await fetchFn(url.toString(), { headers: { accept: "application/json" } });
+    if (response.url) from = new URL(response.url);
     body = await response.json().catch(() => null);
     if (!response.ok && !(body && typeof body === "object" && "reason" in body))
       throw fail(`The service answered ${response.status}.`, "lnurl.error_unreachable");
@@ -105,10 +116,10 @@ const getJson = async (fetchFn: Fetch, url: URL): Promise<Record<string, unknown
     throw fail("The service's answer could not be read.", "lnurl.error_bad_answer");
   const json = body as Record<string, unknown>;
   if (typeof json.status === "string" && json.status.toUpperCase() === "ERROR") {
-    const reason = typeof json.reason === "string" ? json.reason : "";
+    const reason = typeof json.reason === "string" ? cut(json.reason) : "";
     throw fail(reason || "The service refused.", "lnurl.error_service", reason);
   }
-  return json;
+  return { json, from };
 };
 
 /** A msat amount off the wire: a non-negative whole number (JSON number or digit string). */
@@ -129,7 +140,7 @@ export const metadataText = (metadata: string): string | null => {
   if (!Array.isArray(entries) || !entries.every((e) => Array.isArray(e) && typeof e[0] === "string"))
     return null;
   const plain = (entries as unknown[][]).find((e) => e[0] === "text/plain");
-  return plain && typeof plain[1] === "string" ? plain[1] : null;
+  return plain && typeof plain[1] === "string" ? cut(plain[1]) : null;
 };
 
 const readPay = (url: URL, json: Record<string, unknown>): LnurlParams => {
@@ -172,7 +183,7 @@ const readWithdraw = (url: URL, json: Record<string, unknown>): LnurlParams => {
     domain: url.hostname,
     callback: parseUrl(json.callback).toString(),
     k1: json.k1,
-    defaultDescription: typeof json.defaultDescription === "string" ? json.defaultDescription : "",
+    defaultDescription: typeof json.defaultDescription === "string" ? cut(json.defaultDescription) : "",
     minWithdrawable: min,
     maxWithdrawable: max,
   };
@@ -189,11 +200,24 @@ export const fetchParams = async (fetchFn: Fetch, lnurl: string): Promise<LnurlP
       throw fail("The login request has no valid challenge.", "lnurl.error_bad_answer");
     return { tag: "login", url: url.toString(), domain: url.hostname, action: actionOf(url) };
   }
-  const json = await getJson(fetchFn, url);
-  if (json.tag === "payRequest") return readPay(url, json);
-  if (json.tag === "withdrawRequest") return readWithdraw(url, json);
+  // The host shown is the one that answered, after any redirects.
+  const { json, from } = await getJson(fetchFn, url);
+  if (json.tag === "payRequest") return readPay(from, json);
+  if (json.tag === "withdrawRequest") return readWithdraw(from, json);
   throw fail("This kind of LNURL is not supported.", "lnurl.error_unsupported");
 };
+
+/**
+ * What identifies an offer as the owner saw it: the host that answered and, for a pay service, its
+ * metadata (which the invoice commits to); for a withdraw, its challenge. Two reads that differ here are
+ * two different offers.
+ */
+export const fingerprintOf = (p: LnurlParams): string =>
+  p.tag === "payRequest"
+    ? `${p.domain} ${hex.encode(sha256(utf8.decode(p.metadata)))}`
+    : p.tag === "withdrawRequest"
+      ? `${p.domain} ${p.k1}`
+      : p.domain;
 
 /** A pay service fixes the amount when its minimum and maximum are equal (spec 1 §5). */
 export const fixedPayAmountSats = (p: { minSendable: bigint; maxSendable: bigint }): bigint | null =>
@@ -210,19 +234,34 @@ export const withdrawRangeSats = (p: { minWithdrawable: bigint; maxWithdrawable:
   max: p.maxWithdrawable / 1000n,
 });
 
-const readSuccessAction = (v: unknown): SuccessAction | null => {
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+
+/**
+ * LUD-09: a success action's URL opens only when it is https (http on loopback, for a local regtest
+ * service) and on the callback's own domain; any other is shown as text, never as a link.
+ */
+const openableUrl = (text: string, callback: URL): boolean => {
+  try {
+    const url = new URL(text);
+    const secure = url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK.has(url.hostname));
+    return secure && url.hostname === callback.hostname;
+  } catch {
+    return false;
+  }
+};
+
+const readSuccessAction = (v: unknown, callback: URL): SuccessAction | null => {
   if (v === undefined || v === null) return null;
   if (typeof v !== "object")
     throw fail("The service's success action could not be read.", "lnurl.error_bad_answer");
   const a = v as Record<string, unknown>;
   if (a.tag === "message" && typeof a.message === "string")
-    return { tag: "message", message: a.message.slice(0, 144) };
+    return { tag: "message", message: cut(a.message) };
   if (a.tag === "url" && typeof a.url === "string") {
-    return {
-      tag: "url",
-      url: a.url,
-      description: typeof a.description === "string" ? a.description.slice(0, 144) : "",
-    };
+    const description = typeof a.description === "string" ? cut(a.description) : "";
+    if (!openableUrl(a.url, callback))
+      return { tag: "message", message: cut(description ? `${description} ${a.url}` : a.url) };
+    return { tag: "url", url: a.url, description };
   }
   if (a.tag === "aes" && typeof a.ciphertext === "string" && typeof a.iv === "string") {
     if (!isAesActionReadable(a.ciphertext, a.iv))
@@ -231,7 +270,7 @@ const readSuccessAction = (v: unknown): SuccessAction | null => {
       tag: "aes",
       ciphertext: a.ciphertext,
       iv: a.iv,
-      description: typeof a.description === "string" ? a.description.slice(0, 144) : "",
+      description: typeof a.description === "string" ? cut(a.description) : "",
     };
   }
   throw fail("The service's success action is not supported.", "lnurl.error_unsupported");
@@ -265,7 +304,7 @@ export const requestPayInvoice = async (
       throw fail("The comment is longer than the service accepts.", "lnurl.error_comment");
     url.searchParams.set("comment", text);
   }
-  const json = await getJson(fetchFn, url);
+  const { json } = await getJson(fetchFn, url);
   if (typeof json.pr !== "string") throw fail("The service sent no invoice.", "lnurl.error_bad_answer");
   const invoice = decodeBolt11(json.pr.trim().replace(/^lightning:/i, ""));
   if (invoice === null) throw fail("The service's invoice could not be read.", "lnurl.error_bad_invoice");
@@ -275,7 +314,7 @@ export const requestPayInvoice = async (
     throw fail("The service's invoice is not for the amount asked.", "lnurl.error_bad_invoice");
   if (invoice.descriptionHash?.toLowerCase() !== hex.encode(sha256(utf8.decode(params.metadata))))
     throw fail("The service's invoice does not match its description.", "lnurl.error_bad_invoice");
-  return { bolt11: invoice.invoice, successAction: readSuccessAction(json.successAction) };
+  return { bolt11: invoice.invoice, successAction: readSuccessAction(json.successAction, url) };
 };
 
 /** LUD-03 step 5: hands the service an invoice to pay; it pays it afterwards. */

@@ -10,6 +10,7 @@ export {
 export {
   type Fetch,
   fetchParams,
+  fingerprintOf,
   fixedPayAmountSats,
   LnurlError,
   type LnurlParams,

@@ -118,6 +118,10 @@ export const makeOnchainPort = (
         return diff(client, account, state, view, cache);
       }),
 
+    scan: (state) => serial(() => scan(client, account, state, cache)),
+
+    changes: (state, view) => serial(() => diff(client, account, state, view, cache)),
+
     plan: (state, target) =>
       serial(async () => {
         const { rate, selection } = await planFor(state, target);

@@ -4,6 +4,7 @@ import type { NewEvent } from "../../events/make";
 import type { Network, OnchainKeychain } from "../../events/types";
 import type { OnchainState } from "../../projections/onchain";
 import type { FeeConsent } from "./fee-rules";
+import type { ChainView } from "./scan";
 
 /** Where a spend goes: an amount to an address, or everything the wallet can spend (a sweep). */
 export type SpendTarget =
@@ -39,6 +40,13 @@ export interface OnchainPort {
   readonly receivedAt?: (address: string) => Effect.Effect<bigint, WalletError>;
   /** Scans the chain for the wallet's addresses and returns what changed since `state`. */
   readonly sync: (state: OnchainState) => Effect.Effect<readonly NewEvent[], WalletError>;
+  /**
+   * The network half of a sync: the chain as the server shows it now for the wallet's addresses. Run
+   * outside the command queue; `changes` then compares it with the log as it is by then.
+   */
+  readonly scan: (state: OnchainState) => Effect.Effect<ChainView, WalletError>;
+  /** What the log lacks of a scanned `view`: the events that bring `state` up to it. */
+  readonly changes: (state: OnchainState, view: ChainView) => Effect.Effect<readonly NewEvent[], WalletError>;
   /** The fee and amount a spend would have now; InsufficientFunds when the coins cannot pay. */
   readonly plan: (state: OnchainState, target: SpendTarget) => Effect.Effect<SpendPlan, WalletError>;
   /**

@@ -84,9 +84,14 @@ describe("fetchPrice", () => {
   it("writes prices as plain decimal strings", () => {
     expect(priceString(98765.43)).toBe("98765.43");
     expect(priceString("98765.4300")).toBe("98765.43");
-    expect(priceString(1e-7)).toBe("0.0000001");
-    expect(priceString(1e21)).toBe("1000000000000000000000");
     expect(priceString(100)).toBe("100");
+    expect(priceString("0.01")).toBe("0.01");
+    expect(priceString("0.123456789")).toBe("0.12345678");
+  });
+
+  it("refuses prices no currency could have: zero, negative, absurdly large or small, not finite", () => {
+    for (const absurd of [0, -5, "-98765", 1e308, 1e-300, 1e21, 1e-7, "1e400", Number.POSITIVE_INFINITY])
+      expect(priceString(absurd)).toBeNull();
     expect(priceString(Number.NaN)).toBeNull();
     expect(priceString(null)).toBeNull();
     expect(priceString(true)).toBeNull();

@@ -21,13 +21,36 @@ export type PriceResult = Result.Result<string, PriceUnavailable>;
 export const BTC_PRICE_IN_BTC = "1";
 
 /**
- * A price off the wire (number or string) as a plain decimal string ("98765.43", "0.0000001"), or null
- * when it is not a finite positive decimal.
+ * The prices of one BTC the wallet believes, in any currency: from a cent to ten trillion units, with at
+ * most 8 decimals. A feed that says 1e308 or 1e-300 is lying or broken, and such a price once turned
+ * amounts into 300-digit numbers.
+ */
+const MIN_PRICE = { units: 1n, scale: 2 };
+const MAX_PRICE_UNITS = 10_000_000_000_000n;
+const MAX_PRICE_DECIMALS = 8;
+
+/** Whether `units × 10^-scale` lies within the believable range. */
+const believable = ({ units, scale }: { units: bigint; scale: number }): boolean => {
+  if (scale > MAX_PRICE_DECIMALS + 30) return false;
+  const pow = (n: number) => 10n ** BigInt(n);
+  // Compare at a common scale: at least a cent, at most the ceiling.
+  const atLeastCent = units * pow(MIN_PRICE.scale) >= MIN_PRICE.units * pow(scale);
+  const atMostCeiling = units <= MAX_PRICE_UNITS * pow(scale);
+  return atLeastCent && atMostCeiling;
+};
+
+/**
+ * A price off the wire (number or string) as a plain decimal string ("98765.43", "0.01"), or null when it
+ * is not a finite positive decimal within the believable range (trailing decimals past 8 are dropped).
  */
 export const priceString = (value: unknown): string | null => {
   if (typeof value !== "number" && typeof value !== "string") return null;
-  const parsed = parseDecimal(value);
-  if (parsed === null || parsed.units === 0n) return null;
+  const read = parseDecimal(value);
+  if (read === null || read.units === 0n || !believable(read)) return null;
+  const parsed =
+    read.scale > MAX_PRICE_DECIMALS
+      ? { units: read.units / 10n ** BigInt(read.scale - MAX_PRICE_DECIMALS), scale: MAX_PRICE_DECIMALS }
+      : read;
   const plain = formatScaled(parsed.units, parsed.scale);
   return plain.includes(".") ? plain.replace(/0+$/, "").replace(/\.$/, "") : plain;
 };

@@ -10,16 +10,6 @@ import { ErrorBox, useErrorText } from "../../ui/errors";
 import { useToast } from "../../ui/toast";
 import { useWallet } from "../../ui/wallet";
 
-/** The host and favicon of an LNURL-auth request, or null when the URL cannot be read. */
-const siteOf = (lnurl: string): { host: string; favicon: string } | null => {
-  try {
-    const url = new URL(lnurl);
-    return { host: url.host, favicon: `${url.origin}/favicon.ico` };
-  } catch {
-    return null;
-  }
-};
-
 /**
  * Home's query parameters (spec 1 §2): lnurlauth opens the login dialog; invoice and token go to the
  * send screen; lsps (with its token) asks to confirm the lightning service's connection string, then
@@ -42,7 +32,25 @@ export function HomeRequests() {
   const [lspsError, setLspsError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [iconFailed, setIconFailed] = useState(false);
+  // The domain a login signs for, as the worker's one parser reads it (a URL or a bech32 LNURL alike).
+  const [site, setSite] = useState<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `errorText` only formats an error for display
+  useEffect(() => {
+    setSite(null);
+    if (!lnurlauth) return;
+    let current = true;
+    client
+      .dispatch({ _tag: "DecodeLnurl", lnurl: lnurlauth })
+      .then((o) => {
+        if (!current) return;
+        if (o.tag === "login") setSite(o.domain);
+        else setError(t("lnurl.error_unsupported"));
+      })
+      .catch((e) => current && setError(errorText(e)));
+    return () => {
+      current = false;
+    };
+  }, [lnurlauth, client, t]);
 
   useEffect(() => {
     if (invoice) navigate(`/send?to=${encodeURIComponent(invoice)}`, { replace: true });
@@ -73,7 +81,6 @@ export function HomeRequests() {
       setLspsBusy(false);
     }
   };
-  const site = lnurlauth ? siteOf(lnurlauth) : null;
 
   return (
     <>
@@ -81,10 +88,7 @@ export function HomeRequests() {
         <div className="column">
           {site ? (
             <p className="row">
-              {iconFailed ? null : (
-                <img src={site.favicon} alt="" width={32} height={32} onError={() => setIconFailed(true)} />
-              )}
-              <strong data-testid="lnurl-auth-host">{site.host}</strong>
+              <strong data-testid="lnurl-auth-host">{site}</strong>
             </p>
           ) : null}
           <p>{t("lnurl_auth.text")}</p>
@@ -96,7 +100,7 @@ export function HomeRequests() {
             <button
               type="button"
               className="button button-primary"
-              disabled={busy || !lnurlauth}
+              disabled={busy || !lnurlauth || !site}
               onClick={async () => {
                 if (!lnurlauth) return;
                 setBusy(true);

@@ -7,7 +7,10 @@ import { BackControl } from "../../ui/BackControl";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { groupSats } from "../../ui/format";
-import { useWallet } from "../../ui/wallet";
+import { useView, useWallet } from "../../ui/wallet";
+
+/** How long the screen waits for a service that said OK to actually pay before saying it has not. */
+const ARRIVAL_WAIT_MS = 60_000;
 
 /** Redeem (spec 2): an LNURL-withdraw link, an amount within its limits, then 'lnurl redeem success'. */
 export function Redeem() {
@@ -20,7 +23,18 @@ export function Redeem() {
   const [amount, setAmount] = useState<bigint | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [paid, setPaid] = useState<bigint | null>(null);
+  /** The invoice handed to the service, once it said it would pay it. */
+  const [asked, setAsked] = useState<{ amountSats: bigint; paymentHash: string } | null>(null);
+  const [late, setLate] = useState(false);
+  const activity = useView("activity");
+  // "Redeemed" only once the payment is in: a service's OK is a promise, not money.
+  const arrived =
+    asked !== null && (activity?.items ?? []).some((i) => i.id === asked.paymentHash && i.inbound);
+  useEffect(() => {
+    if (!asked || arrived) return;
+    const timer = setTimeout(() => setLate(true), ARRIVAL_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [asked, arrived]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `errorText` only formats an error for display
   useEffect(() => {
@@ -42,8 +56,13 @@ export function Redeem() {
     setBusy(true);
     setError(null);
     try {
-      const r = await client.dispatch({ _tag: "LnurlWithdraw", lnurl, amountSats: amount });
-      setPaid(r.amountSats);
+      const r = await client.dispatch({
+        _tag: "LnurlWithdraw",
+        lnurl,
+        amountSats: amount,
+        fingerprint: offer.fingerprint,
+      });
+      setAsked(r);
     } catch (e) {
       setError(errorText(e) || t("redeem.lnurl_redeem_failed"));
     } finally {
@@ -65,7 +84,11 @@ export function Redeem() {
           }}
         >
           <p>{t("redeem.from", { domain: offer.domain })}</p>
-          {offer.description ? <p>{offer.description}</p> : null}
+          {offer.description ? (
+            <blockquote className="service-words">
+              <p>{t("lnurl.service_says", { domain: offer.domain, text: offer.description })}</p>
+            </blockquote>
+          ) : null}
           <AmountEntry
             id="redeem-amount"
             label={t("redeem.amount")}
@@ -78,7 +101,18 @@ export function Redeem() {
             {t("redeem.limits", { min: groupSats(offer.minSats, lang), max: groupSats(offer.maxSats, lang) })}
           </p>
           <ErrorBox text={outside ? t("lnurl.error_amount_range") : error} />
-          <button type="submit" className="button button-primary" disabled={busy || !amount || !!outside}>
+          {asked && !arrived ? (
+            <p role="status" className={late ? "warning" : "hint"}>
+              {late
+                ? t("redeem.not_arrived", { domain: offer.domain })
+                : t("redeem.waiting", { amount: groupSats(asked.amountSats, lang) })}
+            </p>
+          ) : null}
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={busy || asked !== null || !amount || !!outside}
+          >
             {t("common.continue")}
           </button>
         </form>
@@ -86,9 +120,9 @@ export function Redeem() {
         <ErrorBox text={lnurl ? error : t("redeem.lnurl_redeem_failed")} />
       )}
       <ConfirmDialog
-        open={paid !== null}
+        open={arrived}
         title={t("redeem.lnurl_redeem_success")}
-        message={t("redeem.success_text", { amount: groupSats(paid ?? 0n, lang) })}
+        message={t("redeem.success_text", { amount: groupSats(asked?.amountSats ?? 0n, lang) })}
         onConfirm={() => navigate("/")}
         onCancel={() => navigate("/")}
       />

@@ -193,7 +193,7 @@ export function Send() {
 
   /** Sends; a high on-chain fee first asks a second confirmation, given by `highFeeConfirmed`. */
   const send = async (highFeeConfirmed = false) => {
-    if (!route || !fee || problem) return;
+    if (!route || !fee || problem || (route.kind === "lnurl" && !offer)) return;
     if (route.kind === "onchain" && fee.highFee && !highFeeConfirmed) {
       setAskHighFee(true);
       return;
@@ -239,7 +239,13 @@ export function Send() {
                 labels,
               })
             : await client
-                .dispatch({ _tag: "LnurlPayInvoice", lnurl: route.lnurl, amountSats, comment })
+                .dispatch({
+                  _tag: "LnurlPayInvoice",
+                  lnurl: route.lnurl,
+                  amountSats,
+                  comment,
+                  fingerprint: offer?.fingerprint ?? "",
+                })
                 .then((r) => {
                   successAction = r.successAction;
                   return client.dispatch({ _tag: "PayInvoice", bolt11: r.bolt11, amountSats, labels });
@@ -303,7 +309,12 @@ export function Send() {
             {request.amount_sats !== null ? (
               <p>{t("send.request_amount", { amount: groupSats(request.amount_sats, lang) })}</p>
             ) : null}
-            {request.memo || offer?.description ? <p>{request.memo ?? offer?.description}</p> : null}
+            {request.memo ? <p>{request.memo}</p> : null}
+            {!request.memo && offer?.description ? (
+              <blockquote className="service-words">
+                <p>{t("lnurl.service_says", { domain: offer.domain, text: offer.description })}</p>
+              </blockquote>
+            ) : null}
           </section>
         ) : null}
         {hodl ? (
@@ -368,7 +379,11 @@ export function Send() {
             error
           }
         />
-        <button type="submit" className="button button-primary" disabled={!fee || !!problem || sending}>
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={!fee || !!problem || sending || (route?.kind === "lnurl" && !offer)}
+        >
           {sending ? t("send.sending") : t("send.confirm_send")}
         </button>
       </form>
