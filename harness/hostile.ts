@@ -1,12 +1,15 @@
 /**
  * The local world's hostile mode: each service can be told to lie, hang or flood the way an attacker's server
- * would, so tests prove the wallet survives it. A test switches one service at a time and clears it after:
+ * would, so tests prove the wallet survives it. Hostility is scoped, so tests running side by side on one
+ * world never see each other's lies: the Esplora API and the price feed answer dishonestly only under
+ * `/hostile/<scope>/…` (the honest API stays at the root, for the world's own node and every other test), and
+ * an LNURL offer's scope is its name.
  *
- *   POST /hostile {"service": "esplora", "mode": "fee-spike"}   → {"service", "mode"}
- *   POST /hostile {"service": "esplora", "mode": null}          → back to honest
- *   GET  /hostile                                               → every mode in force
+ *   POST /hostile {"service": "esplora", "scope": "t1", "mode": "fee-spike"}   → {"service", "scope", "mode"}
+ *   POST /hostile {"service": "esplora", "scope": "t1", "mode": null}          → back to honest
+ *   GET  /hostile                                                             → every mode in force
  *
- * The modes are listed here; each service reads its own with `hostility.of(service)` and acts on it.
+ * The modes are listed here; each service reads its own with `hostility.of(service, scope)` and acts on it.
  */
 import { HttpError, parseJson, type RouteTable } from "./server";
 
@@ -62,21 +65,25 @@ export interface HostileSetting<S extends HostileService = HostileService> {
   readonly options: Readonly<Record<string, unknown>>;
 }
 
-export class Hostility {
-  private readonly modes = new Map<HostileService, HostileSetting>();
+/** Scopes are short names: letters, digits and dashes. */
+export const SCOPE = /^[a-z0-9-]{1,40}$/;
 
-  /** The mode in force for `service`, or null when it answers honestly. */
-  of<S extends HostileService>(service: S): HostileSetting<S> | null {
-    return (this.modes.get(service) as HostileSetting<S> | undefined) ?? null;
+export class Hostility {
+  private readonly modes = new Map<string, HostileSetting>();
+
+  /** The mode in force for `service` in `scope`, or null when it answers honestly. */
+  of<S extends HostileService>(service: S, scope: string): HostileSetting<S> | null {
+    return (this.modes.get(`${service}/${scope}`) as HostileSetting<S> | undefined) ?? null;
   }
 
   set<S extends HostileService>(
     service: S,
+    scope: string,
     mode: HostileMode<S> | null,
     options: Record<string, unknown> = {},
   ) {
-    if (mode === null) this.modes.delete(service);
-    else this.modes.set(service, { mode, options });
+    if (mode === null) this.modes.delete(`${service}/${scope}`);
+    else this.modes.set(`${service}/${scope}`, { mode, options });
   }
 
   clear() {
@@ -97,14 +104,16 @@ export const hostileRoutes = (h: Hostility): RouteTable => [
     "POST",
     /^\/hostile$/,
     (_m, body) => {
-      const { service, mode, ...options } = parseJson(body);
+      const { service, scope, mode, ...options } = parseJson(body);
       if (!isService(service))
         throw new HttpError(400, `service must be one of ${Object.keys(HOSTILE_MODES)}`);
+      if (typeof scope !== "string" || !SCOPE.test(scope))
+        throw new HttpError(400, "scope must be 1 to 40 lowercase letters, digits or dashes");
       const modes: readonly string[] = HOSTILE_MODES[service];
       if (mode !== null && (typeof mode !== "string" || !modes.includes(mode)))
         throw new HttpError(400, `mode must be null or one of ${modes.join(", ")}`);
-      h.set(service, mode as HostileMode | null, options);
-      return { json: { service, mode } };
+      h.set(service, scope, mode as HostileMode | null, options);
+      return { json: { service, scope, mode } };
     },
   ],
 ];

@@ -367,10 +367,21 @@ export class World {
     });
   }
 
-  /** Broadcasts a raw transaction into the mempool; answers its txid or throws with the reason. */
+  /**
+   * Broadcasts a raw transaction into the mempool; answers its txid or throws with the reason. As a real
+   * node does, it refuses one whose inputs are missing or already spent in a block (bcoin's orphan pool
+   * would otherwise keep it and answer its txid). Spends of mempool outputs replace by fee, as usual.
+   */
   broadcast(raw: Buffer): Promise<string> {
     return this.serial(async () => {
       const tx = bcoin.TX.fromRaw(raw);
+      for (const input of tx.inputs) {
+        const prev = flipHex(input.prevout.hash);
+        const known = this.tx(prev);
+        const confirmedSpend = this.spender(prev, input.prevout.index)?.confirmed;
+        if (!known || input.prevout.index >= known.tx.outputs.length || confirmedSpend)
+          throw new Error("bad-txns-inputs-missingorspent");
+      }
       await this.mempool.addTX(tx);
       return tx.txid();
     });

@@ -6,6 +6,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { blockJson, merkleBranch, statsFor, statusJson, txJson } from "./esplora-json";
 import { FEE_ESTIMATES, PRICES } from "./fees";
+import { esploraLie, priceLie } from "./hostile-esplora";
+import { Hostility } from "./hostile";
 import { flipHex, scriptKey, scriptOfAddress, type World } from "./regtest";
 
 /** Esplora pages confirmed address history 25 at a time, after up to 50 mempool transactions. */
@@ -400,8 +402,23 @@ export const serve = (
   port: number,
   host = "127.0.0.1",
   extra: RouteTable = [],
+  hostility: Hostility = new Hostility(),
 ): Promise<Server> => {
   const base = routes(w);
+  const drips = new Set<ReturnType<typeof setInterval>>();
+  /** The honest answer of the Esplora routes (and the price feed) for `path`. */
+  const answer = async (method: string, path: string, body: string, table: RouteTable): Promise<Reply> => {
+    try {
+      for (const [m, re, route] of table) {
+        const match = path.match(re);
+        if (match && m === method) return await route(match, body);
+      }
+      return { status: 404, text: "Not found" };
+    } catch (e) {
+      if (e instanceof HttpError) return { status: e.status, text: e.message };
+      return { status: 500, text: e instanceof Error ? e.message : String(e) };
+    }
+  };
   const server = createServer(async (req, res) => {
     try {
       if (req.method === "OPTIONS") {
@@ -409,20 +426,53 @@ export const serve = (
         res.end();
         return;
       }
-      const path = (req.url ?? "/").split("?")[0]!.replace(/^\/api(?=\/(?!v1\/price))/, "");
+      const full = (req.url ?? "/").split("?")[0]!;
       const body = req.method === "POST" ? await readBody(req) : "";
-      for (const [method, re, route] of [...extra, ...base]) {
-        const m = path.match(re);
-        if (m && method === req.method) {
-          send(res, await route(m, body));
-          return;
-        }
+      const method = req.method ?? "GET";
+      // Under /hostile/<scope>/ the Esplora API and the price feed answer as that scope's mode says.
+      const scoped = full.match(/^\/hostile\/([a-z0-9-]{1,40})(\/.*)$/);
+      if (scoped) {
+        const [, scope, rest] = scoped as unknown as [string, string, string];
+        const path = rest.replace(/^\/api(?=\/(?!v1\/price))/, "");
+        const price = path.match(/^\/api\/v1\/price\/([A-Za-z]{3,5})$/);
+        const priceMode = hostility.of("price", scope);
+        if (price && priceMode) return send(res, priceLie(priceMode, price[1]!.toUpperCase()));
+        const mode = hostility.of("esplora", scope);
+        const honest = () => answer(method, path, body, base);
+        if (!mode) return send(res, await honest());
+        const lie = await esploraLie(mode, {
+          method,
+          path,
+          honest,
+          scriptOf: (address) => Buffer.from(scriptOfAddress(address)).toString("hex"),
+          tipHeight: () => w.tip.height,
+        });
+        if (lie.kind === "reply") return send(res, lie.reply);
+        if (lie.kind === "hang") return;
+        res.writeHead(200, { ...CORS, "content-type": "application/json" });
+        let at = 0;
+        const drip = setInterval(() => {
+          if (at >= lie.body.length || res.destroyed) {
+            clearInterval(drip);
+            drips.delete(drip);
+            res.end();
+            return;
+          }
+          res.write(lie.body[at++]!);
+        }, lie.everyMs);
+        drips.add(drip);
+        return;
       }
-      send(res, { status: 404, text: "Not found" });
+      const path = full.replace(/^\/api(?=\/(?!v1\/price))/, "");
+      send(res, await answer(method, path, body, [...extra, ...base]));
     } catch (e) {
       if (e instanceof HttpError) send(res, { status: e.status, text: e.message });
       else send(res, { status: 500, text: e instanceof Error ? e.message : String(e) });
     }
+  });
+  server.on("close", () => {
+    for (const d of drips) clearInterval(d);
+    drips.clear();
   });
   server.keepAliveTimeout = 1000;
   return new Promise((resolve, reject) => {

@@ -58,8 +58,10 @@ export interface Harness {
   readonly lnurlAuthLogin: (k1: string) => string | null;
   /** LNURL-pay, lightning addresses and LNURL-withdraw, paid and paying through the world's node. */
   readonly lnurl: LnurlService;
-  /** Hostile modes per service (also `POST /hostile`): see `harness/hostile.ts`. */
+  /** Hostile modes per service and scope (also `POST /hostile`): see `harness/hostile.ts`. */
   readonly hostility: Hostility;
+  /** The Esplora API (and price feed) that answers as `scope`'s hostile mode says. */
+  readonly hostileEsploraUrl: (scope: string) => string;
   readonly stop: () => Promise<void>;
 }
 
@@ -79,7 +81,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   const extra: RouteTable = [...hostileRoutes(hostility)];
   let server: Server;
   try {
-    server = await serve(world, opts.port ?? DEFAULT_ESPLORA_PORT, host, extra);
+    server = await serve(world, opts.port ?? DEFAULT_ESPLORA_PORT, host, extra, hostility);
   } catch (e) {
     await world.stop();
     throw e;
@@ -163,6 +165,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     lnurlAuthLogin: (k1) => lnurlAuth.loginOf(k1),
     lnurl,
     hostility,
+    hostileEsploraUrl: (scope) => `${esploraUrl}/hostile/${scope}`,
     stop: () => {
       stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()))
         .then(

@@ -6,6 +6,10 @@ import type { WalletConfig } from "./protocol";
 /** The on-chain wallet syncs on start, then every 60 s (and after each send, in its handler). */
 export const ONCHAIN_SYNC_MS = 60_000;
 
+/** The wait before the next sync after `failures` failed ones in a row: 5 s, 10 s, 20 s, 40 s, then 60 s. */
+export const syncDelay = (failures: number): number =>
+  failures === 0 ? ONCHAIN_SYNC_MS : Math.min(ONCHAIN_SYNC_MS, 5_000 * 2 ** (failures - 1));
+
 export interface WalletLoops {
   readonly stop: () => void;
   /** Checks the price at once, after the owner chose another currency. */
@@ -20,10 +24,16 @@ export const startWalletLoops = (host: WalletHost, config: WalletConfig): Wallet
   let stopped = false;
   let syncTimer: ReturnType<typeof setTimeout> | undefined;
 
+  // A failed sync (a server down, hung or lying) is tried again sooner, backing off to the usual minute:
+  // the wallet catches up on its own once the server recovers.
+  let failures = 0;
   const sync = async () => {
     if (stopped) return;
-    if (host.exists) await host.run({ _tag: "SyncOnchain" });
-    if (!stopped) syncTimer = setTimeout(sync, ONCHAIN_SYNC_MS);
+    if (host.exists) {
+      const answer = await host.run({ _tag: "SyncOnchain" });
+      failures = answer.ok ? 0 : failures + 1;
+    }
+    if (!stopped) syncTimer = setTimeout(sync, syncDelay(failures));
   };
   void sync();
 

@@ -1,3 +1,4 @@
+import { MAX_MONEY_SATS } from "../money";
 import { closingBalance, type LightningState, lightningBalance } from "./lightning";
 import { netOf, type OnchainState } from "./onchain";
 
@@ -12,6 +13,9 @@ export interface BalanceView {
   readonly force_close: bigint;
 }
 
+const withinMoney = (sats: bigint): bigint =>
+  sats < 0n ? 0n : sats > MAX_MONEY_SATS ? MAX_MONEY_SATS : sats;
+
 export const balanceOf = (onchain: OnchainState, lightning?: LightningState): BalanceView => {
   let confirmed = 0n;
   let unconfirmed = 0n;
@@ -22,8 +26,10 @@ export const balanceOf = (onchain: OnchainState, lightning?: LightningState): Ba
     else unconfirmed += netOf(t);
   }
   return {
-    confirmed,
-    unconfirmed,
+    // A server can lie about what an address holds; whatever it said, no balance is below nothing or above
+    // the 21 million bitcoin that can exist.
+    confirmed: withinMoney(confirmed),
+    unconfirmed: withinMoney(unconfirmed),
     lightning: lightning ? lightningBalance(lightning) : 0n,
     federation: 0n,
     force_close: lightning ? closingBalance(lightning) : 0n,

@@ -60,7 +60,11 @@ export const diff = async (
   for (const t of [...view.txs.values()].sort(chronological)) {
     const known = state.txs.get(t.txid);
     const fresh = !known || known.dropped;
-    if (fresh) events.push(txSeen(account, t));
+    // Amounts a server once misstated are corrected as soon as it (or another) states them rightly.
+    const v = walletView(account, t);
+    const misstated =
+      known && (known.received !== v.received || known.sent !== v.sent || known.fee !== v.fee);
+    if (fresh || misstated) events.push(txSeen(account, t));
     const s = t.status;
     if (s.confirmed && s.block_hash && s.block_height !== undefined) {
       if (fresh || known?.confirmation?.blockHash !== s.block_hash) {

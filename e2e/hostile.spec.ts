@@ -1,0 +1,142 @@
+import { readFile } from "node:fs/promises";
+import type { Page } from "@playwright/test";
+import { postJson } from "../harness/http";
+import { createWallet, expect, test } from "./fixtures";
+
+/**
+ * Servers that lie about money. Each test points its wallet at its own scope of the world's hostile
+ * Esplora (`/hostile/<scope>`), so the lies reach no other test; the world is funded and mined honestly.
+ */
+const PAYEE = "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080";
+
+const hostileWallet = async (page: Page, esplora: string, scope: string) => {
+  await page.addInitScript(
+    (url) => localStorage.setItem("USER_SETTINGS_esplora", url),
+    `${esplora}/hostile/${scope}`,
+  );
+  await createWallet(page);
+};
+
+const lie = (esplora: string, scope: string, mode: string | null, options: Record<string, unknown> = {}) =>
+  postJson(esplora, "/hostile", { service: "esplora", scope, mode, ...options });
+
+/** Funds the wallet on-chain with `sats`, confirmed, and waits for home to show them. */
+const fund = async (page: Page, esplora: string, sats: number) => {
+  await page.getByRole("link", { name: "Receive" }).first().click();
+  await page.getByRole("button", { name: "Show address" }).click();
+  const address = await page.getByTestId("receive-address").getAttribute("title");
+  await postJson(esplora, "/faucet", { address, sats });
+  await postJson(esplora, "/mine", { blocks: 1 });
+  await page.goto("/");
+  await page.getByRole("button", { name: "Sync now" }).click();
+  await expect(page.getByTestId("onchain-balance")).toHaveText(`${sats.toLocaleString("en-US")} sats`);
+};
+
+test("a link whose amount disagrees with its invoice's is refused and nothing leaves", async ({
+  page,
+  esplora,
+}) => {
+  await createWallet(page);
+  await fund(page, esplora, 200_000);
+  const { bolt11 } = (await postJson(esplora, "/ln/invoice", { amount_sats: 50_000 })) as { bolt11: string };
+  // Shows 1,000 sats; its invoice asks 50,000.
+  const link = `bitcoin:${PAYEE}?amount=0.00001&lightning=${bolt11}`;
+  await page.goto(`/send?to=${encodeURIComponent(link)}`);
+  await expect(page.getByRole("alert")).toContainText("two different amounts");
+  await expect(page.getByRole("button", { name: "Confirm send" })).toBeDisabled();
+  await page.goto("/");
+  await page.getByRole("button", { name: "Sync now" }).click();
+  await expect(page.getByTestId("onchain-balance")).toHaveText("200,000 sats");
+  await expect(page.getByRole("button", { name: /Sent/ })).toHaveCount(0);
+});
+
+test("a fee spike asks a second confirmation stating the fee, and an absurd rate is refused", async ({
+  page,
+  esplora,
+}) => {
+  const scope = `fees-${test.info().workerIndex}-${Date.now()}`;
+  await hostileWallet(page, esplora, scope);
+  await fund(page, esplora, 200_000);
+  try {
+    await lie(esplora, scope, "fee-spike", { rate: 400 });
+    await page.getByRole("link", { name: "Send" }).first().click();
+    await page.getByLabel("Bitcoin address").fill(PAYEE);
+    await page.getByLabel("Amount (sats)").fill("10000");
+    await expect(page.getByTestId("send-fee")).toBeVisible();
+    await page.getByRole("button", { name: "Confirm send" }).click();
+    const ask = page.getByRole("dialog", { name: "A high fee" });
+    await expect(ask).toContainText("more than a tenth of the amount");
+    // Cancelled: nothing leaves.
+    await ask.getByRole("button", { name: "Cancel" }).click();
+    await expect(ask).toBeHidden();
+    await expect(page.getByRole("dialog", { name: "Sent" })).toHaveCount(0);
+
+    // Confirmed a second time: it pays exactly the fee it stated.
+    await page.getByRole("button", { name: "Confirm send" }).click();
+    const stated =
+      (await ask.getByRole("button", { name: /Pay .* sats in fees and send/ }).textContent()) ?? "";
+    const feeSats = stated.match(/Pay ([\d,]+) sats/)?.[1];
+    expect(Number(feeSats?.replaceAll(",", ""))).toBeGreaterThan(5_000);
+    await ask.getByRole("button", { name: /Pay .* sats in fees and send/ }).click();
+    await expect(page.getByRole("dialog", { name: "Sent" })).toContainText(`${feeSats} sats`);
+
+    // A rate no real fee reaches is refused outright (on the next block, when the wallet asks again).
+    await lie(esplora, scope, "fee-spike", { rate: 5000 });
+    await postJson(esplora, "/mine", { blocks: 1 });
+    await page.goto("/");
+    await page.getByRole("button", { name: "Sync now" }).click();
+    await page.getByRole("link", { name: "Send" }).first().click();
+    await page.getByLabel("Bitcoin address").fill(PAYEE);
+    await page.getByLabel("Amount (sats)").fill("10000");
+    await expect(page.getByRole("alert")).toContainText("5000 sat/vB");
+    await expect(page.getByRole("button", { name: "Confirm send" })).toBeDisabled();
+  } finally {
+    await lie(esplora, scope, null);
+  }
+});
+
+test("a broadcast answered with a page instead of the txid records nothing, and the export still imports", async ({
+  page,
+  esplora,
+}, info) => {
+  const scope = `broadcast-${test.info().workerIndex}-${Date.now()}`;
+  await hostileWallet(page, esplora, scope);
+  await fund(page, esplora, 100_000);
+  try {
+    await lie(esplora, scope, "broadcast-lie");
+    await page.getByRole("link", { name: "Send" }).first().click();
+    await page.getByLabel("Bitcoin address").fill(PAYEE);
+    await page.getByLabel("Amount (sats)").fill("20000");
+    await expect(page.getByTestId("send-fee")).toBeVisible();
+    await page.getByRole("button", { name: "Confirm send" }).click();
+    await expect(page.getByRole("dialog", { name: "Payment failed" })).toContainText(
+      "did not confirm the broadcast",
+    );
+  } finally {
+    await lie(esplora, scope, null);
+  }
+  await page.goto("/");
+  await page.getByRole("button", { name: "Sync now" }).click();
+  await expect(page.getByTestId("onchain-balance")).toHaveText("100,000 sats");
+  await expect(page.getByRole("button", { name: /Sent/ })).toHaveCount(0);
+
+  // The log is one its own import takes back.
+  await page.goto("/settings/emergencykit");
+  await page.getByRole("button", { name: "Save state as file" }).click();
+  await page.getByLabel("Password").fill("correct horse battery staple");
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download" }).click();
+  const file = info.outputPath("mutiny-state.json");
+  await (await downloading).saveAs(file);
+  expect(JSON.parse(await readFile(file, "utf8"))).toMatchObject({ format: "mutiny-state" });
+  await page.getByRole("button", { name: "Delete everything" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete everything" }).click();
+  await expect(page).toHaveURL(/\/setup$/);
+  await page.goto("/settings/emergencykit");
+  await page.getByLabel("Import state from file").setInputFiles(file);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel("Password").fill("correct horse battery staple");
+  await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId("onchain-balance")).toHaveText("100,000 sats");
+});
