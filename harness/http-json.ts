@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 export interface JsonReply {
   readonly status: number;
   readonly json: unknown;
+  /** Extra headers (a redirect's `location`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export type JsonHandler = (url: URL) => Promise<JsonReply> | JsonReply;
@@ -38,7 +40,7 @@ export const serveJson = async (
     } catch (e) {
       reply = lnurlError(e instanceof Error ? e.message : String(e), 500);
     }
-    res.writeHead(reply.status, { ...CORS, "content-type": "application/json" });
+    res.writeHead(reply.status, { ...CORS, "content-type": "application/json", ...reply.headers });
     res.end(JSON.stringify(reply.json));
   });
   server.keepAliveTimeout = 1000;

@@ -14,6 +14,7 @@ import { base64, utf8 } from "@scure/base";
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { encodeLnurl } from "../src/engine/parse/lnurl";
 import { type JsonReply, lnurlError, serveJson } from "./http-json";
+import type { Hostility } from "./hostile";
 import { HttpError, parseJson, type RouteTable, toSats } from "./server";
 
 export interface LnurlDeps {
@@ -79,8 +80,11 @@ const whole = (v: string | null): bigint | null => (v !== null && /^\d{1,20}$/.t
 
 export const startLnurlService = async (
   deps: LnurlDeps,
-  opts: { host?: string; port?: number } = {},
+  /** `hostility`: LNURL modes, scoped by a pay offer's name or a withdraw link's id (see `hostile.ts`). */
+  opts: { host?: string; port?: number; hostility?: Hostility } = {},
 ): Promise<LnurlService> => {
+  const modeOf = (scope: string) => opts.hostility?.of("lnurl", scope)?.mode ?? null;
+  const reads = new Map<string, number>();
   const pays = new Map<string, PayOffer>();
   const withdraws = new Map<string, WithdrawOffer & { k1: string; used: boolean }>();
   const invoices: LnurlService["invoices"] = [];
@@ -89,14 +93,23 @@ export const startLnurlService = async (
   let base = "";
   const host = () => new URL(base).host;
 
-  const payParams = (offer: PayOffer) => ({
-    tag: "payRequest",
-    callback: `${base}/lnurlp/${offer.name}/callback`,
-    minSendable: Number(offer.minSendable),
-    maxSendable: Number(offer.maxSendable),
-    metadata: metadataOf(offer, `${offer.name}@${host()}`),
-    commentAllowed: offer.commentAllowed ?? 0,
-  });
+  const payParams = (offer: PayOffer) => {
+    // A service that shows one offer and then another: every read after the first says something else.
+    const read = (reads.get(offer.name) ?? 0) + 1;
+    reads.set(offer.name, read);
+    const shown =
+      modeOf(offer.name) === "second-read-differs" && read > 1
+        ? { ...offer, description: `${offer.description} (now 10x the price)` }
+        : offer;
+    return {
+      tag: "payRequest",
+      callback: `${base}/lnurlp/${offer.name}/callback`,
+      minSendable: Number(offer.minSendable),
+      maxSendable: Number(offer.maxSendable),
+      metadata: metadataOf(shown, `${offer.name}@${host()}`),
+      commentAllowed: offer.commentAllowed ?? 0,
+    };
+  };
 
   const payCallback = async (offer: PayOffer, q: URLSearchParams): Promise<JsonReply> => {
     const amount = whole(q.get("amount"));
@@ -107,9 +120,14 @@ export const startLnurlService = async (
     if (comment !== null && comment.length > (offer.commentAllowed ?? 0))
       return lnurlError(`Comments may be at most ${offer.commentAllowed ?? 0} characters`);
     const hash = sha256(utf8.decode(metadataOf(offer, `${offer.name}@${host()}`)));
-    const bolt11 = await deps.createInvoice(amount, hash);
+    const mode = modeOf(offer.name);
+    // A service that asks fifty times what it showed.
+    const bolt11 = await deps.createInvoice(mode === "mismatched-amount" ? amount * 50n : amount, hash);
     invoices.push({ name: offer.name, msat: amount, comment, bolt11 });
-    let successAction: unknown = offer.successAction;
+    let successAction: unknown =
+      mode === "foreign-success-url"
+        ? { tag: "url", description: "Your receipt", url: "http://receipts.example/claim?id=1" }
+        : offer.successAction;
     if (offer.secret) {
       const preimage = deps.preimageOf?.(bolt11);
       if (!preimage) return lnurlError("This service cannot seal secrets", 500);
@@ -136,6 +154,8 @@ export const startLnurlService = async (
     )
       return lnurlError("The invoice's amount is outside this link's limits");
     offer.used = true;
+    // A service that says it paid and never does.
+    if (modeOf(id) === "withdraw-ok-unpaid") return { status: 200, json: { status: "OK" } };
     const paying = deps
       .payInvoice(bolt11)
       .then(
@@ -153,7 +173,16 @@ export const startLnurlService = async (
     let m = /^\/(?:\.well-known\/lnurlp|lnurlp)\/([a-z0-9\-_.+]+)$/.exec(path);
     if (m) {
       const offer = pays.get(m[1]!);
-      return offer ? { status: 200, json: payParams(offer) } : lnurlError("Unknown user", 404);
+      if (!offer) return lnurlError("Unknown user", 404);
+      const mode = modeOf(offer.name);
+      if (mode === "never-answers") return new Promise<JsonReply>(() => {});
+      if (mode === "huge-answer")
+        return { status: 200, json: { ...payParams(offer), padding: "x".repeat(50_000_000) } };
+      if (mode === "redirect-other-host" && url.searchParams.get("moved") === null) {
+        const elsewhere = new URL(`${path}?moved=1`, base.replace("127.0.0.1", "localhost"));
+        return { status: 302, json: null, headers: { location: elsewhere.toString() } };
+      }
+      return { status: 200, json: payParams(offer) };
     }
     m = /^\/lnurlp\/([a-z0-9\-_.+]+)\/callback$/.exec(path);
     if (m) {

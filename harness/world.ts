@@ -129,7 +129,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
           throw new Error(`The payment ${r.status === "failed" ? r.reason : r.status}`);
       },
     },
-    { host },
+    { host, hostility },
   );
   extra.push(...lnurlRoutes(lnurl));
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {

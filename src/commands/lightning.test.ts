@@ -115,6 +115,28 @@ describe("lightning in the wallet (host, node and local world together)", () => 
     });
   }, 30_000);
 
+  it("makes an invoice while a lightning address's server never answers: a silent server delays only its own command", async () => {
+    h.hostility.set("lnurl", "silent", "never-answers");
+    try {
+      const { url } = h.lnurl.addPay({
+        name: "silent",
+        minSendable: 1_000n,
+        maxSendable: 1_000_000_000n,
+        description: "Never answers",
+      });
+      const reading = host.run({ _tag: "DecodeLnurl", lnurl: url });
+      const invoice = host.run({ _tag: "CreateInvoice", amountSats: 2_000n, labels: [] });
+      expect(await Promise.race([invoice.then(() => "invoice"), reading.then(() => "lnurl")])).toBe(
+        "invoice",
+      );
+      ok(await invoice);
+      // The silent read ends on its own, with the catalogue's words, when its time is up.
+      expect(await reading).toMatchObject({ ok: false, error: { key: "lnurl.error_unreachable" } });
+    } finally {
+      h.hostility.set("lnurl", "silent", null);
+    }
+  }, 60_000);
+
   it("refuses an invoice it cannot pay with the catalogue's words, recording nothing", async () => {
     // The node records channel changes of its own meanwhile; a refused payment adds no payment event.
     const payments = async () => (await readEvents(db)).filter((e) => e.type.startsWith("ln.payment")).length;

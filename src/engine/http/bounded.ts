@@ -93,11 +93,14 @@ export const boundedFetch =
     try {
       const res = await fetchFn(input, { ...init, signal: controller.signal });
       const body = await readCapped(res, url, limits.maxBytes);
-      return new Response(NULL_BODY.has(res.status) ? null : body, {
+      const read = new Response(NULL_BODY.has(res.status) ? null : body, {
         status: res.status,
         statusText: res.statusText,
         headers: res.headers,
       });
+      // Where the answer came from after redirects, which a constructed Response would otherwise lose.
+      Object.defineProperty(read, "url", { value: res.url });
+      return read;
     } catch (e) {
       if (controller.signal.reason === timedOut) throw timedOut;
       throw e;

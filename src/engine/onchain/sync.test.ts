@@ -23,6 +23,7 @@ const wallet = (h: Harness, mnemonic = newMnemonic()) => {
     states = foldEvents(stamp(events, stamper), states);
   };
   return {
+    mnemonic,
     port,
     requests,
     get state() {
@@ -143,5 +144,35 @@ describe("on-chain sync against the local regtest world", () => {
     const port = makeOnchainPort(newMnemonic(), "regtest", "http://127.0.0.1:9", fetch, { backoffMs: 1 });
     const err = await Effect.runPromise(Effect.flip(port.sync(initialStates().onchain)));
     expect(err).toMatchObject({ _tag: "ServerUnavailable" });
+  });
+
+  describe("a hung Esplora server", () => {
+    it("fails the sync in bounded time, and the next sync after it recovers catches up without a restart", async () => {
+      const w = wallet(h);
+      await h.faucet(w.receive(0), 12_345n);
+      await h.mine(1);
+      const scope = "hung-sync";
+      h.hostility.set("esplora", scope, "hang");
+      const port = makeOnchainPort(newMnemonic(), "regtest", h.hostileEsploraUrl(scope), fetch, {
+        retries: 1,
+        backoffMs: 1,
+        limits: { timeoutMs: 300, maxBytes: 1_000_000 },
+      });
+      const hung = await Effect.runPromise(Effect.result(port.sync(initialStates().onchain)));
+      expect(hung._tag).toBe("Failure");
+      h.hostility.set("esplora", scope, null);
+      // The same port, the same wallet: the server is back, and so is the wallet.
+      const same = makeOnchainPort(w.mnemonic, "regtest", h.hostileEsploraUrl(scope), fetch, {
+        limits: { timeoutMs: 300, maxBytes: 1_000_000 },
+      });
+      h.hostility.set("esplora", scope, "hang");
+      expect((await Effect.runPromise(Effect.result(same.sync(initialStates().onchain))))._tag).toBe(
+        "Failure",
+      );
+      h.hostility.set("esplora", scope, null);
+      const events = await Effect.runPromise(same.sync(initialStates().onchain));
+      const states = foldEvents(stamp(events, stamper), initialStates());
+      expect(balanceOf(states.onchain).unconfirmed + balanceOf(states.onchain).confirmed).toBe(12_345n);
+    }, 60_000);
   });
 });
