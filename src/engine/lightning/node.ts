@@ -21,7 +21,7 @@ import { encodeInvoice, field, INVOICE_FEATURES, INVOICE_PREFIX, type RouteHintH
 import type { EsploraChain, Log } from "./chain";
 import { displayHex, internalBytes } from "./chain";
 import { Lsps0 } from "./lsps0";
-import { NodeError } from "./policy";
+import { NodeError, type PaymentFailure } from "./policy";
 import type { Pipe, PeerAddress } from "./socket";
 import {
   type BlobStore,
@@ -89,17 +89,7 @@ export type NodeEvent =
     }
   | { readonly type: "changed" };
 
-/** Why a payment ended without success; `timeout` is not final (the payment may still complete). */
-export type PaymentFailure =
-  | "route_not_found"
-  | "recipient_rejected"
-  | "retries_exhausted"
-  | "expired"
-  | "duplicate"
-  | "reserve"
-  | "no_balance"
-  | "timeout"
-  | "unknown";
+export type { PaymentFailure };
 
 export interface ChannelInfo {
   readonly channelId: string;

@@ -2,7 +2,17 @@
  * What the wallet decides about lightning payments, apart from the node (so screens and handlers can use
  * it without loading LDK).
  */
-import type { PaymentFailure } from "./node";
+/** Why a payment ended without success; `timeout` is not final (the payment may still complete). */
+export type PaymentFailure =
+  | "route_not_found"
+  | "recipient_rejected"
+  | "retries_exhausted"
+  | "expired"
+  | "duplicate"
+  | "reserve"
+  | "no_balance"
+  | "timeout"
+  | "unknown";
 
 /** The text an owner sees for a payment that did not arrive (spec 1 error catalogue). */
 export const FAILURE_TEXT: { readonly [F in PaymentFailure]: string } = {
