@@ -6,7 +6,7 @@ import { lightningHandlers, lightningNeeds } from "./lightning";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
-import { lspHandlers } from "./lsp";
+import { lspHandlers, lspNeeds } from "./lsp";
 import { onchainHandlers, onchainNeeds } from "./onchain";
 import {
   createWallet,
@@ -63,6 +63,7 @@ export const needs: Needs = {
   ...onchainNeeds,
   ...lightningNeeds,
   ...lnurlNeeds,
+  ...lspNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
 };

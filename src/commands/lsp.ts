@@ -6,7 +6,7 @@
 import { Effect } from "effect";
 import { parsePeerAddress } from "../engine/lightning/socket";
 import { lightningServerProblem } from "../settings/servers";
-import { type Handler, outcome } from "./context";
+import { type Handler, outcome, type Needs } from "./context";
 import { InvalidInput, ServerUnavailable } from "../errors";
 import { call, nodeOf } from "./lightning";
 
@@ -66,3 +66,6 @@ export const getConfiguredLsp: Handler<"GetConfiguredLsp"> = (_cmd, ctx) =>
   });
 
 export const lspHandlers = { ChangeLsp: changeLsp, GetConfiguredLsp: getConfiguredLsp };
+
+/** The lightning service is the node's: a change waits for a node that is still starting. */
+export const lspNeeds: Needs = { ChangeLsp: "lightning", GetConfiguredLsp: "lightning" };

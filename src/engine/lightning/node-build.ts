@@ -1,0 +1,156 @@
+/**
+ * Building the node's LDK objects: the chain monitor with the output commit's persister, the channel
+ * manager read back with every monitor from the store (or a new one at the chain tip), and the peer
+ * manager. What a wallet's channels accept (the user config) is decided here too.
+ */
+import * as ldk from "lightningdevkit";
+import { internalBytes } from "./chain";
+import type { Lsps0 } from "./lsps0";
+import type { NodeCore } from "./node-core";
+import { random32 } from "./node-core";
+import type { NodeRole } from "./node-types";
+import { NodeError } from "./policy";
+import { MANAGER_KEY, MONITOR_PREFIX } from "./store";
+
+const NETWORKS = {
+  bitcoin: ldk.Network.LDKNetwork_Bitcoin,
+  testnet: ldk.Network.LDKNetwork_Testnet,
+  signet: ldk.Network.LDKNetwork_Signet,
+  regtest: ldk.Network.LDKNetwork_Regtest,
+} as const;
+
+/** How this node's channels behave: private, no anchors, and as a wallet or as the world's router. */
+export const userConfig = (role: NodeRole): ldk.UserConfig => {
+  const config = ldk.UserConfig.constructor_default();
+  const handshake = ldk.ChannelHandshakeConfig.constructor_default();
+  handshake.set_announce_for_forwarding(false);
+  handshake.set_max_inbound_htlc_value_in_flight_percent_of_channel(100);
+  handshake.set_negotiate_anchors_zero_fee_htlc_tx(false);
+  config.set_channel_handshake_config(handshake);
+  const limits = ldk.ChannelHandshakeLimits.constructor_default();
+  limits.set_force_announced_channel_preference(false);
+  config.set_channel_handshake_limits(limits);
+  config.set_manually_accept_inbound_channels(true);
+  if (role === "router") {
+    config.set_accept_forwards_to_priv_channels(true);
+    config.set_accept_intercept_htlcs(true);
+  } else {
+    // A just-in-time channel's LSP takes its opening fee out of the first payment it forwards; the
+    // claim policy checks what was kept against what was promised before claiming.
+    const channel = ldk.ChannelConfig.constructor_default();
+    channel.set_accept_underpaying_htlcs(true);
+    config.set_channel_config(channel);
+  }
+  return config;
+};
+
+/** Builds the LDK objects of `core` from its store: restores the manager and every monitor, or makes a new node. */
+export const buildNode = async (
+  core: NodeCore,
+  lsps0: Lsps0,
+  broadcaster: ldk.BroadcasterInterface,
+): Promise<void> => {
+  const { opts } = core;
+  const chain = opts.chain;
+  core.chainMonitor = ldk.ChainMonitor.constructor_new(
+    ldk.Option_FilterZ.constructor_some(chain.filter),
+    broadcaster,
+    core.logger,
+    chain.feeEstimator,
+    core.commit.persister(),
+  );
+  const network = NETWORKS[opts.network];
+  const graph = ldk.NetworkGraph.constructor_new(network, core.logger);
+  const scorer = ldk.ProbabilisticScorer.constructor_new(
+    ldk.ProbabilisticScoringDecayParameters.constructor_default(),
+    graph,
+    core.logger,
+  );
+  const score = ldk.MultiThreadedLockableScore.constructor_new(scorer.as_Score());
+  const entropy = core.keys.as_EntropySource();
+  const router = ldk.DefaultRouter.constructor_new(
+    graph,
+    core.logger,
+    entropy,
+    score.as_LockableScore(),
+    ldk.ProbabilisticScoringFeeParameters.constructor_default(),
+  );
+  const messageRouter = ldk.DefaultMessageRouter.constructor_new(graph, entropy);
+
+  const monitors: ldk.ChannelMonitor[] = [];
+  for (const key of await opts.store.keys(MONITOR_PREFIX)) {
+    const bytes = await opts.store.get(key);
+    if (!bytes) continue;
+    const read = ldk.UtilMethods.constructor_C2Tuple_ThirtyTwoBytesChannelMonitorZ_read(
+      bytes,
+      entropy,
+      core.keys.as_SignerProvider(),
+    );
+    if (!(read instanceof ldk.Result_C2Tuple_ThirtyTwoBytesChannelMonitorZDecodeErrorZ_OK))
+      throw new NodeError(`The saved channel ${key} could not be read`);
+    monitors.push(read.res.get_b());
+  }
+  const saved = await opts.store.get(MANAGER_KEY);
+  const watch = core.chainMonitor.as_Watch();
+  if (saved) {
+    const read = ldk.UtilMethods.constructor_C2Tuple_ThirtyTwoBytesChannelManagerZ_read(
+      saved,
+      entropy,
+      core.keys.as_NodeSigner(),
+      core.keys.as_SignerProvider(),
+      chain.feeEstimator,
+      watch,
+      broadcaster,
+      router.as_Router(),
+      messageRouter.as_MessageRouter(),
+      core.logger,
+      userConfig(opts.role),
+      monitors,
+    );
+    if (!(read instanceof ldk.Result_C2Tuple_ThirtyTwoBytesChannelManagerZDecodeErrorZ_OK))
+      throw new NodeError(
+        `The saved lightning node could not be read (${(read as ldk.Result_C2Tuple_ThirtyTwoBytesChannelManagerZDecodeErrorZ_Err).err?.constructor.name})`,
+      );
+    core.manager = read.res.get_b();
+  } else {
+    if (monitors.length > 0) throw new NodeError("Channels were found without their node state");
+    const tip = await chain.client.tipHash();
+    const height = await chain.client.tipHeight();
+    const params = ldk.ChainParameters.constructor_new(
+      network,
+      ldk.BestBlock.constructor_new(internalBytes(tip), height),
+    );
+    core.manager = ldk.ChannelManager.constructor_new(
+      chain.feeEstimator,
+      watch,
+      broadcaster,
+      router.as_Router(),
+      messageRouter.as_MessageRouter(),
+      core.logger,
+      entropy,
+      core.keys.as_NodeSigner(),
+      core.keys.as_SignerProvider(),
+      userConfig(opts.role),
+      params,
+      Math.floor((opts.now ?? Date.now)() / 1000),
+    );
+    await core.commit.enqueue([{ key: MANAGER_KEY, value: core.manager.write() }]);
+  }
+  for (const monitor of monitors) {
+    const outpoint = monitor.get_funding_txo().get_a();
+    const r = watch.watch_channel(outpoint, monitor);
+    if (!r.is_ok()) throw new NodeError("A saved channel could not be watched");
+  }
+
+  const ignorer = ldk.IgnoringMessageHandler.constructor_new();
+  core.peerManager = ldk.PeerManager.constructor_new(
+    core.manager.as_ChannelMessageHandler(),
+    ignorer.as_RoutingMessageHandler(),
+    ignorer.as_OnionMessageHandler(),
+    lsps0.handler(),
+    Math.floor((opts.now ?? Date.now)() / 1000),
+    random32(),
+    core.logger,
+    core.keys.as_NodeSigner(),
+  );
+};

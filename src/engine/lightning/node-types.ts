@@ -1,0 +1,136 @@
+/** What the lightning node says, takes and answers: its events, options, channel and payment shapes. */
+import type { Log } from "./chain";
+import type { EsploraChain } from "./chain";
+import type { PaymentFailure } from "./policy";
+import type { PeerAddress, Pipe } from "./socket";
+import type { BlobStore } from "./store";
+
+export type NodeRole = "wallet" | "router";
+
+export type NodeEvent =
+  | { readonly type: "payment_received"; readonly paymentHash: string; readonly amountMsat: bigint }
+  /** A payment to us was failed back instead of claimed: the hop before us kept `skimmedMsat` of it. */
+  | {
+      readonly type: "payment_refused";
+      readonly paymentHash: string;
+      readonly amountMsat: bigint;
+      readonly skimmedMsat: bigint;
+    }
+  | {
+      readonly type: "payment_sent";
+      readonly paymentId: string;
+      readonly paymentHash: string;
+      readonly preimage: string;
+      readonly feeMsat: bigint;
+    }
+  | {
+      readonly type: "payment_failed";
+      readonly paymentId: string;
+      readonly paymentHash: string | null;
+      readonly reason: PaymentFailure;
+    }
+  | {
+      readonly type: "channel_pending";
+      readonly channelId: string;
+      readonly peer: string;
+      readonly fundingTxid: string;
+      readonly outpoint: string;
+    }
+  | { readonly type: "channel_ready"; readonly channelId: string; readonly peer: string }
+  | {
+      readonly type: "channel_closed";
+      readonly channelId: string;
+      readonly peer: string;
+      readonly reason: string;
+      readonly capacitySats: bigint | null;
+      readonly outpoint: string | null;
+    }
+  | {
+      readonly type: "outputs_swept";
+      readonly txid: string;
+      readonly sats: bigint;
+      /** The closed channels these outputs came from. */
+      readonly channelIds: readonly string[];
+    }
+  | {
+      readonly type: "htlc_intercepted";
+      readonly interceptId: string;
+      readonly scid: bigint;
+      readonly paymentHash: string;
+      readonly inboundMsat: bigint;
+      readonly expectedOutboundMsat: bigint;
+    }
+  | { readonly type: "changed" };
+
+export type { PaymentFailure };
+
+export interface ChannelInfo {
+  readonly channelId: string;
+  readonly peer: string;
+  /** `txid:vout` of the funding output, once known. */
+  readonly outpoint: string | null;
+  readonly sizeSats: bigint;
+  /** What we can send now. */
+  readonly outboundSats: bigint;
+  /** Ours, but held back as the channel reserve until the channel closes. */
+  readonly reserveSats: bigint;
+  readonly inboundSats: bigint;
+  readonly isUsable: boolean;
+  readonly isReady: boolean;
+  readonly isOutbound: boolean;
+  readonly confirmations: number | null;
+  readonly peerOnline: boolean;
+}
+
+export type PaymentResult =
+  | {
+      readonly status: "succeeded";
+      readonly paymentHash: string;
+      readonly preimage: string;
+      readonly feeMsat: bigint;
+    }
+  | { readonly status: "failed"; readonly paymentHash: string | null; readonly reason: PaymentFailure }
+  | { readonly status: "pending"; readonly paymentHash: string };
+
+export type SendStart =
+  | {
+      readonly started: true;
+      readonly paymentId: string;
+      readonly paymentHash: string;
+      readonly done: Promise<PaymentResult>;
+    }
+  | { readonly started: false; readonly result: PaymentResult };
+
+export interface NodeOptions {
+  readonly seed: Uint8Array;
+  readonly network: "bitcoin" | "testnet" | "signet" | "regtest";
+  readonly store: BlobStore;
+  readonly chain: EsploraChain;
+  readonly log: Log;
+  readonly role: NodeRole;
+  /** Opens a byte stream to a peer. */
+  readonly connect: (peer: PeerAddress) => Promise<Pipe>;
+  /** Builds and signs (without broadcasting) a transaction paying `sats` to `script`. */
+  readonly fundChannel: (script: Uint8Array, sats: bigint) => Promise<Uint8Array>;
+  /** A script of our on-chain wallet to sweep closed-channel outputs to. */
+  readonly sweepScript: () => Promise<Uint8Array>;
+  readonly onEvent: (event: NodeEvent) => void;
+  /** The one peer allowed to open zero-confirmation channels to us (the configured LSP), hex pubkey. */
+  readonly trustedZeroConfPeer?: () => string | null;
+  /**
+   * Whether to claim an incoming payment, given what the forwarding node skimmed off it (default: only
+   * when nothing was). A payment refused here is failed back and reported as `payment_refused`.
+   */
+  readonly claimPolicy?: (paymentHash: string, amountMsat: bigint, skimmedMsat: bigint) => boolean;
+  /**
+   * A payment arrived for a hash whose preimage this node does not know (an invoice made for someone
+   * else's hash, as an LSP wrapping its client's invoice does). Answer true to hold it and settle it later
+   * with `claim` or `failBack`; false (or none given) fails it back at once.
+   */
+  readonly onUnknownPreimage?: (paymentHash: string, amountMsat: bigint) => boolean;
+  readonly now?: () => number;
+  /** Told when the node's channels are restored from the store, as its first chain sync begins. */
+  readonly onRestored?: () => void;
+  /** How long `payInvoice` waits for a final state before answering `pending`. */
+  readonly paymentTimeoutMs?: number;
+}
