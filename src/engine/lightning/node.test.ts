@@ -6,7 +6,7 @@ import { makeEsplora } from "../onchain/esplora";
 import { EsploraChain } from "./chain";
 import { LightningNode, type NodeEvent } from "./node";
 import { openWebSocketPipe, peerSocketUrl, parsePeerAddress } from "./socket";
-import { MemoryBlobStore } from "./store";
+import { ARCHIVE_PREFIX, MemoryBlobStore, MONITOR_PREFIX } from "./store";
 import { lightningSeed } from "./seed";
 
 const MNEMONIC =
@@ -195,4 +195,30 @@ describe("the wallet's lightning node against the local world", () => {
     expect(wallet.isConnected(lsp.pubkey)).toBe(false);
     await until("reconnected", () => wallet.isConnected(lsp.pubkey), 25_000, 100);
   }, 40_000);
+
+  it("archives a closed channel's monitor once it is resolved for four weeks of blocks, and starts without it", async () => {
+    const monitors = () => store.keys(MONITOR_PREFIX);
+    const archived = () => store.keys(ARCHIVE_PREFIX);
+    await wallet.connectPeer(parsePeerAddress(h.lightning.address)!);
+    const openedBefore = events.filter((e) => e.type === "channel_pending").length;
+    wallet.openChannel(h.lightning.pubkey, 100_000n);
+    await until("pending", () => events.filter((e) => e.type === "channel_pending").length > openedBefore);
+    await fundingSeen();
+    await mineAndSync(6);
+    await until("usable", () => wallet.channels().some((c) => c.isUsable));
+    const closedBefore = events.filter((e) => e.type === "channel_closed").length;
+    await wallet.closeChannel(wallet.channels().find((c) => c.isUsable)!.channelId);
+    await until("closed", () => events.filter((e) => e.type === "channel_closed").length > closedBefore);
+    const before = (await monitors()).length;
+    expect(before).toBeGreaterThan(0);
+    // Resolved (the close buried under 6 blocks), then LDK's 4,032-block wait.
+    await mineAndSync(6);
+    await mineAndSync(4_040);
+    await until("archived", async () => (await archived()).length > 0, 20_000, 100);
+    expect((await monitors()).length).toBeLessThan(before);
+    // The next start loads no archived monitor and runs as before.
+    await wallet.stop();
+    wallet = await startWallet();
+    expect(wallet.channels()).toHaveLength(0);
+  }, 120_000);
 });

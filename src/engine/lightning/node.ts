@@ -133,6 +133,8 @@ export class LightningNode {
   async sync(): Promise<void> {
     const core = this.core;
     await core.opts.chain.sync([core.manager.as_Confirm(), core.chainMonitor.as_Confirm()]);
+    // Channels resolved long ago leave memory (see the output commit's archive).
+    core.guard("archive", () => core.chainMonitor.archive_fully_resolved_channel_monitors());
     core.schedule();
     await this.sweep().catch((e) => core.log("warn", `sweep: ${String(e)}`));
   }

@@ -22,7 +22,10 @@
 import * as ldk from "lightningdevkit";
 import type { EsploraChain, Log } from "./chain";
 import { displayHex } from "./chain";
-import { type BlobStore, type BlobWrite, MANAGER_KEY, MONITOR_PREFIX } from "./store";
+import { ARCHIVE_PREFIX, type BlobStore, type BlobWrite, MANAGER_KEY, MONITOR_PREFIX } from "./store";
+
+const monitorKey = (outpoint: ldk.OutPoint) =>
+  `${MONITOR_PREFIX}${displayHex(outpoint.get_txid())}_${outpoint.get_index()}`;
 
 export interface OutputCommitDeps {
   readonly store: BlobStore;
@@ -53,7 +56,7 @@ export class OutputCommit {
   /** LDK's persister: every monitor update is kept for the next write and answered `Completed`. */
   persister(): ldk.Persist {
     const persist = (outpoint: ldk.OutPoint, monitor: ldk.ChannelMonitor) => {
-      const key = `${MONITOR_PREFIX}${displayHex(outpoint.get_txid())}_${outpoint.get_index()}`;
+      const key = monitorKey(outpoint);
       // Written by the next tick together with the manager (see `persistState`). Until then nothing this
       // update makes possible leaves the node, so LDK may go on as if it were stored.
       this.pendingMonitors.set(key, monitor.write());
@@ -81,8 +84,15 @@ export class OutputCommit {
           return ldk.ChannelMonitorUpdateStatus.LDKChannelMonitorUpdateStatus_UnrecoverableError;
         }
       },
-      archive_persisted_channel: (_outpoint: ldk.OutPoint) => {
-        // Closed channels keep their monitor: it is small and a later restore may still need it.
+      archive_persisted_channel: (outpoint: ldk.OutPoint) => {
+        // A channel closed and fully resolved for weeks (LDK waits 4,032 blocks): its monitor moves to the
+        // archive, out of memory and out of every start, so a node's memory does not grow with every
+        // channel it ever had. Kept, never deleted: a hedge against the unexpected.
+        try {
+          this.archive(monitorKey(outpoint));
+        } catch (e) {
+          this.deps.log("error", `archive_persisted_channel: ${String(e)}`);
+        }
       },
     } as ldk.PersistInterface);
   }
@@ -147,6 +157,24 @@ export class OutputCommit {
         }
       }
     });
+  }
+
+  /**
+   * Moves a monitor to the archive in one write, after every write before it (idempotent: a monitor
+   * already archived only has nothing left to move).
+   */
+  private archive(key: string): void {
+    const pending = this.pendingMonitors.get(key);
+    this.pendingMonitors.delete(key);
+    const run = this.writes.then(async () => {
+      const bytes = pending ?? (await this.deps.store.get(key));
+      const writes: BlobWrite[] = [{ key, value: null }];
+      if (bytes)
+        writes.unshift({ key: `${ARCHIVE_PREFIX}${key.slice(MONITOR_PREFIX.length)}`, value: bytes });
+      await this.deps.store.put(writes);
+      this.deps.log("info", `archived ${key}`);
+    });
+    this.writes = run.catch((e) => this.deps.log("error", `archive ${key}: ${String(e)}`));
   }
 
   /** Resolves once every write asked so far has finished. */

@@ -21,6 +21,8 @@ export const LN_PREFIX = "ln/";
 export const MANAGER_KEY = `${LN_PREFIX}manager`;
 export const MONITOR_PREFIX = `${LN_PREFIX}monitor/`;
 export const SWEEP_PREFIX = `${LN_PREFIX}sweep/`;
+/** Monitors of channels closed and fully resolved long ago: kept, but never loaded again. */
+export const ARCHIVE_PREFIX = `${LN_PREFIX}archive/`;
 
 export class MemoryBlobStore implements BlobStore {
   readonly data = new Map<string, Uint8Array>();
