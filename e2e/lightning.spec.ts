@@ -181,7 +181,7 @@ test("home shows the lightning node loading in its progress bar, with the on-cha
   expect((await steps()).filter((x) => nodeSteps.includes(x.text ?? "")).every((x) => x.onchain)).toBe(true);
   await expect(page.getByRole("progressbar", { name: "Loading wallet" })).toBeHidden();
   await expect(page.getByText("Starting lightning…")).toBeHidden();
-  await expect(page.getByText("Lightning could not start.")).toBeHidden();
+  await expect(page.getByText("Lightning stopped or could not start.")).toBeHidden();
   await page.goto("/settings/admin");
   await expect(page.getByText("Status: running")).toBeVisible();
 });

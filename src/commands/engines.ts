@@ -87,6 +87,15 @@ export class EngineRunner {
     this.onStatus(name, { state: "off" });
   }
 
+  /**
+   * A running engine failed on its own (LDK panicked): it is dropped without a stop (its code cannot be
+   * trusted to run again in this worker) and shown as failed with `error`.
+   */
+  failed(name: EngineName, error: string): void {
+    this.ports.delete(name);
+    this.onStatus(name, { state: "failed", error });
+  }
+
   /** Stops every engine; none starts after this. */
   async stopAll(): Promise<void> {
     this.stopped = true;

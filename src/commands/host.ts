@@ -397,6 +397,7 @@ export class WalletHost {
       lightning: () => this.engines.port("lightning"),
       live: () => this.live,
       setLive: (patch) => this.setLive(patch),
+      failed: (message) => this.engines.failed("lightning", message),
       syncSoon: () => {
         if (this.syncTimer) return;
         this.syncTimer = setTimeout(() => {

@@ -25,6 +25,8 @@ export interface LightningHost {
   readonly setLive: (patch: Partial<LiveState>) => void;
   /** Asks for an on-chain sync soon (several asks close together make one). */
   readonly syncSoon: () => void;
+  /** The node failed while running: it is no longer the wallet's lightning. */
+  readonly failed: (message: string) => void;
 }
 
 /** Channels that can send and receive now: ready, peer connected and the channel re-established. */
@@ -77,6 +79,7 @@ export const lightningHooks = (host: LightningHost): EngineHooks["lightning"] =>
   knownChannels: () => host.states().lightning.channels,
   promisedLspFee: (paymentHash) => host.states().lightning.lspFees.get(paymentHash)?.feeMsat ?? null,
   onChainActivity: () => host.syncSoon(),
+  onFailed: (message) => host.failed(message),
   onStage: (stage: LightningStage) => {
     // A node stopped while it started may still report: only the one starting now is shown.
     if (host.live().lightning === "starting" && !host.lightning()) host.setLive({ lightning_stage: stage });

@@ -76,6 +76,8 @@ export interface LightningDeps {
   readonly onLive: () => void;
   /** The node, starting, got as far as restoring its channels, then as its first chain sync. */
   readonly onStage?: (stage: "restoring" | "syncing") => void;
+  /** LDK failed while running (a panic inside its wasm): the node stopped; `message` says so. */
+  readonly onFailed?: (message: string) => void;
 }
 
 /** What the wallet's host gives the engine: the seed, its store, and the on-chain wallet. */
@@ -91,6 +93,7 @@ export type LightningHooks = Pick<
   | "onChainActivity"
   | "onLive"
   | "onStage"
+  | "onFailed"
 >;
 
 /** The servers a wallet's engine talks to (its `WalletConfig`). */
@@ -337,6 +340,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     onEvent,
     trustedZeroConfPeer: () => trustedPeer,
     onRestored: () => deps.onStage?.("syncing"),
+    onFatal: (message) => deps.onFailed?.(message),
     // Nothing may be kept back of a payment to us, except by the LSP that opened its channel: no more than
     // it promised for that payment.
     claimPolicy: (hash, _amountMsat, skimmedMsat) =>

@@ -24,6 +24,8 @@ export class NodeCore {
   /** The channels as the wallet sees them, serialised, to tell when they changed. */
   channelsNow: () => string = () => "";
   stopped = false;
+  /** Why LDK failed, once it has (a panic inside its wasm); the node then takes nothing more. */
+  broken: string | null = null;
   private ticking = false;
   private tickAgain = false;
   private lastChannels = "";
@@ -63,6 +65,7 @@ export class NodeCore {
       schedule: () => this.schedule(),
       ticking: () => this.ticking,
       onWriteFailed,
+      onPanic: (e) => this.fatal(e),
     });
     const id = this.keys.as_NodeSigner().get_node_id(ldk.Recipient.LDKRecipient_Node);
     if (!(id instanceof ldk.Result_PublicKeyNoneZ_OK))
@@ -78,13 +81,41 @@ export class NodeCore {
     this.opts.log(level, message);
   }
 
-  /** Runs `f`, logging what it throws; nothing once the node stopped. */
+  /** Runs `f`, logging what it throws; nothing once the node stopped. A panic inside LDK stops the node. */
   guard(what: string, f: () => void): void {
     if (this.stopped) return;
     try {
       f();
     } catch (e) {
       this.opts.log("error", `${what}: ${String(e)}`);
+      if (isPanic(e)) this.fatal(e);
+    }
+  }
+
+  /**
+   * LDK panicked: its wasm instance is poisoned (every later call fails the same way). The node stops at
+   * once, takes nothing more, and tells the wallet, which says so and offers a restart.
+   */
+  fatal(e: unknown): void {
+    if (this.broken !== null) return;
+    this.broken = `The lightning engine stopped after an internal error (${String(e)}). Restart the wallet to run it again.`;
+    this.stopTimers();
+    try {
+      this.opts.onFatal?.(this.broken);
+    } catch (err) {
+      this.opts.log("error", `fatal listener: ${String(err)}`);
+    }
+  }
+
+  /** Throws the node's failure when LDK has failed; else runs `f`, turning a panic into that failure. */
+  call<T>(f: () => T): T {
+    if (this.broken !== null) throw new NodeError(this.broken);
+    try {
+      return f();
+    } catch (e) {
+      if (!isPanic(e)) throw e;
+      this.fatal(e);
+      throw new NodeError(this.broken ?? String(e));
     }
   }
 
@@ -149,6 +180,10 @@ export class NodeCore {
     this.timers = [];
   }
 }
+
+/** A trap inside LDK's wasm (a Rust panic: "unreachable"), as opposed to an error LDK answered. */
+export const isPanic = (e: unknown): boolean =>
+  typeof WebAssembly !== "undefined" && e instanceof WebAssembly.RuntimeError;
 
 export const random32 = () => crypto.getRandomValues(new Uint8Array(32));
 export const someU64 = (o: ldk.Option_u64Z): bigint | null =>

@@ -131,6 +131,11 @@ export interface NodeOptions {
   readonly now?: () => number;
   /** Told when the node's channels are restored from the store, as its first chain sync begins. */
   readonly onRestored?: () => void;
+  /**
+   * LDK itself failed (a panic inside its wasm): the node has stopped and takes nothing more. The wasm
+   * instance cannot be trusted after that; only a new one (a reload) runs lightning again.
+   */
+  readonly onFatal?: (message: string) => void;
   /** How long `payInvoice` waits for a final state before answering `pending`. */
   readonly paymentTimeoutMs?: number;
 }

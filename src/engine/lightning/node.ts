@@ -20,7 +20,7 @@ import { Channels } from "./channels";
 import { Interception } from "./lsp-intercept";
 import { Lsps0 } from "./lsps0";
 import { buildNode } from "./node-build";
-import { NodeCore } from "./node-core";
+import { isPanic, NodeCore } from "./node-core";
 import { eventHandler } from "./node-events";
 import type { ChannelInfo, NodeOptions, PaymentResult, SendStart } from "./node-types";
 import { Payments } from "./payments";
@@ -132,7 +132,13 @@ export class LightningNode {
   /** Brings the node up to the chain tip, then sweeps what became spendable. */
   async sync(): Promise<void> {
     const core = this.core;
-    await core.opts.chain.sync([core.manager.as_Confirm(), core.chainMonitor.as_Confirm()]);
+    const confirmables = core.call(() => [core.manager.as_Confirm(), core.chainMonitor.as_Confirm()]);
+    try {
+      await core.opts.chain.sync(confirmables);
+    } catch (e) {
+      if (isPanic(e)) core.fatal(e);
+      throw e;
+    }
     // Channels resolved long ago leave memory (see the output commit's archive).
     core.guard("archive", () => core.chainMonitor.archive_fully_resolved_channel_monitors());
     core.schedule();
@@ -164,7 +170,7 @@ export class LightningNode {
 
   /** Connects to `pubkey@host:port` and remembers it, so it is reconnected while we have channels with it. */
   connectPeer(peer: PeerAddress): Promise<void> {
-    return this.peerParts.connectPeer(peer);
+    return this.core.call(() => this.peerParts.connectPeer(peer));
   }
 
   disconnectPeer(pubkey: string): void {
@@ -176,7 +182,7 @@ export class LightningNode {
   }
 
   peers(): { pubkey: string; address: PeerAddress | null; connected: boolean }[] {
-    return this.peerParts.list();
+    return this.core.broken === null ? this.peerParts.list() : [];
   }
 
   /** Keeps `pubkey` connected (reconnecting when it drops) until `untilMs`, e.g. while an LSP's invoice is open. */
@@ -187,27 +193,27 @@ export class LightningNode {
   // ---- channels ----------------------------------------------------------------------------------
 
   channels(): ChannelInfo[] {
-    return this.channelParts.list();
+    return this.core.broken === null ? this.channelParts.list() : [];
   }
 
   /** Ours across every channel: what we can send plus the reserves that come back on close. */
   balanceSats(): bigint {
-    return this.channelParts.balanceSats();
+    return this.core.broken === null ? this.channelParts.balanceSats() : 0n;
   }
 
   /** Opens a channel of `sats` to a connected peer; the funding comes from `fundChannel`. */
   openChannel(peer: string, sats: bigint, pushMsat = 0n): string {
-    return this.channelParts.open(peer, sats, pushMsat);
+    return this.core.call(() => this.channelParts.open(peer, sats, pushMsat));
   }
 
   /** Closes cooperatively, or broadcasts our latest commitment when `force` (for an offline peer). */
   closeChannel(channelId: string, force = false): Promise<void> {
-    return this.channelParts.close(channelId, force);
+    return this.core.call(() => this.channelParts.close(channelId, force));
   }
 
   /** Forgets a channel without broadcasting anything (a funding that never confirmed). */
   abandonChannel(channelId: string): void {
-    this.channelParts.abandon(channelId);
+    this.core.call(() => this.channelParts.abandon(channelId));
   }
 
   // ---- payments ----------------------------------------------------------------------------------
@@ -219,7 +225,9 @@ export class LightningNode {
     expirySecs?: number,
     paymentHash?: Uint8Array,
   ): { bolt11: string; paymentHash: string } {
-    return this.payments.createInvoice(amountMsat, description, expirySecs, paymentHash);
+    return this.core.call(() =>
+      this.payments.createInvoice(amountMsat, description, expirySecs, paymentHash),
+    );
   }
 
   /** An invoice payable only through `hint`: an LSP's intercept SCID that opens a channel to us as it is paid. */
@@ -229,37 +237,41 @@ export class LightningNode {
     expirySecs: number,
     hint: RouteHintHop,
   ): { bolt11: string; paymentHash: string } {
-    return this.payments.createInvoiceWithHint(amountMsat, description, expirySecs, hint);
+    return this.core.call(() =>
+      this.payments.createInvoiceWithHint(amountMsat, description, expirySecs, hint),
+    );
   }
 
   /** Pays a bolt11 invoice (with `amountMsat` when the invoice has none); answers its final state. */
-  payInvoice(bolt11: string, maxFeeMsat: bigint, amountMsat?: bigint): Promise<PaymentResult> {
-    return this.payments.payInvoice(bolt11, maxFeeMsat, amountMsat);
+  async payInvoice(bolt11: string, maxFeeMsat: bigint, amountMsat?: bigint): Promise<PaymentResult> {
+    const s = this.sendInvoice(bolt11, maxFeeMsat, amountMsat);
+    return s.started ? s.done : s.result;
   }
 
   /** Starts paying a bolt11 invoice; see `Payments.sendInvoice`. */
   sendInvoice(bolt11: string, maxFeeMsat: bigint, amountMsat?: bigint): SendStart {
-    return this.payments.sendInvoice(bolt11, maxFeeMsat, amountMsat);
+    return this.core.call(() => this.payments.sendInvoice(bolt11, maxFeeMsat, amountMsat));
   }
 
   /** Pays `amountMsat` to a node public key with no invoice (keysend); answers its final state. */
-  keysend(pubkey: string, amountMsat: bigint, maxFeeMsat: bigint): Promise<PaymentResult> {
-    return this.payments.keysend(pubkey, amountMsat, maxFeeMsat);
+  async keysend(pubkey: string, amountMsat: bigint, maxFeeMsat: bigint): Promise<PaymentResult> {
+    const s = this.sendKeysend(pubkey, amountMsat, maxFeeMsat);
+    return s.started ? s.done : s.result;
   }
 
   /** Starts a keysend payment; see `sendInvoice`. */
   sendKeysend(pubkey: string, amountMsat: bigint, maxFeeMsat: bigint): SendStart {
-    return this.payments.sendKeysend(pubkey, amountMsat, maxFeeMsat);
+    return this.core.call(() => this.payments.sendKeysend(pubkey, amountMsat, maxFeeMsat));
   }
 
   /** Claims a held payment with its preimage (hex), learnt elsewhere. */
   claim(preimage: string): void {
-    this.payments.claim(preimage);
+    this.core.call(() => this.payments.claim(preimage));
   }
 
   /** Fails a held payment back to its payer. */
   failBack(paymentHash: string): void {
-    this.payments.failBack(paymentHash);
+    this.core.call(() => this.payments.failBack(paymentHash));
   }
 
   /** The preimage of an invoice this node made (a service sealing a LUD-10 secret with it). */
@@ -274,11 +286,11 @@ export class LightningNode {
   }
 
   forwardIntercepted(interceptId: string, channelId: string, peer: string, amountMsat: bigint): void {
-    this.interception.forwardIntercepted(interceptId, channelId, peer, amountMsat);
+    this.core.call(() => this.interception.forwardIntercepted(interceptId, channelId, peer, amountMsat));
   }
 
   failIntercepted(interceptId: string): void {
-    this.interception.failIntercepted(interceptId);
+    this.core.call(() => this.interception.failIntercepted(interceptId));
   }
 
   // ---- stopping ----------------------------------------------------------------------------------

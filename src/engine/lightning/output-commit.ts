@@ -36,6 +36,8 @@ export interface OutputCommitDeps {
   readonly ticking: () => boolean;
   /** A write failed: the node must stop. */
   readonly onWriteFailed: () => void;
+  /** LDK panicked inside a callback: the node must stop and say so. */
+  readonly onPanic: (e: unknown) => void;
 }
 
 export class OutputCommit {
@@ -69,6 +71,7 @@ export class OutputCommit {
           return persist(outpoint, monitor);
         } catch (e) {
           this.deps.log("error", `persist_new_channel: ${String(e)}`);
+          if (e instanceof WebAssembly.RuntimeError) this.deps.onPanic(e);
           return ldk.ChannelMonitorUpdateStatus.LDKChannelMonitorUpdateStatus_UnrecoverableError;
         }
       },
@@ -81,6 +84,7 @@ export class OutputCommit {
           return persist(outpoint, monitor);
         } catch (e) {
           this.deps.log("error", `update_persisted_channel: ${String(e)}`);
+          if (e instanceof WebAssembly.RuntimeError) this.deps.onPanic(e);
           return ldk.ChannelMonitorUpdateStatus.LDKChannelMonitorUpdateStatus_UnrecoverableError;
         }
       },

@@ -90,12 +90,6 @@ export class Payments {
     });
   }
 
-  /** Pays a bolt11 invoice (with `amountMsat` when the invoice has none); answers its final state. */
-  async payInvoice(bolt11: string, maxFeeMsat: bigint, amountMsat?: bigint): Promise<PaymentResult> {
-    const s = this.sendInvoice(bolt11, maxFeeMsat, amountMsat);
-    return s.started ? s.done : s.result;
-  }
-
   /**
    * Starts paying a bolt11 invoice. Answers at once: either the payment is on its way (`done` resolves
    * with its final state), or it was refused before anything was sent (`result`).
@@ -143,12 +137,6 @@ export class Payments {
       return { started: false, result: { status: "failed", paymentHash, reason } };
     }
     return { started: true, paymentId: paymentHash, paymentHash, done: this.wait(paymentHash, paymentHash) };
-  }
-
-  /** Pays `amountMsat` to a node public key with no invoice (keysend); answers its final state. */
-  async keysend(pubkey: string, amountMsat: bigint, maxFeeMsat: bigint): Promise<PaymentResult> {
-    const s = this.sendKeysend(pubkey, amountMsat, maxFeeMsat);
-    return s.started ? s.done : s.result;
   }
 
   /** Starts a keysend payment; see `sendInvoice`. */

@@ -64,8 +64,14 @@ export function BalanceCard() {
           <span className="badge">{t("home.lightning_starting")}</span>
         ) : null}
         {live?.lightning === "failed" ? (
-          <span className="error-text" title={live.lightning_error ?? ""}>
-            {t("home.lightning_failed")}
+          <span className="row" role="alert">
+            <span className="error-text" title={live.lightning_error ?? ""}>
+              {t("home.lightning_failed")}
+            </span>
+            {/* A new worker is a new LDK instance: reloading is how lightning runs again. */}
+            <button type="button" className="button button-small" onClick={() => location.reload()}>
+              {t("home.lightning_restart")}
+            </button>
           </span>
         ) : null}
       </div>
