@@ -1,7 +1,7 @@
 import { type ComponentType, lazy, Suspense, useEffect, useSyncExternalStore } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import type { WalletClient } from "./commands/client";
-import type { WalletConfig } from "./commands/protocol";
+import type { WalletConfig } from "./config";
 import { Home } from "./screens/home/Home";
 import { NotFound } from "./screens/NotFound";
 import { Setup } from "./screens/Setup";

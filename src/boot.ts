@@ -1,5 +1,6 @@
 import { WalletClient } from "./commands/client";
-import type { LoadStage, WalletConfig } from "./commands/protocol";
+import type { LoadStage } from "./commands/protocol";
+import type { WalletConfig } from "./config";
 
 /** Boot constants of spec 1 §9. */
 export const SETUP_TIMEOUT_MS = 90_000;

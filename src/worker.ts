@@ -1,7 +1,9 @@
 /// <reference lib="webworker" />
 import automergeWasm from "@automerge/automerge/automerge.wasm?url";
 import { WalletHost } from "./commands/host";
-import type { AllViews, FromWorker, ToWorker, WalletConfig } from "./commands/protocol";
+import type { FromWorker, ToWorker } from "./commands/protocol";
+import type { AllViews } from "./projections/live";
+import type { WalletConfig } from "./config";
 import { initCrdt } from "./crdt/doc";
 import { WalletDb, walletDbName } from "./events/db";
 import { readViewsSnapshot, saveViewsSnapshot } from "./events/snapshot";

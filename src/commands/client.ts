@@ -1,6 +1,8 @@
 import type { Command, CommandTag, CommandOf, ResultOf } from "./command";
 import type { WireError } from "../errors";
-import type { AllViews, FromWorker, LoadStage, ToWorker, WalletConfig } from "./protocol";
+import type { FromWorker, LoadStage, ToWorker } from "./protocol";
+import type { AllViews } from "../projections/live";
+import type { WalletConfig } from "../config";
 
 /** A command that failed: its tag, the catalogue text and the i18n key, as the worker sent them. */
 export class CommandFailed extends Error {

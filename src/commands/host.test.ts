@@ -4,7 +4,7 @@ import { readEvents } from "../events/log";
 import { deriveViews, foldEvents } from "../projections";
 import type { CommandAnswer } from "./host";
 import { WalletHost } from "./host";
-import type { AllViews } from "./protocol";
+import type { AllViews } from "../projections/live";
 import { makeStateCipher } from "./state-cipher";
 
 const cipher = makeStateCipher({ iterations: 1000, allowWeak: true });

@@ -8,7 +8,8 @@ import { lightningEngine } from "../engine/lightning/engine";
 import { onchainEngine } from "../engine/onchain/engine";
 import type { WalletDb } from "../events/db";
 import { type CommandAnswer, WalletHost } from "./host";
-import type { AllViews, WalletConfig } from "./protocol";
+import type { AllViews } from "../projections/live";
+import type { WalletConfig } from "../config";
 import { makeStateCipher } from "./state-cipher";
 
 /** The engines in Node: the global fetch, `ws` sockets, LDK's wasm read from disk. */

@@ -6,7 +6,8 @@ import { readEvents } from "../events/log";
 import { deriveViews, foldEvents } from "../projections";
 import { WalletHost } from "./host";
 import { ok, openWorldHost, testCipher } from "./host.testing";
-import type { AllViews, WalletConfig } from "./protocol";
+import type { AllViews } from "../projections/live";
+import type { WalletConfig } from "../config";
 
 let h: Harness;
 let config: WalletConfig;

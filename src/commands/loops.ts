@@ -1,7 +1,7 @@
 import { boundedFetch } from "../engine/http/bounded";
 import { startPriceFeed } from "../engine/price/feed";
 import type { WalletHost } from "./host";
-import type { WalletConfig } from "./protocol";
+import type { WalletConfig } from "../config";
 
 /** The on-chain wallet syncs on start, then every 60 s (and after each send, in its handler). */
 export const ONCHAIN_SYNC_MS = 60_000;

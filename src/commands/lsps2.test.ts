@@ -7,7 +7,8 @@ import { decodeBolt11 } from "../engine/parse/bolt11";
 import { WalletDb } from "../events/db";
 import type { WalletHost } from "./host";
 import { ok, openWorldHost } from "./host.testing";
-import type { AllViews, WalletConfig } from "./protocol";
+import type { AllViews } from "../projections/live";
+import type { WalletConfig } from "../config";
 
 let h: Harness;
 let config: WalletConfig;

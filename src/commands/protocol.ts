@@ -3,10 +3,6 @@ import type { AllViews } from "../projections/live";
 import type { Command } from "./command";
 import type { WireError } from "../errors";
 
-export type { AllViews, LightningStage, LiveState } from "../projections/live";
-export { LIGHTNING_STAGES } from "../projections/live";
-export type { WalletConfig } from "../config";
-
 /** Boot stages of spec 1 §4, shown as progress 0 to 5. */
 export const LOAD_STAGES = [
   "fresh",

@@ -1,4 +1,4 @@
-import type { WalletConfig } from "../commands/protocol";
+import type { WalletConfig } from "../config";
 
 /**
  * The page's Content Security Policy. `index.html` carries the fixed part in a meta tag: scripts only

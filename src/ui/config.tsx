@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import type { WalletConfig } from "../commands/protocol";
+import type { WalletConfig } from "../config";
 
 export const ConfigContext = createContext<WalletConfig | null>(null);
 

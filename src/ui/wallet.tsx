@@ -1,6 +1,6 @@
 import { createContext, type ReactNode, useCallback, useContext, useSyncExternalStore } from "react";
 import type { WalletClient } from "../commands/client";
-import type { AllViews } from "../commands/protocol";
+import type { AllViews } from "../projections/live";
 
 const WalletContext = createContext<WalletClient | null>(null);
 

@@ -1,4 +1,4 @@
-import type { LiveState } from "../../commands/protocol";
+import type { LiveState } from "../../projections/live";
 import { satsToFiat } from "../../ui/money";
 import { currencyByCode } from "../../ui/money";
 import { useI18n } from "../../i18n/intl";

@@ -1,10 +1,5 @@
-import {
-  LIGHTNING_STAGES,
-  LOAD_STAGES,
-  type LightningStage,
-  type LiveState,
-  type LoadStage,
-} from "../../commands/protocol";
+import { LOAD_STAGES, type LoadStage } from "../../commands/protocol";
+import { LIGHTNING_STAGES, type LightningStage, type LiveState } from "../../projections/live";
 
 /** The bar on home counts the wallet's boot stages (0 to 5), then the lightning node's as it starts. */
 export const HOME_PROGRESS_MAX = LOAD_STAGES.length - 1 + LIGHTNING_STAGES.length;
