@@ -1,4 +1,6 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { readFile } from "node:fs/promises";
+import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { postJson } from "../harness/http";
 
 /** Every test's wallet talks to this run's local regtest world. */
 export const test = base.extend<{ esplora: string }>({
@@ -23,5 +25,55 @@ export const createWallet = async (page: Page) => {
   await expect(page).toHaveURL(/\/setup$/);
   await page.getByRole("button", { name: "New wallet" }).click();
   await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+};
+
+/** Asks for a sync and waits until it is done. */
+export const syncNow = async (page: Page) => {
+  await page.getByRole("button", { name: "Sync now" }).click();
+  await expect(page.getByRole("button", { name: "Sync now" })).toBeEnabled();
+};
+
+/** Pays `sats` on-chain to a new receive address of the wallet, confirms it, and waits for home to show it. */
+export const fundOnchain = async (page: Page, esplora: string, sats: number) => {
+  await page.getByRole("link", { name: "Receive" }).first().click();
+  await page.getByRole("button", { name: "Show address" }).click();
+  const address = await page.getByTestId("receive-address").getAttribute("title");
+  await postJson(esplora, "/faucet", { address, sats });
+  await postJson(esplora, "/mine", { blocks: 1 });
+  await page.goto("/");
+  await syncNow(page);
+  await expect(page.getByTestId("onchain-balance")).toHaveText(`${sats.toLocaleString("en-US")} sats`);
+};
+
+/** Saves the wallet's state from the emergency kit, encrypted with `password`; answers the file's path and text. */
+export const saveStateFile = async (page: Page, info: TestInfo, password: string) => {
+  await page.goto("/settings/emergencykit");
+  await page.getByRole("button", { name: "Save state as file" }).click();
+  await page.getByLabel("Password").fill(password);
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe("mutiny-state.json");
+  const file = info.outputPath("mutiny-state.json");
+  await download.saveAs(file);
+  return { file, text: await readFile(file, "utf8") };
+};
+
+/** Deletes everything from the emergency kit, and waits for the welcome screen. */
+export const deleteEverything = async (page: Page) => {
+  await page.goto("/settings/emergencykit");
+  await page.getByRole("button", { name: "Delete everything" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete everything" }).click();
+  await expect(page).toHaveURL(/\/setup$/);
+};
+
+/** Imports a state file from the emergency kit with its password, and waits for home. */
+export const importStateFile = async (page: Page, file: string, password: string) => {
+  await page.goto("/settings/emergencykit");
+  await page.getByLabel("Import state from file").setInputFiles(file);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();
   await expect(page).toHaveURL(/\/$/);
 };

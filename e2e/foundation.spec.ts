@@ -1,5 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { createWallet, expect, test } from "./fixtures";
+import { createWallet, deleteEverything, expect, saveStateFile, test } from "./fixtures";
 
 test("a new wallet lands on home with an empty activity list and the backup prompt", async ({ page }) => {
   await createWallet(page);
@@ -67,23 +66,14 @@ test("save state, delete everything, import the file: the same wallet comes back
   await page.getByRole("button", { name: "Select currency" }).click();
   await expect(page).toHaveURL(/\/$/);
 
+  // A state file is always encrypted: no password, no file.
   await page.goto("/settings/emergencykit");
   await page.getByRole("button", { name: "Save state as file" }).click();
   await page.getByRole("button", { name: "Download" }).click();
   await expect(page.getByText("Please enter a password to protect the file.")).toBeVisible();
-  await page.getByLabel("Password").fill("correct horse battery staple");
-  const downloading = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Download" }).click();
-  const download = await downloading;
-  expect(download.suggestedFilename()).toBe("mutiny-state.json");
-  const file = info.outputPath("mutiny-state.json");
-  await download.saveAs(file);
-  const text = await readFile(file, "utf8");
+  const { file, text } = await saveStateFile(page, info, "correct horse battery staple");
   expect(JSON.parse(text)).toMatchObject({ format: "mutiny-state", version: 1, network: "regtest" });
-
-  await page.getByRole("button", { name: "Delete everything" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Delete everything" }).click();
-  await expect(page).toHaveURL(/\/setup$/);
+  await deleteEverything(page);
 
   await page.goto("/settings/emergencykit");
   await page.getByLabel("Import state from file").setInputFiles(file);

@@ -1,7 +1,14 @@
-import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { postJson } from "../harness/http";
-import { createWallet, expect, test } from "./fixtures";
+import {
+  createWallet,
+  deleteEverything,
+  expect,
+  fundOnchain,
+  importStateFile,
+  saveStateFile,
+  test,
+} from "./fixtures";
 
 /**
  * Servers that lie about money. Each test points its wallet at its own scope of the world's hostile
@@ -20,24 +27,12 @@ const hostileWallet = async (page: Page, esplora: string, scope: string) => {
 const lie = (esplora: string, scope: string, mode: string | null, options: Record<string, unknown> = {}) =>
   postJson(esplora, "/hostile", { service: "esplora", scope, mode, ...options });
 
-/** Funds the wallet on-chain with `sats`, confirmed, and waits for home to show them. */
-const fund = async (page: Page, esplora: string, sats: number) => {
-  await page.getByRole("link", { name: "Receive" }).first().click();
-  await page.getByRole("button", { name: "Show address" }).click();
-  const address = await page.getByTestId("receive-address").getAttribute("title");
-  await postJson(esplora, "/faucet", { address, sats });
-  await postJson(esplora, "/mine", { blocks: 1 });
-  await page.goto("/");
-  await page.getByRole("button", { name: "Sync now" }).click();
-  await expect(page.getByTestId("onchain-balance")).toHaveText(`${sats.toLocaleString("en-US")} sats`);
-};
-
 test("a link whose amount disagrees with its invoice's is refused and nothing leaves", async ({
   page,
   esplora,
 }) => {
   await createWallet(page);
-  await fund(page, esplora, 200_000);
+  await fundOnchain(page, esplora, 200_000);
   const { bolt11 } = (await postJson(esplora, "/ln/invoice", { amount_sats: 50_000 })) as { bolt11: string };
   // Shows 1,000 sats; its invoice asks 50,000.
   const link = `bitcoin:${PAYEE}?amount=0.00001&lightning=${bolt11}`;
@@ -56,7 +51,7 @@ test("a fee spike asks a second confirmation stating the fee, and an absurd rate
 }) => {
   const scope = `fees-${test.info().workerIndex}-${Date.now()}`;
   await hostileWallet(page, esplora, scope);
-  await fund(page, esplora, 200_000);
+  await fundOnchain(page, esplora, 200_000);
   try {
     await lie(esplora, scope, "fee-spike", { rate: 400 });
     await page.getByRole("link", { name: "Send" }).first().click();
@@ -101,7 +96,7 @@ test("a broadcast answered with a page instead of the txid records nothing, and 
 }, info) => {
   const scope = `broadcast-${test.info().workerIndex}-${Date.now()}`;
   await hostileWallet(page, esplora, scope);
-  await fund(page, esplora, 100_000);
+  await fundOnchain(page, esplora, 100_000);
   try {
     await lie(esplora, scope, "broadcast-lie");
     await page.getByRole("link", { name: "Send" }).first().click();
@@ -121,22 +116,9 @@ test("a broadcast answered with a page instead of the txid records nothing, and 
   await expect(page.getByRole("button", { name: /Sent/ })).toHaveCount(0);
 
   // The log is one its own import takes back.
-  await page.goto("/settings/emergencykit");
-  await page.getByRole("button", { name: "Save state as file" }).click();
-  await page.getByLabel("Password").fill("correct horse battery staple");
-  const downloading = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Download" }).click();
-  const file = info.outputPath("mutiny-state.json");
-  await (await downloading).saveAs(file);
-  expect(JSON.parse(await readFile(file, "utf8"))).toMatchObject({ format: "mutiny-state" });
-  await page.getByRole("button", { name: "Delete everything" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Delete everything" }).click();
-  await expect(page).toHaveURL(/\/setup$/);
-  await page.goto("/settings/emergencykit");
-  await page.getByLabel("Import state from file").setInputFiles(file);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel("Password").fill("correct horse battery staple");
-  await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();
-  await expect(page).toHaveURL(/\/$/);
+  const { file, text } = await saveStateFile(page, info, "correct horse battery staple");
+  expect(JSON.parse(text)).toMatchObject({ format: "mutiny-state" });
+  await deleteEverything(page);
+  await importStateFile(page, file, "correct horse battery staple");
   await expect(page.getByTestId("onchain-balance")).toHaveText("100,000 sats");
 });

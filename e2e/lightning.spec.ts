@@ -1,25 +1,8 @@
-import type { Page } from "@playwright/test";
 import { postJson } from "../harness/http";
-import { createWallet, expect, test } from "./fixtures";
+import { createWallet, expect, fundOnchain, syncNow, test } from "./fixtures";
 
 // These tests mine blocks on the run's one regtest chain and share its lightning node, so they take turns.
 test.describe.configure({ mode: "serial" });
-
-const syncNow = async (page: Page) => {
-  await page.getByRole("button", { name: "Sync now" }).click();
-  await expect(page.getByRole("button", { name: "Sync now" })).toBeEnabled();
-};
-
-const fundOnchain = async (page: Page, esplora: string, sats: number) => {
-  await page.getByRole("link", { name: "Receive" }).first().click();
-  await page.getByRole("button", { name: "Show address" }).click();
-  const address = await page.getByTestId("receive-address").getAttribute("title");
-  await postJson(esplora, "/faucet", { address, sats });
-  await postJson(esplora, "/mine", { blocks: 1 });
-  await page.goto("/");
-  await syncNow(page);
-  await expect(page.getByTestId("onchain-balance")).toHaveText(`${sats.toLocaleString("en-US")} sats`);
-};
 
 test("swap on-chain funds into a channel with the LSP, see it, reload, close it and get the funds back", async ({
   page,
