@@ -12,6 +12,8 @@ import { BTC_NETWORKS } from "../src/engine/onchain/networks";
 /** Segwit activates at height 432 on bcoin's regtest; the world starts past it. */
 export const START_HEIGHT = 440;
 const COINBASE_MATURITY = 100;
+/** The smallest coin the faucet spends (sats). */
+const FAUCET_MIN_COIN = 100_000;
 const FAUCET_FEE_RATE = 2000; // sat per 1000 vbytes
 
 export interface Confirmed {
@@ -404,6 +406,7 @@ export class World {
     return !this.spender(txid, vout) && !this.reserved.has(`${txid}:${vout}`);
   }
 
+  /** The faucet's spendable coins: the newest 50 worth spending, and its change in the mempool. */
   private faucetCoins() {
     const key = scriptKey(this.faucetScript);
     const coins: Coin[] = [];
@@ -411,7 +414,13 @@ export class World {
     for (const c of this.confirmedForScript(key)) {
       if (c.tx.isCoinbase() && height - c.height < COINBASE_MATURITY) continue;
       c.tx.outputs.forEach((o, i) => {
-        if (scriptKey(o.script.toRaw()) === key && this.unspent(c.tx.txid(), i)) {
+        // Regtest's reward halves every 150 blocks: after a few thousand blocks the newest coinbases are
+        // worth next to nothing, so only coins worth spending are taken.
+        if (
+          o.value >= FAUCET_MIN_COIN &&
+          scriptKey(o.script.toRaw()) === key &&
+          this.unspent(c.tx.txid(), i)
+        ) {
           coins.push(bcoin.Coin.fromTX(c.tx, i, c.height));
         }
       });
