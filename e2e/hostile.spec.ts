@@ -74,6 +74,10 @@ test("a fee spike asks a second confirmation stating the fee, and an absurd rate
     expect(Number(feeSats?.replaceAll(",", ""))).toBeGreaterThan(5_000);
     await ask.getByRole("button", { name: /Pay .* sats in fees and send/ }).click();
     await expect(page.getByRole("dialog", { name: "Sent" })).toContainText(`${feeSats} sats`);
+    // Closing the result leaves no filled form to pay a second time: the wallet is back home.
+    await page.getByRole("dialog", { name: "Sent" }).getByRole("button", { name: "Close" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("button", { name: "Confirm send" })).toHaveCount(0);
 
     // A rate no real fee reaches is refused outright (on the next block, when the wallet asks again).
     await lie(esplora, scope, "fee-spike", { rate: 5000 });

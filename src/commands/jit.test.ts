@@ -116,7 +116,7 @@ describe("receiving over a just-in-time channel from the LSP", () => {
   }, 60_000);
 
   it("refuses amounts outside the LSP's range and expired fee quotes", async () => {
-    const node = "02" + "11".repeat(32);
+    const node = `02${"11".repeat(32)}`;
     const low = await post("/api/v1/fee", { amount_msat: 9_999_000, pubkey: node });
     expect(low.status).toBe(400);
     expect(await low.text()).toMatch(/below the minimum of 10000 sats/);

@@ -415,7 +415,11 @@ export function Send() {
               : t("send.sent_title")
             : t("send.failed_title")
         }
-        onClose={() => setResult(null)}
+        onClose={() => {
+          // A payment that went out leaves no filled form behind: a second one is never one tap away.
+          if (result?.ok) navigate("/", { replace: true });
+          setResult(null);
+        }}
       >
         {result?.ok ? (
           <div className="column">
