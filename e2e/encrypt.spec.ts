@@ -4,6 +4,11 @@ import { createWallet, expect, test } from "./fixtures";
 
 const PASSWORD = "correct horse battery staple";
 
+// Each test stretches passwords several times at the product's real cost (PBKDF2-SHA256, 2,000,000
+// iterations for the device, 600,000 for a file: about a second each on a quiet machine, several on two busy
+// cores), on top of creating and reloading wallets: the time is sized to that work, not to a quiet machine.
+test.describe.configure({ timeout: 180_000 });
+
 /** Shows the seed, ticks the three acknowledgements and confirms; answers the words. */
 const backUp = async (page: Page) => {
   await page.goto("/settings/backup");
