@@ -7,6 +7,7 @@ import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
 import { lspHandlers, lspNeeds } from "./lsp";
+import { nostrHandlers, nostrNeeds } from "./nostr";
 import { onchainHandlers, onchainNeeds } from "./onchain";
 import {
   createWallet,
@@ -52,6 +53,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   CheckReceived: checkReceived,
   EstimateReceiveFee: estimateReceiveFee,
   ...lspHandlers,
+  ...nostrHandlers,
 };
 
 /**
@@ -64,6 +66,7 @@ export const needs: Needs = {
   ...lightningNeeds,
   ...lnurlNeeds,
   ...lspNeeds,
+  ...nostrNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
 };
