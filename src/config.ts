@@ -46,7 +46,11 @@ export const defaultNostrServers = (network: Network, esplora: string): NostrSer
  * The nostr servers in use: `primal_api` and `nostr_relays` (comma-separated) and `blossom` over the
  * network's defaults; an empty stored `primal_api` means none (spec: 'Missing PRIMAL_API environment variable').
  */
-export const resolveNostrServers = (storage: KeyValueStorage, network: Network, esplora: string): NostrServers => {
+export const resolveNostrServers = (
+  storage: KeyValueStorage,
+  network: Network,
+  esplora: string,
+): NostrServers => {
   const defaults = defaultNostrServers(network, esplora);
   const storedPrimal = storage.getItem("USER_SETTINGS_primal_api");
   const relays = (readLocalSetting(storage, "nostr_relays") ?? "")

@@ -391,7 +391,11 @@ export class WalletHost {
     const wasLocked = this.locked;
     forgetRootKey();
     forgetSeedSecretKey();
-    await Promise.all([this.engines.stop("onchain"), this.engines.stop("lightning"), this.engines.stop("nostr")]);
+    await Promise.all([
+      this.engines.stop("onchain"),
+      this.engines.stop("lightning"),
+      this.engines.stop("nostr"),
+    ]);
     await this.secrets.reload();
     this.states = foldEvents(await readEvents(this.deps.db));
     this.live = { ...this.live, needs_password: this.locked, has_password: this.secrets.hasPassword };
@@ -456,4 +460,5 @@ export class WalletHost {
   }
 }
 
-const needsSeed = (need: Need | undefined): boolean => need === "seed" || need === "onchain" || need === "nostr";
+const needsSeed = (need: Need | undefined): boolean =>
+  need === "seed" || need === "onchain" || need === "nostr";

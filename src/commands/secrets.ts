@@ -87,7 +87,9 @@ export class Secrets {
             if (this.locked) throw lockedError();
             const stored = await readKv<unknown>(this.db, KV.nostrSecret);
             if (stored === undefined) return null;
-            const value = (await openValue(this.key, KV.nostrSecret, stored)) as { nsec?: unknown } | undefined;
+            const value = (await openValue(this.key, KV.nostrSecret, stored)) as
+              | { nsec?: unknown }
+              | undefined;
             return typeof value?.nsec === "string" ? value.nsec : null;
           }),
         catch: (e) => (isWalletError(e) ? e : unexpected(e)),
