@@ -217,6 +217,8 @@ export interface CommandSpecs {
   DeleteProfile: { input: Empty; output: null };
   /** upload_profile_pic: the picture's bytes and type; answers its URL on the media server. */
   UploadProfilePic: { input: { bytes: Uint8Array; type: string }; output: { url: string } };
+  /** A picture (avatar) read by the worker within bounds, shown from a blob: URL. */
+  GetPicture: { input: { url: string }; output: { bytes: Uint8Array; type: string } };
   /** get_nostr_profile: the owner's profile, or the one of `npub`; null when none is published. */
   GetNostrProfile: { input: { npub?: string }; output: NostrProfile | null };
   LnurlWithdraw: {

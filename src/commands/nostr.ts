@@ -7,7 +7,13 @@
 import { Effect } from "effect";
 import type { EventTemplate } from "nostr-tools/core";
 import { finalizeEvent } from "nostr-tools/pure";
-import { MAX_PICTURE_BYTES, PICTURE_TYPES, pictureHash, uploadAuth } from "../engine/nostr/blossom";
+import {
+  fetchPicture,
+  MAX_PICTURE_BYTES,
+  PICTURE_TYPES,
+  pictureHash,
+  uploadAuth,
+} from "../engine/nostr/blossom";
 import type { NostrEvent } from "../engine/nostr/event";
 import { npubOf, nsecOf, parseNpub, parseNsec, pubkeyOf, seedSecretKey } from "../engine/nostr/keys";
 import { MissingCache } from "../engine/nostr/live";
@@ -305,7 +311,22 @@ export const getNostrProfile: Handler<"GetNostrProfile"> = (cmd, ctx) =>
     ]);
   });
 
+/** A picture's bytes for the screens (a profile or contact avatar), read within bounds by the worker. */
+export const getPicture: Handler<"GetPicture"> = (cmd, ctx) =>
+  ctx
+    .outside(
+      Effect.tryPromise({
+        try: () => fetchPicture((input, init) => fetch(input, init), cmd.url),
+        catch: (e) =>
+          new ServerUnavailable({
+            message: e instanceof Error ? e.message : "The picture could not be read.",
+          }),
+      }),
+    )
+    .pipe(Effect.map((picture) => outcome(picture)));
+
 export const nostrHandlers = {
+  GetPicture: getPicture,
   GetNpub: getNpub,
   ExportNsec: exportNsec,
   ImportNsec: importNsec,

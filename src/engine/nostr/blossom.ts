@@ -72,3 +72,29 @@ export const uploadPicture = async (
     throw new UploadFailed("The media server's answer has no valid URL");
   return url.href;
 };
+
+/** What the wallet reads of a picture: at most this many bytes, within this time. */
+export const PICTURE_LIMITS = { timeoutMs: 15_000, maxBytes: MAX_PICTURE_BYTES } as const;
+
+/**
+ * A profile picture's bytes, read by the worker (bounded, and only an image type), so the page shows it from
+ * a `blob:` URL and its policy never has to allow images from any host.
+ */
+export const fetchPicture = async (
+  fetchFn: FetchFn,
+  url: string,
+): Promise<{ bytes: Uint8Array; type: string }> => {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UploadFailed("Not a picture URL");
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
+    throw new UploadFailed("Not a picture URL");
+  const res = await boundedFetch(fetchFn, PICTURE_LIMITS)(parsed.href, { credentials: "omit" });
+  if (!res.ok) throw new UploadFailed(`The picture's server answered ${res.status}`);
+  const type = (res.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (!(PICTURE_TYPES as readonly string[]).includes(type)) throw new UploadFailed("Not a picture");
+  return { bytes: new Uint8Array(await res.arrayBuffer()), type };
+};
