@@ -16,7 +16,7 @@ import {
 } from "../engine/nostr/blossom";
 import type { NostrEvent } from "../engine/nostr/event";
 import { npubOf, nsecOf, parseNpub, parseNsec, pubkeyOf, seedSecretKey } from "../engine/nostr/keys";
-import { MissingCache } from "../engine/nostr/live";
+import { MissingCache } from "../engine/nostr/cache";
 import {
   deletedContent,
   editedContent,

@@ -8,6 +8,9 @@ import { checkEvent, newerThan, type NostrEvent } from "./event";
 
 export const CACHE_LIMITS = { timeoutMs: 10_000, maxBytes: 1_000_000 } as const;
 
+/** No social-profile cache service is set (spec: 'Missing PRIMAL_API environment variable'). */
+export class MissingCache extends Error {}
+
 /** The cache answered something other than an array of events, or could not be reached. */
 export class CacheFailed extends Error {}
 

@@ -5,7 +5,7 @@
 import type { Filter } from "nostr-tools/filter";
 import type { FetchFn } from "../http/bounded";
 import { type uploadAuth, uploadPicture } from "./blossom";
-import { fetchCachedProfile } from "./cache";
+import { fetchCachedProfile, MissingCache } from "./cache";
 import type { NostrEvent } from "./event";
 import { Outbox, type OutboxHooks } from "./outbox";
 import { RELAY_TIMINGS, type RelayStatus, RelaySet, type RelayTimings } from "./relays";
@@ -26,9 +26,6 @@ export interface NostrPort {
   ) => Promise<string>;
   readonly stop: () => void;
 }
-
-/** No social-profile cache service is set (spec: 'Missing PRIMAL_API environment variable'). */
-export class MissingCache extends Error {}
 
 /** Where the engine reads and uploads besides the relays. */
 export interface NostrHttp {
