@@ -14,7 +14,31 @@ export interface WalletConfig {
   readonly lsp: string | null;
   /** Every server of the settings page (lsp, proxy, rgs, storage, ...), as resolved at start. */
   readonly servers?: Servers;
+  /**
+   * The social-profile cache service's base (the primal_api setting, spec 1 §7); empty when the owner
+   * cleared it, which global search reports as 'Missing PRIMAL_API environment variable'.
+   */
+  readonly primalApi?: string;
 }
+
+/** Each network's social-profile cache service; regtest's is the local world's (`<world>/primal`). */
+export const DEFAULT_PRIMAL_API: { readonly [N in Network]: string } = {
+  bitcoin: "https://primal-cache.mutinywallet.com/api",
+  testnet: "https://primal-cache.mutinywallet.com/api",
+  signet: "https://primal-cache.mutinywallet.com/api",
+  regtest: "http://127.0.0.1:3002/primal",
+};
+
+/**
+ * The cache service in use: the stored setting (an empty stored string means none), else the network's
+ * default; on regtest the default follows the local world the owner pointed Esplora at.
+ */
+export const resolvePrimalApi = (storage: KeyValueStorage, network: Network, esplora: string): string => {
+  const stored = storage.getItem("USER_SETTINGS_primal_api");
+  if (stored !== null) return stored.trim();
+  if (network === "regtest" && esplora !== DEFAULT_SERVERS.regtest.esplora) return `${esplora}/primal`;
+  return DEFAULT_PRIMAL_API[network];
+};
 
 /** The servers the wallet talks to (spec 2 §3 server settings). An empty string means none. */
 export interface Servers {
@@ -165,6 +189,7 @@ export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): W
     esplora,
     priceSource,
     servers,
+    primalApi: resolvePrimalApi(storage, network, esplora),
     proxy: servers.proxy || null,
     lsp: servers.lsp || null,
   };
