@@ -34,7 +34,7 @@ const device = (name: string, events: WalletEvent[] = toEvents([])) => {
   });
   const run = async <K extends CommandTag>(command: Extract<Command, { _tag: K }>): Promise<ResultOf<K>> => {
     const c = ctx();
-    const handler = handlers[command._tag as K] as unknown as (
+    const handler = (handlers as Record<string, unknown>)[command._tag] as (
       cmd: typeof command,
       ctx: HandlerContext,
     ) => Effect.Effect<{ result: ResultOf<K>; events: Parameters<typeof stamp>[0] }, unknown>;
@@ -44,7 +44,7 @@ const device = (name: string, events: WalletEvent[] = toEvents([])) => {
   };
   const fail = async (command: Command) => {
     const c = ctx();
-    const handler = handlers[command._tag] as unknown as (
+    const handler = (handlers as Record<string, unknown>)[command._tag] as (
       cmd: Command,
       ctx: HandlerContext,
     ) => Effect.Effect<unknown, { _tag: string; key?: string; message: string }>;
