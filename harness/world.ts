@@ -13,6 +13,7 @@ import { startLnurlAuth } from "./lnurl-auth";
 import { type LnurlService, lnurlRoutes, startLnurlService } from "./lnurl";
 import { type Lsp, type LspFeeParams, startLsp, startPayer } from "./lsp";
 import { type Lsps2Service, startLsps2 } from "./lsps2";
+import { type NostrWorld, startNostr } from "./nostr/world";
 
 import { DEFAULT_ESPLORA_PORT } from "./ports";
 
@@ -62,6 +63,11 @@ export interface Harness {
   readonly hostility: Hostility;
   /** The Esplora API (and price feed) that answers as `scope`'s hostile mode says. */
   readonly hostileEsploraUrl: (scope: string) => string;
+  /**
+   * Nostr on the same server (see `harness/nostr/`): the relay (`ws://…/nostr`), the social-profile cache
+   * service (`/primal`), the Blossom server (`/blossom`), the seeded people and `seed()` for more.
+   */
+  readonly nostr: NostrWorld;
   readonly stop: () => Promise<void>;
 }
 
@@ -132,6 +138,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     { host, hostility },
   );
   extra.push(...lnurlRoutes(lnurl));
+  const nostr = startNostr(server, esploraUrl, { lnurl });
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {
@@ -166,7 +173,9 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     lnurl,
     hostility,
     hostileEsploraUrl: (scope) => `${esploraUrl}/hostile/${scope}`,
+    nostr,
     stop: () => {
+      nostr.stop();
       stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()))
         .then(
           () =>
