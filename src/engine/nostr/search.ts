@@ -9,7 +9,7 @@
 import { Data, Schema } from "effect";
 import { npubEncode } from "nostr-tools/nip19";
 import { verifyEvent } from "nostr-tools/pure";
-import { boundedFetch, type FetchFn } from "../http/bounded";
+import { boundedFetch, type FetchFn, type RequestLimits } from "../http/bounded";
 import { decodeLightningAddress } from "../parse/lightning-address";
 
 /** Spec 1 §9: a global search answers at most 10 profiles. */
@@ -142,7 +142,11 @@ export interface CacheClient {
 }
 
 /** A client of the cache at `base` (the primal_api setting), over `fetchFn` bounded by `CACHE_LIMITS`. */
-export const cacheClient = (fetchFn: FetchFn, base: string, limits = CACHE_LIMITS): CacheClient => {
+export const cacheClient = (
+  fetchFn: FetchFn,
+  base: string,
+  limits: RequestLimits = CACHE_LIMITS,
+): CacheClient => {
   const http = boundedFetch(fetchFn, limits);
   const ask = async (body: unknown, kind: Exclude<CacheFailureKind, "missing_base">): Promise<unknown> => {
     if (base.trim() === "") throw new CacheFailed({ message: MISSING_BASE_TEXT, kind: "missing_base" });
