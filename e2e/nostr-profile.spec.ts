@@ -121,7 +121,7 @@ test("editing the profile checks the lightning address; deleting it leaves only 
   await page.getByLabel("Name").fill("Dora");
   await page.getByLabel("Lightning address").fill("not an address");
   await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByRole("alert")).toHaveText("That doesn't look like a lightning address");
+  await expect(page.getByRole("alert")).toHaveText("That doesn't look like a lightning address.");
   await page.getByLabel("Lightning address").fill("dora@example.com");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page).toHaveURL(/\/profile$/);

@@ -22,6 +22,13 @@ console.log(
 console.log(`LSP           ${h.esploraUrl}/api/v1/info   Proxy ${h.proxyUrl}/v1/<host>/<port>`);
 console.log(`LSPS2 LSP     ${h.lsps2.connectionString}   token ${h.lsps2.token}`);
 console.log(`Nostr relay   ${h.nostr.relayUrl}   (NIP-11: GET with Accept: application/nostr+json)`);
+console.log(
+  `Profile cache POST ${h.nostr.cacheUrl} ["user_search",{"query","limit"}] …   (the primal_api setting)`,
+);
+console.log(`Blossom       PUT ${h.nostr.blossomUrl}/upload   GET ${h.nostr.blossomUrl}/<sha256>`);
+console.log(
+  `Nostr people  ${h.nostr.seeded.map((p) => p.lud16 ?? p.name).join(", ")}\n              more: POST ${h.esploraUrl}/nostr/seed {"name"}  or  npx tsx harness/cli.ts seed <name>`,
+);
 
 let stopping = false;
 const stop = async () => {

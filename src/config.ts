@@ -16,6 +16,11 @@ export interface WalletConfig {
   readonly servers?: Servers;
   /** The nostr servers: relays, the social-profile cache (`primal_api`) and the Blossom media server. */
   readonly nostr?: NostrServers;
+  /**
+   * The social-profile cache service's base (the primal_api setting, spec 1 §7); empty when the owner
+   * cleared it, which global search reports as 'Missing PRIMAL_API environment variable'.
+   */
+  readonly primalApi?: string;
 }
 
 /** Where the wallet's nostr identity lives. An empty `primal` means none is set. */
@@ -38,7 +43,7 @@ export const defaultNostrServers = (network: Network, esplora: string): NostrSer
       }
     : {
         relays: ["wss://relay.primal.net", "wss://relay.damus.io", "wss://nos.lol"],
-        primal: "https://primal-cache.mutinywallet.com/api",
+        primal: DEFAULT_PRIMAL_API[network],
         blossom: "https://blossom.primal.net",
       };
 
@@ -52,16 +57,34 @@ export const resolveNostrServers = (
   esplora: string,
 ): NostrServers => {
   const defaults = defaultNostrServers(network, esplora);
-  const storedPrimal = storage.getItem("USER_SETTINGS_primal_api");
   const relays = (readLocalSetting(storage, "nostr_relays") ?? "")
     .split(",")
     .map((r) => r.trim())
     .filter((r) => /^wss?:\/\//.test(r));
   return {
     relays: relays.length > 0 ? relays : defaults.relays,
-    primal: storedPrimal === null ? defaults.primal : storedPrimal.trim(),
+    primal: resolvePrimalApi(storage, network, esplora),
     blossom: readLocalSetting(storage, "blossom") ?? defaults.blossom,
   };
+};
+
+/** Each network's social-profile cache service; regtest's is the local world's (`<world>/primal`). */
+export const DEFAULT_PRIMAL_API: { readonly [N in Network]: string } = {
+  bitcoin: "https://primal-cache.mutinywallet.com/api",
+  testnet: "https://primal-cache.mutinywallet.com/api",
+  signet: "https://primal-cache.mutinywallet.com/api",
+  regtest: "http://127.0.0.1:3002/primal",
+};
+
+/**
+ * The cache service in use: the stored setting (an empty stored string means none), else the network's
+ * default; on regtest the default follows the local world the owner pointed Esplora at.
+ */
+export const resolvePrimalApi = (storage: KeyValueStorage, network: Network, esplora: string): string => {
+  const stored = storage.getItem("USER_SETTINGS_primal_api");
+  if (stored !== null) return stored.trim();
+  if (network === "regtest" && esplora !== DEFAULT_SERVERS.regtest.esplora) return `${esplora}/primal`;
+  return DEFAULT_PRIMAL_API[network];
 };
 
 /** The servers the wallet talks to (spec 2 §3 server settings). An empty string means none. */
@@ -214,6 +237,7 @@ export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): W
     priceSource,
     servers,
     nostr: resolveNostrServers(storage, network, esplora),
+    primalApi: resolvePrimalApi(storage, network, esplora),
     proxy: servers.proxy || null,
     lsp: servers.lsp || null,
   };

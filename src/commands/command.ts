@@ -1,6 +1,9 @@
 import type { Network, OnchainKeychain } from "../events/types";
 import type { ChannelDetails, LightningDetails, OnchainDetails } from "../projections/activity";
 import type { NostrProfile } from "../projections/nostr";
+import type { ProfileSearchResult } from "../engine/nostr/search";
+
+export type { ProfileSearchResult };
 
 /** A lightning payment that arrived, or is still on its way ('Payment timed out.'). */
 export interface PaymentOutcome {
@@ -226,7 +229,33 @@ export interface CommandSpecs {
     output: { amountSats: bigint; paymentHash: string };
   };
   LnurlAuth: { input: { lnurl: string }; output: { domain: string } };
+
+  /**
+   * create_new_contact, with the contact form's rules (src/commands/contact-form.ts). `fromProfile`: a
+   * profile chosen in search (npub required, lightning address optional); one already kept is answered
+   * with `existing`.
+   */
+  CreateContact: {
+    input: ContactInput & { fromProfile?: boolean };
+    output: { id: string; existing: boolean };
+  };
+  /** edit_contact; lnurl and image stay as they are when absent. 'Contact not found' when gone. */
+  EditContact: { input: ContactInput & { id: string }; output: null };
+  DeleteContact: { input: { id: string }; output: null };
+  /** follow_npub / unfollow_npub: the contact must have an npub ("Contact doesn't have a npub"). */
+  SetFollowed: { input: { id: string; followed: boolean }; output: null };
+  /** Global search of social profiles through the cache service (trimmed, at most 10). */
+  SearchProfiles: { input: { query: string }; output: ProfileSearchResult[] };
 }
+
+/** The contact form's fields (spec 2 §5), plus what a profile brings. */
+type ContactInput = {
+  name: string;
+  npub: string;
+  ln_address: string;
+  lnurl?: string;
+  image_url?: string;
+};
 
 export type CommandTag = keyof CommandSpecs;
 export type Command = { [K in CommandTag]: { _tag: K } & CommandSpecs[K]["input"] }[CommandTag];

@@ -9,6 +9,7 @@ import type { OnchainPort } from "../engine/onchain/port";
 import type { LightningPort } from "../engine/lightning/live";
 import type { NostrPort } from "../engine/nostr/live";
 import type { EngineName } from "../engine/engine";
+import type { WalletConfig } from "../config";
 
 export type { KvWrite };
 
@@ -46,6 +47,8 @@ export interface HandlerContext {
   /** The folded state of the log as it is now. */
   readonly states: States;
   readonly network: Network;
+  /** Where the wallet runs (its servers); absent in tests that need none. */
+  readonly config?: WalletConfig;
   readonly stamp: Stamp;
   readonly keys: KeysPort;
   /** Present once the wallet exists and the on-chain engine is started. */

@@ -1,6 +1,7 @@
 import type { CommandTag } from "./command";
 import type { Handler, Needs } from "./context";
 import { getTransaction } from "./activity";
+import { contactsHandlers } from "./contacts";
 import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers, lightningNeeds } from "./lightning";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
@@ -54,6 +55,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   EstimateReceiveFee: estimateReceiveFee,
   ...lspHandlers,
   ...nostrHandlers,
+  ...contactsHandlers,
 };
 
 /**

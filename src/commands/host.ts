@@ -184,6 +184,7 @@ export class WalletHost {
         return host.states;
       },
       network: this.deps.config.network,
+      config: this.deps.config,
       stamp: this.stampWith,
       keys: this.secrets.keys,
       onchain: this.engines.port("onchain"),

@@ -202,7 +202,7 @@ export const editNostrProfile: Handler<"EditNostrProfile"> = (cmd, ctx) =>
     if (address !== "" && !isLightningAddress(address))
       return yield* Effect.fail(
         new InvalidInput({
-          message: "That doesn't look like a lightning address",
+          message: "That doesn't look like a lightning address.",
           key: "contacts.email_error",
         }),
       );

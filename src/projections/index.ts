@@ -6,7 +6,8 @@ import { crdtProjection } from "./crdt";
 import { type LightningState, lightningProjection } from "./lightning";
 import { type NostrState, nostrProjection, type ProfileView, profileView } from "./nostr";
 import { type OnchainState, onchainProjection } from "./onchain";
-import { contactsOf, labelsOf, type SettingsView, settingsOf } from "./settings";
+import { contactsOf, withContacts } from "./contacts";
+import { labelsOf, type SettingsView, settingsOf } from "./settings";
 import { type WalletView, walletProjection } from "./wallet";
 
 /** Every fold's state. Folding the same log always gives the same `States`; folds update it in place. */
@@ -96,7 +97,9 @@ export type ViewName = keyof Views;
 
 export const deriveViews = (s: States): Views => {
   const doc = crdtProjection.view(s.crdt);
-  const items = activityItems(s.onchain, labelsOf(doc), s.lightning);
+  const contacts = doc.contacts ?? {};
+  // Payments labelled with a contact's id show that contact on their rows.
+  const items = withContacts(activityItems(s.onchain, labelsOf(doc), s.lightning), contacts);
   const channels = s.lightning.channels.map((c) => ({
     channel_id: c.channel_id,
     outpoint: c.outpoint ?? "",
@@ -112,7 +115,7 @@ export const deriveViews = (s: States): Views => {
     balance: balanceOf(s.onchain, s.lightning),
     activity: { items: items.slice(0, ACTIVITY_PAGE), total: items.length },
     settings: settingsOf(doc),
-    contacts: contactsOf(doc),
+    contacts: contactsOf(contacts, items),
     channels,
     channel_totals: totalsOf(channels),
     federations: [],
