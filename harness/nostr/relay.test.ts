@@ -275,6 +275,14 @@ describe("the world's nostr relay", () => {
     await c.next((f) => f[0] === "NOTICE" && String(f[1]).includes("at most"));
     c.ws.send(JSON.stringify(["REQ", "bad-filter", { kinds: "1" }]));
     expect((await c.next((f) => f[0] === "CLOSED" && f[1] === "bad-filter"))[2]).toMatch(/^invalid: /);
+    // A limit over the relay's is clamped, and said so.
+    const relay = await Relay.connect(url);
+    const noticed = new Promise<string>((resolve) => {
+      relay.onnotice = resolve;
+    });
+    await fetchAll(relay, [{ kinds: [1], limit: LIMITS.maxLimit + 1 }]);
+    expect(await noticed).toMatch(/clamped/);
+    relay.close();
     // A closed subscription frees its place.
     c.ws.send(JSON.stringify(["CLOSE", "s0"]));
     c.ws.send(JSON.stringify(["REQ", "after", { limit: 1 }]));
@@ -321,6 +329,9 @@ describe("the world's nostr relay", () => {
       { numRuns: 100 },
     );
     c.ws.send(Buffer.from([0xff, 0xfe, 0x00]), { binary: true });
+    const deep = 60_000;
+    c.ws.send(`${"[".repeat(deep)}${"]".repeat(deep)}`);
+    c.ws.send(`["REQ","deep",${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}]`);
     c.ws.send(JSON.stringify(["REQ", "still-here", { limit: 1 }]));
     await c.next((f) => f[0] === "EOSE" && f[1] === "still-here");
     expect(c.ws.readyState).toBe(WebSocket.OPEN);

@@ -367,6 +367,12 @@ export const createRelay = (opts: { path?: string; info?: Partial<RelayInfo> } =
     } catch (e) {
       return send(c, ["CLOSED", id, `invalid: ${e instanceof BadFilter ? e.message : "bad filter"}`]);
     }
+    // The filters parsed, so each is an object whose limit, if any, is a whole number.
+    if (rawFilters.some((f) => Number((f as { limit?: number }).limit ?? 0) > LIMITS.maxLimit))
+      send(c, [
+        "NOTICE",
+        `limit: ${id.slice(0, 20)} asked for more than ${LIMITS.maxLimit} events per filter; clamped`,
+      ]);
     if (!count && !c.subs.has(id) && c.subs.size >= LIMITS.maxSubscriptions)
       return send(c, [
         "CLOSED",
