@@ -12,7 +12,7 @@ import {
   getPublicKey,
 } from "nostr-tools/pure";
 import { Relay, useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { LIMITS } from "./relay";
 import { serveNostr } from "./standalone";
@@ -159,6 +159,32 @@ describe("the world's nostr relay", () => {
     const { events } = await fetchAll(sender, [{ kinds: [20001] }]);
     expect(events).toEqual([]);
     expect(world.nostr.events().some((e) => e.id === ping.id)).toBe(false);
+    listener.close();
+    sender.close();
+  });
+
+  it("sends a live subscription exactly the new events one of its filters matches", async () => {
+    const listener = await Relay.connect(url);
+    const sender = await Relay.connect(url);
+    const carol = generateSecretKey();
+    const got: Event[] = [];
+    const eose = new Promise<void>((resolve) => {
+      listener.subscribe(
+        [
+          { kinds: [1], authors: [getPublicKey(carol)], search: "apple" },
+          { kinds: [7], authors: [getPublicKey(carol)] },
+        ],
+        { onevent: (e) => got.push(e), oneose: resolve },
+      );
+    });
+    await eose;
+    const apple = sign(carol, { kind: 1, content: "Apple pie" });
+    const banana = sign(carol, { kind: 1, content: "banana bread" });
+    const reaction = sign(carol, { kind: 7, content: "+" });
+    const last = sign(carol, { kind: 7, content: "done" });
+    for (const e of [apple, banana, reaction, last]) await sender.publish(e);
+    await vi.waitFor(() => expect(got.map((e) => e.id)).toContain(last.id));
+    expect(got.map((e) => e.id)).toEqual([apple.id, reaction.id, last.id]);
     listener.close();
     sender.close();
   });

@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { type Event, getEventHash, validateEvent, verifyEvent } from "nostr-tools/pure";
-import { type Filter, matchFilters } from "nostr-tools/filter";
+import { type Filter, matchFilter } from "nostr-tools/filter";
 import { isAddressableKind, isEphemeralKind, isReplaceableKind } from "nostr-tools/kinds";
 import { type WebSocket, WebSocketServer } from "ws";
 
@@ -201,7 +201,7 @@ export const createRelay = (opts: { path?: string; info?: Partial<RelayInfo> } =
           if (!f.ids) break;
           continue;
         }
-        if (!matchFilters([f], e) || !matchesSearch(f, e) || !visible(c, e) || expired(e, now)) continue;
+        if (!matchFilter(f, e) || !matchesSearch(f, e) || !visible(c, e) || expired(e, now)) continue;
         found.set(e.id, e);
         if (++n >= limit) break;
       }
@@ -222,7 +222,7 @@ export const createRelay = (opts: { path?: string; info?: Partial<RelayInfo> } =
     for (const c of conns) {
       if (!visible(c, e)) continue;
       for (const [id, filters] of c.subs)
-        if (matchFilters(filters, e) && filters.some((f) => matchesSearch(f, e))) send(c, ["EVENT", id, e]);
+        if (filters.some((f) => matchFilter(f, e) && matchesSearch(f, e))) send(c, ["EVENT", id, e]);
     }
   };
 
@@ -239,6 +239,9 @@ export const createRelay = (opts: { path?: string; info?: Partial<RelayInfo> } =
         !HEX64.test(e.id) ||
         !/^[0-9a-f]{128}$/.test(e.sig) ||
         !Number.isSafeInteger(e.created_at) ||
+        e.created_at < 0 ||
+        !Number.isInteger(e.kind) ||
+        e.kind < 0 ||
         e.kind > 65535
       )
         return { error: "invalid: not a nostr event", id };
