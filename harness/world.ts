@@ -140,7 +140,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     { host, hostility, ...(opts.lnurlPort !== undefined ? { port: opts.lnurlPort } : {}) },
   );
   extra.push(...lnurlRoutes(lnurl));
-  const nostr = startNostr(server, esploraUrl, { lnurl });
+  const nostr = startNostr(server, esploraUrl, { lnurl, hostility });
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {
