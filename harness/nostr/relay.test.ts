@@ -111,6 +111,8 @@ describe("the world's nostr relay", () => {
     await relay.publish(note);
     const { events } = await fetchAll(relay, [{ authors: [getPublicKey(alice)], kinds: [1] }]);
     expect(events.map((e) => e.id)).toEqual([note.id]);
+    // NIP-45: the same filter counted.
+    expect(await relay.count([{ authors: [getPublicKey(alice)], kinds: [1] }], {})).toBe(1);
     relay.close();
   });
 

@@ -30,6 +30,8 @@ export const LIMITS = {
   createdAtUpperSeconds: 15 * 60,
   /** An AUTH event must be this recent. */
   authWindowSeconds: 10 * 60,
+  /** Events held at most; past it new ones are refused (the world lives in memory). */
+  maxStoredEvents: 200_000,
   /** A client that lets this much queue up unread is disconnected. */
   maxBufferedBytes: 16 * 1024 * 1024,
 } as const;
@@ -305,6 +307,11 @@ export const createRelay = (opts: { path?: string; info?: Partial<RelayInfo> } =
       return { ok: true, message: "" };
     }
     if (byId.has(e.id)) return { ok: true, message: "duplicate: already have this event" };
+    if (sorted.length >= LIMITS.maxStoredEvents)
+      return {
+        ok: false,
+        message: `rate-limited: this relay holds at most ${LIMITS.maxStoredEvents} events`,
+      };
     if (deletedIds.get(e.id) === e.pubkey) return { ok: false, message: "blocked: deleted by its author" };
     const slot = slotOf(e);
     if (slot) {
