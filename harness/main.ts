@@ -1,5 +1,10 @@
 /** `npm run harness`: the local regtest world on 127.0.0.1 (port from ESPLORA_PORT, default 3002). */
-import { DEFAULT_ESPLORA_PORT, DEFAULT_LIGHTNING_TCP_PORT, DEFAULT_LIGHTNING_WS_PORT } from "./ports";
+import {
+  DEFAULT_ESPLORA_PORT,
+  DEFAULT_LIGHTNING_TCP_PORT,
+  DEFAULT_LIGHTNING_WS_PORT,
+  DEFAULT_LNURL_PORT,
+} from "./ports";
 import { startHarness } from "./world";
 
 const port = Number(process.env.ESPLORA_PORT ?? DEFAULT_ESPLORA_PORT);
@@ -7,6 +12,7 @@ const h = await startHarness({
   port,
   lightningTcpPort: Number(process.env.LIGHTNING_PORT ?? DEFAULT_LIGHTNING_TCP_PORT),
   lightningWsPort: Number(process.env.LIGHTNING_WS_PORT ?? DEFAULT_LIGHTNING_WS_PORT),
+  lnurlPort: Number(process.env.LNURL_PORT ?? DEFAULT_LNURL_PORT),
 });
 console.log(`Regtest chain at height ${h.tipHeight()}`);
 console.log(`Esplora API   ${h.esploraUrl}   (e.g. ${h.esploraUrl}/blocks/tip/height)`);

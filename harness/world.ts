@@ -77,6 +77,8 @@ export interface HarnessOptions {
   /** Fixed ports for the lightning node (for `npm start`); free ones by default. */
   readonly lightningTcpPort?: number;
   readonly lightningWsPort?: number;
+  /** A fixed port for the LNURL service (lightning addresses stay the same across restarts); free by default. */
+  readonly lnurlPort?: number;
   readonly lspFees?: Partial<LspFeeParams>;
 }
 
@@ -135,10 +137,10 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
           throw new Error(`The payment ${r.status === "failed" ? r.reason : r.status}`);
       },
     },
-    { host, hostility },
+    { host, hostility, ...(opts.lnurlPort !== undefined ? { port: opts.lnurlPort } : {}) },
   );
   extra.push(...lnurlRoutes(lnurl));
-  const nostr = startNostr(server, esploraUrl, { lnurl });
+  const nostr = startNostr(server, esploraUrl, { lnurl, hostility });
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {

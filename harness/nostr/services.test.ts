@@ -4,12 +4,14 @@
  */
 import { createHash } from "node:crypto";
 import { SimplePool, useWebSocketImplementation as poolWebSocket } from "nostr-tools/pool";
-import { type Event, finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
+import { type Event, finalizeEvent, generateSecretKey, getPublicKey, verifyEvent } from "nostr-tools/pure";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Hostility } from "../hostile";
 import WebSocket from "ws";
 import { avatarPng } from "./avatar";
 import { MAX_BLOB_BYTES } from "./blossom";
 import { PAGING_MARKER, ZAP_RECEIPT } from "./cache";
+import { ATTACKER_LUD16 } from "./hostile-cache";
 import { serveNostr } from "./standalone";
 import type { NostrWorld } from "./world";
 
@@ -31,8 +33,9 @@ describe("the world's social-profile cache service and Blossom server", () => {
     return { status: r.status, json: await r.json(), cors: r.headers.get("access-control-allow-origin") };
   };
 
+  const hostility = new Hostility();
   beforeAll(async () => {
-    world = await serveNostr();
+    world = await serveNostr({ hostility });
   });
   afterAll(async () => {
     pool.destroy();
@@ -154,6 +157,46 @@ describe("the world's social-profile cache service and Blossom server", () => {
     expect((await cache(["delete_everything", {}])).status).toBe(400);
     const broken = await fetch(world.nostr.cacheUrl, { method: "POST", body: "[not json" });
     expect(broken.status).toBe(400);
+  });
+
+  it("lies under /hostile/<scope>/primal as the scope's mode says, and stays honest at the root", async () => {
+    const alice = world.nostr.seeded[0]!;
+    const asked = ["user_profile", { pubkey: alice.pubkey }];
+    const hostileUrl = world.nostr.cacheUrl.replace("/primal", "/hostile/h1/primal");
+    const ask = (signal?: AbortSignal) =>
+      fetch(hostileUrl, { method: "POST", body: JSON.stringify(asked), ...(signal ? { signal } : {}) });
+    // No mode set: honest there too.
+    expect(((await (await ask()).json()) as Event[])[0]!.pubkey).toBe(alice.pubkey);
+
+    hostility.set("primal", "h1", "not-an-array");
+    expect(Array.isArray(await (await ask()).json())).toBe(false);
+    hostility.set("primal", "h1", "malformed-json");
+    await expect((await ask()).json()).rejects.toThrow();
+    hostility.set("primal", "h1", "forged-events");
+    const [forged] = (await (await ask()).json()) as Event[];
+    expect(JSON.parse(forged!.content).lud16).toBe(ATTACKER_LUD16);
+    expect(verifyEvent(forged!)).toBe(false);
+    hostility.set("primal", "h1", "wrong-person");
+    const [wrong] = (await (await ask()).json()) as Event[];
+    expect(verifyEvent(wrong!)).toBe(true);
+    expect(wrong!.pubkey).not.toBe(alice.pubkey);
+    hostility.set("primal", "h1", "huge-answer");
+    const body = (await ask()).body!.getReader();
+    let bytes = 0;
+    while (bytes <= 10_000_000) bytes += (await body.read()).value?.length ?? 0;
+    await body.cancel();
+    hostility.set("primal", "h1", "never-answers");
+    const abort = new AbortController();
+    let settled = false;
+    const pending = ask(abort.signal).finally(() => {
+      settled = true;
+    });
+    // Meanwhile the root answers honestly, and the hanging request has still not been answered.
+    expect(((await cache(asked)).json as Event[])[0]!.pubkey).toBe(alice.pubkey);
+    expect(settled).toBe(false);
+    abort.abort();
+    await expect(pending).rejects.toThrow();
+    hostility.set("primal", "h1", null);
   });
 
   describe("Blossom", () => {

@@ -3,7 +3,8 @@
  *
  *   ws://…/nostr           the relay (NIP-11 on GET /nostr with Accept: application/nostr+json)
  *   POST /nostr/seed       {name, display_name?, about?, lud16?, picture?} → a new person {pubkey, npub, nsec, …}
- *   POST /primal           the social-profile cache service (user_profile, user_search, zaps_feed)
+ *   POST /primal           the social-profile cache service (user_profile, user_search, zaps_feed); under
+ *                          /hostile/<scope>/primal it lies as that scope's `primal` mode says
  *   /blossom/…             the Blossom media server (PUT /blossom/upload, GET /blossom/<sha256>)
  *
  * and the seeded people, published into the relay at start.
@@ -11,9 +12,11 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { createHash } from "node:crypto";
 import type { Event } from "nostr-tools/pure";
+import type { Hostility } from "../hostile";
 import type { LnurlService } from "../lnurl";
 import { type BlossomServer, createBlossom } from "./blossom";
 import { createCache } from "./cache";
+import { lieAsCache, strangerProfile } from "./hostile-cache";
 import { answer, CORS, HttpFailure, readBytes, sendJson } from "./http";
 import { mountInFront } from "./mount";
 import { BadPerson, createPeople, type NewPerson, type Person, parseNewPerson } from "./people";
@@ -56,8 +59,11 @@ const jsonBody = async (req: IncomingMessage): Promise<unknown> => {
 export const startNostr = (
   server: Server,
   base: string,
-  /** The world's LNURL service, for the people's lightning addresses (none in the bare services). */
-  opts: { lnurl?: LnurlService } = {},
+  /**
+   * The world's LNURL service, for the people's lightning addresses (none in the bare services), and its
+   * hostile modes (the cache service lies under `/hostile/<scope>/primal`).
+   */
+  opts: { lnurl?: LnurlService; hostility?: Hostility } = {},
 ): NostrWorld => {
   const relayUrl = `${base.replace(/^http/, "ws")}/nostr`;
   const relay = createRelay({ path: "/nostr" });
@@ -67,12 +73,14 @@ export const startNostr = (
     relay,
     new Uint8Array(createHash("sha256").update("local-world cache service").digest()),
   );
+  const strangerKey = new Uint8Array(createHash("sha256").update("local-world stranger").digest());
   const people = createPeople(relay, relayUrl, blossom, opts.lnurl ?? null);
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): boolean => {
     const path = pathOf(req);
     const method = req.method ?? "GET";
-    if (path === "/primal" || path === "/nostr/seed") {
+    const hostile = /^\/hostile\/([a-z0-9-]{1,40})\/primal$/.exec(path);
+    if (path === "/primal" || path === "/nostr/seed" || hostile) {
       answer(res, async () => {
         if (method === "OPTIONS") {
           res.writeHead(204, CORS);
@@ -81,7 +89,17 @@ export const startNostr = (
         }
         if (method !== "POST") throw new HttpFailure(405, "POST only");
         const body = await jsonBody(req);
-        if (path === "/primal") return sendJson(res, 200, cache.answer(body));
+        if (hostile) {
+          const mode = opts.hostility?.of("primal", hostile[1]!)?.mode;
+          if (mode)
+            return lieAsCache(
+              res,
+              mode,
+              () => cache.answer(body),
+              () => strangerProfile(strangerKey),
+            );
+        }
+        if (path !== "/nostr/seed") return sendJson(res, 200, cache.answer(body));
         if (!body || typeof body !== "object" || Array.isArray(body))
           throw new HttpFailure(400, "The body must be a JSON object");
         try {
