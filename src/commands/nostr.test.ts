@@ -309,6 +309,66 @@ describe("profile and outbox", () => {
     }
   });
 
+  it("profile edits made on two devices of one wallet merge through export and import to the same profile", async () => {
+    const a = await openHost(new WalletDb(`nostr-${++n}`), ["ws://127.0.0.1:1/nostr"]);
+    const b = await openHost(new WalletDb(`nostr-${++n}`), ["ws://127.0.0.1:1/nostr"]);
+    try {
+      ok(await a.run({ _tag: "CreateWallet" }));
+      ok(await a.run({ _tag: "SetupNewProfile", name: "On A", imageUrl: null }));
+      const first = ok<{ json: string }>(await a.run({ _tag: "ExportState", password: "pw" }));
+      ok(await b.run({ _tag: "ImportState", text: first.json, password: "pw" }));
+      expect(b.views().profile.profile?.name).toBe("On A");
+      // Both devices edit while apart; B's edit is the later one.
+      ok(await a.run({ _tag: "EditNostrProfile", nym: "Edited on A", imageUrl: null, lightningAddress: "" }));
+      ok(
+        await b.run({
+          _tag: "EditNostrProfile",
+          nym: "Edited on B",
+          imageUrl: null,
+          lightningAddress: "b@example.com",
+        }),
+      );
+      const fromB = ok<{ json: string }>(await b.run({ _tag: "ExportState", password: "pw" }));
+      ok(await a.run({ _tag: "ImportState", text: fromB.json, password: "pw" }));
+      const fromA = ok<{ json: string }>(await a.run({ _tag: "ExportState", password: "pw" }));
+      ok(await b.run({ _tag: "ImportState", text: fromA.json, password: "pw" }));
+      // Both devices now agree on one profile: the newer edit (NIP-01's rule for replaceable events).
+      const merged = a.views().profile;
+      expect(b.views().profile.profile).toEqual(merged.profile);
+      expect(b.views().profile.updated_at).toBe(merged.updated_at);
+      expect(["Edited on A", "Edited on B"]).toContain(merged.profile?.name);
+      // Only the winning edit still waits for a relay (the network never came); replaced ones are not sent.
+      expect(merged.pending).toBe(1);
+      expect(b.views().profile.pending).toBe(1);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
+  it("says 'Missing PRIMAL_API environment variable' when no cache service is set and no relay answers", async () => {
+    const db = new WalletDb(`nostr-${++n}`);
+    const host = await WalletHost.open({
+      db,
+      config: {
+        ...configOf(["ws://127.0.0.1:1/nostr"]),
+        nostr: { relays: ["ws://127.0.0.1:1/nostr"], primal: "", blossom: "" },
+      },
+      cipher,
+      onViews: () => undefined,
+      engines: { list: [nostrEngine], platform },
+    });
+    try {
+      ok(await host.run({ _tag: "CreateWallet" }));
+      expect(await host.run({ _tag: "GetNostrProfile" })).toMatchObject({
+        ok: false,
+        error: { message: "Missing PRIMAL_API environment variable" },
+      });
+    } finally {
+      await host.stop();
+    }
+  });
+
   it("reads another person's profile from the relay, else from the cache service", async () => {
     const db = new WalletDb(`nostr-${++n}`);
     const bob = world.nostr.seeded[1];
