@@ -114,6 +114,18 @@ test("skipping the profile goes home at once, even with no relay reachable, and 
   await expect(page.getByRole("link", { name: "Edit profile" })).toBeVisible();
 });
 
+test("with a browser nostr extension, a new wallet goes straight home", async ({ page }) => {
+  test.setTimeout(120_000);
+  // A NIP-07 extension holds the owner's identity: first run does not ask for a profile.
+  await page.addInitScript(() => {
+    (window as unknown as { nostr: object }).nostr = { getPublicKey: async () => "" };
+  });
+  await page.goto("/");
+  await page.getByRole("button", { name: "New wallet" }).click();
+  await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+});
+
 test("editing the profile checks the lightning address; deleting it leaves only import", async ({ page }) => {
   test.setTimeout(120_000);
   await createWallet(page);
