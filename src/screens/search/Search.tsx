@@ -30,6 +30,8 @@ export function Search() {
   const client = useWallet();
   const errorText = useErrorText();
   const { network } = useWalletConfig();
+  // Safe mode hides contacts (spec 1 §6).
+  const safeMode = useView("wallet")?.safe_mode ?? false;
   const contacts = useView("contacts");
   const [query, setQuery] = useState("");
   const [settled, setSettled] = useState("");
@@ -124,24 +126,26 @@ export function Search() {
         {!sendable ? <p className="hint">{t("search.hint")}</p> : null}
       </form>
 
-      <section className="column" aria-labelledby="search-contacts">
-        <h2 id="search-contacts">{t("search.contacts")}</h2>
-        <ul className="contact-list">
-          <li>
-            <NewContactButton variant="row" onClick={() => setCreating(true)} />
-          </li>
-          {matching.map((c) => (
-            <li key={c.id}>
-              <button type="button" className="contact-row" onClick={() => setOpen(c.id)}>
-                <Avatar name={c.name} image={c.image_url} />
-                <span>{c.name}</span>
-                {c.ln_address ? <span className="hint">{c.ln_address}</span> : null}
-              </button>
+      {safeMode ? null : (
+        <section className="column" aria-labelledby="search-contacts">
+          <h2 id="search-contacts">{t("search.contacts")}</h2>
+          <ul className="contact-list">
+            <li>
+              <NewContactButton variant="row" onClick={() => setCreating(true)} />
             </li>
-          ))}
-        </ul>
-        {needle !== "" && matching.length === 0 ? <p className="hint">{t("search.no_contacts")}</p> : null}
-      </section>
+            {matching.map((c) => (
+              <li key={c.id}>
+                <button type="button" className="contact-row" onClick={() => setOpen(c.id)}>
+                  <Avatar name={c.name} image={c.image_url} />
+                  <span>{c.name}</span>
+                  {c.ln_address ? <span className="hint">{c.ln_address}</span> : null}
+                </button>
+              </li>
+            ))}
+          </ul>
+          {needle !== "" && matching.length === 0 ? <p className="hint">{t("search.no_contacts")}</p> : null}
+        </section>
+      )}
 
       {global.state !== "idle" ? (
         <section className="column" aria-labelledby="search-global" aria-busy={global.state === "searching"}>
