@@ -7,6 +7,7 @@ import type { CommandOf, CommandTag, ResultOf } from "./command";
 import type { WalletError } from "../errors";
 import type { OnchainPort } from "../engine/onchain/port";
 import type { LightningPort } from "../engine/lightning/live";
+import type { NostrPort } from "../engine/nostr/live";
 import type { EngineName } from "../engine/engine";
 import type { WalletConfig } from "../config";
 
@@ -28,6 +29,8 @@ export const outcome = <R>(
 /** The seed, when the wallet has one and it is unlocked. */
 export interface KeysPort {
   readonly mnemonic: () => Effect.Effect<string, WalletError>;
+  /** The nsec the owner imported (a sealed kv secret), or null when the seed's key is in use. */
+  readonly nostrSecret?: () => Effect.Effect<string | null, WalletError>;
 }
 
 /**
@@ -52,6 +55,8 @@ export interface HandlerContext {
   readonly onchain: OnchainPort | null;
   /** Present once the lightning node runs. */
   readonly lightning: LightningPort | null;
+  /** Present once the nostr engine (relays, outbox) runs. */
+  readonly nostr?: NostrPort | null;
   /**
    * Runs `effect` with the command queue released, so other commands go on while it waits on a server (an
    * LNURL service, the chain scan). After it the handler holds the queue again and `states` is the log as

@@ -8,6 +8,7 @@ import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
 import { lspHandlers, lspNeeds } from "./lsp";
+import { nostrHandlers, nostrNeeds } from "./nostr";
 import { onchainHandlers, onchainNeeds } from "./onchain";
 import {
   createWallet,
@@ -53,6 +54,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   CheckReceived: checkReceived,
   EstimateReceiveFee: estimateReceiveFee,
   ...lspHandlers,
+  ...nostrHandlers,
   ...contactsHandlers,
 };
 
@@ -66,6 +68,7 @@ export const needs: Needs = {
   ...lightningNeeds,
   ...lnurlNeeds,
   ...lspNeeds,
+  ...nostrNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
 };

@@ -4,6 +4,7 @@ import { ACTIVITY_PAGE, type ActivityItem, activityItems } from "./activity";
 import { type BalanceView, balanceOf } from "./balance";
 import { crdtProjection } from "./crdt";
 import { type LightningState, lightningProjection } from "./lightning";
+import { type NostrState, nostrProjection, type ProfileView, profileView } from "./nostr";
 import { type OnchainState, onchainProjection } from "./onchain";
 import { contactsOf, withContacts } from "./contacts";
 import { labelsOf, type SettingsView, settingsOf } from "./settings";
@@ -16,6 +17,7 @@ export interface States {
   readonly onchain: OnchainState;
   readonly lightning: LightningState;
   readonly crdt: Doc | null;
+  readonly nostr: NostrState;
 }
 
 export const initialStates = (): States => ({
@@ -24,6 +26,7 @@ export const initialStates = (): States => ({
   onchain: onchainProjection.initial(),
   lightning: lightningProjection.initial(),
   crdt: crdtProjection.initial(),
+  nostr: nostrProjection.initial(),
 });
 
 export const foldEvent = (s: States, e: WalletEvent): States => ({
@@ -32,6 +35,7 @@ export const foldEvent = (s: States, e: WalletEvent): States => ({
   onchain: onchainProjection.apply(s.onchain, e),
   lightning: lightningProjection.apply(s.lightning, e),
   crdt: crdtProjection.apply(s.crdt, e),
+  nostr: nostrProjection.apply(s.nostr, e),
 });
 
 export const foldEvents = (events: Iterable<WalletEvent>, from: States = initialStates()): States => {
@@ -86,6 +90,8 @@ export interface Views {
   readonly channel_totals: ChannelTotals;
   readonly federations: readonly FederationView[];
   readonly nwc: NwcView;
+  /** The owner's nostr key and profile (spec 2 profile and nostr keys). */
+  readonly profile: ProfileView;
 }
 export type ViewName = keyof Views;
 
@@ -114,5 +120,6 @@ export const deriveViews = (s: States): Views => {
     channel_totals: totalsOf(channels),
     federations: [],
     nwc: { profiles: [], pending: [] },
+    profile: profileView(s.nostr),
   };
 };
