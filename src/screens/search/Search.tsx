@@ -10,6 +10,7 @@ import { isSendableQuery, pathFor, SEARCH_DEBOUNCE_MS } from "../../ui/incoming"
 import { readClipboard, useIncoming } from "../../ui/useIncoming";
 import { useView, useWallet } from "../../ui/wallet";
 import { Avatar } from "../contacts/Avatar";
+import { searchesProfiles } from "./search-rules";
 import { ContactDetailDialog, CreateContactDialog, NewContactButton } from "../contacts/ContactDialogs";
 
 type Global =
@@ -30,6 +31,8 @@ export function Search() {
   const client = useWallet();
   const errorText = useErrorText();
   const { network } = useWalletConfig();
+  // Safe mode hides contacts (spec 1 §6).
+  const safeMode = useView("wallet")?.safe_mode ?? false;
   const contacts = useView("contacts");
   const [query, setQuery] = useState("");
   const [settled, setSettled] = useState("");
@@ -48,7 +51,7 @@ export function Search() {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `errorText` only formats an error for display
   useEffect(() => {
-    if (settled === "" || "path" in pathFor(settled, network)) {
+    if (!searchesProfiles(settled, "path" in pathFor(settled, network))) {
       setGlobal({ state: "idle" });
       return;
     }
@@ -124,24 +127,26 @@ export function Search() {
         {!sendable ? <p className="hint">{t("search.hint")}</p> : null}
       </form>
 
-      <section className="column" aria-labelledby="search-contacts">
-        <h2 id="search-contacts">{t("search.contacts")}</h2>
-        <ul className="contact-list">
-          <li>
-            <NewContactButton variant="row" onClick={() => setCreating(true)} />
-          </li>
-          {matching.map((c) => (
-            <li key={c.id}>
-              <button type="button" className="contact-row" onClick={() => setOpen(c.id)}>
-                <Avatar name={c.name} image={c.image_url} />
-                <span>{c.name}</span>
-                {c.ln_address ? <span className="hint">{c.ln_address}</span> : null}
-              </button>
+      {safeMode ? null : (
+        <section className="column" aria-labelledby="search-contacts">
+          <h2 id="search-contacts">{t("search.contacts")}</h2>
+          <ul className="contact-list">
+            <li>
+              <NewContactButton variant="row" onClick={() => setCreating(true)} />
             </li>
-          ))}
-        </ul>
-        {needle !== "" && matching.length === 0 ? <p className="hint">{t("search.no_contacts")}</p> : null}
-      </section>
+            {matching.map((c) => (
+              <li key={c.id}>
+                <button type="button" className="contact-row" onClick={() => setOpen(c.id)}>
+                  <Avatar name={c.name} image={c.image_url} />
+                  <span>{c.name}</span>
+                  {c.ln_address ? <span className="hint">{c.ln_address}</span> : null}
+                </button>
+              </li>
+            ))}
+          </ul>
+          {needle !== "" && matching.length === 0 ? <p className="hint">{t("search.no_contacts")}</p> : null}
+        </section>
+      )}
 
       {global.state !== "idle" ? (
         <section className="column" aria-labelledby="search-global" aria-busy={global.state === "searching"}>
