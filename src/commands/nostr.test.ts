@@ -22,6 +22,7 @@ import { readEvents, readKv } from "../events/log";
 import { KV } from "../events/storage-keys";
 import type { CommandAnswer } from "./host";
 import { WalletHost } from "./host";
+import { isSealed } from "./at-rest";
 import { makeStateCipher } from "./state-cipher";
 
 setPoolSocket(WebSocket);
@@ -202,6 +203,48 @@ describe("nostr keys", () => {
       expect(ok(await host.run({ _tag: "UnlinkNostrKey" }))).toEqual({ npub: npubOf(seed) });
       expect(await readKv(db, KV.nostrSecret)).toBeUndefined();
       expect(host.views().profile).toMatchObject({ npub: npubOf(seed), imported: false });
+    } finally {
+      await host.stop();
+    }
+  });
+});
+
+describe("an imported nsec with a password", () => {
+  it("is sealed at rest like the seed, and unreadable until the wallet is unlocked", async () => {
+    const db = new WalletDb(`nostr-${++n}`);
+    const open = () =>
+      WalletHost.open({
+        db,
+        config: configOf(["ws://127.0.0.1:1/nostr"]),
+        cipher,
+        kdf: { iterations: 1000, allowWeak: true },
+        onViews: () => undefined,
+        engines: { list: [nostrEngine], platform },
+      });
+    let host = await open();
+    const bob = world.nostr.seeded[1];
+    if (!bob) throw new Error("no seeded people");
+    try {
+      ok(await host.run({ _tag: "CreateWallet" }));
+      ok(await host.run({ _tag: "MarkBackedUp" }));
+      ok(
+        await host.run({ _tag: "ChangePassword", existing: "", password: "pw-123456", confirm: "pw-123456" }),
+      );
+      ok(await host.run({ _tag: "ImportNsec", nsec: bob.nsec }));
+      const raw = await readKv<unknown>(db, KV.nostrSecret);
+      expect(isSealed(raw)).toBe(true);
+      expect(JSON.stringify(raw)).not.toContain(bob.nsec);
+    } finally {
+      await host.stop();
+    }
+    host = await open();
+    try {
+      expect(await host.run({ _tag: "ExportNsec" })).toMatchObject({
+        ok: false,
+        error: { _tag: "PasswordRequired" },
+      });
+      ok(await host.run({ _tag: "Unlock", password: "pw-123456" }));
+      expect(ok<{ nsec: string }>(await host.run({ _tag: "ExportNsec" })).nsec).toBe(bob.nsec);
     } finally {
       await host.stop();
     }
