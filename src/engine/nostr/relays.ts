@@ -70,6 +70,7 @@ export class RelaySet {
   }
 
   start(): void {
+    this.report();
     for (const slot of this.slots) void this.dial(slot);
   }
 
@@ -81,6 +82,7 @@ export class RelaySet {
       slot.relay = null;
       relay?.close();
     }
+    this.onStatus([]);
   }
 
   status(): RelayStatus[] {
