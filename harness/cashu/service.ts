@@ -4,7 +4,7 @@
  * invoice of one of their own quotes is settled between them without a lightning payment (as real mints
  * settle their own invoices internally): the node cannot pay itself. Invoices of the node itself that are
  * not quotes, or routed through it by a hint (just-in-time channels), are paid by the world's payer node, as
- * `/ln/pay` does.
+ * `/ln/pay` does (but a hint through a private channel the node already has, it pays itself).
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { hex, utf8 } from "@scure/base";
@@ -66,8 +66,12 @@ export const worldMintLightning = (
       return hex.encode(preimage);
     },
     pay: async (bolt11, maxFeeMsat) => {
+      // The node cannot pay itself, nor through a hint of its own that is no channel yet (a just-in-time
+      // channel's intercept SCID): those the payer pays. A private channel of the node's own it uses.
+      const payee = decodeBolt11(bolt11)?.payeePubkey;
       const own =
-        decodeBolt11(bolt11)?.payeePubkey === lightning.pubkey || hintsThrough(bolt11, lightning.pubkey);
+        payee === lightning.pubkey ||
+        (hintsThrough(bolt11, lightning.pubkey) && !lightning.node.channels().some((c) => c.peer === payee));
       const via = own ? await payer() : lightning;
       const s = via.node.sendInvoice(bolt11, maxFeeMsat);
       if (!s.started) {
