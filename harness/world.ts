@@ -147,7 +147,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   );
   extra.push(...lnurlRoutes(lnurl));
   const nostr = startNostr(server, esploraUrl, { lnurl, hostility });
-  const cashu = startCashuWorld(esploraUrl, lightning, payerNode);
+  const cashu = startCashuWorld(esploraUrl, lightning, payerNode, hostility);
   extra.push(...cashu.routes);
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;

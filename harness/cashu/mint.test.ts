@@ -233,6 +233,71 @@ describe("the world's Cashu mints, driven by cashu-ts", () => {
     for (const p of unspent) expect(hasValidDleq(p, keys, { require: true })).toBe(true);
   }, 120_000);
 
+  describe("lying under /hostile/<scope>", () => {
+    const hostile = async (scope: string, mode: string | null) => {
+      const r = await post(`${h.esploraUrl}/hostile`, JSON.stringify({ service: "cashu", scope, mode }));
+      expect(r.status).toBe(200);
+      return `${h.cashu.mintUrl}/hostile/${scope}`;
+    };
+
+    it("a broken or missing DLEQ proof is refused by cashu-ts, and the outputs come back from the honest mint", async () => {
+      const mnemonic =
+        "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+      const liar = await wallet(await hostile("dleq", "bad-dleq"), mnemonic);
+      const quote = await liar.createMintQuoteBolt11(32);
+      expect((await payer.node.payInvoice(quote.request, 1_000_000n)).status).toBe("succeeded");
+      const hash = decodeBolt11(quote.request)!.paymentHash;
+      await h.lightning.waitFor((e) => e.type === "payment_received" && e.paymentHash === hash);
+      await expect(liar.mintProofsBolt11(32, quote.quote)).rejects.toThrow(/DLEQ verification failed/);
+      // The mint did sign: the same seed restores the proofs from the honest URL, with good DLEQ proofs.
+      const honest = await wallet(h.cashu.mintUrl, mnemonic);
+      const { proofs } = await honest.restore(0, 5);
+      expect(total(proofs)).toBe(32);
+      for (const p of proofs) expect(hasValidDleq(p, keys, { require: true })).toBe(true);
+
+      const silent = await wallet(await hostile("nodleq", "no-dleq"));
+      const q2 = await silent.createMintQuoteBolt11(8);
+      expect((await payer.node.payInvoice(q2.request, 1_000_000n)).status).toBe("succeeded");
+      const hash2 = decodeBolt11(q2.request)!.paymentHash;
+      await h.lightning.waitFor((e) => e.type === "payment_received" && e.paymentHash === hash2);
+      await expect(silent.mintProofsBolt11(8, q2.quote)).rejects.toThrow(/without DLEQ/);
+    }, 120_000);
+
+    it("a melt whose answer never comes has its outcome in the quote and the proof states (NUT-05, NUT-07)", async () => {
+      const w = await wallet(h.cashu.mintUrl);
+      const proofs = await fund(w, 60_000);
+      await until("the world's node to be able to pay the payer", () =>
+        h.lightning.node.channels().some((c) => c.peer === payer.pubkey && c.outboundSats >= 1_010n),
+      );
+      const mute = await wallet(await hostile("mute", "melt-no-answer"));
+      const invoice = payer.node.createInvoice(1_000_000n, "answer lost");
+      const quote = await mute.createMeltQuoteBolt11(invoice.bolt11);
+      const { send } = await w.send(quote.amount.add(quote.fee_reserve), proofs, { includeFees: true });
+      const lost = mute.meltProofsBolt11(quote, send);
+      lost.catch(() => {});
+      await payer.waitFor((e) => e.type === "payment_received" && e.paymentHash === invoice.paymentHash);
+      await until(
+        "the melt to be recorded",
+        async () => (await w.checkMeltQuoteBolt11(quote.quote)).state === "PAID",
+      );
+      expect((await w.checkProofsStates(send)).every((s) => s.state === "SPENT")).toBe(true);
+      // The change was signed too: it is in the quote, for the wallet's blank outputs.
+      const settled = await w.checkMeltQuoteBolt11(quote.quote);
+      expect(settled.payment_preimage).toMatch(/^[0-9a-f]{64}$/);
+      expect(total(settled.change ?? [])).toBe(quote.fee_reserve.toNumber());
+      // Trying again does not pay twice.
+      expect(await refusal(w.meltProofsBolt11(quote, send))).toBe(20006);
+    }, 120_000);
+
+    it("a mint that never answers", async () => {
+      const url = await hostile("hang", "never-answers");
+      await expect(fetch(`${url}/v1/info`, { signal: AbortSignal.timeout(1_000) })).rejects.toThrow();
+      expect((await fetch(`${h.cashu.mintUrl}/v1/info`)).status).toBe(200);
+      await hostile("hang", null);
+      expect((await fetch(`${url}/v1/info`)).status).toBe(200);
+    });
+  });
+
   it("announces an end of service in its info when told to", async () => {
     const at = Math.floor(Date.now() / 1000) + 86_400;
     const set = await post(`${h.cashu.mintUrl}/admin/expiry`, JSON.stringify({ end_of_service: at }));

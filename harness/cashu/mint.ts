@@ -21,6 +21,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { hex, utf8 } from "@scure/base";
 import { Schema } from "effect";
 import { decodeBolt11 } from "../../src/engine/parse/bolt11";
+import type { HostileMode } from "../hostile";
 import {
   type BlindedMessage,
   CheckStateRequestSchema,
@@ -214,6 +215,26 @@ const point = (h: string, what: string) => {
   }
 };
 
+/** The answer with every blind signature's DLEQ proof broken (`bad-dleq`) or left out (`no-dleq`). */
+const lieAboutDleq = (json: unknown, mode: "bad-dleq" | "no-dleq"): unknown => {
+  if (!json || typeof json !== "object") return json;
+  const lie = (sigs: unknown) =>
+    Array.isArray(sigs)
+      ? sigs.map((s: Signature) => {
+          const { dleq, ...rest } = s;
+          if (mode === "no-dleq") return rest;
+          const flipped = (Number.parseInt(dleq.s.slice(-1), 16) ^ 1).toString(16);
+          return { ...rest, dleq: { e: dleq.e, s: `${dleq.s.slice(0, -1)}${flipped}` } };
+        })
+      : sigs;
+  const o = json as Record<string, unknown>;
+  return {
+    ...o,
+    ...("signatures" in o ? { signatures: lie(o.signatures) } : {}),
+    ...("change" in o ? { change: lie(o.change) } : {}),
+  };
+};
+
 export class CashuMint {
   readonly keyset: KeysetPair;
   readonly inputFeePpk: number;
@@ -262,14 +283,29 @@ export class CashuMint {
 
   // ---- HTTP ------------------------------------------------------------------------------------------
 
-  /** Answers one request (`path` relative to the mint's URL); never throws. */
-  async handle(method: string, path: string, body: string): Promise<Reply> {
+  /**
+   * Answers one request (`path` relative to the mint's URL); never throws. A hostile `mode` (see
+   * `harness/hostile.ts`) makes the answer lie, or never come, the way a dishonest mint's would.
+   */
+  async handle(
+    method: string,
+    path: string,
+    body: string,
+    mode: HostileMode<"cashu"> | null = null,
+  ): Promise<Reply> {
+    if (mode === "never-answers") return new Promise<Reply>(() => {});
+    let reply: Reply;
     try {
-      return { status: 200, json: await this.route(method, path, body) };
+      reply = { status: 200, json: await this.route(method, path, body) };
     } catch (e) {
-      if (e instanceof MintError) return { status: e.status, json: { detail: e.detail, code: e.code } };
-      return { status: 500, json: { detail: e instanceof Error ? e.message : String(e), code: 0 } };
+      if (e instanceof MintError) reply = { status: e.status, json: { detail: e.detail, code: e.code } };
+      else reply = { status: 500, json: { detail: e instanceof Error ? e.message : String(e), code: 0 } };
     }
+    if (mode === "melt-no-answer" && method === "POST" && path === "/v1/melt/bolt11")
+      return new Promise<Reply>(() => {});
+    if ((mode === "bad-dleq" || mode === "no-dleq") && reply.status === 200)
+      return { status: 200, json: lieAboutDleq(reply.json, mode) };
+    return reply;
   }
 
   private async route(method: string, path: string, body: string): Promise<unknown> {

@@ -11,6 +11,7 @@ import { hex, utf8 } from "@scure/base";
 import { decodeBolt11 } from "../../src/engine/parse/bolt11";
 import type { PaymentResult } from "../../src/engine/lightning/node-types";
 import { type HarnessNode, hintsThrough } from "../lightning";
+import type { Hostility } from "../hostile";
 import type { RouteTable } from "../server";
 import { CashuMint, type MintLightning, type MintOptions, type PayOutcome } from "./mint";
 
@@ -112,6 +113,7 @@ export const startCashuWorld = (
   base: string,
   lightning: HarnessNode,
   payer: () => Promise<HarnessNode>,
+  hostility?: Hostility,
 ): CashuWorld & { readonly routes: RouteTable; readonly stop: () => void } => {
   const ln = worldMintLightning(lightning, payer);
   const mint = new CashuMint({ ...MINT_A, seed: seedOf("A") }, ln);
@@ -121,10 +123,13 @@ export const startCashuWorld = (
   mint.urls = [mintUrl];
   mint2.urls = [mint2Url];
   const route = async (m: RegExpMatchArray, body: string, method: string) => {
-    const r = await (m[1] === "cashu2" ? mint2 : mint).handle(method, m[2] ?? "", body);
+    const scope = m[2];
+    const mode = scope ? (hostility?.of("cashu", scope)?.mode ?? null) : null;
+    const r = await (m[1] === "cashu2" ? mint2 : mint).handle(method, m[3] ?? "", body, mode);
     return { status: r.status, json: r.json };
   };
-  const path = /^\/(cashu2?)(\/.*)$/;
+  // `/cashu/…`, `/cashu2/…`, and the same under `/hostile/<scope>` (see `harness/hostile.ts`).
+  const path = /^\/(cashu2?)(?:\/hostile\/([a-z0-9-]{1,40}))?(\/.*)$/;
   return {
     mintUrl,
     mint2Url,
