@@ -4,7 +4,7 @@
  * with fee return, state checks, double spends, restore from a seed, transfer between the two mints, the
  * end-of-service date, and bad input that never takes the mint down.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import {
   getEncodedToken,
   hasValidDleq,
@@ -174,6 +174,48 @@ describe("the world's Cashu mints, driven by cashu-ts", () => {
     expect(total(await w.receive([...keep, ...melted.change]))).toBe(58_000);
     // Paying the same quote again is refused.
     expect(await refusal(w.meltProofsBolt11(quote, keep))).toBe(20006);
+  }, 120_000);
+
+  it("keeps the inputs PENDING while the payment is in flight (NUT-07), then settles the melt", async () => {
+    const w = await wallet(h.cashu.mintUrl);
+    const proofs = await fund(w, 60_000);
+    await until("the world's node to be able to pay the payer", () =>
+      h.lightning.node.channels().some((c) => c.peer === payer.pubkey && c.outboundSats >= 1_010n),
+    );
+    // The payer holds the payment until it is given the preimage.
+    const preimage = randomBytes(32);
+    const paymentHash = createHash("sha256").update(preimage).digest();
+    payer.hold.handler = (hash) => hash === hex.encode(paymentHash);
+    try {
+      const invoice = payer.node.createInvoice(1_000_000n, "held", 3_600, paymentHash);
+      const quote = await w.createMeltQuoteBolt11(invoice.bolt11);
+      const { keep, send } = await w.send(1_010, proofs, { includeFees: true });
+      const melting = w.meltProofsBolt11(quote, send);
+      await until("the inputs to be pending", async () =>
+        (await w.checkProofsStates(send)).every((s) => s.state === "PENDING"),
+      );
+      expect((await w.checkMeltQuoteBolt11(quote.quote)).state).toBe("PENDING");
+      expect(await refusal(w.meltProofsBolt11(quote, send))).toBe(20005);
+      const [p] = send;
+      const swap = await post(
+        `${h.cashu.mintUrl}/v1/swap`,
+        JSON.stringify({
+          inputs: [{ amount: p!.amount.toNumber(), id: p!.id, secret: p!.secret, C: p!.C }],
+          outputs: [{ amount: p!.amount.toNumber(), id: p!.id, B_: keys.keys["1"] }],
+        }),
+      );
+      expect(swap.json.code).toBe(11002);
+      expect((await w.checkProofsStates(keep)).every((s) => s.state === "UNSPENT")).toBe(true);
+
+      payer.node.claim(hex.encode(preimage));
+      const melted = await melting;
+      expect(melted.quote.state).toBe("PAID");
+      expect(melted.quote.payment_preimage).toBe(hex.encode(preimage));
+      expect(total(melted.change)).toBe(10);
+      expect((await w.checkProofsStates(send)).every((s) => s.state === "SPENT")).toBe(true);
+    } finally {
+      payer.hold.handler = null;
+    }
   }, 120_000);
 
   it("gives the proofs back when the lightning payment fails", async () => {

@@ -53,6 +53,7 @@ export const ErrorCode = {
   proofsSpent: 11001,
   proofsPending: 11002,
   outputsSigned: 11003,
+  outputsPending: 11004,
   unbalanced: 11005,
   amountOutOfRange: 11006,
   duplicateInputs: 11007,
@@ -248,6 +249,8 @@ export class CashuMint {
   /** Y → the witness it was spent with. */
   private readonly spent = new Map<string, string | null>();
   private readonly pending = new Set<string>();
+  /** B_ of the blank outputs of melts under way: signed (as change) only once the payment is known. */
+  private readonly pendingOutputs = new Set<string>();
   /** B_ → the output as signed and its signature (NUT-09). */
   private readonly signed = new Map<string, { output: BlindedMessage; signature: Signature }>();
   private readonly mintQuotes = new Map<string, MintQuote>();
@@ -677,8 +680,11 @@ export class CashuMint {
 
     // From here on the inputs are PENDING: no await happened between the checks and this line.
     for (const y of ys) this.pending.add(y);
+    const blankKeys = blanks.map((o) => o.B_.toLowerCase());
+    for (const b of blankKeys) this.pendingOutputs.add(b);
     q.state = "PENDING";
     const finish = (outcome: PayOutcome) => {
+      for (const b of blankKeys) this.pendingOutputs.delete(b);
       if (outcome.status === "failed") {
         for (const y of ys) this.pending.delete(y);
         q.state = "UNPAID";
@@ -689,12 +695,21 @@ export class CashuMint {
       q.preimage = outcome.preimage;
       // NUT-08: what the inputs held beyond the amount and the fee actually paid goes back in the blanks.
       const feePaid = Number((outcome.feeMsat + 999n) / 1000n);
-      const change = powersOfTwo(available - q.amount - feePaid).slice(-blanks.length || Infinity);
-      if (blanks.length > 0) q.change = change.map((amount, i) => this.sign(blanks[i]!, amount));
+      // The largest pieces first when the blanks are too few (a wallet gives max(⌈log2(fee_reserve)⌉, 1)).
+      const pieces = powersOfTwo(available - q.amount - feePaid).filter((a) => a <= 2 ** (KEY_COUNT - 1));
+      const change = pieces.slice(Math.max(0, pieces.length - blanks.length));
+      q.change = change.map((amount, i) => this.sign(blanks[i]!, amount));
     };
 
     if (q.internal) {
-      finish({ status: "succeeded", preimage: this.lightning.settleInternal(q.paymentHash), feeMsat: 0n });
+      let preimage: string;
+      try {
+        preimage = this.lightning.settleInternal(q.paymentHash);
+      } catch (e) {
+        finish({ status: "failed", reason: String(e) });
+        throw new MintError(ErrorCode.paymentFailed, `Lightning payment failed: ${String(e)}`);
+      }
+      finish({ status: "succeeded", preimage, feeMsat: 0n });
       return this.meltQuoteJson(q);
     }
     let started: Awaited<ReturnType<MintLightning["pay"]>>;
