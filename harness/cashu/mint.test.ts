@@ -407,8 +407,16 @@ describe("the world's Cashu mints, driven by cashu-ts", () => {
     // None of that spent the proof.
     expect((await w.checkProofsStates([p!]))[0]!.state).toBe("UNSPENT");
 
-    expect((await fetch(`${base}/v1/keys/${"00".repeat(8)}`)).status).toBe(404);
-    expect((await fetch(`${base}/v1/mint/quote/bolt11/nope`)).status).toBe(404);
+    const get = async (path: string) => {
+      const r = await fetch(`${base}${path}`);
+      return { status: r.status, json: await r.json() };
+    };
+    expect(await get(`/v1/keys/${"00".repeat(8)}`)).toMatchObject({ status: 400, json: { code: 12001 } });
+    expect(await get("/v1/mint/quote/bolt11/nope")).toMatchObject({ status: 400, json: { code: 0 } });
+    expect(await get("/v1/melt/quote/bolt11/nope")).toMatchObject({ status: 400, json: { code: 0 } });
+    expect((await get("/v1/mint/quote/bolt12/x")).status).toBe(404);
+    const long = { amount: 1, unit: "sat", description: "é".repeat(400) };
+    expect(await code("/v1/mint/quote/bolt11", long)).toBe(0);
     expect((await fetch(`${base}/v1/info`)).status).toBe(200);
   }, 120_000);
 });

@@ -318,7 +318,7 @@ export class CashuMint {
       const keys = /^\/v1\/keys\/([^/]+)$/.exec(path);
       if (keys) {
         if (keys[1]!.toLowerCase() !== this.keysetId)
-          throw new MintError(ErrorCode.keysetUnknown, "Keyset is not known", 404);
+          throw new MintError(ErrorCode.keysetUnknown, "Keyset is not known");
         return { keysets: [this.keysJson()] };
       }
       if (path === "/v1/keysets")
@@ -543,6 +543,11 @@ export class CashuMint {
     this.checkAmount(req.amount);
     if (req.pubkey != null)
       throw new MintError(ErrorCode.badRequest, "Locked quotes (NUT-20) are not supported by this mint");
+    if (req.description != null && utf8.decode(req.description).length > 639)
+      throw new MintError(
+        ErrorCode.badRequest,
+        "The description is longer than an invoice takes (639 bytes)",
+      );
     const expirySecs = this.options.quoteExpirySecs ?? 3_600;
     const { bolt11, paymentHash } = this.lightning.createInvoice(
       BigInt(req.amount) * 1000n,
@@ -564,7 +569,7 @@ export class CashuMint {
 
   private mintQuote(id: string): MintQuote {
     const q = this.mintQuotes.get(id);
-    if (!q) throw new MintError(ErrorCode.badRequest, "Unknown quote", 404);
+    if (!q) throw new MintError(ErrorCode.badRequest, "Unknown quote");
     if (!q.paid && this.lightning.isPaid(q.paymentHash)) q.paid = true;
     return q;
   }
@@ -636,7 +641,7 @@ export class CashuMint {
 
   private meltQuote(id: string): MeltQuote {
     const q = this.meltQuotes.get(id);
-    if (!q) throw new MintError(ErrorCode.badRequest, "Unknown quote", 404);
+    if (!q) throw new MintError(ErrorCode.badRequest, "Unknown quote");
     return q;
   }
 
