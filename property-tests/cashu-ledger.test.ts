@@ -140,6 +140,10 @@ describe("the world's Cashu mint ledger", () => {
             expect(expected).toContain(r.json.code);
           }
           expect(held.reduce((sum, p) => sum + p.amount, 0)).toBe(FUNDED);
+          const books = (await (await fetch(`${h.cashu.mintUrl}/admin/ledger`)).json()) as {
+            outstanding: number;
+          };
+          expect(books.outstanding).toBe(FUNDED);
           expect(new Set(await statesOf(held))).toEqual(new Set(["UNSPENT"]));
           if (spent.length > 0) expect(new Set(await statesOf(spent))).toEqual(new Set(["SPENT"]));
         }

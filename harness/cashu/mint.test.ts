@@ -62,6 +62,13 @@ describe("the world's Cashu mints, driven by cashu-ts", () => {
     return w.mintProofsBolt11(amount, quote.quote);
   };
 
+  const books = async () =>
+    (await (await fetch(`${h.cashu.mintUrl}/admin/ledger`)).json()) as {
+      melted: number;
+      fees_paid: number;
+      unreturned: number;
+    };
+
   const post = async (url: string, body: string) => {
     const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
     return { status: r.status, json: (await r.json()) as Record<string, unknown> };
@@ -160,6 +167,7 @@ describe("the world's Cashu mints, driven by cashu-ts", () => {
     expect(quote.amount.toNumber()).toBe(2_000);
     expect(quote.fee_reserve.toNumber()).toBe(20);
     const { keep, send } = await w.send(2_020, proofs, { includeFees: true });
+    const before = await books();
     const melted = await w.meltProofsBolt11(quote, send);
     expect(melted.quote.state).toBe("PAID");
     const preimage = melted.quote.payment_preimage!;
@@ -174,6 +182,11 @@ describe("the world's Cashu mints, driven by cashu-ts", () => {
     expect(total(await w.receive([...keep, ...melted.change]))).toBe(58_000);
     // Paying the same quote again is refused.
     expect(await refusal(w.meltProofsBolt11(quote, keep))).toBe(20006);
+    // The mint's books took the amount paid, no routing fee, and nothing it did not give back.
+    const after = await books();
+    expect(after.melted - before.melted).toBe(2_000);
+    expect(after.fees_paid - before.fees_paid).toBe(0);
+    expect(after.unreturned - before.unreturned).toBe(0);
   }, 120_000);
 
   it("keeps the inputs PENDING while the payment is in flight (NUT-07), then settles the melt", async () => {

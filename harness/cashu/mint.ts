@@ -255,6 +255,8 @@ export class CashuMint {
   private readonly signed = new Map<string, { output: BlindedMessage; signature: Signature }>();
   private readonly mintQuotes = new Map<string, MintQuote>();
   private readonly meltQuotes = new Map<string, MeltQuote>();
+  /** Sats issued by mint quotes, and taken by melts (amount and lightning fee paid): the mint's books. */
+  private readonly books = { minted: 0, melted: 0, feesPaid: 0, inputFees: 0, unreturned: 0 };
   /** Melts still waiting for their payment's outcome. */
   private readonly running = new Set<Promise<unknown>>();
 
@@ -314,6 +316,7 @@ export class CashuMint {
   private async route(method: string, path: string, body: string): Promise<unknown> {
     if (method === "GET") {
       if (path === "/v1/info") return this.info();
+      if (path === "/admin/ledger") return this.ledger();
       if (path === "/v1/keys") return { keysets: [this.keysJson()] };
       const keys = /^\/v1\/keys\/([^/]+)$/.exec(path);
       if (keys) {
@@ -346,6 +349,8 @@ export class CashuMint {
           return this.checkState(decodeBody(CheckStateRequestSchema, body).Ys);
         case "/v1/restore":
           return this.restore(decodeBody(RestoreRequestSchema, body).outputs);
+        case "/admin/ledger":
+          return this.ledger();
         case "/admin/expiry":
           this.endOfService = decodeBody(ExpiryRequestSchema, body).end_of_service;
           return this.info();
@@ -399,6 +404,26 @@ export class CashuMint {
         "9": { supported: true },
         "12": { supported: true },
       },
+    };
+  }
+
+  /**
+   * The mint's books (not a NUT: for tests): what it issued, what melts took, and what its ecash in
+   * circulation must therefore add up to.
+   */
+  ledger() {
+    const { minted, melted, feesPaid, inputFees, unreturned } = this.books;
+    return {
+      minted,
+      melted,
+      fees_paid: feesPaid,
+      input_fees: inputFees,
+      /** Overpaid by melts and not given back (no blank outputs to put it in). */
+      unreturned,
+      outstanding: minted - melted - feesPaid - inputFees - unreturned,
+      proofs_spent: this.spent.size,
+      proofs_pending: this.pending.size,
+      signatures: this.signed.size,
     };
   }
 
@@ -521,6 +546,7 @@ export class CashuMint {
         `Transaction is not balanced: inputs ${CashuMint.sum(req.inputs)} - fee ${fee} != outputs ${CashuMint.sum(req.outputs)}`,
       );
     this.markSpent(ys, req.inputs);
+    this.books.inputFees += fee;
     return { signatures: req.outputs.map((o) => this.sign(o)) };
   }
 
@@ -601,6 +627,7 @@ export class CashuMint {
         `Outputs (${CashuMint.sum(req.outputs)}) must add up to the quote's amount (${q.amount})`,
       );
     q.issued = true;
+    this.books.minted += q.amount;
     return { signatures: req.outputs.map((o) => this.sign(o)) };
   }
 
@@ -700,10 +727,14 @@ export class CashuMint {
       q.preimage = outcome.preimage;
       // NUT-08: what the inputs held beyond the amount and the fee actually paid goes back in the blanks.
       const feePaid = Number((outcome.feeMsat + 999n) / 1000n);
+      this.books.melted += q.amount;
+      this.books.feesPaid += feePaid;
+      this.books.inputFees += CashuMint.sum(req.inputs) - available;
       // The largest pieces first when the blanks are too few (a wallet gives max(⌈log2(fee_reserve)⌉, 1)).
       const pieces = powersOfTwo(available - q.amount - feePaid).filter((a) => a <= 2 ** (KEY_COUNT - 1));
       const change = pieces.slice(Math.max(0, pieces.length - blanks.length));
       q.change = change.map((amount, i) => this.sign(blanks[i]!, amount));
+      this.books.unreturned += available - q.amount - feePaid - CashuMint.sum(q.change);
     };
 
     if (q.internal) {
