@@ -5,6 +5,8 @@
  * end-of-service date, and bad input that never takes the mint down.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import {
   getEncodedToken,
   hasValidDleq,
@@ -20,6 +22,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeBolt11 } from "../../src/engine/parse/bolt11";
 import type { HarnessNode } from "../lightning";
 import { until } from "../until";
+import { CashuMint } from "./mint";
+import { MINT_A, worldMintLightning } from "./service";
 import { type Harness, startHarness } from "../world";
 
 const total = (proofs: readonly Pick<Proof, "amount">[]) => sumProofs([...proofs]).toNumber();
@@ -286,6 +290,55 @@ describe("the world's Cashu mints, driven by cashu-ts", () => {
     expect(send.every((p) => spentSecrets.has(p.secret))).toBe(true);
     expect(total(unspent) + total(spent)).toBeGreaterThanOrEqual(1_000 + 300);
     for (const p of unspent) expect(hasValidDleq(p, keys, { require: true })).toBe(true);
+  }, 120_000);
+
+  it("charges NUT-02 input fees exactly as cashu-ts reckons them", async () => {
+    // A third mint on the world's node, with a fee of 0.5 sat per input, on its own port.
+    const ln = worldMintLightning(h.lightning, () => h.payer());
+    const feeMint = new CashuMint(
+      { ...MINT_A, name: "Fee mint", seed: new Uint8Array(32).fill(9), inputFeePpk: 500 },
+      ln,
+    );
+    const server = createServer(async (req, res) => {
+      let body = "";
+      for await (const chunk of req) body += chunk;
+      const r = await feeMint.handle(req.method ?? "GET", (req.url ?? "/").split("?")[0]!, body);
+      res.writeHead(r.status, { "content-type": "application/json" });
+      res.end(JSON.stringify(r.json));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const alice = await wallet(url);
+      const bob = await wallet(url);
+      expect(alice.getKeyset().fee).toBe(500);
+      const proofs = await fund(alice, 1_000);
+      const { keep, send } = await alice.send(300, proofs, { includeFees: true });
+      // The token carries what bob's swap will cost him.
+      const bobFee = alice.getFeesForProofs(send).toNumber();
+      expect(total(send)).toBe(300 + bobFee);
+      const received = await bob.receive(getEncodedToken({ mint: url, proofs: send }));
+      expect(total(received)).toBe(300);
+      // Alice's own swap paid for its inputs too: what both hold is what was minted less the fees.
+      const ledger = feeMint.ledger();
+      expect(ledger.input_fees).toBeGreaterThan(0);
+      expect(total(keep) + total(received)).toBe(1_000 - ledger.input_fees);
+      expect(ledger.outstanding).toBe(total(keep) + total(received));
+      // A swap that forgets the fee is unbalanced.
+      const [p] = received;
+      const r = await post(
+        `${url}/v1/swap`,
+        JSON.stringify({
+          inputs: [{ amount: p!.amount.toNumber(), id: p!.id, secret: p!.secret, C: p!.C }],
+          outputs: [{ amount: p!.amount.toNumber(), id: p!.id, B_: keys.keys["1"] }],
+        }),
+      );
+      expect(r.json.code).toBe(11005);
+    } finally {
+      ln.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   }, 120_000);
 
   describe("lying under /hostile/<scope>", () => {
