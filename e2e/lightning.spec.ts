@@ -47,7 +47,7 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   // Pay an invoice made by the world's node.
   const { bolt11 } = await postJson(esplora, "/ln/invoice", { amount_sats: 20_000, description: "coffee" });
   await page.getByRole("link", { name: "Send" }).first().click();
-  await page.getByLabel("Bitcoin address").fill(bolt11);
+  await page.getByLabel("Address, invoice, lightning address or LNURL").fill(bolt11);
   await expect(page.getByTestId("send-request")).toContainText("20,000");
   await page.getByRole("button", { name: "Confirm send" }).click();
   await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 30_000 });
@@ -76,7 +76,7 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
     description: "Tips for Alice",
   });
   await page.getByRole("link", { name: "Send" }).first().click();
-  await page.getByLabel("Bitcoin address").fill(alice.address);
+  await page.getByLabel("Address, invoice, lightning address or LNURL").fill(alice.address);
   await expect(page.getByText("Tips for Alice")).toBeVisible();
   await page.getByLabel("Amount (sats)").fill("3000");
   await page.getByRole("button", { name: "Confirm send" }).click();
@@ -91,7 +91,7 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
     secret: { description: "Your gift card code", text: "GIFT-4242-XYZ" },
   });
   await page.getByRole("link", { name: "Send" }).first().click();
-  await page.getByLabel("Bitcoin address").fill(shop.address);
+  await page.getByLabel("Address, invoice, lightning address or LNURL").fill(shop.address);
   await expect(page.getByText("Gift card")).toBeVisible();
   await page.getByLabel("Amount (sats)").fill("2000");
   await page.getByRole("button", { name: "Confirm send" }).click();

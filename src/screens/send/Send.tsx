@@ -1,3 +1,4 @@
+import { ClipboardPaste, ScanLine } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import type { LnurlOffer, LnurlSuccessAction } from "../../commands/command";
@@ -16,6 +17,7 @@ import {
 } from "../../ui/incoming";
 import type { PaymentMethod } from "../../ui/amount-entry";
 import { nextMethod } from "../../ui/amount-entry";
+import { readClipboard } from "../../ui/useIncoming";
 import { useView, useWallet } from "../../ui/wallet";
 import { amountProblem, fixedAmount, methodsFor, routeFor, type SendRoute } from "./send-rules";
 import { CommandFailed } from "../../commands/client";
@@ -73,6 +75,8 @@ export function Send() {
   const [result, setResult] = useState<Result | null>(null);
   const [whyFees, setWhyFees] = useState(false);
   const [askHighFee, setAskHighFee] = useState(false);
+  /** The worker's words when this address was paid this amount minutes ago: confirm once more. */
+  const [askRepeat, setAskRepeat] = useState<{ minutes: string } | null>(null);
 
   const parsed = useMemo((): { request: ParsedPaymentRequest | null; problem: string | null } => {
     const text = destination.trim();
@@ -191,14 +195,18 @@ export function Send() {
     );
   };
 
-  /** Sends; a high on-chain fee first asks a second confirmation, given by `highFeeConfirmed`. */
-  const send = async (highFeeConfirmed = false) => {
+  /**
+   * Sends; a high on-chain fee first asks a second confirmation, given by `highFeeConfirmed`, and paying an
+   * address the same amount again within minutes asks once more (the worker decides), `repeatConfirmed`.
+   */
+  const send = async (highFeeConfirmed = false, repeatConfirmed = false) => {
     if (!route || !fee || problem || (route.kind === "lnurl" && !offer)) return;
     if (route.kind === "onchain" && fee.highFee && !highFeeConfirmed) {
       setAskHighFee(true);
       return;
     }
     setAskHighFee(false);
+    setAskRepeat(null);
     setSending(true);
     try {
       const labels: string[] = [];
@@ -214,6 +222,7 @@ export function Send() {
                 amountSats,
                 labels,
                 ...consent,
+                ...(repeatConfirmed ? { repeatConfirmed } : {}),
               })),
               amountSats,
             };
@@ -259,7 +268,9 @@ export function Send() {
         successAction: await shown(successAction, paid),
       });
     } catch (err) {
-      setResult({ ok: false, reason: failure(err, route.kind) });
+      if (err instanceof CommandFailed && err._tag === "RepeatNeedsConfirmation")
+        setAskRepeat({ minutes: err.values?.minutes ?? "1" });
+      else setResult({ ok: false, reason: failure(err, route.kind) });
     } finally {
       setSending(false);
     }
@@ -267,6 +278,17 @@ export function Send() {
 
   const hodl = request ? isHodlDestination(request.lightning_address, request.lnurl) : false;
   const current = methods.find((m) => m.method === chosen);
+  // An invoice with nothing on lightning but coins on-chain: the way forward is a swap, not only a refusal.
+  const offerSwap =
+    chosen === "lightning" &&
+    problem === "send.error_low_balance" &&
+    balances.lightning === 0n &&
+    balances.onchain > 0n;
+  const paste = async () => {
+    const text = await readClipboard();
+    if (text === null) setError(t("send.error_clipboard"));
+    else setDestination(fromProtocolLink(text.trim()));
+  };
   return (
     <main className="screen">
       <BackControl />
@@ -279,13 +301,23 @@ export function Send() {
         }}
       >
         <label htmlFor="send-address">{t("send.destination")}</label>
-        <input
-          id="send-address"
-          autoComplete="off"
-          spellCheck={false}
-          value={destination}
-          onChange={(e) => setDestination(e.target.value)}
-        />
+        <div className="input-with-actions">
+          <input
+            id="send-address"
+            autoComplete="off"
+            spellCheck={false}
+            value={destination}
+            onChange={(e) => setDestination(e.target.value)}
+          />
+          <button type="button" className="button button-small" onClick={() => void paste()}>
+            <ClipboardPaste aria-hidden="true" size={18} />
+            {t("send.paste")}
+          </button>
+          <Link href="/scanner" className="button button-small">
+            <ScanLine aria-hidden="true" size={18} />
+            {t("send.scan")}
+          </Link>
+        </div>
         {request ? (
           <section aria-label={t("send.request")} className="column" data-testid="send-request">
             <p>
@@ -379,6 +411,11 @@ export function Send() {
             error
           }
         />
+        {offerSwap ? (
+          <Link href="/swap" className="button">
+            {t("send.swap_to_lightning")}
+          </Link>
+        ) : null}
         <button
           type="submit"
           className="button button-primary"
@@ -400,6 +437,26 @@ export function Send() {
           </button>
           <button type="button" className="button" onClick={() => setAskHighFee(false)}>
             {t("common.cancel")}
+          </button>
+        </div>
+      </Dialog>
+      <Dialog open={askRepeat !== null} title={t("send.repeat_title")} onClose={() => setAskRepeat(null)}>
+        <div className="column">
+          <p role="alert">
+            {t("send.repeat_text", {
+              amount: groupSats(amountSats, lang),
+              minutes: askRepeat?.minutes ?? "1",
+            })}
+          </p>
+          <button type="button" className="button" onClick={() => setAskRepeat(null)}>
+            {t("common.cancel")}
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => void send(fee?.highFee === true, true)}
+          >
+            {t("send.repeat_confirm")}
           </button>
         </div>
       </Dialog>
