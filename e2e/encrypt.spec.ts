@@ -168,7 +168,9 @@ test("an encrypted export from one browser imports into another with the same ba
   await fresh.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
   const other = await fresh.newPage();
   await other.goto("/settings/emergencykit");
-  await other.getByLabel("Import state from file").setInputFiles(file);
+  const chooser = other.waitForEvent("filechooser");
+  await other.getByRole("button", { name: "Import state from file" }).click();
+  await (await chooser).setFiles(file);
   await other.getByRole("button", { name: "Continue" }).click();
   const ask = other.getByRole("dialog", { name: "Import state from file" });
   await ask.getByLabel("Password").fill(PASSWORD);

@@ -1,3 +1,4 @@
+import { X } from "lucide-react";
 import { type ReactNode, useEffect, useRef } from "react";
 import { useI18n } from "../i18n/intl";
 
@@ -43,7 +44,7 @@ export function Dialog({
             <h2 id="dialog-title">{title}</h2>
             {closable ? (
               <button type="button" className="icon-button" aria-label={t("common.close")} onClick={onClose}>
-                ×
+                <X aria-hidden="true" size={22} />
               </button>
             ) : null}
           </header>

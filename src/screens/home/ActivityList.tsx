@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { ArrowDownLeft, ArrowUpRight } from "lucide-react";
 import { Link } from "wouter";
 import type { ActivityItem } from "../../projections/activity";
 import { useI18n } from "../../i18n/intl";
@@ -46,7 +47,9 @@ export function ActivityList() {
         {activity.items.map((item) => (
           <li key={item.id}>
             <button type="button" className="activity-row" onClick={() => setOpen(item)}>
-              <span className="activity-kind">{t(`activity.kind.${item.kind}`)}</span>
+              <span className={item.inbound ? "activity-icon inbound" : "activity-icon"} aria-hidden="true">
+                {item.inbound ? <ArrowDownLeft size={20} /> : <ArrowUpRight size={20} />}
+              </span>
               <span className="activity-label">
                 {item.labels[0] ?? (item.inbound ? t("activity.received") : t("activity.sent"))}
                 {item.dropped ? ` · ${t("activity.dropped")}` : ""}
@@ -55,6 +58,7 @@ export function ActivityList() {
                 {item.inbound ? "+" : "-"}
                 <Amount sats={item.amount_sats} shown={shown} live={live} />
               </span>
+              <span className="activity-kind">{t(`activity.kind.${item.kind}`)}</span>
               <span className="activity-time">
                 {item.last_updated === 0 ? t("activity.pending") : relativeTime(item.last_updated, now, lang)}
               </span>

@@ -1,3 +1,4 @@
+import { CircleUserRound, Settings } from "lucide-react";
 import { Link, useSearch } from "wouter";
 import { useState } from "react";
 import { useI18n } from "../../i18n/intl";
@@ -46,12 +47,12 @@ export function Home() {
         </div>
       ) : null}
       <header className="home-header">
-        <span className="avatar" aria-hidden="true">
-          ₿
-        </span>
+        <Link href="/profile" className="avatar" aria-label={t("home.open_profile")}>
+          <CircleUserRound aria-hidden="true" size={28} />
+        </Link>
         <h1 className="visually-hidden">{t("home.title")}</h1>
         <Link href="/settings" className="icon-button" aria-label={t("nav.settings")}>
-          ⚙
+          <Settings aria-hidden="true" size={24} />
         </Link>
       </header>
       <BalanceCard />

@@ -8,7 +8,8 @@ import { BackControl } from "../../ui/BackControl";
 import { useWalletConfig } from "../../ui/config";
 import { Dialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
-import { groupSats, truncateMiddle } from "../../ui/format";
+import { truncateMiddle } from "../../ui/format";
+import { useFormat } from "../../ui/useFormat";
 import {
   fromProtocolLink,
   isHodlDestination,
@@ -56,7 +57,8 @@ type Fee = {
  * by, the fee before confirming, then the result. Every rule is decided in send-rules and the worker.
  */
 export function Send() {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
+  const fmt = useFormat();
   const errorText = useErrorText();
   const client = useWallet();
   const [, navigate] = useLocation();
@@ -339,7 +341,7 @@ export function Send() {
               </code>
             </p>
             {request.amount_sats !== null ? (
-              <p>{t("send.request_amount", { amount: groupSats(request.amount_sats, lang) })}</p>
+              <p>{t("send.request_amount", { amount: fmt.sats(request.amount_sats) })}</p>
             ) : null}
             {request.memo ? <p>{request.memo}</p> : null}
             {!request.memo && offer?.description ? (
@@ -395,8 +397,8 @@ export function Send() {
         {fee ? (
           <p data-testid="send-fee">
             {t(fee.upTo ? "send.fee_line_lightning" : "send.fee_line", {
-              amount: groupSats(fee.amountSats, lang),
-              fee: groupSats(fee.feeSats, lang),
+              amount: fmt.sats(fee.amountSats),
+              fee: fmt.sats(fee.feeSats),
             })}{" "}
             <button type="button" className="link-button" onClick={() => setWhyFees(true)}>
               {t("send.why_fees")}
@@ -406,7 +408,7 @@ export function Send() {
         <ErrorBox
           text={
             parsed.problem ??
-            (problem ? t(problem, { amount: groupSats(amountSats, lang) }) : null) ??
+            (problem ? t(problem, { amount: fmt.sats(amountSats) }) : null) ??
             (request && !route ? t("send.error_address") : null) ??
             error
           }
@@ -428,12 +430,12 @@ export function Send() {
         <div className="column">
           <p role="alert">
             {t("send.high_fee_text", {
-              fee: groupSats(fee?.feeSats ?? 0n, lang),
-              amount: groupSats(fee?.amountSats ?? 0n, lang),
+              fee: fmt.sats(fee?.feeSats ?? 0n),
+              amount: fmt.sats(fee?.amountSats ?? 0n),
             })}
           </p>
           <button type="button" className="button button-primary" onClick={() => void send(true)}>
-            {t("send.high_fee_confirm", { fee: groupSats(fee?.feeSats ?? 0n, lang) })}
+            {t("send.high_fee_confirm", { fee: fmt.sats(fee?.feeSats ?? 0n) })}
           </button>
           <button type="button" className="button" onClick={() => setAskHighFee(false)}>
             {t("common.cancel")}
@@ -444,7 +446,7 @@ export function Send() {
         <div className="column">
           <p role="alert">
             {t("send.repeat_text", {
-              amount: groupSats(amountSats, lang),
+              amount: fmt.sats(amountSats),
               minutes: askRepeat?.minutes ?? "1",
             })}
           </p>
@@ -484,8 +486,8 @@ export function Send() {
               {result.pending
                 ? t("send.pending_text")
                 : t(result.txid ? "send.sent_text" : "send.sent_text_lightning", {
-                    amount: groupSats(result.amountSats, lang),
-                    fee: groupSats(result.feeSats, lang),
+                    amount: fmt.sats(result.amountSats),
+                    fee: fmt.sats(result.feeSats),
                   })}
             </p>
             {result.txid ? <code title={result.txid}>{truncateMiddle(result.txid)}</code> : null}

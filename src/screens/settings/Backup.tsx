@@ -79,7 +79,7 @@ export function Backup() {
       <fieldset className="column">
         <legend>{t("settings.backup.confirm_title")}</legend>
         {CHECKS.map((c) => (
-          <label key={c} className="row">
+          <label key={c} className="check-row">
             <input
               type="checkbox"
               checked={checked[c] ?? false}

@@ -6,7 +6,7 @@ import { BackControl } from "../../ui/BackControl";
 import { Dialog } from "../../ui/Dialog";
 import { useWalletConfig } from "../../ui/config";
 import { ErrorBox, useErrorText } from "../../ui/errors";
-import { groupSats } from "../../ui/format";
+import { useFormat } from "../../ui/useFormat";
 import { normaliseSatsInput } from "../../ui/money";
 import { MIN_CHANNEL_SATS } from "../../money";
 import { useView, useWallet } from "../../ui/wallet";
@@ -15,7 +15,8 @@ type Result = { ok: true; amountSats: bigint } | { ok: false; message: string };
 
 /** Swap on-chain funds into a lightning channel (spec 2 "Swap"): peer, amount, fee, confirm, result. */
 export function Swap() {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
+  const fmt = useFormat();
   const client = useWallet();
   const errorText = useErrorText();
   const [, navigate] = useLocation();
@@ -104,7 +105,7 @@ export function Swap() {
         )}
         <label htmlFor="swap-amount">{t("swap.amount")}</label>
         <p id="swap-minimum" className={belowMinimum ? "warning" : "hint"}>
-          {t("swap.minimum", { amount: groupSats(MIN_CHANNEL_SATS, lang) })}
+          {t("swap.minimum", { amount: fmt.sats(MIN_CHANNEL_SATS) })}
         </p>
         <div className="row">
           <input
@@ -115,12 +116,16 @@ export function Swap() {
             value={amount}
             onChange={(e) => setAmount(normaliseSatsInput(e.target.value))}
           />
-          <button type="button" className="button" onClick={() => setAmount(onchain.toString())}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => setAmount(onchain.toString() /* amount-text: input value */)}
+          >
             {t("swap.max")}
           </button>
         </div>
-        <p>{t("swap.available", { amount: groupSats(onchain, lang) })}</p>
-        {estimate ? <p>{t("swap.fee", { amount: groupSats(estimate.feeSats, lang) })}</p> : null}
+        <p>{t("swap.available", { amount: fmt.sats(onchain) })}</p>
+        {estimate ? <p>{t("swap.fee", { amount: fmt.sats(estimate.feeSats) })}</p> : null}
         {estimate?.sweep ? <p>{t("swap.sweep_notice")}</p> : null}
         <ErrorBox text={error} />
         <button
@@ -136,9 +141,7 @@ export function Swap() {
         title={result?.ok ? t("swap.success_title") : t("swap.failure_title")}
         onClose={reset}
       >
-        <p>
-          {result?.ok ? t("swap.success", { amount: groupSats(result.amountSats, lang) }) : result?.message}
-        </p>
+        <p>{result?.ok ? t("swap.success", { amount: fmt.sats(result.amountSats) }) : result?.message}</p>
         <button type="button" className="button button-primary" onClick={() => navigate("/")}>
           {t("common.home")}
         </button>
