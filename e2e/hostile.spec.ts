@@ -87,7 +87,7 @@ test("a fee spike asks a second confirmation stating the fee, and an absurd rate
     await page.getByRole("link", { name: "Send" }).first().click();
     await page.getByLabel("Address, invoice, lightning address or LNURL").fill(PAYEE);
     await page.getByLabel("Amount (sats)").fill("10000");
-    await expect(page.getByRole("alert")).toContainText("5000 sat/vB");
+    await expect(page.getByRole("alert")).toContainText("5,000 sat/vB");
     await expect(page.getByRole("button", { name: "Confirm send" })).toBeDisabled();
   } finally {
     await lie(esplora, scope, null);

@@ -24,7 +24,16 @@ export function Dialog({
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
-    if (open && !d.open) d.showModal();
+    if (open && !d.open) {
+      d.showModal();
+      // Focus starts on the dialog's first field, else its first action: never on the close button.
+      const first =
+        d.querySelector<HTMLElement>("input:not([disabled]):not([type='hidden']), select, textarea") ??
+        d.querySelector<HTMLElement>(
+          ".dialog-body button:not([disabled]), .dialog-body a[href], .dialog-body [tabindex='0']",
+        );
+      first?.focus();
+    }
     if (!open && d.open) d.close();
   }, [open]);
   return (
@@ -48,7 +57,7 @@ export function Dialog({
               </button>
             ) : null}
           </header>
-          {children}
+          <div className="dialog-body">{children}</div>
         </>
       ) : null}
     </dialog>

@@ -32,21 +32,36 @@ export function SkipLink() {
 export function RouteFocus() {
   const [path] = useLocation();
   const first = useRef(true);
+  // A redirect while the page loads (no wallet: to the welcome screen) keeps the browser's starting
+  // focus, so the skip link stays the first stop; navigations after the person acted move focus.
+  const acted = useRef(false);
+  useEffect(() => {
+    const act = () => {
+      acted.current = true;
+    };
+    window.addEventListener("keydown", act, { capture: true, once: true });
+    window.addEventListener("pointerdown", act, { capture: true, once: true });
+    return () => {
+      window.removeEventListener("keydown", act, { capture: true });
+      window.removeEventListener("pointerdown", act, { capture: true });
+    };
+  }, []);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs again on every navigation, by design
   useEffect(() => {
     const root = document.getElementById(MAIN_CONTENT_ID);
     if (!root) return;
-    let focusPending = !first.current;
+    let focusPending = !first.current && acted.current;
     first.current = false;
     const apply = () => {
-      const heading = root.querySelector("h1");
+      // The page's own heading: a page waiting to load keeps the last one in the DOM, hidden.
+      const heading = [...root.querySelectorAll("h1")].find((h) => h.getClientRects().length > 0);
       document.title = titleFor(heading?.textContent);
       if (!heading || !focusPending) return;
       // An open dialog keeps its focus; the heading gets it otherwise.
       if (document.querySelector("dialog[open]")) return;
-      focusPending = false;
       if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
       heading.focus();
+      focusPending = document.activeElement !== heading;
     };
     apply();
     const watch = new MutationObserver(apply);
