@@ -156,4 +156,14 @@ test("paying the same address the same amount again within minutes asks once mor
   await again.getByRole("button", { name: "Yes, send it again" }).click();
   await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible();
   await expect.poll(paid).toBe(2);
+
+  // Nothing on lightning but coins on-chain: an invoice offers a swap, not only a refusal.
+  await page.getByRole("dialog").getByRole("link", { name: "Home" }).click();
+  const { bolt11 } = await postJson(esplora, "/ln/invoice", { amount_sats: 20_000, description: "tea" });
+  await page.getByRole("link", { name: "Send" }).first().click();
+  await page.getByLabel("Address, invoice, lightning address or LNURL").fill(bolt11);
+  await expect(page.getByRole("alert")).toContainText("enough balance");
+  await page.getByRole("link", { name: "Swap to lightning" }).click();
+  await expect(page).toHaveURL(/\/swap$/);
+  await expect(page.getByText("A channel needs at least 100,000 sats.")).toBeVisible();
 });

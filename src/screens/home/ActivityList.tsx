@@ -50,6 +50,7 @@ export function ActivityList() {
               <span className={item.inbound ? "activity-icon inbound" : "activity-icon"} aria-hidden="true">
                 {item.inbound ? <ArrowDownLeft size={20} /> : <ArrowUpRight size={20} />}
               </span>
+              <span className="activity-kind">{t(`activity.kind.${item.kind}`)}</span>
               <span className="activity-label">
                 {item.labels[0] ?? (item.inbound ? t("activity.received") : t("activity.sent"))}
                 {item.dropped ? ` · ${t("activity.dropped")}` : ""}
@@ -58,7 +59,6 @@ export function ActivityList() {
                 {item.inbound ? "+" : "-"}
                 <Amount sats={item.amount_sats} shown={shown} live={live} />
               </span>
-              <span className="activity-kind">{t(`activity.kind.${item.kind}`)}</span>
               <span className="activity-time">
                 {item.last_updated === 0 ? t("activity.pending") : relativeTime(item.last_updated, now, lang)}
               </span>
