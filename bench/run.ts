@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { initCrdtNode } from "../src/crdt/node";
 import { startHarness } from "../harness/world";
 import { benchBundle } from "./bundle";
+import { benchCashuMint } from "./cashu";
 import { benchContactsView, benchGlobalSearch } from "./contacts";
 import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
@@ -43,6 +44,8 @@ try {
   await benchLightningReady(world);
   console.log("\n== Nostr ==");
   await benchRelay(world.nostr.relayUrl);
+  console.log("\n== Ecash ==");
+  await benchCashuMint(world);
 } finally {
   await world.stop();
 }

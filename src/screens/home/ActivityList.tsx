@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { ArrowDownLeft, ArrowUpRight } from "lucide-react";
 import { Link } from "wouter";
 import type { ActivityItem } from "../../projections/activity";
 import { useI18n } from "../../i18n/intl";
@@ -53,6 +54,9 @@ export function ActivityList() {
         {activity.items.map((item) => (
           <li key={item.id}>
             <button type="button" className="activity-row" onClick={() => setOpen(item)}>
+              <span className={item.inbound ? "activity-icon inbound" : "activity-icon"} aria-hidden="true">
+                {item.inbound ? <ArrowDownLeft size={20} /> : <ArrowUpRight size={20} />}
+              </span>
               <span className="activity-kind">{t(`activity.kind.${item.kind}`)}</span>
               <span className="activity-label">
                 {contactName(item) ??
