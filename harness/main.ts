@@ -21,6 +21,7 @@ console.log(
 );
 console.log(`LSP           ${h.esploraUrl}/api/v1/info   Proxy ${h.proxyUrl}/v1/<host>/<port>`);
 console.log(`LSPS2 LSP     ${h.lsps2.connectionString}   token ${h.lsps2.token}`);
+console.log(`Nostr relay   ${h.nostr.relayUrl}   (NIP-11: GET with Accept: application/nostr+json)`);
 
 let stopping = false;
 const stop = async () => {

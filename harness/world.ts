@@ -13,6 +13,7 @@ import { startLnurlAuth } from "./lnurl-auth";
 import { type LnurlService, lnurlRoutes, startLnurlService } from "./lnurl";
 import { type Lsp, type LspFeeParams, startLsp, startPayer } from "./lsp";
 import { type Lsps2Service, startLsps2 } from "./lsps2";
+import { type NostrWorld, startNostr } from "./nostr/world";
 
 import { DEFAULT_ESPLORA_PORT } from "./ports";
 
@@ -62,6 +63,8 @@ export interface Harness {
   readonly hostility: Hostility;
   /** The Esplora API (and price feed) that answers as `scope`'s hostile mode says. */
   readonly hostileEsploraUrl: (scope: string) => string;
+  /** Nostr on the same server: the relay (`ws://…/nostr`), its events (see `harness/nostr/`). */
+  readonly nostr: NostrWorld;
   readonly stop: () => Promise<void>;
 }
 
@@ -89,6 +92,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   const port = portOf(server);
   const esploraUrl = `http://${host}:${port}`;
   attachProxy(server);
+  const nostr = startNostr(server, esploraUrl);
   const extraNodes: HarnessNode[] = [];
   const lightning = await startLightningNode(world, {
     esploraUrl,
@@ -166,7 +170,9 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     lnurl,
     hostility,
     hostileEsploraUrl: (scope) => `${esploraUrl}/hostile/${scope}`,
+    nostr,
     stop: () => {
+      nostr.stop();
       stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()))
         .then(
           () =>

@@ -1,0 +1,32 @@
+/**
+ * The nostr services alone on a free port, without the chain or the lightning node: lighter for tests and
+ * benches that need only the relay, the cache service and Blossom.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type NostrWorld, startNostr } from "./world";
+
+export const serveNostr = async (
+  host = "127.0.0.1",
+): Promise<{ nostr: NostrWorld; base: string; stop: () => Promise<void> }> => {
+  const server = createServer((_req, res) => {
+    res.writeHead(404, { "content-type": "text/plain" });
+    res.end("Not found");
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, host, () => resolve());
+  });
+  const base = `http://${host}:${(server.address() as AddressInfo).port}`;
+  const nostr = startNostr(server, base);
+  return {
+    nostr,
+    base,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        nostr.stop();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+};
