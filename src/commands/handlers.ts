@@ -7,6 +7,7 @@ import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
 import { lspHandlers, lspNeeds } from "./lsp";
+import { nwcHandlers } from "./nwc";
 import { onchainHandlers, onchainNeeds } from "./onchain";
 import {
   createWallet,
@@ -27,7 +28,11 @@ type HostCommands =
   | "ChangePassword"
   | "StopLightning"
   | "StartLightning"
-  | "ResyncOnchain";
+  | "ResyncOnchain"
+  | "GetNwcUri"
+  | "ApproveNwcInvoice"
+  | "DenyNwcInvoice"
+  | "DenyAllNwc";
 
 /**
  * One handler per command; the state-file and password commands run in the host because they replace
@@ -52,6 +57,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   CheckReceived: checkReceived,
   EstimateReceiveFee: estimateReceiveFee,
   ...lspHandlers,
+  ...nwcHandlers,
 };
 
 /**
@@ -66,4 +72,6 @@ export const needs: Needs = {
   ...lspNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
+  GetNwcUri: "nwc",
+  ApproveNwcInvoice: "lightning",
 };
