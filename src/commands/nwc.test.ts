@@ -3,7 +3,7 @@
  * URI the wallet gives, over the local world's relay, to a wallet running its real engines (on-chain,
  * LDK lightning with a channel to the world's node, and the wallet-connect service).
  */
-import { NWCClient } from "@getalby/sdk/nwc";
+import { NWAClient, NWCClient } from "@getalby/sdk/nwc";
 import { v2 as nip44 } from "nostr-tools/nip44";
 import { finalizeEvent, getPublicKey } from "nostr-tools/pure";
 import { AbstractSimplePool } from "nostr-tools/abstract-pool";
@@ -267,6 +267,59 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
     expect(ok(await host.run({ _tag: "DenyAllNwc" }))).toEqual({ denied: 1 });
     expect(await refused).toBe("RESTRICTED");
     expect(await paymentsTo(other.paymentHash)).toBe(0);
+  }, 90_000);
+
+  it("creates the connection an app asked for (NWA) with the app's fixed budget; the app finds the wallet", async () => {
+    const lost = await host.run({
+      _tag: "ApproveWalletAuth",
+      name: "Kiosk",
+      nwa: "",
+      budgetSats: 1_000n,
+      period: 0,
+      requireApproval: false,
+    });
+    expect(lost).toMatchObject({ ok: false, error: { message: "We lost the NWA string" } });
+    const app = new NWAClient({
+      relayUrls: [h.nostr.relayUrl],
+      requestMethods: ["get_info", "get_balance", "pay_invoice"],
+      name: "Kiosk",
+      maxAmount: 5_000,
+      budgetRenewal: "weekly",
+    });
+    const nwa = app.connectionUri;
+    const connected = new Promise<NWCClient>((resolve) => {
+      void app.subscribe({ onSuccess: resolve });
+    });
+    expect(ok(await host.run({ _tag: "ReadWalletAuth", nwa }))).toEqual({
+      name: "Kiosk",
+      budgetSats: 5_000n,
+      period: 1,
+      methods: ["get_info", "get_balance", "pay_invoice"],
+    });
+    const { index } = ok<{ index: number }>(
+      await host.run({
+        _tag: "ApproveWalletAuth",
+        name: "Kiosk",
+        nwa,
+        budgetSats: 1n,
+        period: 0,
+        requireApproval: false,
+      }),
+    );
+    const profile = host.views().nwc.profiles.find((p) => p.index === index);
+    expect(profile).toMatchObject({
+      budget_amount: 5_000n,
+      budget_period: 1,
+      budget_fixed: true,
+      from_app: true,
+    });
+    const kiosk = await connected;
+    clients.push(kiosk);
+    app.close();
+    expect((await kiosk.getInfo()).methods).toContain("pay_invoice");
+    const over = h.lightning.node.createInvoice(6_000_000n, "too much for the kiosk");
+    expect(await errorCode(kiosk.payInvoice({ invoice: over.bolt11 }))).toBe("QUOTA_EXCEEDED");
+    ok(await host.run({ _tag: "DenyAllNwc" }));
   }, 90_000);
 
   it("lists the wallet's transactions", async () => {
