@@ -7,6 +7,7 @@ import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
+import { benchNwcPay } from "./nwc";
 import { benchReplay } from "./replay";
 import { benchRestoreScan, benchUnlock } from "./security";
 import { benchParse, benchQrDecode } from "./scan";
@@ -36,6 +37,8 @@ try {
   await benchPayments(world);
   await benchJitReceive(world);
   await benchLightningReady(world);
+  console.log("\n== Wallet-connect ==");
+  await benchNwcPay(world);
 } finally {
   await world.stop();
 }

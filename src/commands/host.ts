@@ -323,12 +323,21 @@ export class WalletHost {
         );
       case "StopLightning":
         return whileStopped(() => Effect.succeed(null));
-      case "GetNwcUri": {
-        const port = this.engines.port("nwc");
-        if (!port)
-          return Effect.fail(new WalletState({ message: "The wallet-connect service is not running." }));
-        return Effect.succeed({ uri: port.uri(command.index) });
-      }
+      case "GetNwcUri":
+        // A connection just made may be asked for before its service started: it is started and awaited.
+        return Effect.promise(async () => {
+          if (!this.engines.port("nwc") && this.nwc.hooks().connections().length > 0) {
+            await this.startEngines();
+            await this.engines.whenStarted("nwc");
+          }
+          return this.engines.port("nwc");
+        }).pipe(
+          Effect.flatMap((port) =>
+            port
+              ? Effect.succeed({ uri: port.uri(command.index) })
+              : Effect.fail(new WalletState({ message: "The wallet-connect service is not running." })),
+          ),
+        );
       case "ApproveNwcInvoice":
         return Effect.promise(() => this.nwc.approve(command.id)).pipe(
           Effect.flatMap((r) =>
