@@ -8,7 +8,7 @@ import { type BudgetPeriod, makeChange, type NwcProfileRecord } from "../crdt/do
 import { parseWalletAuth } from "../engine/nwc/protocol";
 import { newEvent } from "../events/make";
 import { crdtProjection } from "../projections/crdt";
-import { nwcProfileOf, nwcProfilesOf } from "../projections/nwc";
+import { nwcIndexesOf, nwcProfileOf, nwcProfilesOf } from "../projections/nwc";
 import { MAX_MONEY_SATS } from "../money";
 import { InvalidInput, type WalletError } from "../errors";
 import type { CommandSpecs } from "./command";
@@ -47,7 +47,7 @@ export const checkConnectionForm = (form: {
 const docOf = (ctx: HandlerContext) => crdtProjection.view(ctx.states.crdt);
 
 const nextIndex = (ctx: HandlerContext): number =>
-  Math.max(FIRST_OWNER_INDEX - 1, ...nwcProfilesOf(docOf(ctx)).map((p) => p.index)) + 1;
+  Math.max(FIRST_OWNER_INDEX - 1, ...nwcIndexesOf(docOf(ctx))) + 1;
 
 const saved = (ctx: HandlerContext, edit: Parameters<typeof makeChange>[2]) => {
   const change = makeChange(docOf(ctx), ctx.stamp.device, edit);
@@ -123,7 +123,10 @@ export const deleteNwcProfile: Handler<"DeleteNwcProfile"> = (cmd, ctx) => {
     outcome(
       null,
       saved(ctx, (d) => {
-        delete d.nwc[String(cmd.index)];
+        const p = d.nwc[String(cmd.index)];
+        if (!p) return;
+        p.deleted = true;
+        p.enabled = false;
       }),
     ),
   );

@@ -33,6 +33,11 @@ export type NwcProfileRecord = {
   enabled: boolean;
   app_pubkey: string | null;
   created_at: number;
+  /**
+   * Deleted by the owner. The record stays so its index is never given again: the keys come from the
+   * index, and an app that kept the old URI must not reach a new connection.
+   */
+  deleted?: boolean;
 };
 
 /**

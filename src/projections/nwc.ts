@@ -167,14 +167,20 @@ export const pendingPayments = (s: NwcState): NwcRequest[] =>
 export const unansweredPayments = (s: NwcState): NwcRequest[] =>
   [...s.requests.values()].filter((r) => r.acceptedAt !== null && !r.settled);
 
-/** The connections as a list, by index. */
+/** Every index ever given to a connection, deleted ones included (they are never given again). */
+export const nwcIndexesOf = (doc: Doc): number[] => Object.values(doc.nwc ?? {}).map((p) => p.index);
+
+/** The connections as a list, by index (deleted ones left out). */
 export const nwcProfilesOf = (doc: Doc): NwcProfileRecord[] =>
   Object.values(doc.nwc ?? {})
+    .filter((p) => p.deleted !== true)
     .map((p) => ({ ...p }))
     .sort((a, b) => a.index - b.index);
 
-export const nwcProfileOf = (doc: Doc, index: number): NwcProfileRecord | null =>
-  doc.nwc?.[String(index)] ?? null;
+export const nwcProfileOf = (doc: Doc, index: number): NwcProfileRecord | null => {
+  const p = doc.nwc?.[String(index)];
+  return p && p.deleted !== true ? p : null;
+};
 
 /** A connection as the screens show it: its settings and what it spent recently (for what remains). */
 export interface NwcProfileView {
