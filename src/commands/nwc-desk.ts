@@ -271,7 +271,7 @@ export class NwcDesk {
     if (r.method !== "multi_pay_invoice") recordRequest(r.requestId);
     const profile = profileOf(s, r.index);
     const now = this.host.now();
-    if (!profile || !profile.enabled) {
+    if (!profile?.enabled) {
       if (r.method === "multi_pay_invoice") recordRequest(r.requestId);
       answer(failure(r.method, "UNAUTHORIZED", "This connection is not enabled in the wallet."));
       return d;
@@ -352,12 +352,16 @@ export class NwcDesk {
           return d;
         }
         let budgetSpent = 0n;
+        // Parts decided in this turn are not in the log yet: the same part or invoice twice is paid once.
+        const partsNow = new Set<string>();
+        const hashesNow = new Set<string>();
         for (const [n, p] of list.entries()) {
           const multi = r.method === "multi_pay_invoice";
           const tag = multi ? (p?.id ?? decodeBolt11(p?.invoice ?? "")?.paymentHash ?? String(n)) : undefined;
           const requestId = multi ? `${r.requestId}:${tag}` : r.requestId;
           if (multi) {
-            if (parts.has(requestId)) continue;
+            if (parts.has(requestId) || partsNow.has(requestId)) continue;
+            partsNow.add(requestId);
             recordRequest(requestId);
           }
           const refuse = (code: Parameters<typeof failure>[1], message: string) =>
@@ -391,7 +395,7 @@ export class NwcDesk {
             refuse("OTHER", "This invoice was made by this wallet.");
             continue;
           }
-          if (this.alreadyPaid(s, decoded.paymentHash)) {
+          if (this.alreadyPaid(s, decoded.paymentHash) || hashesNow.has(decoded.paymentHash)) {
             refuse("PAYMENT_FAILED", ALREADY_PAID);
             continue;
           }
@@ -405,6 +409,7 @@ export class NwcDesk {
             amountMsat,
             expiresAt: decoded.expiresAt,
           };
+          hashesNow.add(decoded.paymentHash);
           const sats = msatToSatsUp(amountMsat);
           const placed = this.place(d, s, profile, part, sats + budgetSpent, now);
           if (placed === "accepted") budgetSpent += sats;
@@ -512,9 +517,17 @@ export class NwcDesk {
     });
   }
 
+  /** Paid, on its way, or accepted for another request and not failed: the invoice is not paid again. */
   private alreadyPaid(s: States, hash: string): boolean {
     for (const p of s.lightning.payments.values())
       if (p.paymentHash === hash && p.status !== "failed") return true;
+    for (const r of s.nwc.requests.values())
+      if (
+        r.acceptedAt !== null &&
+        r.payment?.paymentHash === hash &&
+        (s.nwc.spends.get(r.index)?.some((x) => x.requestId === r.requestId) ?? false)
+      )
+        return true;
     return false;
   }
 

@@ -174,6 +174,18 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
         (i) => i.kind === "Lightning" && !i.inbound && i.amount_sats === 3_000n && i.labels.includes("Shop"),
       ),
     );
+    // Several invoices in one request: each part is paid once and answered under its own id.
+    const a = h.lightning.node.createInvoice(1_000_000n, "part a");
+    const b = h.lightning.node.createInvoice(1_000_000n, "part b");
+    const multi = await shop.multiPayInvoice({
+      invoices: [
+        { id: "a", invoice: a.bolt11 },
+        { id: "b", invoice: b.bolt11 },
+      ],
+    });
+    expect(multi.invoices.map((x) => x.dTag).sort()).toEqual(["a", "b"]);
+    expect(multi.invoices.every((x) => /^[0-9a-f]{64}$/.test(x.preimage))).toBe(true);
+    expect([await paymentsTo(a.paymentHash), await paymentsTo(b.paymentHash)]).toEqual([1, 1]);
     const over = h.lightning.node.createInvoice(8_000_000n, "over");
     expect(await errorCode(shop.payInvoice({ invoice: over.bolt11 }))).toBe("QUOTA_EXCEEDED");
     expect(await paymentsTo(over.paymentHash)).toBe(0);
@@ -182,7 +194,7 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ index: 1000, name: "Shop", amount_sats: 8_000n, reason: "budget" });
     const profile = host.views().nwc.profiles.find((p) => p.index === 1000)!;
-    expect(profile.spends.reduce((s, x) => s + x.sats, 0n)).toBe(3_000n);
+    expect(profile.spends.reduce((s, x) => s + x.sats, 0n)).toBe(5_000n);
     ok(await host.run({ _tag: "DenyNwcInvoice", id: pending[0]!.id }));
     expect(host.views().nwc.pending).toHaveLength(0);
   }, 90_000);
