@@ -8,6 +8,7 @@ import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
 import { benchNwcPay } from "./nwc";
+import { benchRelay } from "./nostr";
 import { benchReplay } from "./replay";
 import { benchRestoreScan, benchUnlock } from "./security";
 import { benchParse, benchQrDecode } from "./scan";
@@ -37,6 +38,8 @@ try {
   await benchPayments(world);
   await benchJitReceive(world);
   await benchLightningReady(world);
+  console.log("\n== Nostr ==");
+  await benchRelay(world.nostr.relayUrl);
   console.log("\n== Wallet-connect ==");
   await benchNwcPay(world);
 } finally {

@@ -63,7 +63,10 @@ export interface Harness {
   readonly hostility: Hostility;
   /** The Esplora API (and price feed) that answers as `scope`'s hostile mode says. */
   readonly hostileEsploraUrl: (scope: string) => string;
-  /** Nostr on the same server: the relay (`ws://…/nostr`), its events (see `harness/nostr/`). */
+  /**
+   * Nostr on the same server (see `harness/nostr/`): the relay (`ws://…/nostr`), the social-profile cache
+   * service (`/primal`), the Blossom server (`/blossom`), the seeded people and `seed()` for more.
+   */
   readonly nostr: NostrWorld;
   readonly stop: () => Promise<void>;
 }
@@ -74,6 +77,8 @@ export interface HarnessOptions {
   /** Fixed ports for the lightning node (for `npm start`); free ones by default. */
   readonly lightningTcpPort?: number;
   readonly lightningWsPort?: number;
+  /** A fixed port for the LNURL service (lightning addresses stay the same across restarts); free by default. */
+  readonly lnurlPort?: number;
   readonly lspFees?: Partial<LspFeeParams>;
 }
 
@@ -92,7 +97,6 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   const port = portOf(server);
   const esploraUrl = `http://${host}:${port}`;
   attachProxy(server);
-  const nostr = startNostr(server, esploraUrl);
   const extraNodes: HarnessNode[] = [];
   const lightning = await startLightningNode(world, {
     esploraUrl,
@@ -133,9 +137,10 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
           throw new Error(`The payment ${r.status === "failed" ? r.reason : r.status}`);
       },
     },
-    { host, hostility },
+    { host, hostility, ...(opts.lnurlPort !== undefined ? { port: opts.lnurlPort } : {}) },
   );
   extra.push(...lnurlRoutes(lnurl));
+  const nostr = startNostr(server, esploraUrl, { lnurl, hostility });
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {

@@ -12,7 +12,7 @@ import {
   getPublicKey,
 } from "nostr-tools/pure";
 import { Relay, useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { LIMITS } from "./relay";
 import { serveNostr } from "./standalone";
@@ -111,6 +111,8 @@ describe("the world's nostr relay", () => {
     await relay.publish(note);
     const { events } = await fetchAll(relay, [{ authors: [getPublicKey(alice)], kinds: [1] }]);
     expect(events.map((e) => e.id)).toEqual([note.id]);
+    // NIP-45: the same filter counted.
+    expect(await relay.count([{ authors: [getPublicKey(alice)], kinds: [1] }], {})).toBe(1);
     relay.close();
   });
 
@@ -159,6 +161,32 @@ describe("the world's nostr relay", () => {
     const { events } = await fetchAll(sender, [{ kinds: [20001] }]);
     expect(events).toEqual([]);
     expect(world.nostr.events().some((e) => e.id === ping.id)).toBe(false);
+    listener.close();
+    sender.close();
+  });
+
+  it("sends a live subscription exactly the new events one of its filters matches", async () => {
+    const listener = await Relay.connect(url);
+    const sender = await Relay.connect(url);
+    const carol = generateSecretKey();
+    const got: Event[] = [];
+    const eose = new Promise<void>((resolve) => {
+      listener.subscribe(
+        [
+          { kinds: [1], authors: [getPublicKey(carol)], search: "apple" },
+          { kinds: [7], authors: [getPublicKey(carol)] },
+        ],
+        { onevent: (e) => got.push(e), oneose: resolve },
+      );
+    });
+    await eose;
+    const apple = sign(carol, { kind: 1, content: "Apple pie" });
+    const banana = sign(carol, { kind: 1, content: "banana bread" });
+    const reaction = sign(carol, { kind: 7, content: "+" });
+    const last = sign(carol, { kind: 7, content: "done" });
+    for (const e of [apple, banana, reaction, last]) await sender.publish(e);
+    await vi.waitFor(() => expect(got.map((e) => e.id)).toContain(last.id));
+    expect(got.map((e) => e.id)).toEqual([apple.id, reaction.id, last.id]);
     listener.close();
     sender.close();
   });
@@ -275,6 +303,14 @@ describe("the world's nostr relay", () => {
     await c.next((f) => f[0] === "NOTICE" && String(f[1]).includes("at most"));
     c.ws.send(JSON.stringify(["REQ", "bad-filter", { kinds: "1" }]));
     expect((await c.next((f) => f[0] === "CLOSED" && f[1] === "bad-filter"))[2]).toMatch(/^invalid: /);
+    // A limit over the relay's is clamped, and said so.
+    const relay = await Relay.connect(url);
+    const noticed = new Promise<string>((resolve) => {
+      relay.onnotice = resolve;
+    });
+    await fetchAll(relay, [{ kinds: [1], limit: LIMITS.maxLimit + 1 }]);
+    expect(await noticed).toMatch(/clamped/);
+    relay.close();
     // A closed subscription frees its place.
     c.ws.send(JSON.stringify(["CLOSE", "s0"]));
     c.ws.send(JSON.stringify(["REQ", "after", { limit: 1 }]));
@@ -321,6 +357,9 @@ describe("the world's nostr relay", () => {
       { numRuns: 100 },
     );
     c.ws.send(Buffer.from([0xff, 0xfe, 0x00]), { binary: true });
+    const deep = 60_000;
+    c.ws.send(`${"[".repeat(deep)}${"]".repeat(deep)}`);
+    c.ws.send(`["REQ","deep",${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}]`);
     c.ws.send(JSON.stringify(["REQ", "still-here", { limit: 1 }]));
     await c.next((f) => f[0] === "EOSE" && f[1] === "still-here");
     expect(c.ws.readyState).toBe(WebSocket.OPEN);

@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { type Event, getEventHash, validateEvent, verifyEvent } from "nostr-tools/pure";
-import { type Filter, matchFilters } from "nostr-tools/filter";
+import { type Filter, matchFilter } from "nostr-tools/filter";
 import { isAddressableKind, isEphemeralKind, isReplaceableKind } from "nostr-tools/kinds";
 import { type WebSocket, WebSocketServer } from "ws";
 
@@ -30,6 +30,8 @@ export const LIMITS = {
   createdAtUpperSeconds: 15 * 60,
   /** An AUTH event must be this recent. */
   authWindowSeconds: 10 * 60,
+  /** Events held at most; past it new ones are refused (the world lives in memory). */
+  maxStoredEvents: 200_000,
   /** A client that lets this much queue up unread is disconnected. */
   maxBufferedBytes: 16 * 1024 * 1024,
 } as const;
@@ -201,7 +203,7 @@ export const createRelay = (opts: { path?: string; info?: Partial<RelayInfo> } =
           if (!f.ids) break;
           continue;
         }
-        if (!matchFilters([f], e) || !matchesSearch(f, e) || !visible(c, e) || expired(e, now)) continue;
+        if (!matchFilter(f, e) || !matchesSearch(f, e) || !visible(c, e) || expired(e, now)) continue;
         found.set(e.id, e);
         if (++n >= limit) break;
       }
@@ -222,7 +224,7 @@ export const createRelay = (opts: { path?: string; info?: Partial<RelayInfo> } =
     for (const c of conns) {
       if (!visible(c, e)) continue;
       for (const [id, filters] of c.subs)
-        if (matchFilters(filters, e) && filters.some((f) => matchesSearch(f, e))) send(c, ["EVENT", id, e]);
+        if (filters.some((f) => matchFilter(f, e) && matchesSearch(f, e))) send(c, ["EVENT", id, e]);
     }
   };
 
@@ -239,6 +241,9 @@ export const createRelay = (opts: { path?: string; info?: Partial<RelayInfo> } =
         !HEX64.test(e.id) ||
         !/^[0-9a-f]{128}$/.test(e.sig) ||
         !Number.isSafeInteger(e.created_at) ||
+        e.created_at < 0 ||
+        !Number.isInteger(e.kind) ||
+        e.kind < 0 ||
         e.kind > 65535
       )
         return { error: "invalid: not a nostr event", id };
@@ -302,6 +307,11 @@ export const createRelay = (opts: { path?: string; info?: Partial<RelayInfo> } =
       return { ok: true, message: "" };
     }
     if (byId.has(e.id)) return { ok: true, message: "duplicate: already have this event" };
+    if (sorted.length >= LIMITS.maxStoredEvents)
+      return {
+        ok: false,
+        message: `rate-limited: this relay holds at most ${LIMITS.maxStoredEvents} events`,
+      };
     if (deletedIds.get(e.id) === e.pubkey) return { ok: false, message: "blocked: deleted by its author" };
     const slot = slotOf(e);
     if (slot) {
@@ -367,6 +377,12 @@ export const createRelay = (opts: { path?: string; info?: Partial<RelayInfo> } =
     } catch (e) {
       return send(c, ["CLOSED", id, `invalid: ${e instanceof BadFilter ? e.message : "bad filter"}`]);
     }
+    // The filters parsed, so each is an object whose limit, if any, is a whole number.
+    if (rawFilters.some((f) => Number((f as { limit?: number }).limit ?? 0) > LIMITS.maxLimit))
+      send(c, [
+        "NOTICE",
+        `limit: ${id.slice(0, 20)} asked for more than ${LIMITS.maxLimit} events per filter; clamped`,
+      ]);
     if (!count && !c.subs.has(id) && c.subs.size >= LIMITS.maxSubscriptions)
       return send(c, [
         "CLOSED",
