@@ -166,9 +166,15 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
   }, 60_000);
 
   it("pays within the budget, refuses over it (QUOTA_EXCEEDED), and labels the payment with the connection", async () => {
+    const sent: string[] = [];
+    const unsub = await shop.subscribeNotifications((n) => {
+      if (n.notification_type === "payment_sent") sent.push(n.notification.payment_hash);
+    });
     const within = h.lightning.node.createInvoice(3_000_000n, "within");
     const paid = await shop.payInvoice({ invoice: within.bolt11 });
     expect(paid.preimage).toMatch(/^[0-9a-f]{64}$/);
+    await until("payment_sent notification", () => sent.includes(within.paymentHash), 30_000);
+    unsub();
     await until("payment in activity", () =>
       (views.activity?.items ?? []).some(
         (i) => i.kind === "Lightning" && !i.inbound && i.amount_sats === 3_000n && i.labels.includes("Shop"),

@@ -39,18 +39,25 @@ export function NwcRequests() {
     }
   };
 
-  const approve = (id: string) =>
-    act(id, async () => {
-      try {
-        await client.dispatch({ _tag: "ApproveNwcInvoice", id });
-      } catch (e) {
-        // Paid already (by another app or device): the request is denied instead.
-        if (e instanceof CommandFailed && e.message === ALREADY_PAID) {
-          await client.dispatch({ _tag: "DenyNwcInvoice", id });
-          return;
-        }
-        throw e;
+  /** Approves one; paid already (by another app or device), it is denied instead. */
+  const approveOne = async (id: string) => {
+    try {
+      await client.dispatch({ _tag: "ApproveNwcInvoice", id });
+    } catch (e) {
+      if (e instanceof CommandFailed && e.message === ALREADY_PAID) {
+        await client.dispatch({ _tag: "DenyNwcInvoice", id });
+        return;
       }
+      throw e;
+    }
+  };
+  const approve = (id: string) => act(id, () => approveOne(id));
+  /** Approves each in turn; one that fails does not stop the others, and the first failure is shown. */
+  const approveAll = () =>
+    act("all", async () => {
+      let failed: unknown = null;
+      for (const p of pending) await approveOne(p.id).catch((e) => (failed ??= e));
+      if (failed !== null) throw failed;
     });
 
   if (pending.length === 0) return <p className="empty-state">{t("home.requests_empty")}</p>;
@@ -58,16 +65,7 @@ export function NwcRequests() {
     <div className="nwc-requests">
       <ErrorBox text={error} />
       <div className="row">
-        <button
-          type="button"
-          className="button"
-          disabled={busy !== null}
-          onClick={() =>
-            act("all", async () => {
-              for (const p of pending) await client.dispatch({ _tag: "ApproveNwcInvoice", id: p.id });
-            })
-          }
-        >
+        <button type="button" className="button" disabled={busy !== null} onClick={approveAll}>
           {t("home.requests.approve_all")}
         </button>
         <button
