@@ -401,6 +401,8 @@ export class WalletHost {
   /** The owner's connections changed: the service starts, listens to the new set, or stops. */
   private async connectionsChanged(): Promise<void> {
     if (this.stopped) return;
+    // A service still starting read the connections before this change: it takes it in once it runs.
+    if (this.engines.isStarting("nwc")) await this.engines.whenStarted("nwc");
     const port = this.engines.port("nwc");
     const enabled = this.nwc.hooks().connections().length > 0;
     if (port && enabled) await port.refresh().catch(() => undefined);
