@@ -330,7 +330,10 @@ export class WalletHost {
             await this.startEngines();
             await this.engines.whenStarted("nwc");
           }
-          return this.engines.port("nwc");
+          const port = this.engines.port("nwc");
+          // The URI is given once the relay listens for its connection: the app may use it at once.
+          await port?.ready();
+          return port;
         }).pipe(
           Effect.flatMap((port) =>
             port
