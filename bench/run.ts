@@ -3,6 +3,8 @@ import { spawnSync } from "node:child_process";
 import { initCrdtNode } from "../src/crdt/node";
 import { startHarness } from "../harness/world";
 import { benchBundle } from "./bundle";
+import { benchCashuMint } from "./cashu";
+import { benchContactsView, benchGlobalSearch } from "./contacts";
 import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
@@ -26,6 +28,9 @@ await benchReplay();
 console.log("\n== Payment strings and scanning ==");
 benchParse();
 await benchQrDecode();
+console.log("\n== Contacts and search ==");
+await benchContactsView();
+await benchGlobalSearch();
 const world = await startHarness({ port: 0 });
 try {
   await benchColdLoad(world.esploraUrl);
@@ -40,6 +45,8 @@ try {
   await benchLightningReady(world);
   console.log("\n== Nostr ==");
   await benchRelay(world.nostr.relayUrl);
+  console.log("\n== Ecash ==");
+  await benchCashuMint(world);
   console.log("\n== Wallet-connect ==");
   await benchNwcPay(world);
 } finally {

@@ -1,12 +1,14 @@
 import type { CommandTag } from "./command";
 import type { Handler, Needs } from "./context";
 import { getTransaction } from "./activity";
+import { contactsHandlers } from "./contacts";
 import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers, lightningNeeds } from "./lightning";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
 import { lspHandlers, lspNeeds } from "./lsp";
+import { nostrHandlers, nostrNeeds } from "./nostr";
 import { nwcHandlers } from "./nwc";
 import { onchainHandlers, onchainNeeds } from "./onchain";
 import {
@@ -57,6 +59,8 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   CheckReceived: checkReceived,
   EstimateReceiveFee: estimateReceiveFee,
   ...lspHandlers,
+  ...nostrHandlers,
+  ...contactsHandlers,
   ...nwcHandlers,
 };
 
@@ -70,6 +74,7 @@ export const needs: Needs = {
   ...lightningNeeds,
   ...lnurlNeeds,
   ...lspNeeds,
+  ...nostrNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
   GetNwcUri: "nwc",

@@ -1,10 +1,11 @@
 import { Effect, Result } from "effect";
-import type { AnyEngine, EngineName, Platform } from "../engine/engine";
+import type { AnyEngine, EngineHooks, EngineName, Platform } from "../engine/engine";
+import { forgetSeedSecretKey } from "../engine/nostr/keys";
 import type { KdfParams } from "../engine/vault";
 import { forgetRootKey, normaliseWords } from "../engine/keys/mnemonic";
 import type { WalletDb } from "../events/db";
 import { appendEvents, readEvents, readKv } from "../events/log";
-import { type NewEvent, type Stamp, stamp } from "../events/make";
+import { type NewEvent, newEvent, type Stamp, stamp } from "../events/make";
 import { KV } from "../events/storage-keys";
 import {
   InvalidInput,
@@ -16,6 +17,7 @@ import {
   type WireError,
 } from "../errors";
 import { crdtProjection } from "../projections/crdt";
+import { pendingEvents } from "../projections/nostr";
 import { settingsOf } from "../projections/settings";
 import { deriveViews, foldEvent, foldEvents, type States } from "../projections";
 import { lockedError } from "./at-rest";
@@ -24,6 +26,7 @@ import type { Handler, HandlerContext, Need, Outcome } from "./context";
 import { CommandLock, type Hold } from "./command-lock";
 import { type EngineEnv, EngineRunner, type EngineStatus } from "./engines";
 import { handlers, needs } from "./handlers";
+import { nostrFollowUps } from "./nostr";
 import { isStartedPayment } from "./lightning";
 import { lightningHooks, lightningLive } from "./lightning-hooks";
 import type { AllViews, LiveState } from "../projections/live";
@@ -151,6 +154,9 @@ export class WalletHost {
     const need = needs[command._tag];
     if (need && need !== "seed" && this.engines.isStarting(need))
       return this.engines.whenStarted(need).then(() => this.run(command));
+    // An engine that starts on demand (nostr) is started by the first command that needs it.
+    if (need && need !== "seed" && this.engines.onDemand(need) && !this.engines.port(need) && this.canStart())
+      return this.ensureEngine(need).then(() => this.run(command));
     const next = (async (): Promise<CommandAnswer> => {
       const hold: Hold = { release: await this.lock.acquire() };
       try {
@@ -161,6 +167,7 @@ export class WalletHost {
     })();
     // A payment on its way is awaited here, outside the queue.
     return next.then(async (answer) => {
+      if (answer.ok && !isStartedPayment(answer.value)) this.followUp(command, answer.value);
       if (!answer.ok || !isStartedPayment(answer.value)) return answer;
       try {
         return { ok: true, value: await answer.value.settle() };
@@ -168,6 +175,15 @@ export class WalletHost {
         return { ok: false, error: toWire(isWalletError(e) ? e : unexpected(e)) };
       }
     });
+  }
+
+  /** Runs, one after another behind the queue, the commands that follow a successful one (nostrFollowUps). */
+  private followUp(command: Command, result: unknown): void {
+    const next = nostrFollowUps(command, result, this.states);
+    if (next.length === 0 || this.stopped) return;
+    void (async () => {
+      for (const c of next) await this.run(c);
+    })();
   }
 
   setLive(patch: Partial<LiveState>): void {
@@ -201,10 +217,12 @@ export class WalletHost {
         return host.states;
       },
       network: this.deps.config.network,
+      config: this.deps.config,
       stamp: this.stampWith,
       keys: this.secrets.keys,
       onchain: this.engines.port("onchain"),
       lightning: this.engines.port("lightning"),
+      nostr: this.engines.port("nostr"),
       outside: (effect) =>
         Effect.acquireUseRelease(
           Effect.sync(() => hold.release()),
@@ -385,6 +403,8 @@ export class WalletHost {
       const hadWallet = self.states.wallet.exists;
       yield* Effect.tryPromise({ try: () => self.commit(decided), catch: unexpected });
       if (!hadWallet && self.states.wallet.exists) yield* Effect.promise(() => self.startEngines());
+      if (decided.events.some((e) => e.type === "nostr.queued" || e.type === "nostr.identity"))
+        yield* Effect.sync(() => self.nostrChanged());
       return decided.result;
     });
   }
@@ -413,13 +433,46 @@ export class WalletHost {
     else if (enabled && !this.engines.isStarting("nwc")) await this.startEngines();
   }
 
+  /** Whether engines may start: the wallet exists and is unlocked. */
+  private canStart(): boolean {
+    return this.states.wallet.exists && !this.locked && !this.stopped;
+  }
+
+  /** Starts an on-demand engine now (a command needs it); resolves once it runs or failed. */
+  private async ensureEngine(name: EngineName): Promise<void> {
+    const env = this.env();
+    const mnemonic = await Effect.runPromise(Effect.result(this.secrets.keys.mnemonic()));
+    if (env && Result.isSuccess(mnemonic)) await this.engines.ensure(name, mnemonic.success, env);
+  }
+
+  /** Something to publish was queued, or the identity changed: the outbox sends it (the engine starts if need be). */
+  private nostrChanged(): void {
+    const port = this.engines.port("nostr");
+    if (port) port.flush();
+    else if (this.canStart() && !this.engines.isStarting("nostr")) void this.ensureEngine("nostr");
+  }
+
+  /** The nostr engine's calls back into the wallet: what waits in the outbox, and what a relay accepted. */
+  private nostrHooks(): EngineHooks["nostr"] {
+    return {
+      pending: () => pendingEvents(this.states.nostr),
+      published: (id, relay) =>
+        this.enqueue(async () => {
+          if (!this.states.nostr.outbox.has(id)) return;
+          await this.commit({ events: [newEvent("nostr.published", { id, relay: relay.slice(0, 2_000) })] });
+        }),
+    };
+  }
+
   /** After an import or a delete, the log on disk is the truth again. */
   private async reload(): Promise<void> {
     const wasLocked = this.locked;
     forgetRootKey();
+    forgetSeedSecretKey();
     await Promise.all([
       this.engines.stop("onchain"),
       this.engines.stop("lightning"),
+      this.engines.stop("nostr"),
       this.engines.stop("nwc"),
     ]);
     await this.secrets.reload();
@@ -451,7 +504,13 @@ export class WalletHost {
       platform: engines.platform,
       store: this.secrets.store,
       hooks: (name) =>
-        (name === "lightning" ? this.lightningHooks() : name === "nwc" ? this.nwc.hooks() : {}) as never,
+        (name === "lightning"
+          ? this.lightningHooks()
+          : name === "nostr"
+            ? this.nostrHooks()
+            : name === "nwc"
+              ? this.nwc.hooks()
+              : {}) as never,
     };
   }
 
@@ -488,4 +547,5 @@ export class WalletHost {
   }
 }
 
-const needsSeed = (need: Need | undefined): boolean => need === "seed" || need === "onchain";
+const needsSeed = (need: Need | undefined): boolean =>
+  need === "seed" || need === "onchain" || need === "nostr";

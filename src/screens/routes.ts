@@ -22,5 +22,11 @@ export const ROUTES_BUILT: readonly string[] = [
   "/swap",
   "/settings/encrypt",
   "/settings/servers",
+  "/newprofile",
+  "/profile",
+  "/editprofile",
+  "/importprofile",
+  "/settings/importprofile",
+  "/settings/nostrkeys",
   "/settings/connections",
 ];
