@@ -9,6 +9,7 @@ import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
+import { benchNwcPay } from "./nwc";
 import { benchRelay } from "./nostr";
 import { benchReplay } from "./replay";
 import { benchRestoreScan, benchUnlock } from "./security";
@@ -46,6 +47,8 @@ try {
   await benchRelay(world.nostr.relayUrl);
   console.log("\n== Ecash ==");
   await benchCashuMint(world);
+  console.log("\n== Wallet-connect ==");
+  await benchNwcPay(world);
 } finally {
   await world.stop();
 }

@@ -11,6 +11,7 @@ import { stateCipher } from "./commands/state-cipher";
 import type { Platform } from "./engine/engine";
 import { lightningEngine } from "./engine/lightning/engine";
 import { nostrEngine } from "./engine/nostr/engine";
+import { nwcEngine } from "./engine/nwc/engine";
 import { onchainEngine } from "./engine/onchain/engine";
 import { startWalletLoops, type WalletLoops } from "./commands/loops";
 
@@ -92,7 +93,7 @@ const start = async (config: WalletConfig) => {
       cipher: stateCipher,
       onViews: pushViews,
       onUnlocked: ready,
-      engines: { list: [onchainEngine, lightningEngine, nostrEngine], platform },
+      engines: { list: [onchainEngine, lightningEngine, nostrEngine, nwcEngine], platform },
     });
     showViews(host.views());
     post({ kind: "stage", stage: "setup" });

@@ -9,6 +9,7 @@ import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
 import { lspHandlers, lspNeeds } from "./lsp";
 import { nostrHandlers, nostrNeeds } from "./nostr";
+import { nwcHandlers } from "./nwc";
 import { onchainHandlers, onchainNeeds } from "./onchain";
 import {
   createWallet,
@@ -29,7 +30,11 @@ type HostCommands =
   | "ChangePassword"
   | "StopLightning"
   | "StartLightning"
-  | "ResyncOnchain";
+  | "ResyncOnchain"
+  | "GetNwcUri"
+  | "ApproveNwcInvoice"
+  | "DenyNwcInvoice"
+  | "DenyAllNwc";
 
 /**
  * One handler per command; the state-file and password commands run in the host because they replace
@@ -56,6 +61,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ...lspHandlers,
   ...nostrHandlers,
   ...contactsHandlers,
+  ...nwcHandlers,
 };
 
 /**
@@ -71,4 +77,6 @@ export const needs: Needs = {
   ...nostrNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
+  GetNwcUri: "nwc",
+  ApproveNwcInvoice: "lightning",
 };

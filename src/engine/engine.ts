@@ -11,6 +11,7 @@ import type { LightningHooks, LightningPort } from "./lightning/live";
 import type { WebSocketFactory } from "./lightning/socket";
 import type { BlobStore } from "./lightning/store";
 import type { NostrHooks, NostrPort } from "./nostr/live";
+import type { NwcHooks, NwcPort } from "./nwc/service";
 import type { OnchainPort } from "./onchain/port";
 
 /** The port each engine gives the handlers, by engine name. */
@@ -18,6 +19,7 @@ export interface EnginePorts {
   readonly onchain: OnchainPort;
   readonly lightning: LightningPort;
   readonly nostr: NostrPort;
+  readonly nwc: NwcPort;
 }
 
 export type EngineName = keyof EnginePorts;
@@ -27,6 +29,7 @@ export interface EngineHooks {
   readonly onchain: Record<string, never>;
   readonly lightning: Omit<LightningHooks, "mnemonic" | "store">;
   readonly nostr: NostrHooks;
+  readonly nwc: NwcHooks;
 }
 
 /** Where the wallet runs (the browser's worker, or Node for tests and benches): what engines need of it. */

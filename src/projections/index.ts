@@ -5,6 +5,7 @@ import { type BalanceView, balanceOf } from "./balance";
 import { crdtProjection } from "./crdt";
 import { type LightningState, lightningProjection } from "./lightning";
 import { type NostrState, nostrProjection, type ProfileView, profileView } from "./nostr";
+import { type NwcState, type NwcView, nwcProjection, nwcViewOf } from "./nwc";
 import { type OnchainState, onchainProjection } from "./onchain";
 import { contactsOf, withContacts } from "./contacts";
 import { labelsOf, type SettingsView, settingsOf } from "./settings";
@@ -18,6 +19,7 @@ export interface States {
   readonly lightning: LightningState;
   readonly crdt: Doc | null;
   readonly nostr: NostrState;
+  readonly nwc: NwcState;
 }
 
 export const initialStates = (): States => ({
@@ -27,6 +29,7 @@ export const initialStates = (): States => ({
   lightning: lightningProjection.initial(),
   crdt: crdtProjection.initial(),
   nostr: nostrProjection.initial(),
+  nwc: nwcProjection.initial(),
 });
 
 export const foldEvent = (s: States, e: WalletEvent): States => ({
@@ -36,6 +39,7 @@ export const foldEvent = (s: States, e: WalletEvent): States => ({
   lightning: lightningProjection.apply(s.lightning, e),
   crdt: crdtProjection.apply(s.crdt, e),
   nostr: nostrProjection.apply(s.nostr, e),
+  nwc: nwcProjection.apply(s.nwc, e),
 });
 
 export const foldEvents = (events: Iterable<WalletEvent>, from: States = initialStates()): States => {
@@ -73,10 +77,7 @@ export interface FederationView {
   readonly popup_countdown_message: string | null;
   readonly popup_end_timestamp: number | null;
 }
-export interface NwcView {
-  readonly profiles: readonly { readonly index: number; readonly name: string }[];
-  readonly pending: readonly { readonly id: string; readonly amount_sats: bigint }[];
-}
+export type { NwcView };
 
 /** What the screens read; pushed from the worker whenever it changes. */
 export interface Views {
@@ -119,7 +120,7 @@ export const deriveViews = (s: States): Views => {
     channels,
     channel_totals: totalsOf(channels),
     federations: [],
-    nwc: { profiles: [], pending: [] },
+    nwc: nwcViewOf(doc, s.nwc),
     profile: profileView(s.nostr),
   };
 };

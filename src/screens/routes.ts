@@ -28,4 +28,5 @@ export const ROUTES_BUILT: readonly string[] = [
   "/importprofile",
   "/settings/importprofile",
   "/settings/nostrkeys",
+  "/settings/connections",
 ];
