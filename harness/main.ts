@@ -36,6 +36,8 @@ console.log(
   `Nostr people  ${h.nostr.seeded.map((p) => p.lud16 ?? p.name).join(", ")}\n              more: POST ${h.esploraUrl}/nostr/seed {"name"}  or  npx tsx harness/cli.ts seed <name>`,
 );
 
+console.log(`Feedback      POST ${h.esploraUrl}/v1/feedback (multipart)   GET ${h.esploraUrl}/v1/feedback`);
+
 let stopping = false;
 const stop = async () => {
   if (stopping) return;

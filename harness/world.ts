@@ -14,6 +14,7 @@ import { type LnurlService, lnurlRoutes, startLnurlService } from "./lnurl";
 import { type Lsp, type LspFeeParams, startLsp, startPayer } from "./lsp";
 import { type Lsps2Service, startLsps2 } from "./lsps2";
 import { type NostrWorld, startNostr } from "./nostr/world";
+import { type FeedbackService, startFeedback } from "./feedback";
 
 import { DEFAULT_ESPLORA_PORT } from "./ports";
 
@@ -68,6 +69,8 @@ export interface Harness {
    * service (`/primal`), the Blossom server (`/blossom`), the seeded people and `seed()` for more.
    */
   readonly nostr: NostrWorld;
+  /** The feedback endpoint (`POST /v1/feedback`, multipart) and what it received (`GET /v1/feedback`). */
+  readonly feedback: FeedbackService;
   readonly stop: () => Promise<void>;
 }
 
@@ -141,6 +144,8 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   );
   extra.push(...lnurlRoutes(lnurl));
   const nostr = startNostr(server, esploraUrl, { lnurl, hostility });
+  const feedback = startFeedback();
+  extra.push(...feedback.routes);
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {
@@ -176,6 +181,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     hostility,
     hostileEsploraUrl: (scope) => `${esploraUrl}/hostile/${scope}`,
     nostr,
+    feedback,
     stop: () => {
       nostr.stop();
       stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()))

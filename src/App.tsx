@@ -36,6 +36,7 @@ const SettingsRoot = screen(() => import("./screens/settings/SettingsRoot"), "Se
 const Channels = screen(() => import("./screens/settings/Channels"), "Channels");
 const Admin = screen(() => import("./screens/settings/Admin"), "Admin");
 const Swap = screen(() => import("./screens/swap/Swap"), "Swap");
+const Feedback = screen(() => import("./screens/feedback/Feedback"), "Feedback");
 
 /** Paths a person may open with no wallet yet. */
 const WITHOUT_WALLET = ["/setup", "/setup/restore", "/settings/emergencykit"];
@@ -68,6 +69,7 @@ function Routes() {
         <Route path="/swap" component={Swap} />
         <Route path="/settings/encrypt" component={EncryptSettings} />
         <Route path="/settings/servers" component={ServersSettings} />
+        <Route path="/feedback" component={Feedback} />
         <Route component={NotFound} />
       </Switch>
     </Suspense>

@@ -202,6 +202,22 @@ export interface CommandSpecs {
     output: { amountSats: bigint; paymentHash: string };
   };
   LnurlAuth: { input: { lnurl: string }; output: { domain: string } };
+
+  /**
+   * Sends the feedback form to the feedback service at `host`; with `includeLogs` the node's logs go too,
+   * every secret the wallet holds cut out of them first.
+   */
+  SendFeedback: {
+    input: {
+      host: string;
+      userType: "nostr" | "email";
+      id: string;
+      feedback: string;
+      includeLogs: boolean;
+      images: readonly { name: string; type: string; bytes: Uint8Array }[];
+    };
+    output: null;
+  };
 }
 
 export type CommandTag = keyof CommandSpecs;

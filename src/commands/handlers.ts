@@ -6,6 +6,7 @@ import { lightningHandlers, lightningNeeds } from "./lightning";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
+import { sendFeedbackCommand } from "./feedback";
 import { lspHandlers, lspNeeds } from "./lsp";
 import { onchainHandlers, onchainNeeds } from "./onchain";
 import {
@@ -52,6 +53,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   CheckReceived: checkReceived,
   EstimateReceiveFee: estimateReceiveFee,
   ...lspHandlers,
+  SendFeedback: sendFeedbackCommand,
 };
 
 /**

@@ -22,4 +22,5 @@ export const ROUTES_BUILT: readonly string[] = [
   "/swap",
   "/settings/encrypt",
   "/settings/servers",
+  "/feedback",
 ];

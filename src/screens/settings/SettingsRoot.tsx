@@ -34,6 +34,7 @@ const GROUPS: readonly { readonly key: string; readonly items: readonly Item[] }
     items: [
       { path: "/settings/emergencykit", key: "settings.emergency_kit" },
       { path: "/settings/admin", key: "settings.admin" },
+      { path: "/feedback", key: "settings.feedback" },
     ],
   },
 ];
