@@ -7,6 +7,7 @@ import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
+import { benchNwcPay } from "./nwc";
 import { benchRelay } from "./nostr";
 import { benchReplay } from "./replay";
 import { benchRestoreScan, benchUnlock } from "./security";
@@ -39,6 +40,8 @@ try {
   await benchLightningReady(world);
   console.log("\n== Nostr ==");
   await benchRelay(world.nostr.relayUrl);
+  console.log("\n== Wallet-connect ==");
+  await benchNwcPay(world);
 } finally {
   await world.stop();
 }

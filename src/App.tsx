@@ -35,6 +35,7 @@ const ServersSettings = screen(() => import("./screens/settings/Servers"), "Serv
 const SettingsRoot = screen(() => import("./screens/settings/SettingsRoot"), "SettingsRoot");
 const Channels = screen(() => import("./screens/settings/Channels"), "Channels");
 const Admin = screen(() => import("./screens/settings/Admin"), "Admin");
+const Connections = screen(() => import("./screens/settings/Connections"), "Connections");
 const Swap = screen(() => import("./screens/swap/Swap"), "Swap");
 const Feedback = screen(() => import("./screens/feedback/Feedback"), "Feedback");
 
@@ -66,6 +67,7 @@ function Routes() {
         <Route path="/settings/emergencykit" component={EmergencyKit} />
         <Route path="/settings/channels" component={Channels} />
         <Route path="/settings/admin" component={Admin} />
+        <Route path="/settings/connections" component={Connections} />
         <Route path="/swap" component={Swap} />
         <Route path="/settings/encrypt" component={EncryptSettings} />
         <Route path="/settings/servers" component={ServersSettings} />

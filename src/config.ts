@@ -12,6 +12,8 @@ export interface WalletConfig {
   readonly proxy: string | null;
   /** The LSP's base URL, or null. */
   readonly lsp: string | null;
+  /** The nostr relay the wallet-connect service listens on. */
+  readonly nwcRelay?: string;
   /** Every server of the settings page (lsp, proxy, rgs, storage, ...), as resolved at start. */
   readonly servers?: Servers;
   /** The feedback service (`POST {feedback}/v1/feedback`), or null when this build has none. */
@@ -76,6 +78,9 @@ export const DEFAULT_SERVERS: { readonly [N in Network]: Servers } = {
     lsps_token: "",
   },
 };
+
+/** The relay wallet-connect apps and the wallet meet on, outside the local world. */
+export const DEFAULT_NWC_RELAY = "wss://relay.damus.io";
 
 /** The public Esplora API of each network; regtest defaults to the local world's. */
 export const DEFAULT_ESPLORA: { readonly [N in Network]: string } = {
@@ -180,6 +185,7 @@ export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): W
     network,
     esplora,
     priceSource,
+    nwcRelay: network === "regtest" ? `${esplora.replace(/^http/, "ws")}/nostr` : DEFAULT_NWC_RELAY,
     servers,
     proxy: servers.proxy || null,
     lsp: servers.lsp || null,

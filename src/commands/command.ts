@@ -204,6 +204,35 @@ export interface CommandSpecs {
   LnurlAuth: { input: { lnurl: string }; output: { domain: string } };
 
   /**
+   * A wallet-connect connection (create_nwc_profile / create_budget_nwc_profile): `budgetSats` a period
+   * (`period` 0-3: Day, Week, Month, Year) the app may pay without asking, unless `requireApproval`.
+   */
+  CreateNwcProfile: {
+    input: { name: string; budgetSats: bigint; period: number; requireApproval: boolean };
+    output: { index: number };
+  };
+  /** Edits a connection; its name stays as it was, and a fixed budget too. */
+  EditNwcProfile: {
+    input: { index: number; budgetSats: bigint; period: number; requireApproval: boolean; enabled: boolean };
+    output: null;
+  };
+  DeleteNwcProfile: { input: { index: number }; output: null };
+  /** The `nostr+walletconnect://` URI an app is given for connection `index` (needs the running service). */
+  GetNwcUri: { input: { index: number }; output: { uri: string } };
+  /** What an authorization request (`nostr+walletauth://`) asks: its app's name and fixed budget, if any. */
+  ReadWalletAuth: {
+    input: { nwa: string };
+    output: { name: string | null; budgetSats: bigint | null; period: number | null; methods: string[] };
+  };
+  /** approve_nostr_wallet_auth: creates the connection the app asked for; the app is told on the relay. */
+  ApproveWalletAuth: {
+    input: { name: string; nwa: string; budgetSats: bigint; period: number; requireApproval: boolean };
+    output: { index: number };
+  };
+  /** Approves a payment waiting in the requests tab; answers once it is paid (or failed). */
+  ApproveNwcInvoice: { input: { id: string }; output: { paid: boolean } };
+  DenyNwcInvoice: { input: { id: string }; output: null };
+  DenyAllNwc: { input: Empty; output: { denied: number } };
    * Sends the feedback form to the feedback service at `host`; with `includeLogs` the node's logs go too,
    * every secret the wallet holds cut out of them first.
    */

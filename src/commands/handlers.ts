@@ -8,6 +8,7 @@ import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
 import { sendFeedbackCommand } from "./feedback";
 import { lspHandlers, lspNeeds } from "./lsp";
+import { nwcHandlers } from "./nwc";
 import { onchainHandlers, onchainNeeds } from "./onchain";
 import {
   createWallet,
@@ -28,7 +29,11 @@ type HostCommands =
   | "ChangePassword"
   | "StopLightning"
   | "StartLightning"
-  | "ResyncOnchain";
+  | "ResyncOnchain"
+  | "GetNwcUri"
+  | "ApproveNwcInvoice"
+  | "DenyNwcInvoice"
+  | "DenyAllNwc";
 
 /**
  * One handler per command; the state-file and password commands run in the host because they replace
@@ -53,6 +58,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   CheckReceived: checkReceived,
   EstimateReceiveFee: estimateReceiveFee,
   ...lspHandlers,
+  ...nwcHandlers,
   SendFeedback: sendFeedbackCommand,
 };
 
@@ -68,4 +74,6 @@ export const needs: Needs = {
   ...lspNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
+  GetNwcUri: "nwc",
+  ApproveNwcInvoice: "lightning",
 };

@@ -6,7 +6,15 @@ import type { WalletDb } from "../events/db";
 import { appendEvents, readEvents, readKv } from "../events/log";
 import { type NewEvent, type Stamp, stamp } from "../events/make";
 import { KV } from "../events/storage-keys";
-import { isWalletError, toWire, unexpected, type WalletError, WalletState, type WireError } from "../errors";
+import {
+  InvalidInput,
+  isWalletError,
+  toWire,
+  unexpected,
+  type WalletError,
+  WalletState,
+  type WireError,
+} from "../errors";
 import { crdtProjection } from "../projections/crdt";
 import { settingsOf } from "../projections/settings";
 import { deriveViews, foldEvent, foldEvents, type States } from "../projections";
@@ -23,6 +31,7 @@ import type { WalletConfig } from "../config";
 import { Secrets } from "./secrets";
 import { deleteEverything, exportState, importState, type StateCipher } from "./state-file";
 import { checkRestoreWords } from "./wallet";
+import { NwcDesk } from "./nwc-desk";
 
 export type CommandAnswer = { ok: true; value: unknown } | { ok: false; error: WireError };
 
@@ -55,6 +64,8 @@ export class WalletHost {
   private stopped = false;
   private syncTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly engines: EngineRunner;
+  /** Wallet-connect: what the service's requests are answered with. */
+  private readonly nwc: NwcDesk;
   live: LiveState;
 
   private constructor(
@@ -68,6 +79,17 @@ export class WalletHost {
     this.engines = new EngineRunner(deps.engines?.list ?? [], (name, status) =>
       this.engineStatus(name, status),
     );
+    this.nwc = new NwcDesk({
+      enqueue: (f) => this.enqueue(f),
+      commit: (events) => this.commit({ events }),
+      states: () => this.states,
+      run: (command) => this.run(command),
+      nwc: () => this.engines.port("nwc"),
+      lightning: () => this.engines.port("lightning"),
+      whenLightning: () => this.whenLightning(),
+      now: () => this.stampWith.now(),
+      network: deps.config.network,
+    });
     this.live = {
       price: null,
       fiat: "BTC",
@@ -301,6 +323,33 @@ export class WalletHost {
         );
       case "StopLightning":
         return whileStopped(() => Effect.succeed(null));
+      case "GetNwcUri":
+        // A connection just made may be asked for before its service started: it is started and awaited.
+        return Effect.promise(async () => {
+          if (!this.engines.port("nwc") && this.nwc.hooks().connections().length > 0) {
+            await this.startEngines();
+            await this.engines.whenStarted("nwc");
+          }
+          return this.engines.port("nwc");
+        }).pipe(
+          Effect.flatMap((port) =>
+            port
+              ? Effect.succeed({ uri: port.uri(command.index) })
+              : Effect.fail(new WalletState({ message: "The wallet-connect service is not running." })),
+          ),
+        );
+      case "ApproveNwcInvoice":
+        return Effect.promise(() => this.nwc.approve(command.id)).pipe(
+          Effect.flatMap((r) =>
+            typeof r === "string" ? Effect.fail(new InvalidInput({ message: r })) : Effect.succeed(r),
+          ),
+        );
+      case "DenyNwcInvoice":
+        return Effect.promise(() => this.nwc.deny([command.id])).pipe(Effect.as(null));
+      case "DenyAllNwc":
+        return Effect.promise(() =>
+          this.nwc.deny([...this.states.nwc.requests.keys()]).then((denied) => ({ denied })),
+        );
       case "StartLightning":
         return this.secrets.keys.mnemonic().pipe(
           Effect.tap((mnemonic) => Effect.sync(() => this.startNeeded(mnemonic))),
@@ -345,13 +394,29 @@ export class WalletHost {
     if (kv.some((w) => w.key === KV.seed)) this.secrets.forgetSeed();
     for (const e of fresh) this.states = foldEvent(this.states, e);
     if (fresh.length > 0) this.deps.onViews(this.views());
+    if (fresh.length > 0) this.nwc.observe(fresh);
+    if (fresh.some((e) => e.type === "crdt.change")) void this.connectionsChanged();
+  }
+
+  /** The owner's connections changed: the service starts, listens to the new set, or stops. */
+  private async connectionsChanged(): Promise<void> {
+    if (this.stopped) return;
+    const port = this.engines.port("nwc");
+    const enabled = this.nwc.hooks().connections().length > 0;
+    if (port && enabled) await port.refresh().catch(() => undefined);
+    else if (port) await this.engines.stop("nwc");
+    else if (enabled && !this.engines.isStarting("nwc")) await this.startEngines();
   }
 
   /** After an import or a delete, the log on disk is the truth again. */
   private async reload(): Promise<void> {
     const wasLocked = this.locked;
     forgetRootKey();
-    await Promise.all([this.engines.stop("onchain"), this.engines.stop("lightning")]);
+    await Promise.all([
+      this.engines.stop("onchain"),
+      this.engines.stop("lightning"),
+      this.engines.stop("nwc"),
+    ]);
     await this.secrets.reload();
     this.states = foldEvents(await readEvents(this.deps.db));
     this.live = { ...this.live, needs_password: this.locked, has_password: this.secrets.hasPassword };
@@ -380,7 +445,8 @@ export class WalletHost {
       config,
       platform: engines.platform,
       store: this.secrets.store,
-      hooks: (name) => (name === "lightning" ? this.lightningHooks() : {}) as never,
+      hooks: (name) =>
+        (name === "lightning" ? this.lightningHooks() : name === "nwc" ? this.nwc.hooks() : {}) as never,
     };
   }
 
@@ -412,6 +478,8 @@ export class WalletHost {
   /** The live state the screens show of an engine (lightning's node; on-chain has no live state of its own). */
   private engineStatus(name: EngineName, status: EngineStatus): void {
     if (name === "lightning") this.setLive(lightningLive(status, this.engines.port("lightning")));
+    // Payments a crash left unanswered are answered once the service runs again.
+    if (name === "nwc" && status.state === "ready") void this.nwc.recover().catch(() => undefined);
   }
 }
 

@@ -4,6 +4,7 @@ import { ACTIVITY_PAGE, type ActivityItem, activityItems } from "./activity";
 import { type BalanceView, balanceOf } from "./balance";
 import { crdtProjection } from "./crdt";
 import { type LightningState, lightningProjection } from "./lightning";
+import { type NwcState, type NwcView, nwcProjection, nwcViewOf } from "./nwc";
 import { type OnchainState, onchainProjection } from "./onchain";
 import { contactsOf, labelsOf, type SettingsView, settingsOf } from "./settings";
 import { type WalletView, walletProjection } from "./wallet";
@@ -15,6 +16,7 @@ export interface States {
   readonly onchain: OnchainState;
   readonly lightning: LightningState;
   readonly crdt: Doc | null;
+  readonly nwc: NwcState;
 }
 
 export const initialStates = (): States => ({
@@ -23,6 +25,7 @@ export const initialStates = (): States => ({
   onchain: onchainProjection.initial(),
   lightning: lightningProjection.initial(),
   crdt: crdtProjection.initial(),
+  nwc: nwcProjection.initial(),
 });
 
 export const foldEvent = (s: States, e: WalletEvent): States => ({
@@ -31,6 +34,7 @@ export const foldEvent = (s: States, e: WalletEvent): States => ({
   onchain: onchainProjection.apply(s.onchain, e),
   lightning: lightningProjection.apply(s.lightning, e),
   crdt: crdtProjection.apply(s.crdt, e),
+  nwc: nwcProjection.apply(s.nwc, e),
 });
 
 export const foldEvents = (events: Iterable<WalletEvent>, from: States = initialStates()): States => {
@@ -68,10 +72,7 @@ export interface FederationView {
   readonly popup_countdown_message: string | null;
   readonly popup_end_timestamp: number | null;
 }
-export interface NwcView {
-  readonly profiles: readonly { readonly index: number; readonly name: string }[];
-  readonly pending: readonly { readonly id: string; readonly amount_sats: bigint }[];
-}
+export type { NwcView };
 
 /** What the screens read; pushed from the worker whenever it changes. */
 export interface Views {
@@ -110,6 +111,6 @@ export const deriveViews = (s: States): Views => {
     channels,
     channel_totals: totalsOf(channels),
     federations: [],
-    nwc: { profiles: [], pending: [] },
+    nwc: nwcViewOf(doc, s.nwc),
   };
 };

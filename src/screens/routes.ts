@@ -22,5 +22,6 @@ export const ROUTES_BUILT: readonly string[] = [
   "/swap",
   "/settings/encrypt",
   "/settings/servers",
+  "/settings/connections",
   "/feedback",
 ];

@@ -29,6 +29,7 @@ export const connectSources = (config: WalletConfig): string[] => {
     s?.rgs,
     s?.storage,
     s?.lsp,
+    config.nwcRelay,
     config.feedback,
     config.subscriptions,
     config.hermes,

@@ -19,6 +19,7 @@ const GROUPS: readonly { readonly key: string; readonly items: readonly Item[] }
       { path: "/settings/restore", key: "settings.restore" },
       { path: "/settings/encrypt", key: "settings.encrypt", needsBackup: true },
       { path: "/settings/servers", key: "settings.servers" },
+      { path: "/settings/connections", key: "settings.connections.title" },
     ],
   },
   {
