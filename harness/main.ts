@@ -37,6 +37,9 @@ console.log(
 );
 
 console.log(`Feedback      POST ${h.esploraUrl}/v1/feedback (multipart)   GET ${h.esploraUrl}/v1/feedback`);
+console.log(
+  `Plus          GET ${h.esploraUrl}/plus/plans   POST /plus/subscribe {plan_id,nwc}   GET /plus/subscription (NIP-98)`,
+);
 
 let stopping = false;
 const stop = async () => {

@@ -15,6 +15,7 @@ import { type Lsp, type LspFeeParams, startLsp, startPayer } from "./lsp";
 import { type Lsps2Service, startLsps2 } from "./lsps2";
 import { type NostrWorld, startNostr } from "./nostr/world";
 import { type FeedbackService, startFeedback } from "./feedback";
+import { type PlusService, startPlus } from "./plus";
 
 import { DEFAULT_ESPLORA_PORT } from "./ports";
 
@@ -71,6 +72,8 @@ export interface Harness {
   readonly nostr: NostrWorld;
   /** The feedback endpoint (`POST /v1/feedback`, multipart) and what it received (`GET /v1/feedback`). */
   readonly feedback: FeedbackService;
+  /** The membership (Plus) service under `/plus`: plans, subscribe, renewals through wallet-connect. */
+  readonly plus: PlusService;
   readonly stop: () => Promise<void>;
 }
 
@@ -146,6 +149,8 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   const nostr = startNostr(server, esploraUrl, { lnurl, hostility });
   const feedback = startFeedback();
   extra.push(...feedback.routes);
+  const plus = startPlus(lightning);
+  extra.push(...plus.routes);
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {
@@ -182,8 +187,10 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     hostileEsploraUrl: (scope) => `${esploraUrl}/hostile/${scope}`,
     nostr,
     feedback,
+    plus,
     stop: () => {
       nostr.stop();
+      plus.stop();
       stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()))
         .then(
           () =>

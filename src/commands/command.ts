@@ -233,6 +233,8 @@ export interface CommandSpecs {
   ApproveNwcInvoice: { input: { id: string }; output: { paid: boolean } };
   DenyNwcInvoice: { input: { id: string }; output: null };
   DenyAllNwc: { input: Empty; output: { denied: number } };
+
+  /**
    * Sends the feedback form to the feedback service at `host`; with `includeLogs` the node's logs go too,
    * every secret the wallet holds cut out of them first.
    */
@@ -246,6 +248,28 @@ export interface CommandSpecs {
       images: readonly { name: string; type: string; bytes: Uint8Array }[];
     };
     output: null;
+  };
+
+  /** The membership service's plans and this wallet's subscription (timestamp in seconds; active: spec 1). */
+  GetPlus: {
+    input: { host: string };
+    output: {
+      plans: { id: number; amountSats: bigint }[];
+      planId: number | null;
+      timestamp: number | null;
+      active: boolean;
+      balanceSats: bigint;
+    };
+  };
+  /**
+   * Makes the subscription connection (wallet-connect index 0, the plan's price per month, fixed) for plan
+   * `planId`; refused unless lightning plus federation balance is above the price.
+   */
+  PreparePlus: { input: { host: string; planId: number }; output: { index: number; amountSats: bigint } };
+  /** Gives the service the connection's URI; answers its invoice for the plan's price (checked). */
+  SubscribePlus: {
+    input: { host: string; planId: number; nwc: string };
+    output: { bolt11: string; amountSats: bigint };
   };
 }
 

@@ -7,6 +7,7 @@ import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
 import { sendFeedbackCommand } from "./feedback";
+import { plusHandlers, plusNeeds } from "./plus";
 import { lspHandlers, lspNeeds } from "./lsp";
 import { nwcHandlers } from "./nwc";
 import { onchainHandlers, onchainNeeds } from "./onchain";
@@ -60,6 +61,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ...lspHandlers,
   ...nwcHandlers,
   SendFeedback: sendFeedbackCommand,
+  ...plusHandlers,
 };
 
 /**
@@ -70,6 +72,7 @@ export const needs: Needs = {
   ShowSeed: "seed",
   ...onchainNeeds,
   ...lightningNeeds,
+  ...plusNeeds,
   ...lnurlNeeds,
   ...lspNeeds,
   CreateReceive: "lightning",
