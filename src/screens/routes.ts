@@ -24,4 +24,5 @@ export const ROUTES_BUILT: readonly string[] = [
   "/settings/servers",
   "/settings/connections",
   "/feedback",
+  "/settings/plus",
 ];

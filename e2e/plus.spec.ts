@@ -1,0 +1,45 @@
+import { postJson } from "../harness/http";
+import { createWallet, expect, fundOnchain, syncNow, test } from "./fixtures";
+
+test.describe.configure({ mode: "serial" });
+
+test("join Plus: refused with a balance warning until the wallet has lightning funds, then joined with the renewal date shown", async ({
+  page,
+  esplora,
+}) => {
+  test.setTimeout(300_000);
+  await createWallet(page);
+  // An incoming link is forwarded with its query.
+  await page.goto("/plus?plan=1");
+  await expect(page).toHaveURL(/\/settings\/plus\?plan=1$/);
+  const join = page.getByRole("button", { name: "Join for 5,000 sats" });
+  await expect(join).toBeDisabled({ timeout: 60_000 });
+  await expect(
+    page.getByText("You need more than 5,000 sats in lightning and federation balance to join."),
+  ).toBeVisible();
+
+  await page.goto("/");
+  await fundOnchain(page, esplora, 300_000);
+  await page.getByRole("link", { name: "Swap to lightning" }).click();
+  await page.getByLabel("Amount (sats)").fill("200000");
+  await expect(page.getByText(/Network fee: about \d+ sats/)).toBeVisible();
+  await page.getByRole("button", { name: "Open channel" }).click();
+  await page.getByRole("dialog", { name: "Channel opening" }).getByRole("button", { name: "Home" }).click();
+  await expect(async () => {
+    await postJson(esplora, "/mine", { blocks: 1 });
+    await syncNow(page);
+    await expect(page.getByRole("button", { name: /(19\d|200),\d{3} sats/ }).first()).toBeVisible({
+      timeout: 2000,
+    });
+  }).toPass({ timeout: 90_000 });
+  await postJson(esplora, "/mine", { blocks: 6 });
+  await syncNow(page);
+
+  await page.getByRole("link", { name: "Settings" }).first().click();
+  await page.getByRole("link", { name: "Plus", exact: true }).click();
+  await expect(page).toHaveURL(/\/settings\/plus$/);
+  await expect(join).toBeEnabled({ timeout: 60_000 });
+  await join.click();
+  await expect(page.getByRole("heading", { name: "You are a Plus member" })).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByText(/^Renews on .+\.$/)).toBeVisible();
+});
