@@ -40,6 +40,9 @@ console.log(`Feedback      POST ${h.esploraUrl}/v1/feedback (multipart)   GET ${
 console.log(
   `Plus          GET ${h.esploraUrl}/plus/plans   POST /plus/subscribe {plan_id,nwc}   GET /plus/subscription (NIP-98)`,
 );
+console.log(
+  `Lightning addr GET ${h.esploraUrl}/.well-known/lnurlp/<name>   POST /hermes/names {name} (NIP-98, members)`,
+);
 
 let stopping = false;
 const stop = async () => {

@@ -60,6 +60,8 @@ export interface PlusService {
   readonly member: (pubkey: string) => Readonly<Member> | null;
   /** Whether `pubkey` is a member in good standing now. */
   readonly isMember: (pubkey: string) => boolean;
+  /** A member's wallet-connect URI (the subscription connection), while the member is active. */
+  readonly nwcOf: (pubkey: string) => string | null;
   readonly stop: () => void;
 }
 
@@ -74,6 +76,23 @@ const parseNwc = (uri: string): { pubkey: string } => {
   return { pubkey: getPublicKey(hex.decode(secret)) };
 };
 
+/** The signer of a NIP-98 `Authorization` header for `method` on `path` of this server. */
+export const nip98Signer = async (
+  path: string,
+  method: string,
+  headers: IncomingHttpHeaders | undefined,
+): Promise<string> => {
+  const auth = headers?.authorization;
+  if (!auth) throw new HttpError(401, "Authorization required");
+  try {
+    const event = await unpackEventFromToken(auth);
+    await validateEvent(event, `http://${headers?.host ?? ""}${path}`, method);
+    return event.pubkey;
+  } catch (e) {
+    throw new HttpError(401, e instanceof Error ? e.message : "Bad authorization");
+  }
+};
+
 export const startPlus = (
   node: HarnessNode,
   opts: { plans?: readonly Plan[]; renewEveryMs?: number } = {},
@@ -82,19 +101,6 @@ export const startPlus = (
   const members = new Map<string, Member>();
   let offset = 0;
   const now = () => Math.floor(Date.now() / 1000) + offset;
-
-  /** The signer of a NIP-98 `Authorization` header for `method` on `path`. */
-  const authed = async (path: string, method: string, headers: IncomingHttpHeaders | undefined) => {
-    const auth = headers?.authorization;
-    if (!auth) throw new HttpError(401, "Authorization required");
-    try {
-      const event = await unpackEventFromToken(auth);
-      await validateEvent(event, `http://${headers?.host ?? ""}${path}`, method);
-      return event.pubkey;
-    } catch (e) {
-      throw new HttpError(401, e instanceof Error ? e.message : "Bad authorization");
-    }
-  };
 
   const settle = (m: Member) => {
     if (m.pending && node.events.some((e) => e.type === "payment_received" && e.paymentHash === m.pending)) {
@@ -160,7 +166,7 @@ export const startPlus = (
       "POST",
       /^\/plus\/subscribe$/,
       async (_m, body, headers) => {
-        const pubkey = await authed("/plus/subscribe", "post", headers);
+        const pubkey = await nip98Signer("/plus/subscribe", "post", headers);
         const b = parseJson(body);
         const plan = plans.find((p) => p.id === b.plan_id);
         if (!plan) throw new HttpError(400, "Unknown plan");
@@ -189,7 +195,7 @@ export const startPlus = (
       "GET",
       /^\/plus\/subscription$/,
       async (_m, _body, headers) => ({
-        json: status(await authed("/plus/subscription", "get", headers)),
+        json: status(await nip98Signer("/plus/subscription", "get", headers)),
       }),
     ],
   ];
@@ -208,6 +214,7 @@ export const startPlus = (
       return m ?? null;
     },
     isMember: (pubkey) => status(pubkey).active,
+    nwcOf: (pubkey) => (status(pubkey).active ? (members.get(pubkey)?.nwc ?? null) : null),
     stop: () => clearInterval(timer),
   };
 };

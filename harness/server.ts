@@ -34,6 +34,7 @@ export type Route = (
   m: RegExpMatchArray,
   body: string,
   headers?: IncomingHttpHeaders,
+  query?: URLSearchParams,
 ) => Promise<Reply> | Reply;
 
 const HEX64 = "([0-9a-fA-F]{64})";
@@ -423,11 +424,12 @@ export const serve = (
     body: string,
     table: RouteTable,
     headers?: IncomingHttpHeaders,
+    query?: URLSearchParams,
   ): Promise<Reply> => {
     try {
       for (const [m, re, route] of table) {
         const match = path.match(re);
-        if (match && m === method) return await route(match, body, headers);
+        if (match && m === method) return await route(match, body, headers, query);
       }
       return { status: 404, text: "Not found" };
     } catch (e) {
@@ -480,7 +482,8 @@ export const serve = (
         return;
       }
       const path = full.replace(/^\/api(?=\/(?!v1\/price))/, "");
-      send(res, await answer(method, path, body, [...extra, ...base], req.headers));
+      const query = new URLSearchParams((req.url ?? "").split("?").slice(1).join("?"));
+      send(res, await answer(method, path, body, [...extra, ...base], req.headers, query));
     } catch (e) {
       if (e instanceof HttpError) send(res, { status: e.status, text: e.message });
       else send(res, { status: 500, text: e instanceof Error ? e.message : String(e) });

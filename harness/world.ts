@@ -16,6 +16,7 @@ import { type Lsps2Service, startLsps2 } from "./lsps2";
 import { type NostrWorld, startNostr } from "./nostr/world";
 import { type FeedbackService, startFeedback } from "./feedback";
 import { type PlusService, startPlus } from "./plus";
+import { type HermesService, startHermes } from "./hermes";
 
 import { DEFAULT_ESPLORA_PORT } from "./ports";
 
@@ -74,6 +75,8 @@ export interface Harness {
   readonly feedback: FeedbackService;
   /** The membership (Plus) service under `/plus`: plans, subscribe, renewals through wallet-connect. */
   readonly plus: PlusService;
+  /** The lightning-address service (Plus members' name@host, invoices from their own wallets). */
+  readonly hermes: HermesService;
   readonly stop: () => Promise<void>;
 }
 
@@ -151,6 +154,8 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   extra.push(...feedback.routes);
   const plus = startPlus(lightning);
   extra.push(...plus.routes);
+  const hermes = startHermes(plus);
+  extra.push(...hermes.routes);
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {
@@ -188,6 +193,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     nostr,
     feedback,
     plus,
+    hermes,
     stop: () => {
       nostr.stop();
       plus.stop();

@@ -271,6 +271,13 @@ export interface CommandSpecs {
     input: { host: string; planId: number; nwc: string };
     output: { bolt11: string; amountSats: bigint };
   };
+
+  /** The name this wallet holds at the lightning-address service ('Hermes not configured' when unset). */
+  GetLightningAddress: { input: { host: string }; output: { name: string | null; address: string | null } };
+  /** check_available_lnurl_name: the name's rules, then whether it is free. */
+  CheckLnName: { input: { host: string; name: string }; output: { available: boolean } };
+  /** reserve_lnurl_name (members only): 'Name already taken' when it is someone else's. */
+  ReserveLnName: { input: { host: string; name: string }; output: { address: string } };
 }
 
 export type CommandTag = keyof CommandSpecs;

@@ -8,6 +8,7 @@ import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
 import { sendFeedbackCommand } from "./feedback";
 import { plusHandlers, plusNeeds } from "./plus";
+import { lightningAddressHandlers, lightningAddressNeeds } from "./lightning-address";
 import { lspHandlers, lspNeeds } from "./lsp";
 import { nwcHandlers } from "./nwc";
 import { onchainHandlers, onchainNeeds } from "./onchain";
@@ -62,6 +63,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ...nwcHandlers,
   SendFeedback: sendFeedbackCommand,
   ...plusHandlers,
+  ...lightningAddressHandlers,
 };
 
 /**
@@ -73,6 +75,7 @@ export const needs: Needs = {
   ...onchainNeeds,
   ...lightningNeeds,
   ...plusNeeds,
+  ...lightningAddressNeeds,
   ...lnurlNeeds,
   ...lspNeeds,
   CreateReceive: "lightning",

@@ -4,6 +4,8 @@
  * connection (index 0) with @getalby/sdk's NWC client over the world's relay, within the connection's
  * budget; a member whose renewal cannot be charged lapses after the 3-day grace.
  */
+import { getToken } from "nostr-tools/nip98";
+import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../harness/until";
@@ -12,6 +14,7 @@ import { type Harness, startHarness } from "../../harness/world";
 import type { WalletConfig } from "../config";
 import { initCrdtNode } from "../crdt/node";
 import { nwcKeys } from "../engine/nwc/keys";
+import { decodeBolt11 } from "../engine/parse/bolt11";
 import { isPlusActive } from "../engine/plus/client";
 import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
@@ -132,6 +135,80 @@ describe("Plus membership against the world", () => {
     expect(plus.planId).toBe(1);
     expect(plus.timestamp).toBeGreaterThanOrEqual(before + PERIOD_S - 60);
   }, 180_000);
+
+  it("reserves a lightning address: names checked, a taken name refused, then name@host is paid into the wallet's own channel with the payer's note", async () => {
+    const hermes = h.esploraUrl;
+    expect(await host.run({ _tag: "ReserveLnName", host: "", name: "alice" })).toMatchObject({
+      ok: false,
+      error: { message: "Hermes not configured" },
+    });
+    for (const [name, key] of [
+      ["", "settings.lightningaddress.error_empty"],
+      ["Alice", "settings.lightningaddress.error_characters"],
+      ["al ice", "settings.lightningaddress.error_characters"],
+    ] as const)
+      expect(await host.run({ _tag: "ReserveLnName", host: hermes, name })).toMatchObject({
+        ok: false,
+        error: { key },
+      });
+    expect(ok(await host.run({ _tag: "CheckLnName", host: hermes, name: "satoshi.plus-1_x" }))).toEqual({
+      available: true,
+    });
+    const { address } = ok<{ address: string }>(
+      await host.run({ _tag: "ReserveLnName", host: hermes, name: "satoshi.plus-1_x" }),
+    );
+    expect(address).toBe(`satoshi.plus-1_x@${new URL(h.esploraUrl).host}`);
+    expect(ok(await host.run({ _tag: "GetLightningAddress", host: hermes }))).toEqual({
+      name: "satoshi.plus-1_x",
+      address,
+    });
+    // Someone else asking for the name (signed with another key) is told it is taken.
+    const other = generateSecretKey();
+    const url = `${h.esploraUrl}/hermes/names`;
+    const taken = await fetch(url, {
+      method: "POST",
+      headers: { authorization: await getToken(url, "post", (e) => finalizeEvent(e, other), true) },
+      body: JSON.stringify({ name: "satoshi.plus-1_x" }),
+    });
+    expect(taken.status).toBe(409);
+    expect(await taken.text()).toBe("Name already taken");
+
+    // A payer follows LUD-16 then LUD-06: the invoice is the wallet's own, for the amount asked.
+    const params = (await (await fetch(`${h.esploraUrl}/.well-known/lnurlp/satoshi.plus-1_x`)).json()) as {
+      tag: string;
+      callback: string;
+      metadata: string;
+      allowsNostr: boolean;
+      nostrPubkey: string;
+      commentAllowed: number;
+    };
+    expect(params).toMatchObject({ tag: "payRequest", allowsNostr: true, commentAllowed: 144 });
+    expect(JSON.parse(params.metadata)).toContainEqual(["text/identifier", address]);
+    expect(params.nostrPubkey).toMatch(/^[0-9a-f]{64}$/);
+    const pay = (await (
+      await fetch(`${params.callback}?amount=21000&comment=${encodeURIComponent("thanks for the coffee")}`)
+    ).json()) as { pr: string };
+    const invoice = decodeBolt11(pay.pr)!;
+    expect(invoice.amountMsat).toBe(21_000n);
+    expect(invoice.payeePubkey).toBe(host.views().live.node_id);
+    expect((await h.lightning.node.payInvoice(pay.pr, 100_000n)).status).toBe("succeeded");
+    await until(
+      "the payment in activity",
+      async () => {
+        const item = host
+          .views()
+          .activity.items.find((i) => i.kind === "Lightning" && i.inbound && i.amount_sats === 21n);
+        if (!item) return false;
+        const d = ok<{ description: string | null; status: string }>(
+          await host.run({ _tag: "GetLightningPayment", id: item.id }),
+        );
+        return d.status === "succeeded" && d.description === "thanks for the coffee";
+      },
+      30_000,
+    );
+    const bad = (await (await fetch(`${params.callback}?amount=abc`)).json()) as { status: string };
+    expect(bad.status).toBe("ERROR");
+  }, 120_000);
 
   it("charges a renewal through the connection within its budget, refuses a second in the same month, and lapses after the grace", async () => {
     const mnemonic = ok<{ words: string[] }>(await host.run({ _tag: "ShowSeed" })).words.join(" ");
