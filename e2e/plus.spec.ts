@@ -9,6 +9,14 @@ test("join Plus: refused with a balance warning until the wallet has lightning f
 }) => {
   test.setTimeout(300_000);
   await createWallet(page);
+  // Before joining, the lightning address offers the join prompt.
+  await page.goto("/settings/lightningaddress");
+  await expect(page.getByText("A lightning address comes with Plus. Join to reserve your name.")).toBeVisible(
+    {
+      timeout: 60_000,
+    },
+  );
+  await expect(page.getByRole("link", { name: "Join Plus" })).toBeVisible();
   // An incoming link is forwarded with its query.
   await page.goto("/plus?plan=1");
   await expect(page).toHaveURL(/\/settings\/plus\?plan=1$/);
@@ -42,4 +50,29 @@ test("join Plus: refused with a balance warning until the wallet has lightning f
   await join.click();
   await expect(page.getByRole("heading", { name: "You are a Plus member" })).toBeVisible({ timeout: 90_000 });
   await expect(page.getByText(/^Renews on .+\.$/)).toBeVisible();
+
+  // The lightning address: a member reserves a name and is paid at name@host by an outside payer.
+  await page.goto("/settings");
+  await page.getByRole("link", { name: "Lightning address" }).click();
+  await expect(page).toHaveURL(/\/settings\/lightningaddress$/);
+  await page.getByLabel("Name").fill("Bad Name");
+  await expect(page.getByText("Only lowercase letters, digits, dash, underscore and dot.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Reserve name" })).toBeDisabled();
+  const name = `plus-${Date.now()}`;
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Reserve name" }).click();
+  const host = new URL(esplora).host;
+  await expect(page.getByTestId("lightning-address")).toHaveText(`${name}@${host}`, { timeout: 30_000 });
+
+  const params = (await (await fetch(`${esplora}/.well-known/lnurlp/${name}`)).json()) as {
+    callback: string;
+  };
+  const { pr } = (await (
+    await fetch(`${params.callback}?amount=2100000&comment=${encodeURIComponent("for the pizza")}`)
+  ).json()) as { pr: string };
+  const paid = await postJson(esplora, "/ln/pay", { bolt11: pr });
+  expect(paid.status).toBe("succeeded");
+  await page.reload();
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: /2,100 sats/ }).first()).toBeVisible({ timeout: 60_000 });
 });

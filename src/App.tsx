@@ -37,6 +37,7 @@ const Channels = screen(() => import("./screens/settings/Channels"), "Channels")
 const Admin = screen(() => import("./screens/settings/Admin"), "Admin");
 const Connections = screen(() => import("./screens/settings/Connections"), "Connections");
 const Swap = screen(() => import("./screens/swap/Swap"), "Swap");
+const LightningAddress = screen(() => import("./screens/settings/LightningAddress"), "LightningAddress");
 const Plus = screen(() => import("./screens/settings/Plus"), "Plus");
 const Feedback = screen(() => import("./screens/feedback/Feedback"), "Feedback");
 
@@ -74,6 +75,7 @@ function Routes() {
         <Route path="/settings/servers" component={ServersSettings} />
         <Route path="/feedback" component={Feedback} />
         <Route path="/settings/plus" component={Plus} />
+        <Route path="/settings/lightningaddress" component={LightningAddress} />
         <Route path="/plus">
           {() => <Redirect to={`/settings/plus${window.location.search}`} replace />}
         </Route>

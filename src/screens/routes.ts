@@ -25,4 +25,5 @@ export const ROUTES_BUILT: readonly string[] = [
   "/settings/connections",
   "/feedback",
   "/settings/plus",
+  "/settings/lightningaddress",
 ];
