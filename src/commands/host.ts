@@ -330,7 +330,10 @@ export class WalletHost {
             await this.startEngines();
             await this.engines.whenStarted("nwc");
           }
-          return this.engines.port("nwc");
+          const port = this.engines.port("nwc");
+          // The URI is given once the relay listens for its connection: the app may use it at once.
+          await port?.ready();
+          return port;
         }).pipe(
           Effect.flatMap((port) =>
             port
@@ -401,6 +404,8 @@ export class WalletHost {
   /** The owner's connections changed: the service starts, listens to the new set, or stops. */
   private async connectionsChanged(): Promise<void> {
     if (this.stopped) return;
+    // A service still starting read the connections before this change: it takes it in once it runs.
+    if (this.engines.isStarting("nwc")) await this.engines.whenStarted("nwc");
     const port = this.engines.port("nwc");
     const enabled = this.nwc.hooks().connections().length > 0;
     if (port && enabled) await port.refresh().catch(() => undefined);

@@ -83,6 +83,8 @@ export interface NwcPort {
   readonly clientPubkey: (index: number) => string;
   /** The connections changed: listens to the new set and publishes their info events. */
   readonly refresh: () => Promise<void>;
+  /** Resolves once the relay listens for the connections of the latest refresh (or gave up trying). */
+  readonly ready: () => Promise<void>;
   /** Sends replies later (a held payment the owner approved or denied). */
   readonly reply: (to: ReplyTarget, replies: readonly Reply[]) => Promise<void>;
   readonly notify: (
@@ -197,7 +199,7 @@ export const startNwcService = async (
     if (replies.length > 0 && !stopped) await sendReplies(target, replies);
   };
 
-  const refresh = async (): Promise<void> => {
+  const listen = async (): Promise<void> => {
     if (stopped) return;
     const next = new Map<string, ServedConnection>();
     for (const c of hooks.connections()) next.set(keysOf(c.index).servicePubkey, c);
@@ -206,6 +208,12 @@ export const startNwcService = async (
     sub?.close();
     sub = null;
     if (next.size > 0) {
+      // Requests are ephemeral on most relays: one sent before the subscription is in place is lost, so a
+      // refresh ends only once the relay said it listens (end of stored events), or after a few seconds.
+      let listening: () => void = () => undefined;
+      const live = new Promise<void>((resolve) => {
+        listening = resolve;
+      });
       sub = pool.subscribe(
         [relay],
         { kinds: [REQUEST_KIND], "#p": [...next.keys()], since: hooks.since() },
@@ -213,8 +221,11 @@ export const startNwcService = async (
           onevent: (event) => {
             void onRequest(event).catch(() => undefined);
           },
+          oneose: () => listening(),
+          onclose: () => listening(),
         },
       );
+      await Promise.race([live, new Promise((r) => setTimeout(r, 5_000))]);
     }
     // Info events are replaceable: publishing one for each new connection tells its app what it may ask.
     await Promise.all(
@@ -228,7 +239,12 @@ export const startNwcService = async (
     );
   };
 
-  await refresh();
+  let current: Promise<void> = listen();
+  const refresh = (): Promise<void> => {
+    current = listen();
+    return current;
+  };
+  await current;
 
   return {
     relay,
@@ -236,6 +252,7 @@ export const startNwcService = async (
     servicePubkey: (index) => keysOf(index).servicePubkey,
     clientPubkey: (index) => keysOf(index).clientPubkey,
     refresh,
+    ready: () => current,
     reply: sendReplies,
     notify: async (index, app, type, transaction) => {
       const keys = keysOf(index);
