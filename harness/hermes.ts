@@ -14,7 +14,10 @@ import type { IncomingHttpHeaders } from "node:http";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { hex, utf8 } from "@scure/base";
 import { NWCClient } from "@getalby/sdk/nwc";
-import { getPublicKey } from "nostr-tools/pure";
+import { makeZapReceipt, validateZapRequest } from "nostr-tools/nip57";
+import { SimplePool } from "nostr-tools/pool";
+import { finalizeEvent, getPublicKey } from "nostr-tools/pure";
+import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { lnurlError } from "./http-json";
 import { nip98Signer, type PlusService } from "./plus";
 import { HttpError, parseJson, type RouteTable } from "./server";
@@ -49,7 +52,14 @@ export interface HermesService {
   /** Invoices handed to payers, newest last. */
   readonly payments: () => readonly HermesPayment[];
   readonly nameOf: (pubkey: string) => string | null;
+  /** Zap receipts published (NIP-57), newest last. */
+  readonly receipts: () => readonly { id: string; bolt11: string }[];
+  readonly stop: () => void;
 }
+
+/** How long a zap's invoice is watched for its payment, and how often. */
+const ZAP_WATCH_MS = 10 * 60_000;
+const ZAP_POLL_MS = 1_000;
 
 export const startHermes = (plus: PlusService): HermesService => {
   /** name → member pubkey, and back. */
@@ -58,6 +68,41 @@ export const startHermes = (plus: PlusService): HermesService => {
   const payments: HermesPayment[] = [];
   const zapSecret = sha256(utf8.decode("hermes zap receipts of the local world"));
   const nostrPubkey = getPublicKey(zapSecret);
+  const receipts: { id: string; bolt11: string }[] = [];
+  const pool = new SimplePool();
+  let stopped = false;
+
+  /**
+   * NIP-57: once the member's wallet says the zap's invoice is settled (lookup_invoice over the same
+   * connection), a zap receipt signed with the service's key goes to the relays the zap request named.
+   */
+  const watchZap = async (nwc: string, bolt11: string, zapRequest: string, relays: string[]) => {
+    const hash = decodeBolt11(bolt11)?.paymentHash;
+    if (!hash) return;
+    const client = new NWCClient({ nostrWalletConnectUrl: nwc });
+    const end = Date.now() + ZAP_WATCH_MS;
+    try {
+      while (!stopped && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, ZAP_POLL_MS));
+        const tx = await client.lookupInvoice({ payment_hash: hash }).catch(() => null);
+        if (tx?.state !== "settled") continue;
+        const receipt = finalizeEvent(
+          makeZapReceipt({
+            zapRequest,
+            preimage: tx.preimage || undefined,
+            bolt11,
+            paidAt: new Date((tx.settled_at || Math.floor(Date.now() / 1000)) * 1000),
+          }),
+          zapSecret,
+        );
+        await Promise.allSettled(pool.publish(relays, receipt));
+        receipts.push({ id: receipt.id, bolt11 });
+        return;
+      }
+    } finally {
+      client.close();
+    }
+  };
 
   const metadataOf = (name: string, host: string) =>
     JSON.stringify([
@@ -123,24 +168,31 @@ export const startHermes = (plus: PlusService): HermesService => {
         if (comment !== null && comment.length > COMMENT_ALLOWED)
           return fail(`Comments may be at most ${COMMENT_ALLOWED} characters`);
         const zapRequest = query?.get("nostr") ?? null;
-        let zap = false;
+        let zapRelays: string[] = [];
         if (zapRequest !== null) {
-          try {
-            const z = JSON.parse(zapRequest) as { kind?: unknown };
-            zap = z.kind === 9734;
-          } catch {
-            return fail("nostr must be a zap request event");
-          }
-          if (!zap) return fail("nostr must be a zap request event");
+          if (zapRequest.length > 10_000) return fail("The zap request is too large");
+          const problem = validateZapRequest(zapRequest);
+          if (problem) return fail(problem);
+          const z = JSON.parse(zapRequest) as { kind: number; tags: string[][] };
+          if (z.kind !== 9734) return fail("nostr must be a zap request event (kind 9734)");
+          const asked = z.tags.find((t) => t[0] === "amount")?.[1];
+          if (asked !== undefined && asked !== amount) return fail("The zap request's amount differs");
+          zapRelays = (z.tags.find((t) => t[0] === "relays") ?? [])
+            .slice(1)
+            .filter((r) => /^wss?:\/\//.test(r))
+            .slice(0, 5);
         }
+        const zap = zapRequest !== null;
+        const zapNote = zapRequest !== null ? (JSON.parse(zapRequest) as { content: string }).content : "";
         const nwc = plus.nwcOf(owner);
         if (!nwc) return fail("This address's owner is not a member");
         // LUD-06: the invoice commits to the metadata (NIP-57: to the zap request).
         const hash = hex.encode(sha256(utf8.decode(zapRequest ?? metadataOf(name, hostOf(headers)))));
-        const note = comment ?? `Payment to ${name}`;
+        const note = comment ?? (zapNote || `Payment to ${name}`);
         try {
           const bolt11 = await makeInvoice(nwc, msat, note, hash);
           payments.push({ name, msat, comment, zap, bolt11 });
+          if (zapRequest !== null) void watchZap(nwc, bolt11, zapRequest, zapRelays).catch(() => undefined);
           return { json: { pr: bolt11, routes: [] } };
         } catch (e) {
           return fail(
@@ -193,5 +245,10 @@ export const startHermes = (plus: PlusService): HermesService => {
     nostrPubkey,
     payments: () => [...payments],
     nameOf: (pubkey) => names.get(pubkey) ?? null,
+    receipts: () => [...receipts],
+    stop: () => {
+      stopped = true;
+      pool.destroy();
+    },
   };
 };

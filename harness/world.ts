@@ -197,6 +197,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     stop: () => {
       nostr.stop();
       plus.stop();
+      hermes.stop();
       stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()))
         .then(
           () =>

@@ -5,7 +5,9 @@
  * budget; a member whose renewal cannot be charged lapses after the 3-day grace.
  */
 import { getToken } from "nostr-tools/nip98";
-import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
+import { makeZapRequest } from "nostr-tools/nip57";
+import { SimplePool } from "nostr-tools/pool";
+import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../harness/until";
@@ -136,7 +138,7 @@ describe("Plus membership against the world", () => {
     expect(plus.timestamp).toBeGreaterThanOrEqual(before + PERIOD_S - 60);
   }, 180_000);
 
-  it("reserves a lightning address: names checked, a taken name refused, then name@host is paid into the wallet's own channel with the payer's note", async () => {
+  it("reserves a lightning address: names checked, a taken name refused, then name@host is paid into the wallet's own channel with the payer's note, and a zap gets its receipt on the relay", async () => {
     const hermes = h.esploraUrl;
     expect(await host.run({ _tag: "ReserveLnName", host: "", name: "alice" })).toMatchObject({
       ok: false,
@@ -206,6 +208,49 @@ describe("Plus membership against the world", () => {
       },
       30_000,
     );
+    // A zap (NIP-57): the invoice commits to the zap request; once paid, the service's receipt is on the relay.
+    const zapper = generateSecretKey();
+    const zapRequest = finalizeEvent(
+      makeZapRequest({
+        pubkey: getPublicKey(zapper),
+        amount: 1_000_000,
+        relays: [h.nostr.relayUrl],
+        comment: "zap!",
+      }),
+      zapper,
+    );
+    const zapped = (await (
+      await fetch(`${params.callback}?amount=1000000&nostr=${encodeURIComponent(JSON.stringify(zapRequest))}`)
+    ).json()) as { pr: string };
+    expect(zapped).toEqual({ pr: expect.any(String), routes: [] });
+    expect(decodeBolt11(zapped.pr)?.payeePubkey).toBe(host.views().live.node_id);
+    expect((await h.lightning.node.payInvoice(zapped.pr, 100_000n)).status).toBe("succeeded");
+    const pool = new SimplePool();
+    try {
+      await until(
+        "the zap receipt on the relay",
+        async () => {
+          const found = await pool.querySync([h.nostr.relayUrl], {
+            kinds: [9735],
+            authors: [params.nostrPubkey],
+          });
+          return found.some(
+            (e) =>
+              e.tags.some((t) => t[0] === "bolt11" && t[1] === zapped.pr) &&
+              e.tags.some((t) => t[0] === "description" && t[1] === JSON.stringify(zapRequest)),
+          );
+        },
+        60_000,
+      );
+    } finally {
+      pool.destroy();
+    }
+    const forged = { ...zapRequest, content: "changed" };
+    const refused = (await (
+      await fetch(`${params.callback}?amount=1000000&nostr=${encodeURIComponent(JSON.stringify(forged))}`)
+    ).json()) as { status: string };
+    expect(refused.status).toBe("ERROR");
+
     const bad = (await (await fetch(`${params.callback}?amount=abc`)).json()) as { status: string };
     expect(bad.status).toBe("ERROR");
   }, 120_000);
