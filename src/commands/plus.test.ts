@@ -17,6 +17,9 @@ import type { WalletConfig } from "../config";
 import { initCrdtNode } from "../crdt/node";
 import { nwcKeys } from "../engine/nwc/keys";
 import { decodeBolt11 } from "../engine/parse/bolt11";
+import { fetchParams, metadataText } from "../engine/lnurl/client";
+import { decodeLightningAddress } from "../engine/parse/lightning-address";
+import examples from "../engine/lnurl/vectors/lud-examples.json";
 import { isPlusActive } from "../engine/plus/client";
 import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
@@ -187,6 +190,19 @@ describe("Plus membership against the world", () => {
     expect(params).toMatchObject({ tag: "payRequest", allowsNostr: true, commentAllowed: 144 });
     expect(JSON.parse(params.metadata)).toContainEqual(["text/identifier", address]);
     expect(params.nostrPubkey).toMatch(/^[0-9a-f]{64}$/);
+    // The metadata has the shape of LUD-06's published example, and the wallet's own LNURL client reads
+    // the address as a pay offer.
+    for (const v of examples.metadata) expect(metadataText(v.raw)).toBe(v.text);
+    expect(metadataText(params.metadata)).toBe(`Payment to ${address}`);
+    const offer = await fetchParams(
+      (input, init) => fetch(input, init),
+      decodeLightningAddress(address)?.url ?? "",
+    );
+    expect(offer).toMatchObject({
+      tag: "payRequest",
+      description: `Payment to ${address}`,
+      minSendable: 1_000n,
+    });
     const pay = (await (
       await fetch(`${params.callback}?amount=21000&comment=${encodeURIComponent("thanks for the coffee")}`)
     ).json()) as { pr: string };
