@@ -35,6 +35,10 @@ const invalid = () => new InvalidInput({ message: "Feedback is required", key: "
 
 export const sendFeedbackCommand: Handler<"SendFeedback"> = (cmd, ctx) =>
   Effect.gen(function* () {
+    if (!cmd.host)
+      return yield* Effect.fail(
+        new ServerUnavailable({ message: "Feedback failed, try again", key: "feedback.error_try_again" }),
+      );
     const feedback = cmd.feedback.trim();
     if (!feedback || feedback.length > 10_000) return yield* Effect.fail(invalid());
     if (cmd.images.length > MAX_IMAGES || cmd.images.some((i) => i.bytes.length > MAX_IMAGE_BYTES))
