@@ -5,6 +5,7 @@ import { wordlist } from "@scure/bip39/wordlists/english.js";
 import fc from "fast-check";
 import { nip19 } from "nostr-tools";
 import { describe, expect, it } from "vitest";
+import { connectionSecretsOf } from "../src/commands/feedback";
 import { secretsOfWords } from "../src/engine/keys/held-secrets";
 import { REDACTED, redactLines } from "../src/security/redact";
 
@@ -28,7 +29,10 @@ describe("redacted logs", () => {
         (entropy, preimageBytes, otherKey, pick) => {
           const mnemonic = entropyToMnemonic(entropy, wordlist);
           const preimages = preimageBytes.map((b) => hex.encode(b));
-          const held = secretsOfWords(mnemonic, preimages);
+          const held = secretsOfWords(mnemonic, [
+            ...preimages,
+            ...connectionSecretsOf(mnemonic, [1000, 1001]),
+          ]);
           // Secrets of other wallets in the shapes any wallet's secrets take.
           const foreign = [
             nip19.nsecEncode(otherKey),

@@ -7,6 +7,10 @@ import { Effect } from "effect";
 import { boundedFetch } from "../engine/http/bounded";
 import { FeedbackRefused, sendFeedback } from "../engine/feedback/send";
 import { secretsOfWords } from "../engine/keys/held-secrets";
+import { nwcKeys } from "../engine/nwc/keys";
+import { hex } from "@scure/base";
+import { crdtProjection } from "../projections/crdt";
+import { nwcIndexesOf } from "../projections/nwc";
 import { InvalidInput, ServerUnavailable } from "../errors";
 import { type HeldSecrets, redactLines } from "../security/redact";
 import type { States } from "../projections";
@@ -24,10 +28,25 @@ export const MAX_IMAGE_BYTES = 5_000_000;
 export const preimagesOf = (states: States): string[] =>
   [...states.lightning.payments.values()].flatMap((p) => (p.preimage ? [p.preimage] : []));
 
-/** The secrets the wallet holds now: from its words when unlocked, and its preimages always. */
+/** The wallet-connect keys of every connection (and the subscription's, index 0), as hex. */
+export const connectionSecretsOf = (mnemonic: string, indexes: readonly number[]): string[] =>
+  [...new Set([0, ...indexes])].flatMap((i) => {
+    const k = nwcKeys(mnemonic, i);
+    return [hex.encode(k.serviceSecret), hex.encode(k.clientSecret)];
+  });
+
+/**
+ * The secrets the wallet holds now: from its words when unlocked (keys, and each connection's wallet-connect
+ * keys), and its preimages always.
+ */
 export const heldSecrets = (ctx: HandlerContext): Effect.Effect<HeldSecrets> =>
   ctx.keys.mnemonic().pipe(
-    Effect.map((m) => secretsOfWords(m, preimagesOf(ctx.states))),
+    Effect.map((m) =>
+      secretsOfWords(m, [
+        ...preimagesOf(ctx.states),
+        ...connectionSecretsOf(m, nwcIndexesOf(crdtProjection.view(ctx.states.crdt))),
+      ]),
+    ),
     Effect.orElseSucceed(() => ({ strings: preimagesOf(ctx.states), words: [] })),
   );
 
