@@ -3,7 +3,7 @@ import { createWallet, expect, fundOnchain, syncNow, test } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
 
-test("join Plus: refused with a balance warning until the wallet has lightning funds, then joined with the renewal date shown", async ({
+test("join Plus (refused with a balance warning until the wallet has lightning funds), see the renewal date, reserve a lightning address and be paid at it by an outside payer", async ({
   page,
   esplora,
 }) => {
