@@ -10,6 +10,7 @@ import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
 import { benchNwcPay } from "./nwc";
+import { benchLightningAddress } from "./lnaddress";
 import { benchRelay } from "./nostr";
 import { benchReplay } from "./replay";
 import { benchRestoreScan, benchUnlock } from "./security";
@@ -49,6 +50,8 @@ try {
   await benchCashuMint(world);
   console.log("\n== Wallet-connect ==");
   await benchNwcPay(world);
+  console.log("\n== Plus ==");
+  await benchLightningAddress(world);
 } finally {
   await world.stop();
 }

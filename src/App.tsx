@@ -43,6 +43,9 @@ const Profile = screen(() => import("./screens/profile/Profile"), "Profile");
 const EditProfile = screen(() => import("./screens/profile/EditProfile"), "EditProfile");
 const ImportProfile = screen(() => import("./screens/profile/ImportProfile"), "ImportProfile");
 const NostrKeys = screen(() => import("./screens/settings/NostrKeys"), "NostrKeys");
+const LightningAddress = screen(() => import("./screens/settings/LightningAddress"), "LightningAddress");
+const Plus = screen(() => import("./screens/settings/Plus"), "Plus");
+const Feedback = screen(() => import("./screens/feedback/Feedback"), "Feedback");
 
 /** Paths a person may open with no wallet yet. */
 const WITHOUT_WALLET = ["/setup", "/setup/restore", "/settings/emergencykit"];
@@ -82,6 +85,12 @@ function Routes() {
         <Route path="/importprofile" component={ImportProfile} />
         <Route path="/settings/importprofile" component={ImportProfile} />
         <Route path="/settings/nostrkeys" component={NostrKeys} />
+        <Route path="/feedback" component={Feedback} />
+        <Route path="/settings/plus" component={Plus} />
+        <Route path="/settings/lightningaddress" component={LightningAddress} />
+        <Route path="/plus">
+          {() => <Redirect to={`/settings/plus${window.location.search}`} replace />}
+        </Route>
         <Route component={NotFound} />
       </Switch>
     </Suspense>

@@ -18,6 +18,12 @@ export interface WalletConfig {
   readonly servers?: Servers;
   /** The nostr servers: relays, the social-profile cache (`primal_api`) and the Blossom media server. */
   readonly nostr?: NostrServers;
+  /** The feedback service (`POST {feedback}/v1/feedback`), or null when this build has none. */
+  readonly feedback?: string | null;
+  /** The membership (Plus) service, or null when unset. */
+  readonly subscriptions?: string | null;
+  /** The lightning-address service ('Hermes not configured' when null). */
+  readonly hermes?: string | null;
 }
 
 /** Where the wallet's nostr identity lives. An empty `primal` means none is set. */
@@ -158,6 +164,9 @@ export interface BuildDefaults {
   readonly rgs?: string;
   readonly storage?: string;
   readonly lsp?: string;
+  readonly feedback?: string;
+  readonly subscriptions?: string;
+  readonly hermes?: string;
 }
 
 const asNetwork = (v: string | null | undefined): Network | null =>
@@ -231,6 +240,13 @@ export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): W
   const { esplora } = servers;
   const priceSource =
     network === "regtest" ? `${esplora}/api/v1/price/{code}` : "https://mempool.space/api/v1/prices";
+  // On regtest the local world serves feedback, membership and lightning addresses on its one port.
+  const world = network === "regtest" ? esplora : null;
+  const service = (name: "subscriptions" | "hermes" | null, built: string | undefined): string | null => {
+    const stored = name ? storage.getItem(`USER_SETTINGS_${name}`) : null;
+    if (stored !== null) return stored.replace(/\/$/, "") || null;
+    return (network === defaultNetwork(build) && built ? built : world)?.replace(/\/$/, "") || null;
+  };
   return {
     network,
     esplora,
@@ -240,5 +256,8 @@ export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): W
     nostr: resolveNostrServers(storage, network, esplora),
     proxy: servers.proxy || null,
     lsp: servers.lsp || null,
+    feedback: service(null, build.feedback),
+    subscriptions: service("subscriptions", build.subscriptions),
+    hermes: service("hermes", build.hermes),
   };
 };

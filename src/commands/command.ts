@@ -295,6 +295,51 @@ export interface CommandSpecs {
   ApproveNwcInvoice: { input: { id: string }; output: { paid: boolean } };
   DenyNwcInvoice: { input: { id: string }; output: null };
   DenyAllNwc: { input: Empty; output: { denied: number } };
+
+  /**
+   * Sends the feedback form to the feedback service at `host`; with `includeLogs` the node's logs go too,
+   * every secret the wallet holds cut out of them first.
+   */
+  SendFeedback: {
+    input: {
+      host: string;
+      userType: "nostr" | "email";
+      id: string;
+      feedback: string;
+      includeLogs: boolean;
+      images: readonly { name: string; type: string; bytes: Uint8Array }[];
+    };
+    output: null;
+  };
+
+  /** The membership service's plans and this wallet's subscription (timestamp in seconds; active: spec 1). */
+  GetPlus: {
+    input: { host: string };
+    output: {
+      plans: { id: number; amountSats: bigint }[];
+      planId: number | null;
+      timestamp: number | null;
+      active: boolean;
+      balanceSats: bigint;
+    };
+  };
+  /**
+   * Makes the subscription connection (wallet-connect index 0, the plan's price per month, fixed) for plan
+   * `planId`; refused unless lightning plus federation balance is above the price.
+   */
+  PreparePlus: { input: { host: string; planId: number }; output: { index: number; amountSats: bigint } };
+  /** Gives the service the connection's URI; answers its invoice for the plan's price (checked). */
+  SubscribePlus: {
+    input: { host: string; planId: number; nwc: string };
+    output: { bolt11: string; amountSats: bigint };
+  };
+
+  /** The name this wallet holds at the lightning-address service ('Hermes not configured' when unset). */
+  GetLightningAddress: { input: { host: string }; output: { name: string | null; address: string | null } };
+  /** check_available_lnurl_name: the name's rules, then whether it is free. */
+  CheckLnName: { input: { host: string; name: string }; output: { available: boolean } };
+  /** reserve_lnurl_name (members only): 'Name already taken' when it is someone else's. */
+  ReserveLnName: { input: { host: string; name: string }; output: { address: string } };
 }
 
 /** The contact form's fields (spec 2 §5), plus what a profile brings. */

@@ -7,6 +7,9 @@ import { lightningHandlers, lightningNeeds } from "./lightning";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
+import { sendFeedbackCommand } from "./feedback";
+import { plusHandlers, plusNeeds } from "./plus";
+import { lightningAddressHandlers, lightningAddressNeeds } from "./lightning-address";
 import { lspHandlers, lspNeeds } from "./lsp";
 import { nostrHandlers, nostrNeeds } from "./nostr";
 import { nwcHandlers } from "./nwc";
@@ -62,6 +65,9 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ...nostrHandlers,
   ...contactsHandlers,
   ...nwcHandlers,
+  SendFeedback: sendFeedbackCommand,
+  ...plusHandlers,
+  ...lightningAddressHandlers,
 };
 
 /**
@@ -72,6 +78,8 @@ export const needs: Needs = {
   ShowSeed: "seed",
   ...onchainNeeds,
   ...lightningNeeds,
+  ...plusNeeds,
+  ...lightningAddressNeeds,
   ...lnurlNeeds,
   ...lspNeeds,
   ...nostrNeeds,

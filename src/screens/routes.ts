@@ -29,4 +29,7 @@ export const ROUTES_BUILT: readonly string[] = [
   "/settings/importprofile",
   "/settings/nostrkeys",
   "/settings/connections",
+  "/feedback",
+  "/settings/plus",
+  "/settings/lightningaddress",
 ];

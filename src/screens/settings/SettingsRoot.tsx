@@ -14,6 +14,8 @@ const GROUPS: readonly { readonly key: string; readonly items: readonly Item[] }
   {
     key: "settings.general",
     items: [
+      { path: "/settings/plus", key: "settings.plus" },
+      { path: "/settings/lightningaddress", key: "settings.lightningaddress" },
       { path: "/settings/channels", key: "settings.channels" },
       { path: "/settings/backup", key: "settings.backup" },
       { path: "/settings/restore", key: "settings.restore" },
@@ -35,6 +37,7 @@ const GROUPS: readonly { readonly key: string; readonly items: readonly Item[] }
     items: [
       { path: "/settings/emergencykit", key: "settings.emergency_kit" },
       { path: "/settings/admin", key: "settings.admin" },
+      { path: "/feedback", key: "settings.feedback" },
     ],
   },
 ];
