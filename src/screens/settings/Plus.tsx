@@ -5,7 +5,7 @@ import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { useWalletConfig } from "../../ui/config";
 import { ErrorBox, useErrorText } from "../../ui/errors";
-import { groupSats } from "../../ui/format";
+import { useFormat } from "../../ui/useFormat";
 import { useView, useWallet } from "../../ui/wallet";
 
 type PlusState = ResultOf<"GetPlus">;
@@ -18,6 +18,7 @@ type PlusState = ResultOf<"GetPlus">;
  */
 export function Plus() {
   const { t, lang } = useI18n();
+  const fmt = useFormat();
   const client = useWallet();
   const config = useWalletConfig();
   const errorText = useErrorText();
@@ -85,7 +86,7 @@ export function Plus() {
         <ul className="column" aria-label={t("settings.plus.plans")}>
           {state.plans.map((p) => {
             const enough = spendable > p.amountSats;
-            const price = groupSats(p.amountSats, lang);
+            const price = fmt.sats(p.amountSats);
             return (
               <li key={p.id} className="column">
                 <p>{t("settings.plus.plan_price", { amount: price })}</p>
