@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { CommandFailed } from "../../commands/client";
 import { useI18n } from "../../i18n/intl";
+import { useFormat } from "../../ui/useFormat";
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { useView, useWallet } from "../../ui/wallet";
 
@@ -15,6 +16,7 @@ const ALREADY_PAID = "An invoice must not get paid twice.";
  */
 export function NwcRequests() {
   const { t } = useI18n();
+  const fmt = useFormat();
   const client = useWallet();
   const errorText = useErrorText();
   const pending = (useView("nwc")?.pending ?? []).filter((p) => p.expiry * 1000 > Date.now());
@@ -81,7 +83,7 @@ export function NwcRequests() {
         {pending.map((p) => (
           <li key={p.id} className="request-row">
             <span>
-              {t("home.requests.payment", { name: p.name, amount: p.amount_sats.toString() })}
+              {t("home.requests.payment", { name: p.name, amount: fmt.sats(p.amount_sats) })}
               <small>
                 {" "}
                 · {p.reason === "budget" ? t("home.requests.over_budget") : t("home.requests.needs_approval")}
@@ -94,7 +96,7 @@ export function NwcRequests() {
                 disabled={busy !== null}
                 aria-label={t("home.requests.approve_named", {
                   name: p.name,
-                  amount: p.amount_sats.toString(),
+                  amount: fmt.sats(p.amount_sats),
                 })}
                 onClick={() => approve(p.id)}
               >
@@ -104,7 +106,7 @@ export function NwcRequests() {
                 type="button"
                 className="button"
                 disabled={busy !== null}
-                aria-label={t("home.requests.deny_named", { name: p.name, amount: p.amount_sats.toString() })}
+                aria-label={t("home.requests.deny_named", { name: p.name, amount: fmt.sats(p.amount_sats) })}
                 onClick={() => act(p.id, () => client.dispatch({ _tag: "DenyNwcInvoice", id: p.id }))}
               >
                 {t("home.requests.deny")}

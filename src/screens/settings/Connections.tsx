@@ -9,6 +9,7 @@ import { ConfirmDialog, Dialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { Qr } from "../../ui/Qr";
 import { useView, useWallet } from "../../ui/wallet";
+import { useFormat } from "../../ui/useFormat";
 
 const PERIODS = [0, 1, 2, 3] as const;
 /** Profiles from this index on were made by the owner and have a URI to give an app (spec 2 §3). */
@@ -178,6 +179,7 @@ function ConnectionCard({
   onDelete: () => void;
 }) {
   const { t } = useI18n();
+  const fmt = useFormat();
   const [open, setOpen] = useState(false);
   const left = budgetRemaining(profile.budget_amount, profile.budget_period, profile.spends, Date.now());
   return (
@@ -198,12 +200,12 @@ function ConnectionCard({
               <dt>{t("settings.connections.budget")}</dt>
               <dd>
                 {t("settings.connections.budget_of", {
-                  amount: profile.budget_amount.toString(),
+                  amount: fmt.sats(profile.budget_amount),
                   period: t(`settings.connections.period_${profile.budget_period}`),
                 })}
               </dd>
               <dt>{t("settings.connections.remaining")}</dt>
-              <dd>{t("channels.sats", { amount: left.toString() })}</dd>
+              <dd>{t("channels.sats", { amount: fmt.sats(left) })}</dd>
             </>
           )}
           <dt>{t("settings.connections.enabled")}</dt>
@@ -257,6 +259,7 @@ function FromRequest({ nwa, onDone }: { nwa: string; onDone: () => void }) {
         initial={{
           ...emptyForm,
           name: asked.name ?? "",
+          // amount-text: input value
           budget: (asked.budgetSats ?? 10_000n).toString(),
           period: asked.period ?? 0,
         }}
@@ -328,6 +331,7 @@ export function Connections() {
                 ? emptyForm
                 : {
                     name: editing.name,
+                    // amount-text: input value
                     budget: editing.budget_amount.toString(),
                     period: editing.budget_period,
                     requireApproval: editing.require_approval,
