@@ -3,6 +3,7 @@ import { SimplePool, useWebSocketImplementation as setPoolSocket } from "nostr-t
 import { verifyEvent } from "nostr-tools/pure";
 import { decode } from "nostr-tools/nip19";
 import WebSocket from "ws";
+import { postJson } from "../harness/http";
 import { createWallet, expect, test } from "./fixtures";
 
 setPoolSocket(WebSocket);
@@ -74,7 +75,21 @@ test("a new wallet creates a profile with a picture; the profile shows it, the r
     .toBe("Erika Ecash");
   expect(String((await profileOnRelay(esplora, npub))?.picture)).toContain("/blossom/");
 
-  // A second browser: a new wallet imports the same key and shows the same profile.
+  // A person of the world, added from search and followed: the follow list goes to the relay.
+  const suffix = Date.now().toString(36);
+  await postJson(esplora, "/nostr/seed", { name: `heidi${suffix}`, display_name: `Heidi ${suffix}` });
+  await page.getByRole("link", { name: "Search" }).first().click();
+  await page.getByLabel("Address, invoice or lightning address").fill(`heidi${suffix}`);
+  await page
+    .getByRole("list", { name: "People on nostr" })
+    .getByRole("button", { name: new RegExp(`Heidi ${suffix}`) })
+    .click();
+  await page.getByRole("dialog", { name: "Add contact" }).getByRole("button", { name: "Add" }).click();
+  const detail = page.getByRole("dialog", { name: `Heidi ${suffix}` });
+  await detail.getByRole("button", { name: "Follow" }).click();
+  await expect(detail.getByRole("button", { name: "Unfollow" })).toBeVisible();
+
+  // A second browser: a new wallet imports the same key and shows the same profile and the contact.
   const fresh = await browser.newContext();
   await fresh.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
   const other = await fresh.newPage();
@@ -92,6 +107,11 @@ test("a new wallet creates a profile with a picture; the profile shows it, the r
   await expect(other.getByRole("img", { name: "Picture of Erika Ecash" })).toBeVisible();
   await other.goto("/settings/nostrkeys");
   await expect(other.getByTestId("npub")).toHaveText(npub);
+  // The follow list made on the first browser comes in as a contact.
+  await other.goto("/search");
+  await expect(other.getByRole("button", { name: new RegExp(`Heidi ${suffix}`) }).first()).toBeVisible({
+    timeout: 60_000,
+  });
   await fresh.close();
 });
 
