@@ -212,6 +212,7 @@ const deskOn = (budget: bigint) => {
     nwc: () => null,
     lightning: () => null,
     whenLightning: async () => undefined,
+    whenChannelsBack: async () => undefined,
     now: () => DESK_NOW,
     network: "bitcoin",
   });

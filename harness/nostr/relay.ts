@@ -37,6 +37,12 @@ export const LIMITS = {
 } as const;
 
 export const GIFT_WRAP = 1059;
+/**
+ * Wallet-connect requests (NIP-47, kind 23194) are in the ephemeral range, yet wallet-connect relays keep
+ * them for a while so a wallet that was closed answers them when it comes back; this relay does the same
+ * (an expiration tag still ends them).
+ */
+export const KEPT_EPHEMERAL: ReadonlySet<number> = new Set([23194]);
 const DELETION = 5;
 const CLIENT_AUTH = 22242;
 
@@ -302,7 +308,7 @@ export const createRelay = (opts: { path?: string; info?: Partial<RelayInfo> } =
       return { ok: false, message: "invalid: created_at is too far in the future" };
     if (e.kind === CLIENT_AUTH) return { ok: false, message: "invalid: AUTH events go in an AUTH message" };
     if (expired(e, now)) return { ok: false, message: "invalid: this event has expired" };
-    if (isEphemeralKind(e.kind)) {
+    if (isEphemeralKind(e.kind) && !KEPT_EPHEMERAL.has(e.kind)) {
       fanOut(e);
       return { ok: true, message: "" };
     }

@@ -28,7 +28,7 @@ import { type EngineEnv, EngineRunner, type EngineStatus } from "./engines";
 import { handlers, needs } from "./handlers";
 import { nostrFollowUps } from "./nostr";
 import { isStartedPayment } from "./lightning";
-import { lightningHooks, lightningLive } from "./lightning-hooks";
+import { lightningHooks, lightningLive, usableChannels } from "./lightning-hooks";
 import type { AllViews, LiveState } from "../projections/live";
 import type { WalletConfig } from "../config";
 import { Secrets } from "./secrets";
@@ -90,6 +90,7 @@ export class WalletHost {
       nwc: () => this.engines.port("nwc"),
       lightning: () => this.engines.port("lightning"),
       whenLightning: () => this.whenLightning(),
+      whenChannelsBack: () => this.whenChannelsBack(),
       now: () => this.stampWith.now(),
       network: deps.config.network,
     });
@@ -199,6 +200,21 @@ export class WalletHost {
   /** Resolves once the lightning node is running, has failed, or will not start (safe mode). */
   whenLightning(): Promise<void> {
     return this.engines.whenStarted("lightning");
+  }
+
+  /**
+   * Resolves once the node runs and its channels are back with their peers (or it has none), or after 30 s:
+   * a payment asked for at start (a wallet-connect request that waited while the tab was closed) is then
+   * decided on the wallet's real balance, not on channels still reconnecting.
+   */
+  async whenChannelsBack(): Promise<void> {
+    await this.whenLightning();
+    const end = Date.now() + 30_000;
+    for (;;) {
+      const ln = this.engines.port("lightning");
+      if (!ln || ln.node.channels().length === 0 || usableChannels(ln).length > 0 || Date.now() > end) return;
+      await new Promise((r) => setTimeout(r, 250));
+    }
   }
 
   /** Stops the engines; resolves once the node wrote its state and every event it reported is in the log. */

@@ -60,6 +60,8 @@ export interface NwcDeskHost {
   readonly lightning: () => LightningPort | null;
   /** Resolves once the lightning node runs, failed, or will not start. */
   readonly whenLightning: () => Promise<void>;
+  /** Resolves once the node's channels are back with their peers (or it has none), or after a while. */
+  readonly whenChannelsBack: () => Promise<void>;
   readonly now: () => number;
   readonly network: Network;
 }
@@ -157,6 +159,8 @@ const profileOf = (s: States, index: number): NwcProfileRecord | null =>
 export class NwcDesk {
   private readonly waiters = new Set<() => void>();
   private recovering = false;
+  /** Requests this run accepted: their payments are under way here, not left over by a stop. */
+  private readonly acceptedHere = new Set<string>();
 
   constructor(private readonly host: NwcDeskHost) {}
 
@@ -508,6 +512,7 @@ export class NwcDesk {
   }
 
   private accepted(index: number, part: PaymentPart): NewEvent {
+    this.acceptedHere.add(part.requestId);
     return newEvent("nwc.payment_accepted", {
       request_id: part.requestId,
       index,
@@ -607,6 +612,7 @@ export class NwcDesk {
 
   /** Makes an accepted payment through the owner's own payment command and answers with its outcome. */
   private async pay(index: number, part: PaymentPart): Promise<Reply> {
+    if (part.keysendTo !== null || part.bolt11 !== null) await this.host.whenChannelsBack();
     const profile = profileOf(this.host.states(), index);
     const labels = profile ? [profile.name] : [];
     const sats = part.amountMsat / 1000n;
@@ -755,43 +761,45 @@ export class NwcDesk {
       await this.host.whenLightning();
       const s = this.host.states();
       await Promise.all(
-        unansweredPayments(s.nwc).map(async (r) => {
-          const profile = profileOf(s, r.index);
-          const method = r.method;
-          const { target, d: tag } = this.target(r);
-          let response: Nip47Response;
-          for (;;) {
-            const o = outcomeOf(this.host.states(), r, profile?.name ?? "");
-            if (o === null) {
-              response = failure(
-                method,
-                "PAYMENT_FAILED",
-                "The wallet stopped before this payment went out; it was not paid.",
-              );
-              break;
+        unansweredPayments(s.nwc)
+          .filter((r) => !this.acceptedHere.has(r.requestId))
+          .map(async (r) => {
+            const profile = profileOf(s, r.index);
+            const method = r.method;
+            const { target, d: tag } = this.target(r);
+            let response: Nip47Response;
+            for (;;) {
+              const o = outcomeOf(this.host.states(), r, profile?.name ?? "");
+              if (o === null) {
+                response = failure(
+                  method,
+                  "PAYMENT_FAILED",
+                  "The wallet stopped before this payment went out; it was not paid.",
+                );
+                break;
+              }
+              if (o.status === "succeeded") {
+                response = success(method, { preimage: o.preimage, fees_paid: Number(o.feeMsat) });
+                break;
+              }
+              if (o.status === "failed") {
+                response = failure(method, "PAYMENT_FAILED", "The payment failed.");
+                break;
+              }
+              await new Promise<void>((resolve) => {
+                const wake = () => {
+                  this.waiters.delete(wake);
+                  resolve();
+                };
+                this.waiters.add(wake);
+              });
             }
-            if (o.status === "succeeded") {
-              response = success(method, { preimage: o.preimage, fees_paid: Number(o.feeMsat) });
-              break;
-            }
-            if (o.status === "failed") {
-              response = failure(method, "PAYMENT_FAILED", "The payment failed.");
-              break;
-            }
-            await new Promise<void>((resolve) => {
-              const wake = () => {
-                this.waiters.delete(wake);
-                resolve();
-              };
-              this.waiters.add(wake);
-            });
-          }
-          await this.record(r.requestId, response);
-          await this.host
-            .nwc()
-            ?.reply(target, [tag === undefined ? { response } : { response, d: tag }])
-            .catch(() => undefined);
-        }),
+            await this.record(r.requestId, response);
+            await this.host
+              .nwc()
+              ?.reply(target, [tag === undefined ? { response } : { response, d: tag }])
+              .catch(() => undefined);
+          }),
       );
     } finally {
       this.recovering = false;

@@ -241,13 +241,14 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
     for (let i = 0; i < 3; i++) await Promise.any(pool.publish([h.nostr.relayUrl], request));
     await until("answered", () => answers.some((a) => a.includes("preimage")), 30_000);
     expect(await paymentsTo(invoice.paymentHash)).toBe(1);
-    // After a reload the same request comes again: the answer already sent goes out again, nothing is paid.
+    // After a reload the same request comes again (the relay keeps it, or the app sends it again): the answer
+    // already sent goes out again, nothing is paid.
+    const before = answers.length;
     await host.stop();
     await open();
     await connect(1000);
     await host.whenLightning();
     await until("channel usable again", () => (views.live?.usable_channels.length ?? 0) > 0, 60_000);
-    const before = answers.length;
     await Promise.any(pool.publish([h.nostr.relayUrl], request));
     await until("answered again", () => answers.length > before, 30_000);
     expect(await paymentsTo(invoice.paymentHash)).toBe(1);
@@ -399,4 +400,56 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
     const { live: _live, ...folded } = host.views();
     expect(deriveViews(foldEvents(await readEvents(db))).nwc).toEqual(folded.nwc);
   }, 120_000);
+
+  it("answers at its next start a request sent while the wallet was closed, and lets an expired one lapse unpaid", async () => {
+    const { uri } = ok<{ uri: string }>(await host.run({ _tag: "GetNwcUri", index: 1000 }));
+    const url = new URL(uri.replace("nostr+walletconnect://", "http://"));
+    const service = url.host;
+    const secret = hex.decode(url.searchParams.get("secret") ?? "");
+    const key = nip44.utils.getConversationKey(secret, service);
+    const now = Math.floor(Date.now() / 1000);
+    const request = (bolt11: string, expiresAt: number) =>
+      finalizeEvent(
+        {
+          kind: 23194,
+          created_at: now,
+          tags: [
+            ["p", service],
+            ["encryption", "nip44_v2"],
+            ["expiration", String(expiresAt)],
+          ],
+          content: nip44.encrypt(JSON.stringify({ method: "pay_invoice", params: { invoice: bolt11 } }), key),
+        },
+        secret,
+      );
+    const waiting = h.lightning.node.createInvoice(1_200_000n, "while closed");
+    const lapsing = h.lightning.node.createInvoice(1_300_000n, "lapses while closed");
+    // The tab is closed: the app's requests wait on the relay.
+    await host.stop();
+    const pool = new AbstractSimplePool({
+      verifyEvent,
+      websocketImplementation: WebSocket as never,
+      maxWaitForConnection: 10_000,
+    });
+    const valid = request(waiting.bolt11, now + 600);
+    const expiring = request(lapsing.bolt11, now + 3);
+    await Promise.any(pool.publish([h.nostr.relayUrl], valid));
+    await Promise.any(pool.publish([h.nostr.relayUrl], expiring));
+    const answers: string[] = [];
+    const sub = pool.subscribe(
+      [h.nostr.relayUrl],
+      { kinds: [23195], "#e": [valid.id], "#p": [getPublicKey(secret)] },
+      { onevent: (e) => answers.push(nip44.decrypt(e.content, key)) },
+    );
+    await new Promise((r) => setTimeout(r, 4_000));
+    // The tab opens again: the waiting request is answered, the lapsed one is never paid.
+    await open();
+    await host.whenLightning();
+    await until("answered after the start", () => answers.length > 0, 90_000);
+    expect(answers[0]).toContain("preimage");
+    expect(await paymentsTo(waiting.paymentHash)).toBe(1);
+    expect(await paymentsTo(lapsing.paymentHash)).toBe(0);
+    sub.close();
+    pool.destroy();
+  }, 180_000);
 });
