@@ -13,6 +13,7 @@ test("feedback with logs reaches the feedback service, with no seed word in the 
   test.setTimeout(150_000);
   await createWallet(page);
   await page.goto("/settings/backup");
+  await page.getByRole("button", { name: "Show the 12 words" }).click();
   const seed = page.getByRole("list", { name: "Seed words" }).getByRole("listitem");
   await expect(seed).toHaveCount(12, { timeout: 60_000 });
   const words = (await seed.allTextContents()).map((w) => w.trim().replace(/^\d+\.?\s*/, ""));

@@ -69,6 +69,10 @@ test("keyboard only: welcome to a new wallet, receive and copy the address, send
   await expect(page.getByRole("link", { name: "Skip to main content" })).toBeInViewport();
   await tabTo(page, "button", "New wallet");
   await page.keyboard.press("Enter");
+  // A new wallet is offered a nostr profile first; the owner skips it.
+  await landedOn(page, /\/newprofile$/, "Create your profile");
+  await tabTo(page, "button", "Skip");
+  await page.keyboard.press("Enter");
   await landedOn(page, /\/$/, "Home");
 
   // Home's tabs: one tab stop, arrows move between them and select them.

@@ -97,13 +97,13 @@ test("an app pays from the wallet over wallet-connect within its budget; held pa
     const requestsTab = page.getByRole("tab", { name: /Requests/ });
     await expect(requestsTab).toContainText("1 request", { timeout: 30_000 });
     await requestsTab.click();
-    await page.getByRole("button", { name: "Approve 1500 sats for Careful app" }).click();
+    await page.getByRole("button", { name: "Approve 1,500 sats for Careful app" }).click();
     expect((await approved).preimage).toMatch(/^[0-9a-f]{64}$/);
     await expect(page.getByText("No pending requests.")).toBeVisible();
 
     const second = await postJson(esplora, "/ln/invoice", { amount_sats: 1_000, description: "denied" });
     const denied = codeOf(app.payInvoice({ invoice: second.bolt11 }));
-    await page.getByRole("button", { name: "Deny 1000 sats for Careful app" }).click({ timeout: 30_000 });
+    await page.getByRole("button", { name: "Deny 1,000 sats for Careful app" }).click({ timeout: 30_000 });
     expect(await denied).toBe("RESTRICTED");
     await expect(page.getByText("No pending requests.")).toBeVisible();
 

@@ -124,8 +124,8 @@ export function NostrKeys() {
       </section>
       <ErrorBox text={error} />
       {relays.length > 0 ? (
-        <section className="card column" aria-labelledby="nostr-relays">
-          <h2 id="nostr-relays">{t("nostr_keys.relay_status")}</h2>
+        <section className="card column" aria-labelledby="nostr-relay-status">
+          <h2 id="nostr-relay-status">{t("nostr_keys.relay_status")}</h2>
           <ul>
             {relays.map((r) => (
               <li key={r.url} className="row">
