@@ -8,6 +8,8 @@ import type { WalletError } from "../errors";
 import type { OnchainPort } from "../engine/onchain/port";
 import type { LightningPort } from "../engine/lightning/live";
 import type { EngineName } from "../engine/engine";
+import type { EcashPort } from "../engine/ecash/port";
+import type { FetchFn } from "../engine/http/bounded";
 
 export type { KvWrite };
 
@@ -49,6 +51,10 @@ export interface HandlerContext {
   readonly onchain: OnchainPort | null;
   /** Present once the lightning node runs. */
   readonly lightning: LightningPort | null;
+  /** Present once the wallet joined an ecash custodian and the ecash engine runs. */
+  readonly ecash?: EcashPort | null;
+  /** The platform's fetch (wrap it with the bounded fetch), for servers no engine owns; null in tests. */
+  readonly fetch?: FetchFn | null;
   /**
    * Runs `effect` with the command queue released, so other commands go on while it waits on a server (an
    * LNURL service, the chain scan). After it the handler holds the queue again and `states` is the log as

@@ -1,6 +1,7 @@
 import type { CommandTag } from "./command";
 import type { Handler, Needs } from "./context";
 import { getTransaction } from "./activity";
+import { ecashHandlers, ecashNeeds } from "./ecash";
 import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers, lightningNeeds } from "./lightning";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
@@ -52,6 +53,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   CheckReceived: checkReceived,
   EstimateReceiveFee: estimateReceiveFee,
   ...lspHandlers,
+  ...ecashHandlers,
 };
 
 /**
@@ -64,6 +66,7 @@ export const needs: Needs = {
   ...lightningNeeds,
   ...lnurlNeeds,
   ...lspNeeds,
+  ...ecashNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
 };

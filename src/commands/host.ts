@@ -1,5 +1,5 @@
 import { Effect, Result } from "effect";
-import type { AnyEngine, EngineName, Platform } from "../engine/engine";
+import type { AnyEngine, EngineHooks, EngineName, Platform } from "../engine/engine";
 import type { KdfParams } from "../engine/vault";
 import { forgetRootKey, normaliseWords } from "../engine/keys/mnemonic";
 import type { WalletDb } from "../events/db";
@@ -183,6 +183,8 @@ export class WalletHost {
       keys: this.secrets.keys,
       onchain: this.engines.port("onchain"),
       lightning: this.engines.port("lightning"),
+      ecash: this.engines.port("ecash"),
+      fetch: this.deps.engines?.platform.fetch ?? null,
       outside: (effect) =>
         Effect.acquireUseRelease(
           Effect.sync(() => hold.release()),
@@ -226,7 +228,9 @@ export class WalletHost {
   private decide(command: Command, hold: Hold): Effect.Effect<unknown, WalletError> {
     const { db, config, cipher } = this.deps;
     const whileStopped = <A>(f: () => Effect.Effect<A, WalletError>) =>
-      Effect.promise(() => this.engines.stop("lightning")).pipe(Effect.flatMap(f));
+      Effect.promise(() => Promise.all([this.engines.stop("lightning"), this.engines.stop("ecash")])).pipe(
+        Effect.flatMap(f),
+      );
     switch (command._tag) {
       case "Unlock":
         return this.secrets
@@ -332,7 +336,9 @@ export class WalletHost {
       const decided = yield* handler(command as never, self.context(hold));
       const hadWallet = self.states.wallet.exists;
       yield* Effect.tryPromise({ try: () => self.commit(decided), catch: unexpected });
-      if (!hadWallet && self.states.wallet.exists) yield* Effect.promise(() => self.startEngines());
+      const joined = decided.events.some((e) => e.type === "ecash.joined");
+      if ((!hadWallet && self.states.wallet.exists) || joined)
+        yield* Effect.promise(() => self.startEngines());
       return decided.result;
     });
   }
@@ -351,7 +357,11 @@ export class WalletHost {
   private async reload(): Promise<void> {
     const wasLocked = this.locked;
     forgetRootKey();
-    await Promise.all([this.engines.stop("onchain"), this.engines.stop("lightning")]);
+    await Promise.all([
+      this.engines.stop("onchain"),
+      this.engines.stop("lightning"),
+      this.engines.stop("ecash"),
+    ]);
     await this.secrets.reload();
     this.states = foldEvents(await readEvents(this.deps.db));
     this.live = { ...this.live, needs_password: this.locked, has_password: this.secrets.hasPassword };
@@ -380,13 +390,34 @@ export class WalletHost {
       config,
       platform: engines.platform,
       store: this.secrets.store,
-      hooks: (name) => (name === "lightning" ? this.lightningHooks() : {}) as never,
+      hooks: (name) =>
+        (name === "lightning" ? this.lightningHooks() : name === "ecash" ? this.ecashHooks() : {}) as never,
     };
   }
 
   private startNeeded(mnemonic: string): void {
     const env = this.env();
     if (env) this.engines.startNeeded(this.states, mnemonic, env);
+  }
+
+  private ecashHooks(): EngineHooks["ecash"] {
+    return {
+      mints: () =>
+        [...this.states.ecash.custodians.values()]
+          .filter((c) => c.kind === "cashu" && (c.joined || c.balance > 0n))
+          .map((c) => c.mint),
+      // Only what the log does not have yet: an operation recorded before is not recorded again.
+      record: (events) =>
+        this.enqueue(() =>
+          this.commit({
+            events: events.filter(
+              (e) =>
+                (e.type !== "ecash.received" && e.type !== "ecash.sent") ||
+                !this.states.ecash.ops.has(`${e.type}:${e.payload.op}`),
+            ),
+          }),
+        ),
+    };
   }
 
   private lightningHooks() {

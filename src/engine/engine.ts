@@ -11,11 +11,13 @@ import type { LightningHooks, LightningPort } from "./lightning/live";
 import type { WebSocketFactory } from "./lightning/socket";
 import type { BlobStore } from "./lightning/store";
 import type { OnchainPort } from "./onchain/port";
+import type { EcashHooks, EcashPort } from "./ecash/port";
 
 /** The port each engine gives the handlers, by engine name. */
 export interface EnginePorts {
   readonly onchain: OnchainPort;
   readonly lightning: LightningPort;
+  readonly ecash: EcashPort;
 }
 
 export type EngineName = keyof EnginePorts;
@@ -24,6 +26,7 @@ export type EngineName = keyof EnginePorts;
 export interface EngineHooks {
   readonly onchain: Record<string, never>;
   readonly lightning: Omit<LightningHooks, "mnemonic" | "store">;
+  readonly ecash: EcashHooks;
 }
 
 /** Where the wallet runs (the browser's worker, or Node for tests and benches): what engines need of it. */
