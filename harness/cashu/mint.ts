@@ -181,6 +181,14 @@ export const powersOfTwo = (amount: number): number[] => {
   return out;
 };
 
+/** A mint's keys from its seed: one `sat` keyset, amounts 1 … 2^31, a NUT-02 version 01 id. */
+export const deriveMintKeys = (seed: Uint8Array, inputFeePpk = 0): KeysetPair =>
+  createNewMintKeys(KEY_COUNT, seed, { unit: UNIT, input_fee_ppk: inputFeePpk });
+
+/** NUT-02: ⌈Σ input_fee_ppk / 1000⌉ over the inputs. */
+export const inputFee = (inputs: number, inputFeePpk: number): number =>
+  Math.ceil((inputs * inputFeePpk) / 1000);
+
 const decodeBody = <S extends Schema.Top>(schema: S, body: string): S["Type"] => {
   let raw: unknown;
   try {
@@ -233,7 +241,7 @@ export class CashuMint {
     this.inputFeePpk = options.inputFeePpk ?? 0;
     this.minAmount = options.minAmount ?? 1;
     this.maxAmount = options.maxAmount ?? 1_000_000;
-    this.keyset = createNewMintKeys(KEY_COUNT, options.seed, { unit: UNIT, input_fee_ppk: this.inputFeePpk });
+    this.keyset = deriveMintKeys(options.seed, this.inputFeePpk);
     this.pubkey = hex.encode(getPubKeyFromPrivKey(sha256(options.seed)));
   }
 
@@ -365,9 +373,8 @@ export class CashuMint {
     };
   }
 
-  /** NUT-02: ⌈Σ input_fee_ppk / 1000⌉ over the inputs. */
   feeFor(inputs: number): number {
-    return Math.ceil((inputs * this.inputFeePpk) / 1000);
+    return inputFee(inputs, this.inputFeePpk);
   }
 
   // ---- checks shared by swap, mint and melt ------------------------------------------------------------
