@@ -21,6 +21,8 @@ console.log(
 );
 console.log(`LSP           ${h.esploraUrl}/api/v1/info   Proxy ${h.proxyUrl}/v1/<host>/<port>`);
 console.log(`LSPS2 LSP     ${h.lsps2.connectionString}   token ${h.lsps2.token}`);
+console.log(`Cashu mint    ${h.cashu.mintUrl}   (keyset ${h.cashu.mint.keysetId})`);
+console.log(`Cashu mint 2  ${h.cashu.mint2Url}   (keyset ${h.cashu.mint2.keysetId})`);
 
 let stopping = false;
 const stop = async () => {

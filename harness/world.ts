@@ -5,6 +5,7 @@
  *   await h.faucet(address, 100_000n); await h.mine(1); ... await h.stop();
  */
 import type { Server } from "node:http";
+import { type CashuWorld, startCashuWorld } from "./cashu/service";
 import { Hostility, hostileRoutes } from "./hostile";
 import { attachProxy, type HarnessNode, lightningRoutes, startLightningNode } from "./lightning";
 import { portOf, type RouteTable, serve } from "./server";
@@ -58,6 +59,11 @@ export interface Harness {
   readonly lnurlAuthLogin: (k1: string) => string | null;
   /** LNURL-pay, lightning addresses and LNURL-withdraw, paid and paying through the world's node. */
   readonly lnurl: LnurlService;
+  /**
+   * The world's two Cashu mints (`/cashu` and `/cashu2` on this server): their URLs, the mints themselves,
+   * and the end-of-service date they announce (see `harness/cashu/`).
+   */
+  readonly cashu: CashuWorld;
   /** Hostile modes per service and scope (also `POST /hostile`): see `harness/hostile.ts`. */
   readonly hostility: Hostility;
   /** The Esplora API (and price feed) that answers as `scope`'s hostile mode says. */
@@ -132,6 +138,8 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     { host, hostility },
   );
   extra.push(...lnurlRoutes(lnurl));
+  const cashu = startCashuWorld(esploraUrl, lightning, payerNode);
+  extra.push(...cashu.routes);
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {
@@ -164,9 +172,11 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     lnurlAuthUrl: (action) => lnurlAuth.newLogin(action),
     lnurlAuthLogin: (k1) => lnurlAuth.loginOf(k1),
     lnurl,
+    cashu,
     hostility,
     hostileEsploraUrl: (scope) => `${esploraUrl}/hostile/${scope}`,
     stop: () => {
+      cashu.stop();
       stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()))
         .then(
           () =>
