@@ -36,6 +36,10 @@ const SettingsRoot = screen(() => import("./screens/settings/SettingsRoot"), "Se
 const Channels = screen(() => import("./screens/settings/Channels"), "Channels");
 const Admin = screen(() => import("./screens/settings/Admin"), "Admin");
 const Swap = screen(() => import("./screens/swap/Swap"), "Swap");
+const Federations = screen(() => import("./screens/federations/Federations"), "Federations");
+const AddFederation = screen(() => import("./screens/federations/AddFederation"), "AddFederation");
+const SwapLightning = screen(() => import("./screens/federations/SwapLightning"), "SwapLightning");
+const Transfer = screen(() => import("./screens/federations/Transfer"), "Transfer");
 
 /** Paths a person may open with no wallet yet. */
 const WITHOUT_WALLET = ["/setup", "/setup/restore", "/settings/emergencykit"];
@@ -66,6 +70,10 @@ function Routes() {
         <Route path="/settings/channels" component={Channels} />
         <Route path="/settings/admin" component={Admin} />
         <Route path="/swap" component={Swap} />
+        <Route path="/settings/federations" component={Federations} />
+        <Route path="/addfederation" component={AddFederation} />
+        <Route path="/swaplightning" component={SwapLightning} />
+        <Route path="/transfer" component={Transfer} />
         <Route path="/settings/encrypt" component={EncryptSettings} />
         <Route path="/settings/servers" component={ServersSettings} />
         <Route component={NotFound} />

@@ -17,8 +17,10 @@ export const MintInfoSchema = Schema.Struct({
   description: Schema.optional(Schema.NullOr(Text)),
   description_long: Schema.optional(Schema.NullOr(Text)),
   motd: Schema.optional(Schema.NullOr(Text)),
-  /** Not in NUT-06: the end date (unix seconds) a mint announces before it shuts down. */
-  expires_at: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0)))),
+  /** Not in NUT-06: the end date (unix seconds) a mint announces before it stops serving. */
+  end_of_service: Schema.optional(
+    Schema.NullOr(Schema.Number.check(Schema.isInt(), Schema.isGreaterThan(0))),
+  ),
   nuts: Schema.optional(Schema.Record(Schema.String, Schema.Unknown)),
 });
 
@@ -84,6 +86,6 @@ export const describeMint = async (fetchFn: FetchFn, url: string): Promise<MintD
     name: (info.name ?? "").trim().slice(0, 200) || host,
     welcome: (info.description ?? info.description_long ?? "").trim(),
     motd: info.motd?.trim() || null,
-    expiresAt: info.expires_at ?? null,
+    expiresAt: info.end_of_service ?? null,
   };
 };

@@ -1,0 +1,100 @@
+import { useState } from "react";
+import { useSearch } from "wouter";
+import { useI18n } from "../../i18n/intl";
+import { BackControl } from "../../ui/BackControl";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { groupSats } from "../../ui/format";
+import { useView, useWallet } from "../../ui/wallet";
+import { FederationCard } from "./FederationCard";
+
+/**
+ * /settings/federations (spec 2): add a custodian by invite code or mint URL, the list with each one's
+ * name, welcome message, end date and balance, and recovering ecash from the seed. Recommending needs the
+ * nostr relay, which this wallet does not use yet: the action is not offered.
+ */
+export function Federations() {
+  const { t, lang: locale } = useI18n();
+  const client = useWallet();
+  const errorText = useErrorText();
+  const federations = useView("federations");
+  const invite = new URLSearchParams(useSearch()).get("fedimint_invite") ?? "";
+  const [code, setCode] = useState(invite);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [restored, setRestored] = useState<string | null>(null);
+
+  const add = async () => {
+    setError(null);
+    setBusy(true);
+    try {
+      await client.dispatch({ _tag: "JoinFederation", code });
+      setCode("");
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const restore = async () => {
+    setError(null);
+    setRestored(null);
+    setBusy(true);
+    try {
+      const r = await client.dispatch({ _tag: "RestoreEcash" });
+      setRestored(
+        [
+          t("federations.restored", { amount: groupSats(r.recoveredSats, locale) }),
+          r.notRestored.length > 0 ? t("federations.not_restored", { list: r.notRestored.join(", ") }) : "",
+        ].join(" "),
+      );
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="screen">
+      <BackControl />
+      <h1>{t("federations.title")}</h1>
+      <p>{t("federations.caption")}</p>
+      <form
+        className="column"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void add();
+        }}
+      >
+        <label htmlFor="federation-code">{t("federations.code")}</label>
+        <input
+          id="federation-code"
+          value={code}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(e) => setCode(e.target.value)}
+        />
+        <ErrorBox text={error} />
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {t("federations.add")}
+        </button>
+      </form>
+      {federations && federations.length > 0 ? (
+        <>
+          <div className="row">
+            <button type="button" className="button" disabled={busy} onClick={() => void restore()}>
+              {t("federations.restore")}
+            </button>
+          </div>
+          {restored ? <p role="status">{restored}</p> : null}
+          {federations.map((f) => (
+            <FederationCard key={f.federation_id} federation={f} />
+          ))}
+        </>
+      ) : (
+        <p>{t("federations.none")}</p>
+      )}
+      <p className="hint">{t("federations.recommend_unavailable")}</p>
+    </main>
+  );
+}
