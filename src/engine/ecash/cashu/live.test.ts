@@ -164,7 +164,8 @@ describe("the Cashu adapter at the world's mints", () => {
       log.push(...events);
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({ type: "ecash.sent", payload: { amount: "700" } });
-      const fee = BigInt((events[0]?.payload as { fee: string }).fee);
+      const settledEvent = events[0] as NewEvent & { payload: { fee: string } };
+      const fee = BigInt(settledEvent.payload.fee);
       expect(fee).toBeLessThanOrEqual(q.feeSats);
       expect(await port.balance(mintA)).toBe(before - 700n - fee);
       expect(await port.recover(mintA)).toEqual([]);
