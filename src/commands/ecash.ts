@@ -225,12 +225,12 @@ export const receiveEcashToken: Handler<"ReceiveEcashToken"> = (cmd, ctx) =>
  */
 export const transferEcash: Handler<"TransferEcash"> = (cmd, ctx) =>
   Effect.gen(function* () {
-    const port = yield* portOf(ctx);
     const from = custodian(ctx, cmd.from);
     const to = custodian(ctx, cmd.to);
     if (!from || !to || from.mint === to.mint) return yield* Effect.fail(noFederation());
     yield* positive(cmd.amountSats);
     yield* atMost(cmd.amountSats, from.balance);
+    const port = yield* portOf(ctx);
     const sweep = cmd.amountSats === from.balance;
     let amount = cmd.amountSats;
     for (let attempt = 0; ; attempt++) {
