@@ -10,7 +10,7 @@ import { groupSats } from "../../ui/format";
 import { normaliseSatsInput } from "../../ui/money";
 import { useWallet } from "../../ui/wallet";
 
-type Panel = "none" | "receive" | "pay";
+type Panel = "none" | "receive" | "pay" | "token";
 
 /** One custodian: who holds the ecash, its message and end date, and what the owner can do with it. */
 export function FederationCard({ federation: f }: { federation: FederationView }) {
@@ -56,6 +56,13 @@ export function FederationCard({ federation: f }: { federation: FederationView }
         <button type="button" className="button" onClick={() => setPanel(panel === "pay" ? "none" : "pay")}>
           {t("federations.pay")}
         </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => setPanel(panel === "token" ? "none" : "token")}
+        >
+          {t("federations.send_token")}
+        </button>
         <Link href={`/transfer?from=${encodeURIComponent(f.federation_id)}`} className="button">
           {t("federations.transfer")}
         </Link>
@@ -66,6 +73,7 @@ export function FederationCard({ federation: f }: { federation: FederationView }
       <ErrorBox text={error} />
       {panel === "receive" ? <ReceivePanel federation={f} /> : null}
       {panel === "pay" ? <PayPanel federation={f} /> : null}
+      {panel === "token" ? <TokenPanel federation={f} /> : null}
       <ConfirmDialog
         open={confirmRemove}
         title={t("federations.remove_title", { name: f.federation_name })}
@@ -233,5 +241,61 @@ function PayPanel({ federation: f }: { federation: FederationView }) {
         </button>
       )}
     </div>
+  );
+}
+
+/** An amount → a cashuB token to hand to someone (made offline when the coins make it exactly). */
+function TokenPanel({ federation: f }: { federation: FederationView }) {
+  const { t } = useI18n();
+  const client = useWallet();
+  const errorText = useErrorText();
+  const [amount, setAmount] = useState("");
+  const [token, setToken] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    setError(null);
+    setBusy(true);
+    try {
+      const r = await client.dispatch({
+        _tag: "SendEcashToken",
+        federationId: f.federation_id,
+        amountSats: BigInt(amount || "0"),
+      });
+      setToken(r.token);
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (token)
+    return (
+      <div className="column">
+        <label htmlFor={`token-${f.federation_id}`}>{t("federations.token")}</label>
+        <textarea id={`token-${f.federation_id}`} readOnly value={token} rows={4} />
+        <CopyButton text={token} />
+      </div>
+    );
+  return (
+    <form
+      className="column"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <label htmlFor={`send-token-${f.federation_id}`}>{t("federations.amount")}</label>
+      <input
+        id={`send-token-${f.federation_id}`}
+        inputMode="numeric"
+        value={amount}
+        onChange={(e) => setAmount(normaliseSatsInput(e.target.value))}
+      />
+      <ErrorBox text={error} />
+      <button type="submit" className="button button-primary" disabled={busy || amount === ""}>
+        {t("federations.make_token")}
+      </button>
+    </form>
   );
 }

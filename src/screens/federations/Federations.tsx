@@ -17,8 +17,10 @@ export function Federations() {
   const client = useWallet();
   const errorText = useErrorText();
   const federations = useView("federations");
-  const invite = new URLSearchParams(useSearch()).get("fedimint_invite") ?? "";
-  const [code, setCode] = useState(invite);
+  const query = new URLSearchParams(useSearch());
+  const [code, setCode] = useState(query.get("fedimint_invite") ?? "");
+  const [token, setToken] = useState(query.get("cashu_token") ?? "");
+  const [redeemed, setRedeemed] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [restored, setRestored] = useState<string | null>(null);
@@ -29,6 +31,20 @@ export function Federations() {
     try {
       await client.dispatch({ _tag: "JoinFederation", code });
       setCode("");
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const redeem = async () => {
+    setError(null);
+    setRedeemed(null);
+    setBusy(true);
+    try {
+      const r = await client.dispatch({ _tag: "ReceiveEcashToken", token });
+      setRedeemed(t("federations.received", { amount: groupSats(r.amountSats, locale) }));
+      setToken("");
     } catch (e) {
       setError(errorText(e));
     } finally {
@@ -87,6 +103,26 @@ export function Federations() {
             </button>
           </div>
           {restored ? <p role="status">{restored}</p> : null}
+          <form
+            className="column"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void redeem();
+            }}
+          >
+            <label htmlFor="ecash-token">{t("federations.token")}</label>
+            <textarea
+              id="ecash-token"
+              rows={3}
+              value={token}
+              spellCheck={false}
+              onChange={(e) => setToken(e.target.value.trim())}
+            />
+            <button type="submit" className="button" disabled={busy || token === ""}>
+              {t("federations.redeem")}
+            </button>
+            {redeemed ? <p role="status">{redeemed}</p> : null}
+          </form>
           {federations.map((f) => (
             <FederationCard key={f.federation_id} federation={f} />
           ))}
