@@ -54,7 +54,7 @@ test("join the world's mint, receive ecash over lightning, see who holds it, pay
   await expect(page.getByTestId("custody-label").first()).toHaveText(
     "10,000 e-sats held by Local World Mint",
   );
-  await expect(page.getByRole("link", { name: "Swap to lightning" }).first()).toBeVisible();
+  await expect(page.getByRole("link", { name: "Move ecash to lightning" })).toBeVisible();
   const banner = page.getByRole("alert", { name: "A federation is shutting down" });
   await expect(banner).toContainText(/Second Local Mint stops serving in 3 d (0|1) h \d+ min/);
 
@@ -79,7 +79,9 @@ test("join the world's mint, receive ecash over lightning, see who holds it, pay
   await page.getByLabel("To").selectOption({ label: "Second Local Mint (0 e-sats)" });
   await page.getByLabel("Amount (sats)").fill("999999");
   await page.getByRole("button", { name: "Transfer" }).click();
-  await expect(page.getByRole("alert")).toHaveText("You don't have enough balance for this amount and its fee.");
+  await expect(page.getByRole("alert")).toHaveText(
+    "You don't have enough balance for this amount and its fee.",
+  );
   await page.getByLabel("Amount (sats)").fill("3000");
   await page.getByRole("button", { name: "Transfer" }).click();
   await expect(page.getByRole("dialog")).toContainText(/Moved 3,000 e-sats/, { timeout: 60_000 });
@@ -122,4 +124,55 @@ test("join the world's mint, receive ecash over lightning, see who holds it, pay
   ).toHaveText("3,000 e-sats");
   await fresh.close();
   await postJson(esplora, "/cashu2/admin/expiry", { end_of_service: null });
+});
+
+test("move ecash to the wallet's own lightning: start, preview with the invoice and fees, edit, confirm, result", async ({
+  page,
+  esplora,
+}) => {
+  test.setTimeout(180_000);
+  await createWallet(page);
+  await expect(page.getByText("Starting lightning…")).toBeHidden({ timeout: 60_000 });
+  await page.goto("/settings/federations");
+  await page.getByLabel("Federation invite code or mint URL").fill(`${esplora}/cashu`);
+  await page.getByRole("button", { name: "Add" }).click();
+  const card = page.getByRole("article", { name: "Local World Mint" });
+  await card.getByRole("button", { name: "Receive" }).click();
+  await card.getByLabel("Amount (sats)").fill("10000");
+  await card.getByRole("button", { name: "Create invoice" }).click();
+  await postJson(esplora, "/ln/pay", { bolt11: await card.getByLabel("Lightning invoice").inputValue() });
+  await expect(card.getByTestId("federation-balance")).toHaveText("10,000 e-sats", { timeout: 60_000 });
+
+  await page.goto("/");
+  await page.getByRole("link", { name: "Move ecash to lightning" }).click();
+  await expect(page).toHaveURL(/\/swaplightning$/);
+  // Less than the channel's setup fee: too small.
+  await page.getByLabel("Amount (sats)").fill("1000");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("alert")).toHaveText("This amount is too small to swap.", { timeout: 30_000 });
+  await page.getByLabel("Amount (sats)").fill("8000");
+  await page.getByRole("button", { name: "Continue" }).click();
+  const preview = page.getByRole("region", { name: "Preview" });
+  await expect(preview).toContainText(
+    /8,000 sats from Local World Mint to your lightning; fee at most \d+ sats\./,
+    {
+      timeout: 30_000,
+    },
+  );
+  await expect(preview).toContainText("setup fee of 2,000 sats");
+  expect(await preview.getByLabel("Lightning invoice").inputValue()).toMatch(/^lnbcrt80u1/);
+  // Edit returns to the start with what was entered.
+  await preview.getByRole("button", { name: "Edit" }).click();
+  await expect(page.getByLabel("Amount (sats)")).toHaveValue("8000");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("button", { name: "Confirm swap" }).click();
+  const result = page.getByRole("dialog");
+  await expect(result).toContainText(/Sent 8,000 sats from ecash to your lightning \(fee \d+ sats\)\./, {
+    timeout: 60_000,
+  });
+  await result.getByRole("button", { name: "Home" }).click();
+  await expect(page.getByRole("button", { name: /Lightning.*6,000 sats/ }).first()).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId("custody-label")).toHaveText(/^\d{1,4} e-sats held by Local World Mint$/);
 });

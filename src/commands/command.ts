@@ -252,6 +252,8 @@ export interface EcashPaymentPreview {
   readonly bolt11: string;
   readonly amountSats: bigint;
   readonly feeSats: bigint;
+  /** A swap to lightning that needs a new channel: the LSP's setup fee, taken from what arrives. */
+  readonly channelFeeSats?: bigint;
 }
 
 export interface EcashPaymentOutcome {

@@ -13,6 +13,7 @@ import { type NewEvent, newEvent } from "../events/make";
 import { joinedCustodians } from "../projections/ecash";
 import { InsufficientFunds, InvalidInput, ServerUnavailable, type WalletError, WalletState } from "../errors";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
+import { jitInvoice } from "./jit";
 import { newInvoice, nodeOf } from "./lightning";
 
 export const FEDERATION_CONNECT_FAILED = "Failed to connect to a federation.";
@@ -268,16 +269,33 @@ export const prepareSwapToLightning: Handler<"PrepareSwapToLightning"> = (cmd, c
     if (!c) return yield* Effect.fail(noFederation());
     yield* positive(cmd.amountSats);
     yield* atMost(cmd.amountSats, c.balance);
-    const invoice = yield* newInvoice(ln, ctx, cmd.amountSats * 1000n, `Swap from ${c.name}`, []);
-    const q = yield* call(() => port.meltQuote(c.mint, invoice.result.bolt11)).pipe(
-      Effect.mapError((e) =>
-        e._tag === "InsufficientFunds"
-          ? new InvalidInput({ message: "Satoshi amount is invalid", key: "swap_lightning.too_small" })
-          : e,
-      ),
+    const tooSmall = () =>
+      new InvalidInput({ message: "Satoshi amount is invalid", key: "swap_lightning.too_small" });
+    // Without room in a channel, the LSP opens one just in time (for its setup fee), as for any receive.
+    const jit = yield* jitInvoice(cmd.amountSats, [], ctx).pipe(
+      Effect.mapError((e) => (e.key === "receive.error_fee_exceeds_amount" ? tooSmall() : e)),
+    );
+    const invoice =
+      jit ??
+      (yield* Effect.map(newInvoice(ln, ctx, cmd.amountSats * 1000n, `Swap from ${c.name}`, []), (o) => ({
+        bolt11: o.result.bolt11,
+        events: o.events,
+      })));
+    const q = yield* call(() => port.meltQuote(c.mint, invoice.bolt11)).pipe(
+      Effect.mapError((e) => (e._tag === "InsufficientFunds" ? tooSmall() : e)),
+    );
+    const channelFeeMsat = invoice.events.reduce(
+      (sum, e) => (e.type === "ln.lsp_fee" ? sum + BigInt(e.payload.fee_msat) : sum),
+      0n,
     );
     return outcome(
-      { quoteId: q.quoteId, bolt11: q.bolt11, amountSats: q.amountSats, feeSats: q.feeSats },
+      {
+        quoteId: q.quoteId,
+        bolt11: q.bolt11,
+        amountSats: q.amountSats,
+        feeSats: q.feeSats,
+        channelFeeSats: (channelFeeMsat + 999n) / 1000n,
+      },
       invoice.events,
     );
   });

@@ -85,6 +85,9 @@ export function SwapLightning() {
               name: source?.federation_name ?? from,
             })}
           </p>
+          {preview.channelFeeSats ? (
+            <p>{t("swap_lightning.channel_fee", { fee: groupSats(preview.channelFeeSats, lang) })}</p>
+          ) : null}
           <label htmlFor="swap-invoice">{t("federations.invoice")}</label>
           <textarea id="swap-invoice" readOnly rows={3} value={preview.bolt11} />
           <div className="row">
