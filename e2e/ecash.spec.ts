@@ -179,5 +179,7 @@ test("move ecash to the wallet's own lightning: start, preview with the invoice 
   await expect(page.getByRole("button", { name: /Lightning.*10,000 sats/ }).first()).toBeVisible({
     timeout: 30_000,
   });
-  await expect(page.getByTestId("custody-label")).toHaveText(/^\d{1,2},\d{3} e-sats held by Local World Mint$/);
+  await expect(page.getByTestId("custody-label")).toHaveText(
+    /^\d{1,2},\d{3} e-sats held by Local World Mint$/,
+  );
 });
