@@ -60,6 +60,16 @@ describe("ecash projection", () => {
     expect(views.federations[1]?.popup_end_timestamp).toBeNull();
   });
 
+  it("shows each move in the activity, labelled with its custodian", () => {
+    const items = deriveViews(
+      fold([joined(MINT, "World mint"), received("a", MINT, 100n), sent("b", MINT, 40n, 1n)]),
+    ).activity.items;
+    expect(items.map((i) => [i.kind, i.inbound, i.amount_sats, i.labels])).toEqual([
+      ["Ecash", true, 100n, ["World mint"]],
+      ["Ecash", false, 40n, ["World mint"]],
+    ]);
+  });
+
   it("counts an operation once however often it is recorded (a crash's replay)", () => {
     const s = fold([
       joined(MINT, "m"),

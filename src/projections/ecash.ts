@@ -20,9 +20,22 @@ export interface Custodian {
   readonly order: number;
 }
 
+/** One move of ecash, for the activity list. */
+export interface EcashMove {
+  readonly id: string;
+  readonly mint: string;
+  readonly inbound: boolean;
+  readonly amount: bigint;
+  readonly fee: bigint;
+  readonly via: string;
+  /** Unix ms, from the event. */
+  readonly at: number;
+}
+
 export interface EcashState {
   readonly custodians: Map<string, Custodian>;
   readonly ops: Set<string>;
+  readonly moves: EcashMove[];
 }
 
 const patch = (s: EcashState, mint: string, f: (c: Custodian) => Custodian): void => {
@@ -48,7 +61,7 @@ const ensure = (s: EcashState, mint: string): void => {
 
 export const ecashProjection = projection<EcashState, EcashState>({
   name: "ecash",
-  initial: () => ({ custodians: new Map(), ops: new Set() }),
+  initial: () => ({ custodians: new Map(), ops: new Set(), moves: [] }),
   apply: (s, e: WalletEvent) => {
     switch (e.type) {
       case "ecash.joined": {
@@ -85,6 +98,17 @@ export const ecashProjection = projection<EcashState, EcashState>({
         s.ops.add(`${e.type}:${p.op}`);
         ensure(s, p.mint);
         const delta = e.type === "ecash.received" ? BigInt(p.amount) : -(BigInt(p.amount) + BigInt(p.fee));
+        // A settled operation that moved nothing (an interrupted swap that came back whole) is no activity.
+        if (delta !== 0n)
+          s.moves.push({
+            id: `ecash:${e.type}:${p.op}`,
+            mint: p.mint,
+            inbound: e.type === "ecash.received",
+            amount: BigInt(p.amount),
+            fee: BigInt(p.fee),
+            via: p.via,
+            at: e.at,
+          });
         patch(s, p.mint, (c) => ({ ...c, balance: c.balance + delta }));
         return s;
       }

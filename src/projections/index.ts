@@ -101,7 +101,7 @@ export type ViewName = keyof Views;
 
 export const deriveViews = (s: States): Views => {
   const doc = crdtProjection.view(s.crdt);
-  const items = activityItems(s.onchain, labelsOf(doc), s.lightning);
+  const items = activityItems(s.onchain, labelsOf(doc), s.lightning, s.ecash);
   const channels = s.lightning.channels.map((c) => ({
     channel_id: c.channel_id,
     outpoint: c.outpoint ?? "",
