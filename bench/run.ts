@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { initCrdtNode } from "../src/crdt/node";
 import { startHarness } from "../harness/world";
 import { benchBundle } from "./bundle";
+import { benchEcash } from "./ecash";
 import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
@@ -36,6 +37,8 @@ try {
   await benchPayments(world);
   await benchJitReceive(world);
   await benchLightningReady(world);
+  console.log("\n== Ecash ==");
+  await benchEcash(world);
 } finally {
   await world.stop();
 }
