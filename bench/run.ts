@@ -3,11 +3,13 @@ import { spawnSync } from "node:child_process";
 import { initCrdtNode } from "../src/crdt/node";
 import { startHarness } from "../harness/world";
 import { benchBundle } from "./bundle";
+import { benchCashuMint } from "./cashu";
 import { benchEcash } from "./ecash";
 import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
+import { benchRelay } from "./nostr";
 import { benchReplay } from "./replay";
 import { benchRestoreScan, benchUnlock } from "./security";
 import { benchParse, benchQrDecode } from "./scan";
@@ -37,7 +39,10 @@ try {
   await benchPayments(world);
   await benchJitReceive(world);
   await benchLightningReady(world);
+  console.log("\n== Nostr ==");
+  await benchRelay(world.nostr.relayUrl);
   console.log("\n== Ecash ==");
+  await benchCashuMint(world);
   await benchEcash(world);
 } finally {
   await world.stop();

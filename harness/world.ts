@@ -14,6 +14,7 @@ import { startLnurlAuth } from "./lnurl-auth";
 import { type LnurlService, lnurlRoutes, startLnurlService } from "./lnurl";
 import { type Lsp, type LspFeeParams, startLsp, startPayer } from "./lsp";
 import { type Lsps2Service, startLsps2 } from "./lsps2";
+import { type NostrWorld, startNostr } from "./nostr/world";
 
 import { DEFAULT_ESPLORA_PORT } from "./ports";
 
@@ -68,6 +69,11 @@ export interface Harness {
   readonly hostility: Hostility;
   /** The Esplora API (and price feed) that answers as `scope`'s hostile mode says. */
   readonly hostileEsploraUrl: (scope: string) => string;
+  /**
+   * Nostr on the same server (see `harness/nostr/`): the relay (`ws://…/nostr`), the social-profile cache
+   * service (`/primal`), the Blossom server (`/blossom`), the seeded people and `seed()` for more.
+   */
+  readonly nostr: NostrWorld;
   readonly stop: () => Promise<void>;
 }
 
@@ -77,6 +83,8 @@ export interface HarnessOptions {
   /** Fixed ports for the lightning node (for `npm start`); free ones by default. */
   readonly lightningTcpPort?: number;
   readonly lightningWsPort?: number;
+  /** A fixed port for the LNURL service (lightning addresses stay the same across restarts); free by default. */
+  readonly lnurlPort?: number;
   readonly lspFees?: Partial<LspFeeParams>;
 }
 
@@ -135,10 +143,11 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
           throw new Error(`The payment ${r.status === "failed" ? r.reason : r.status}`);
       },
     },
-    { host, hostility },
+    { host, hostility, ...(opts.lnurlPort !== undefined ? { port: opts.lnurlPort } : {}) },
   );
   extra.push(...lnurlRoutes(lnurl));
-  const cashu = startCashuWorld(esploraUrl, lightning, payerNode);
+  const nostr = startNostr(server, esploraUrl, { lnurl, hostility });
+  const cashu = startCashuWorld(esploraUrl, lightning, payerNode, hostility);
   extra.push(...cashu.routes);
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
@@ -175,7 +184,9 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     cashu,
     hostility,
     hostileEsploraUrl: (scope) => `${esploraUrl}/hostile/${scope}`,
+    nostr,
     stop: () => {
+      nostr.stop();
       cashu.stop();
       stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()))
         .then(

@@ -21,6 +21,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { hex, utf8 } from "@scure/base";
 import { Schema } from "effect";
 import { decodeBolt11 } from "../../src/engine/parse/bolt11";
+import type { HostileMode } from "../hostile";
 import {
   type BlindedMessage,
   CheckStateRequestSchema,
@@ -52,6 +53,7 @@ export const ErrorCode = {
   proofsSpent: 11001,
   proofsPending: 11002,
   outputsSigned: 11003,
+  outputsPending: 11004,
   unbalanced: 11005,
   amountOutOfRange: 11006,
   duplicateInputs: 11007,
@@ -214,6 +216,26 @@ const point = (h: string, what: string) => {
   }
 };
 
+/** The answer with every blind signature's DLEQ proof broken (`bad-dleq`) or left out (`no-dleq`). */
+const lieAboutDleq = (json: unknown, mode: "bad-dleq" | "no-dleq"): unknown => {
+  if (!json || typeof json !== "object") return json;
+  const lie = (sigs: unknown) =>
+    Array.isArray(sigs)
+      ? sigs.map((s: Signature) => {
+          const { dleq, ...rest } = s;
+          if (mode === "no-dleq") return rest;
+          const flipped = (Number.parseInt(dleq.s.slice(-1), 16) ^ 1).toString(16);
+          return { ...rest, dleq: { e: dleq.e, s: `${dleq.s.slice(0, -1)}${flipped}` } };
+        })
+      : sigs;
+  const o = json as Record<string, unknown>;
+  return {
+    ...o,
+    ...("signatures" in o ? { signatures: lie(o.signatures) } : {}),
+    ...("change" in o ? { change: lie(o.change) } : {}),
+  };
+};
+
 export class CashuMint {
   readonly keyset: KeysetPair;
   readonly inputFeePpk: number;
@@ -227,10 +249,14 @@ export class CashuMint {
   /** Y → the witness it was spent with. */
   private readonly spent = new Map<string, string | null>();
   private readonly pending = new Set<string>();
+  /** B_ of the blank outputs of melts under way: signed (as change) only once the payment is known. */
+  private readonly pendingOutputs = new Set<string>();
   /** B_ → the output as signed and its signature (NUT-09). */
   private readonly signed = new Map<string, { output: BlindedMessage; signature: Signature }>();
   private readonly mintQuotes = new Map<string, MintQuote>();
   private readonly meltQuotes = new Map<string, MeltQuote>();
+  /** Sats issued by mint quotes, and taken by melts (amount and lightning fee paid): the mint's books. */
+  private readonly books = { minted: 0, melted: 0, feesPaid: 0, inputFees: 0, unreturned: 0 };
   /** Melts still waiting for their payment's outcome. */
   private readonly running = new Set<Promise<unknown>>();
 
@@ -262,24 +288,40 @@ export class CashuMint {
 
   // ---- HTTP ------------------------------------------------------------------------------------------
 
-  /** Answers one request (`path` relative to the mint's URL); never throws. */
-  async handle(method: string, path: string, body: string): Promise<Reply> {
+  /**
+   * Answers one request (`path` relative to the mint's URL); never throws. A hostile `mode` (see
+   * `harness/hostile.ts`) makes the answer lie, or never come, the way a dishonest mint's would.
+   */
+  async handle(
+    method: string,
+    path: string,
+    body: string,
+    mode: HostileMode<"cashu"> | null = null,
+  ): Promise<Reply> {
+    if (mode === "never-answers") return new Promise<Reply>(() => {});
+    let reply: Reply;
     try {
-      return { status: 200, json: await this.route(method, path, body) };
+      reply = { status: 200, json: await this.route(method, path, body) };
     } catch (e) {
-      if (e instanceof MintError) return { status: e.status, json: { detail: e.detail, code: e.code } };
-      return { status: 500, json: { detail: e instanceof Error ? e.message : String(e), code: 0 } };
+      if (e instanceof MintError) reply = { status: e.status, json: { detail: e.detail, code: e.code } };
+      else reply = { status: 500, json: { detail: e instanceof Error ? e.message : String(e), code: 0 } };
     }
+    if (mode === "melt-no-answer" && method === "POST" && path === "/v1/melt/bolt11")
+      return new Promise<Reply>(() => {});
+    if ((mode === "bad-dleq" || mode === "no-dleq") && reply.status === 200)
+      return { status: 200, json: lieAboutDleq(reply.json, mode) };
+    return reply;
   }
 
   private async route(method: string, path: string, body: string): Promise<unknown> {
     if (method === "GET") {
       if (path === "/v1/info") return this.info();
+      if (path === "/admin/ledger") return this.ledger();
       if (path === "/v1/keys") return { keysets: [this.keysJson()] };
       const keys = /^\/v1\/keys\/([^/]+)$/.exec(path);
       if (keys) {
         if (keys[1]!.toLowerCase() !== this.keysetId)
-          throw new MintError(ErrorCode.keysetUnknown, "Keyset is not known", 404);
+          throw new MintError(ErrorCode.keysetUnknown, "Keyset is not known");
         return { keysets: [this.keysJson()] };
       }
       if (path === "/v1/keysets")
@@ -307,6 +349,8 @@ export class CashuMint {
           return this.checkState(decodeBody(CheckStateRequestSchema, body).Ys);
         case "/v1/restore":
           return this.restore(decodeBody(RestoreRequestSchema, body).outputs);
+        case "/admin/ledger":
+          return this.ledger();
         case "/admin/expiry":
           this.endOfService = decodeBody(ExpiryRequestSchema, body).end_of_service;
           return this.info();
@@ -360,6 +404,26 @@ export class CashuMint {
         "9": { supported: true },
         "12": { supported: true },
       },
+    };
+  }
+
+  /**
+   * The mint's books (not a NUT: for tests): what it issued, what melts took, and what its ecash in
+   * circulation must therefore add up to.
+   */
+  ledger() {
+    const { minted, melted, feesPaid, inputFees, unreturned } = this.books;
+    return {
+      minted,
+      melted,
+      fees_paid: feesPaid,
+      input_fees: inputFees,
+      /** Overpaid by melts and not given back (no blank outputs to put it in). */
+      unreturned,
+      outstanding: minted - melted - feesPaid - inputFees - unreturned,
+      proofs_spent: this.spent.size,
+      proofs_pending: this.pending.size,
+      signatures: this.signed.size,
     };
   }
 
@@ -482,6 +546,7 @@ export class CashuMint {
         `Transaction is not balanced: inputs ${CashuMint.sum(req.inputs)} - fee ${fee} != outputs ${CashuMint.sum(req.outputs)}`,
       );
     this.markSpent(ys, req.inputs);
+    this.books.inputFees += fee;
     return { signatures: req.outputs.map((o) => this.sign(o)) };
   }
 
@@ -504,6 +569,11 @@ export class CashuMint {
     this.checkAmount(req.amount);
     if (req.pubkey != null)
       throw new MintError(ErrorCode.badRequest, "Locked quotes (NUT-20) are not supported by this mint");
+    if (req.description != null && utf8.decode(req.description).length > 639)
+      throw new MintError(
+        ErrorCode.badRequest,
+        "The description is longer than an invoice takes (639 bytes)",
+      );
     const expirySecs = this.options.quoteExpirySecs ?? 3_600;
     const { bolt11, paymentHash } = this.lightning.createInvoice(
       BigInt(req.amount) * 1000n,
@@ -525,7 +595,7 @@ export class CashuMint {
 
   private mintQuote(id: string): MintQuote {
     const q = this.mintQuotes.get(id);
-    if (!q) throw new MintError(ErrorCode.badRequest, "Unknown quote", 404);
+    if (!q) throw new MintError(ErrorCode.badRequest, "Unknown quote");
     if (!q.paid && this.lightning.isPaid(q.paymentHash)) q.paid = true;
     return q;
   }
@@ -557,6 +627,7 @@ export class CashuMint {
         `Outputs (${CashuMint.sum(req.outputs)}) must add up to the quote's amount (${q.amount})`,
       );
     q.issued = true;
+    this.books.minted += q.amount;
     return { signatures: req.outputs.map((o) => this.sign(o)) };
   }
 
@@ -597,7 +668,7 @@ export class CashuMint {
 
   private meltQuote(id: string): MeltQuote {
     const q = this.meltQuotes.get(id);
-    if (!q) throw new MintError(ErrorCode.badRequest, "Unknown quote", 404);
+    if (!q) throw new MintError(ErrorCode.badRequest, "Unknown quote");
     return q;
   }
 
@@ -641,8 +712,11 @@ export class CashuMint {
 
     // From here on the inputs are PENDING: no await happened between the checks and this line.
     for (const y of ys) this.pending.add(y);
+    const blankKeys = blanks.map((o) => o.B_.toLowerCase());
+    for (const b of blankKeys) this.pendingOutputs.add(b);
     q.state = "PENDING";
     const finish = (outcome: PayOutcome) => {
+      for (const b of blankKeys) this.pendingOutputs.delete(b);
       if (outcome.status === "failed") {
         for (const y of ys) this.pending.delete(y);
         q.state = "UNPAID";
@@ -653,12 +727,25 @@ export class CashuMint {
       q.preimage = outcome.preimage;
       // NUT-08: what the inputs held beyond the amount and the fee actually paid goes back in the blanks.
       const feePaid = Number((outcome.feeMsat + 999n) / 1000n);
-      const change = powersOfTwo(available - q.amount - feePaid).slice(-blanks.length || Infinity);
-      if (blanks.length > 0) q.change = change.map((amount, i) => this.sign(blanks[i]!, amount));
+      this.books.melted += q.amount;
+      this.books.feesPaid += feePaid;
+      this.books.inputFees += CashuMint.sum(req.inputs) - available;
+      // The largest pieces first when the blanks are too few (a wallet gives max(⌈log2(fee_reserve)⌉, 1)).
+      const pieces = powersOfTwo(available - q.amount - feePaid).filter((a) => a <= 2 ** (KEY_COUNT - 1));
+      const change = pieces.slice(Math.max(0, pieces.length - blanks.length));
+      q.change = change.map((amount, i) => this.sign(blanks[i]!, amount));
+      this.books.unreturned += available - q.amount - feePaid - CashuMint.sum(q.change);
     };
 
     if (q.internal) {
-      finish({ status: "succeeded", preimage: this.lightning.settleInternal(q.paymentHash), feeMsat: 0n });
+      let preimage: string;
+      try {
+        preimage = this.lightning.settleInternal(q.paymentHash);
+      } catch (e) {
+        finish({ status: "failed", reason: String(e) });
+        throw new MintError(ErrorCode.paymentFailed, `Lightning payment failed: ${String(e)}`);
+      }
+      finish({ status: "succeeded", preimage, feeMsat: 0n });
       return this.meltQuoteJson(q);
     }
     let started: Awaited<ReturnType<MintLightning["pay"]>>;

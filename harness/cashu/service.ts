@@ -4,13 +4,14 @@
  * invoice of one of their own quotes is settled between them without a lightning payment (as real mints
  * settle their own invoices internally): the node cannot pay itself. Invoices of the node itself that are
  * not quotes, or routed through it by a hint (just-in-time channels), are paid by the world's payer node, as
- * `/ln/pay` does.
+ * `/ln/pay` does (but a hint through a private channel the node already has, it pays itself).
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { hex, utf8 } from "@scure/base";
 import { decodeBolt11 } from "../../src/engine/parse/bolt11";
 import type { PaymentResult } from "../../src/engine/lightning/node-types";
 import { type HarnessNode, hintsThrough } from "../lightning";
+import type { Hostility } from "../hostile";
 import type { RouteTable } from "../server";
 import { CashuMint, type MintLightning, type MintOptions, type PayOutcome } from "./mint";
 
@@ -66,8 +67,12 @@ export const worldMintLightning = (
       return hex.encode(preimage);
     },
     pay: async (bolt11, maxFeeMsat) => {
+      // The node cannot pay itself, nor through a hint of its own that is no channel yet (a just-in-time
+      // channel's intercept SCID): those the payer pays. A private channel of the node's own it uses.
+      const payee = decodeBolt11(bolt11)?.payeePubkey;
       const own =
-        decodeBolt11(bolt11)?.payeePubkey === lightning.pubkey || hintsThrough(bolt11, lightning.pubkey);
+        payee === lightning.pubkey ||
+        (hintsThrough(bolt11, lightning.pubkey) && !lightning.node.channels().some((c) => c.peer === payee));
       const via = own ? await payer() : lightning;
       const s = via.node.sendInvoice(bolt11, maxFeeMsat);
       if (!s.started) {
@@ -108,6 +113,7 @@ export const startCashuWorld = (
   base: string,
   lightning: HarnessNode,
   payer: () => Promise<HarnessNode>,
+  hostility?: Hostility,
 ): CashuWorld & { readonly routes: RouteTable; readonly stop: () => void } => {
   const ln = worldMintLightning(lightning, payer);
   const mint = new CashuMint({ ...MINT_A, seed: seedOf("A") }, ln);
@@ -117,10 +123,13 @@ export const startCashuWorld = (
   mint.urls = [mintUrl];
   mint2.urls = [mint2Url];
   const route = async (m: RegExpMatchArray, body: string, method: string) => {
-    const r = await (m[1] === "cashu2" ? mint2 : mint).handle(method, m[2] ?? "", body);
+    const scope = m[2];
+    const mode = scope ? (hostility?.of("cashu", scope)?.mode ?? null) : null;
+    const r = await (m[1] === "cashu2" ? mint2 : mint).handle(method, m[3] ?? "", body, mode);
     return { status: r.status, json: r.json };
   };
-  const path = /^\/(cashu2?)(\/.*)$/;
+  // `/cashu/…`, `/cashu2/…`, and the same under `/hostile/<scope>` (see `harness/hostile.ts`).
+  const path = /^\/(cashu2?)(?:\/hostile\/([a-z0-9-]{1,40}))?(\/.*)$/;
   return {
     mintUrl,
     mint2Url,
