@@ -26,6 +26,8 @@ describe("the Cashu adapter at the world's mints", () => {
   const store = new MemoryBlobStore();
   const recorded: NewEvent[] = [];
   let port: EcashPort;
+  /** The world's first mint behind a lying path: the same ledger and keysets, so the same seed's counters. */
+  let dleqLiar = "";
 
   const start = (s = store, words = mnemonic, fetchFn: typeof fetch = fetch) =>
     startCashu({
@@ -215,9 +217,64 @@ describe("the Cashu adapter at the world's mints", () => {
   );
 
   it(
+    "a mint whose signatures carry DLEQ proofs that do not verify credits nothing; honest again, the seed recovers them",
+    async () => {
+      const liar = `${mintA}/hostile/dleq-${Date.now()}`;
+      dleqLiar = liar;
+      const scope = liar.split("/").at(-1);
+      await postJson(h.esploraUrl, "/hostile", { service: "cashu", scope, mode: "bad-dleq" });
+      const q = await port.receiveQuote(liar, 300n);
+      await pay(q.bolt11);
+      await expect(port.checkReceives(liar)).rejects.toThrow(/DLEQ/);
+      expect(await port.balance(liar)).toBe(0n);
+      // The mint signed (the quote is issued): once it answers honestly, the counters it signed restore them.
+      await postJson(h.esploraUrl, "/hostile", { service: "cashu", scope, mode: null });
+      const events = await port.checkReceives(liar);
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ type: "ecash.received", payload: { amount: "300" } });
+      expect(await port.balance(liar)).toBe(300n);
+    },
+    LONG,
+  );
+
+  it(
+    "a melt the mint carries out but never answers is found paid by asking, and not paid again",
+    async () => {
+      const liar = `${mintA}/hostile/melt-${Date.now()}`;
+      const scope = liar.split("/").at(-1);
+      const quick = await startCashu({
+        mnemonic: newMnemonic(),
+        store: new MemoryBlobStore(),
+        fetch,
+        hooks: { mints: () => [liar], record: async () => undefined },
+        limits: { timeoutMs: 5_000, maxBytes: 1024 * 1024 },
+      });
+      const q = await quick.receiveQuote(liar, 2_000n);
+      await pay(q.bolt11);
+      expect(await quick.checkReceives(liar)).toHaveLength(1);
+      await postJson(h.esploraUrl, "/hostile", { service: "cashu", scope, mode: "melt-no-answer" });
+      const invoice = (await postJson(h.esploraUrl, "/ln/invoice", { amount_sats: 500 })) as {
+        bolt11: string;
+      };
+      const m = await quick.meltQuote(liar, invoice.bolt11);
+      const paid = await quick.melt(liar, m.quoteId, 500n, m.feeSats);
+      expect(paid.status).toBe("paid");
+      expect(paid.events).toHaveLength(1);
+      expect(await quick.balance(liar)).toBe(2_000n - 500n - paid.feeSats);
+      expect(await quick.recover(liar)).toEqual([]);
+      await expect(quick.melt(liar, m.quoteId, 500n, m.feeSats)).rejects.toThrow();
+      expect(await quick.balance(liar)).toBe(2_000n - 500n - paid.feeSats);
+      await postJson(h.esploraUrl, "/hostile", { service: "cashu", scope, mode: null });
+      await quick.stop();
+    },
+    LONG,
+  );
+
+  it(
     "restores from the seed alone (NUT-09/13) what the wallet holds, in a wallet that lost its store",
     async () => {
-      const held = await port.balance(mintA);
+      // What the seed holds at mint A's ledger, reached by either of its URLs.
+      const held = (await port.balance(mintA)) + (dleqLiar ? await port.balance(dleqLiar) : 0n);
       const fresh = await start(new MemoryBlobStore());
       const r = await fresh.restore(mintA);
       expect(r.amountSats).toBe(held);

@@ -20,10 +20,11 @@ import {
   type ProofLike,
   Wallet,
 } from "@cashu/cashu-ts";
+import { utf8 } from "@scure/base";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { type NewEvent, newEvent } from "../../../events/make";
 import type { EcashVia } from "../../../events/types";
-import type { FetchFn } from "../../http/bounded";
+import type { FetchFn, RequestLimits } from "../../http/bounded";
 import type { BlobStore } from "../../lightning/store";
 import { decodeBolt11 } from "../../parse";
 import { EcashFailure, type EcashHooks, type EcashPort, type MeltQuote } from "../port";
@@ -39,6 +40,7 @@ import {
   type StoredProof,
   stateKey,
   sumProofs,
+  COUNTERS_KEY,
 } from "./state";
 
 export interface CashuEnv {
@@ -48,6 +50,8 @@ export interface CashuEnv {
   readonly hooks: EcashHooks;
   readonly uuid?: () => string;
   readonly now?: () => number;
+  /** Deadline and byte cap of each mint request (a melt's waits on a lightning payment). */
+  readonly limits?: RequestLimits;
 }
 
 interface Session {
@@ -91,11 +95,19 @@ export const startCashu = async (env: CashuEnv): Promise<EcashPort> => {
     seed ??= mnemonicToSeedSync(env.mnemonic);
     return seed;
   };
-  const request = mintRequest(env.fetch);
+  const request = mintRequest(env.fetch, env.limits);
   const sessions = new Map<string, Session>();
   const melts = new Map<string, MeltQuote & { mint: string; paymentHash: string | null }>();
 
-  const persist = (s: Session) => env.store.put([{ key: stateKey(s.url), value: encodeState(s.state) }]);
+  // NUT-13 counters are per keyset, whichever URL reaches its mint: one record for all mints, written with
+  // the mint's state in one transaction.
+  const counterBytes = await env.store.get(COUNTERS_KEY);
+  const keysetCounters: Record<string, number> = counterBytes ? JSON.parse(utf8.encode(counterBytes)) : {};
+  const persist = (s: Session) =>
+    env.store.put([
+      { key: stateKey(s.url), value: encodeState(s.state) },
+      { key: COUNTERS_KEY, value: utf8.decode(JSON.stringify(keysetCounters)) },
+    ]);
 
   const sessionOf = async (mint: string): Promise<Session> => {
     const url = normaliseMintUrl(mint);
@@ -124,20 +136,20 @@ export const startCashu = async (env: CashuEnv): Promise<EcashPort> => {
 
   const counters = (s: Session): CounterSource => ({
     reserve: async (keysetId, n) => {
-      const start = s.state.counters[keysetId] ?? 0;
+      const start = Math.max(keysetCounters[keysetId] ?? 0, s.state.counters[keysetId] ?? 0);
       if (n === 0) return { start, count: 0 };
-      s.state.counters[keysetId] = start + n;
+      keysetCounters[keysetId] = start + n;
       s.current?.push({ keysetId, start, count: n });
       // Durable before the outputs that use these counters are sent.
       await persist(s);
       return { start, count: n };
     },
     advanceToAtLeast: async (keysetId, minNext) => {
-      if ((s.state.counters[keysetId] ?? 0) >= minNext) return;
-      s.state.counters[keysetId] = minNext;
+      if ((keysetCounters[keysetId] ?? 0) >= minNext) return;
+      keysetCounters[keysetId] = minNext;
       await persist(s);
     },
-    snapshot: async () => ({ ...s.state.counters }),
+    snapshot: async () => ({ ...keysetCounters }),
   });
 
   /** The session's cashu-ts wallet: the mint's keys fetched anew, or from the store when it is unreachable. */
@@ -444,7 +456,28 @@ export const startCashu = async (env: CashuEnv): Promise<EcashPort> => {
           via,
         };
         s.state.proofs = selection.keep.map(toStored);
-        const res = await guarded(s, pending, () => w.meltProofsBolt11(q, selection.send));
+        let res: Awaited<ReturnType<Wallet["meltProofsBolt11"]>>;
+        try {
+          res = await guarded(s, pending, () => w.meltProofsBolt11(q, selection.send));
+        } catch (e) {
+          // The answer was lost, but the mint said what happened (NUT-05 quote state): paid, or on its way.
+          const settledEvent = s.state.outbox.find(
+            (x) => x.type === "ecash.sent" && x.payload.op === op && x.payload.amount !== "0",
+          );
+          if (settledEvent?.type === "ecash.sent") {
+            melts.delete(quoteId);
+            return {
+              status: "paid" as const,
+              amountSats,
+              feeSats: BigInt(settledEvent.payload.fee),
+              preimage: null,
+              events: [settledEvent],
+            };
+          }
+          if ((s.state.pending as PendingOp | null)?.op === op)
+            return { status: "pending" as const, amountSats, feeSats: 0n, preimage: null, events: [] };
+          throw e;
+        }
         melts.delete(quoteId);
         if (res.quote.state !== MeltQuoteState.PAID) {
           // Pending at the mint: it stays written down, settled later by asking (never paid again).
@@ -560,7 +593,7 @@ export const startCashu = async (env: CashuEnv): Promise<EcashPort> => {
             const { proofs, lastCounterWithSignature } = await w.batchRestore(100, 100, 0, k.id);
             if (lastCounterWithSignature !== undefined) {
               const next = lastCounterWithSignature + 1;
-              if ((s.state.counters[k.id] ?? 0) < next) s.state.counters[k.id] = next;
+              if ((keysetCounters[k.id] ?? 0) < next) keysetCounters[k.id] = next;
             }
             found.push(...(await unspent(w, proofs.map(toStored))));
           }

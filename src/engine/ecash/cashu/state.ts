@@ -9,6 +9,8 @@ import type { NewEvent } from "../../../events/make";
 
 export const STATE_PREFIX = "ecash/cashu/";
 export const stateKey = (mint: string) => `${STATE_PREFIX}${mint}`;
+/** The next NUT-13 counter of every keyset, for all mints (two URLs of one mint share its keysets). */
+export const COUNTERS_KEY = "ecash/counters";
 
 export interface StoredProof {
   readonly id: string;
@@ -60,6 +62,7 @@ export interface PendingOp {
 export interface MintState {
   v: 1;
   proofs: StoredProof[];
+  /** Unused since counters are kept per keyset for all mints (`COUNTERS_KEY`); read as a floor. */
   counters: Record<string, number>;
   quotes: PendingQuote[];
   pending: PendingOp | null;
