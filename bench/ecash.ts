@@ -35,7 +35,9 @@ export const benchEcash = async (world: Harness) => {
   }
   const melt: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const { bolt11 } = (await postJson(world.esploraUrl, "/ln/invoice", { amount_sats: 100 })) as { bolt11: string };
+    const { bolt11 } = (await postJson(world.esploraUrl, "/ln/invoice", { amount_sats: 100 })) as {
+      bolt11: string;
+    };
     const q = await port.meltQuote(mint, bolt11);
     const t0 = performance.now();
     await port.melt(mint, q.quoteId, q.amountSats, q.feeSats);
@@ -65,5 +67,7 @@ export const benchEcash = async (world: Harness) => {
 
   console.log(`ecash receive (invoice paid → ecash held), p50 of ${RUNS}: ${p50(receive).toFixed(0)} ms`);
   console.log(`ecash melt (confirm → invoice paid), p50 of ${RUNS}: ${p50(melt).toFixed(0)} ms`);
-  console.log(`ecash restore of ${restored.amountSats} one-sat proofs from the seed: ${restoreMs.toFixed(0)} ms`);
+  console.log(
+    `ecash restore of ${restored.amountSats} one-sat proofs from the seed: ${restoreMs.toFixed(0)} ms`,
+  );
 };
