@@ -60,9 +60,12 @@ test("join the world's mint, receive ecash over lightning, see who holds it, pay
 
   // Pay an invoice of the world's node from ecash: the fee is shown first.
   const { bolt11 } = await postJson(esplora, "/ln/invoice", { amount_sats: 1_000, description: "tea" });
-  await page.goto("/settings/federations");
-  await cardA.getByRole("button", { name: "Pay invoice" }).click();
-  await cardA.getByLabel("Invoice to pay").fill(bolt11);
+  // From the send screen: the invoice is offered for payment from ecash, at the mint holding it.
+  await page.getByRole("link", { name: "Send" }).first().click();
+  await page.getByLabel("Bitcoin address").fill(bolt11);
+  await expect(page.getByTestId("send-request")).toContainText("1,000");
+  await page.getByRole("link", { name: "Pay from ecash instead" }).click();
+  await expect(cardA.getByLabel("Invoice to pay")).toHaveValue(bolt11);
   await cardA.getByRole("button", { name: "Check fee" }).click();
   await expect(cardA.getByText(/Pay 1,000 sats; fee at most \d+ sats\./)).toBeVisible({ timeout: 30_000 });
   await cardA.getByRole("button", { name: "Pay", exact: true }).click();

@@ -13,11 +13,11 @@ import { useWallet } from "../../ui/wallet";
 type Panel = "none" | "receive" | "pay" | "token";
 
 /** One custodian: who holds the ecash, its message and end date, and what the owner can do with it. */
-export function FederationCard({ federation: f }: { federation: FederationView }) {
+export function FederationCard({ federation: f, pay }: { federation: FederationView; pay?: string }) {
   const { t, lang: locale } = useI18n();
   const client = useWallet();
   const errorText = useErrorText();
-  const [panel, setPanel] = useState<Panel>("none");
+  const [panel, setPanel] = useState<Panel>(pay ? "pay" : "none");
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const remove = () => {
@@ -72,7 +72,7 @@ export function FederationCard({ federation: f }: { federation: FederationView }
       </div>
       <ErrorBox text={error} />
       {panel === "receive" ? <ReceivePanel federation={f} /> : null}
-      {panel === "pay" ? <PayPanel federation={f} /> : null}
+      {panel === "pay" ? <PayPanel federation={f} initial={pay ?? ""} /> : null}
       {panel === "token" ? <TokenPanel federation={f} /> : null}
       <ConfirmDialog
         open={confirmRemove}
@@ -160,11 +160,11 @@ function ReceivePanel({ federation: f }: { federation: FederationView }) {
 }
 
 /** An invoice → what paying it from this custodian costs → pay exactly that. */
-function PayPanel({ federation: f }: { federation: FederationView }) {
+function PayPanel({ federation: f, initial }: { federation: FederationView; initial: string }) {
   const { t, lang: locale } = useI18n();
   const client = useWallet();
   const errorText = useErrorText();
-  const [bolt11, setBolt11] = useState("");
+  const [bolt11, setBolt11] = useState(initial);
   const [preview, setPreview] = useState<EcashPaymentPreview | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -21,6 +21,9 @@ export function Federations() {
   const [code, setCode] = useState(query.get("fedimint_invite") ?? "");
   const [token, setToken] = useState(query.get("cashu_token") ?? "");
   const [redeemed, setRedeemed] = useState<string | null>(null);
+  // An invoice from the send screen: offered for payment at the custodian holding the most ecash.
+  const pay = query.get("pay");
+  const payFrom = [...(federations ?? [])].sort((a, b) => (b.balance > a.balance ? 1 : -1))[0]?.federation_id;
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [restored, setRestored] = useState<string | null>(null);
@@ -124,7 +127,11 @@ export function Federations() {
             {redeemed ? <p role="status">{redeemed}</p> : null}
           </form>
           {federations.map((f) => (
-            <FederationCard key={f.federation_id} federation={f} />
+            <FederationCard
+              key={f.federation_id}
+              federation={f}
+              pay={pay && f.federation_id === payFrom ? pay : undefined}
+            />
           ))}
         </>
       ) : (

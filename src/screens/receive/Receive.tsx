@@ -28,6 +28,7 @@ export function Receive() {
   const errorText = useErrorText();
   const client = useWallet();
   const balance = useView("balance");
+  const federations = useView("federations");
   const [amount, setAmount] = useState<bigint | null>(null);
   const [flavor, setFlavor] = useState<ReceiveFlavor>("unified");
   const [note, setNote] = useState("");
@@ -204,6 +205,11 @@ export function Receive() {
             </label>
           ))}
         </fieldset>
+        {federations && federations.length > 0 ? (
+          <Link href="/settings/federations" className="link">
+            {t("receive.into_ecash")}
+          </Link>
+        ) : null}
         <label htmlFor="receive-note">{t("receive.note")}</label>
         <input id="receive-note" value={note} maxLength={255} onChange={(e) => setNote(e.target.value)} />
         {hint ? <p className="hint">{t(hint, { amount: groupSats(100_000n, lang) })}</p> : null}
