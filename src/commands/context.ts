@@ -37,8 +37,8 @@ export interface KeysPort {
  */
 export type Need = EngineName | "seed";
 
-/** The needs of a family of handlers, declared beside them. */
-export type Needs = { readonly [K in CommandTag]?: Need };
+/** The needs of a family of handlers, declared beside them (several engines: it waits for each). */
+export type Needs = { readonly [K in CommandTag]?: Need | readonly EngineName[] };
 
 /** What every handler may read and call. Handlers never write: they return an Outcome. */
 export interface HandlerContext {

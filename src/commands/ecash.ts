@@ -263,12 +263,12 @@ export const transferEcash: Handler<"TransferEcash"> = (cmd, ctx) =>
 /** ecash → the wallet's own lightning: an invoice of the node, and the source's melt quote for it. */
 export const prepareSwapToLightning: Handler<"PrepareSwapToLightning"> = (cmd, ctx) =>
   Effect.gen(function* () {
-    const port = yield* portOf(ctx);
-    const ln = yield* nodeOf(ctx);
     const c = custodian(ctx, cmd.federationId);
     if (!c) return yield* Effect.fail(noFederation());
     yield* positive(cmd.amountSats);
     yield* atMost(cmd.amountSats, c.balance);
+    const port = yield* portOf(ctx);
+    const ln = yield* nodeOf(ctx);
     const tooSmall = () =>
       new InvalidInput({ message: "Satoshi amount is invalid", key: "swap_lightning.too_small" });
     // Without room in a channel, the LSP opens one just in time (for its setup fee), as for any receive.
@@ -349,6 +349,6 @@ export const ecashNeeds: Needs = {
   SendEcashToken: "ecash",
   ReceiveEcashToken: "ecash",
   TransferEcash: "ecash",
-  PrepareSwapToLightning: "ecash",
+  PrepareSwapToLightning: ["ecash", "lightning"],
   RestoreEcash: "ecash",
 };

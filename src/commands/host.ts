@@ -127,8 +127,9 @@ export class WalletHost {
     // A command for an engine that is still starting (just after opening the wallet) waits for it rather
     // than failing; one that does not need it never waits.
     const need = needs[command._tag];
-    if (need && need !== "seed" && this.engines.isStarting(need))
-      return this.engines.whenStarted(need).then(() => this.run(command));
+    const engines = need === undefined || need === "seed" ? [] : typeof need === "string" ? [need] : need;
+    const starting = engines.find((e) => this.engines.isStarting(e));
+    if (starting) return this.engines.whenStarted(starting).then(() => this.run(command));
     const next = (async (): Promise<CommandAnswer> => {
       const hold: Hold = { release: await this.lock.acquire() };
       try {
@@ -446,4 +447,5 @@ export class WalletHost {
   }
 }
 
-const needsSeed = (need: Need | undefined): boolean => need === "seed" || need === "onchain";
+const needsSeed = (need: Need | readonly EngineName[] | undefined): boolean =>
+  need === "seed" || need === "onchain" || (Array.isArray(need) && need.includes("onchain"));
