@@ -5,6 +5,7 @@ import { startHarness } from "../harness/world";
 import { benchBundle } from "./bundle";
 import { benchCashuMint } from "./cashu";
 import { benchEcash } from "./ecash";
+import { benchContactsView, benchGlobalSearch } from "./contacts";
 import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
@@ -27,6 +28,9 @@ await benchReplay();
 console.log("\n== Payment strings and scanning ==");
 benchParse();
 await benchQrDecode();
+console.log("\n== Contacts and search ==");
+await benchContactsView();
+await benchGlobalSearch();
 const world = await startHarness({ port: 0 });
 try {
   await benchColdLoad(world.esploraUrl);

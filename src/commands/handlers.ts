@@ -2,12 +2,14 @@ import type { CommandTag } from "./command";
 import type { Handler, Needs } from "./context";
 import { getTransaction } from "./activity";
 import { ecashHandlers, ecashNeeds } from "./ecash";
+import { contactsHandlers } from "./contacts";
 import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers, lightningNeeds } from "./lightning";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
 import { lspHandlers, lspNeeds } from "./lsp";
+import { nostrHandlers, nostrNeeds } from "./nostr";
 import { onchainHandlers, onchainNeeds } from "./onchain";
 import {
   createWallet,
@@ -54,6 +56,8 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   EstimateReceiveFee: estimateReceiveFee,
   ...lspHandlers,
   ...ecashHandlers,
+  ...nostrHandlers,
+  ...contactsHandlers,
 };
 
 /**
@@ -67,6 +71,7 @@ export const needs: Needs = {
   ...lnurlNeeds,
   ...lspNeeds,
   ...ecashNeeds,
+  ...nostrNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
 };

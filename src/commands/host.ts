@@ -1,13 +1,15 @@
 import { Effect, Result } from "effect";
 import type { AnyEngine, EngineHooks, EngineName, Platform } from "../engine/engine";
+import { forgetSeedSecretKey } from "../engine/nostr/keys";
 import type { KdfParams } from "../engine/vault";
 import { forgetRootKey, normaliseWords } from "../engine/keys/mnemonic";
 import type { WalletDb } from "../events/db";
 import { appendEvents, readEvents, readKv } from "../events/log";
-import { type NewEvent, type Stamp, stamp } from "../events/make";
+import { type NewEvent, newEvent, type Stamp, stamp } from "../events/make";
 import { KV } from "../events/storage-keys";
 import { isWalletError, toWire, unexpected, type WalletError, WalletState, type WireError } from "../errors";
 import { crdtProjection } from "../projections/crdt";
+import { pendingEvents } from "../projections/nostr";
 import { settingsOf } from "../projections/settings";
 import { deriveViews, foldEvent, foldEvents, type States } from "../projections";
 import { lockedError } from "./at-rest";
@@ -16,6 +18,7 @@ import type { Handler, HandlerContext, Need, Outcome } from "./context";
 import { CommandLock, type Hold } from "./command-lock";
 import { type EngineEnv, EngineRunner, type EngineStatus } from "./engines";
 import { handlers, needs } from "./handlers";
+import { nostrFollowUps } from "./nostr";
 import { isStartedPayment } from "./lightning";
 import { lightningHooks, lightningLive } from "./lightning-hooks";
 import type { AllViews, LiveState } from "../projections/live";
@@ -130,6 +133,9 @@ export class WalletHost {
     const engines = need === undefined || need === "seed" ? [] : typeof need === "string" ? [need] : need;
     const starting = engines.find((e) => this.engines.isStarting(e));
     if (starting) return this.engines.whenStarted(starting).then(() => this.run(command));
+    // An engine that starts on demand (nostr) is started by the first command that needs it.
+    const onDemand = engines.find((e) => this.engines.onDemand(e) && !this.engines.port(e));
+    if (onDemand && this.canStart()) return this.ensureEngine(onDemand).then(() => this.run(command));
     const next = (async (): Promise<CommandAnswer> => {
       const hold: Hold = { release: await this.lock.acquire() };
       try {
@@ -140,6 +146,7 @@ export class WalletHost {
     })();
     // A payment on its way is awaited here, outside the queue.
     return next.then(async (answer) => {
+      if (answer.ok && !isStartedPayment(answer.value)) this.followUp(command, answer.value);
       if (!answer.ok || !isStartedPayment(answer.value)) return answer;
       try {
         return { ok: true, value: await answer.value.settle() };
@@ -147,6 +154,15 @@ export class WalletHost {
         return { ok: false, error: toWire(isWalletError(e) ? e : unexpected(e)) };
       }
     });
+  }
+
+  /** Runs, one after another behind the queue, the commands that follow a successful one (nostrFollowUps). */
+  private followUp(command: Command, result: unknown): void {
+    const next = nostrFollowUps(command, result, this.states);
+    if (next.length === 0 || this.stopped) return;
+    void (async () => {
+      for (const c of next) await this.run(c);
+    })();
   }
 
   setLive(patch: Partial<LiveState>): void {
@@ -180,12 +196,14 @@ export class WalletHost {
         return host.states;
       },
       network: this.deps.config.network,
+      config: this.deps.config,
       stamp: this.stampWith,
       keys: this.secrets.keys,
       onchain: this.engines.port("onchain"),
       lightning: this.engines.port("lightning"),
       ecash: this.engines.port("ecash"),
       fetch: this.deps.engines?.platform.fetch ?? null,
+      nostr: this.engines.port("nostr"),
       outside: (effect) =>
         Effect.acquireUseRelease(
           Effect.sync(() => hold.release()),
@@ -340,6 +358,8 @@ export class WalletHost {
       const joined = decided.events.some((e) => e.type === "ecash.joined");
       if ((!hadWallet && self.states.wallet.exists) || joined)
         yield* Effect.promise(() => self.startEngines());
+      if (decided.events.some((e) => e.type === "nostr.queued" || e.type === "nostr.identity"))
+        yield* Effect.sync(() => self.nostrChanged());
       return decided.result;
     });
   }
@@ -354,14 +374,47 @@ export class WalletHost {
     if (fresh.length > 0) this.deps.onViews(this.views());
   }
 
+  /** Whether engines may start: the wallet exists and is unlocked. */
+  private canStart(): boolean {
+    return this.states.wallet.exists && !this.locked && !this.stopped;
+  }
+
+  /** Starts an on-demand engine now (a command needs it); resolves once it runs or failed. */
+  private async ensureEngine(name: EngineName): Promise<void> {
+    const env = this.env();
+    const mnemonic = await Effect.runPromise(Effect.result(this.secrets.keys.mnemonic()));
+    if (env && Result.isSuccess(mnemonic)) await this.engines.ensure(name, mnemonic.success, env);
+  }
+
+  /** Something to publish was queued, or the identity changed: the outbox sends it (the engine starts if need be). */
+  private nostrChanged(): void {
+    const port = this.engines.port("nostr");
+    if (port) port.flush();
+    else if (this.canStart() && !this.engines.isStarting("nostr")) void this.ensureEngine("nostr");
+  }
+
+  /** The nostr engine's calls back into the wallet: what waits in the outbox, and what a relay accepted. */
+  private nostrHooks(): EngineHooks["nostr"] {
+    return {
+      pending: () => pendingEvents(this.states.nostr),
+      published: (id, relay) =>
+        this.enqueue(async () => {
+          if (!this.states.nostr.outbox.has(id)) return;
+          await this.commit({ events: [newEvent("nostr.published", { id, relay: relay.slice(0, 2_000) })] });
+        }),
+    };
+  }
+
   /** After an import or a delete, the log on disk is the truth again. */
   private async reload(): Promise<void> {
     const wasLocked = this.locked;
     forgetRootKey();
+    forgetSeedSecretKey();
     await Promise.all([
       this.engines.stop("onchain"),
       this.engines.stop("lightning"),
       this.engines.stop("ecash"),
+      this.engines.stop("nostr"),
     ]);
     await this.secrets.reload();
     this.states = foldEvents(await readEvents(this.deps.db));
@@ -392,7 +445,13 @@ export class WalletHost {
       platform: engines.platform,
       store: this.secrets.store,
       hooks: (name) =>
-        (name === "lightning" ? this.lightningHooks() : name === "ecash" ? this.ecashHooks() : {}) as never,
+        (name === "lightning"
+          ? this.lightningHooks()
+          : name === "ecash"
+            ? this.ecashHooks()
+            : name === "nostr"
+              ? this.nostrHooks()
+              : {}) as never,
     };
   }
 
@@ -447,5 +506,7 @@ export class WalletHost {
   }
 }
 
-const needsSeed = (need: Need | readonly EngineName[] | undefined): boolean =>
-  need === "seed" || need === "onchain" || (Array.isArray(need) && need.includes("onchain"));
+const needsSeed = (need: Need | readonly EngineName[] | undefined): boolean => {
+  const engines: readonly string[] = need === undefined ? [] : typeof need === "string" ? [need] : need;
+  return engines.some((e) => e === "seed" || e === "onchain" || e === "nostr");
+};

@@ -10,6 +10,7 @@ import type { States } from "../projections";
 import type { LightningHooks, LightningPort } from "./lightning/live";
 import type { WebSocketFactory } from "./lightning/socket";
 import type { BlobStore } from "./lightning/store";
+import type { NostrHooks, NostrPort } from "./nostr/live";
 import type { OnchainPort } from "./onchain/port";
 import type { EcashHooks, EcashPort } from "./ecash/port";
 
@@ -18,6 +19,7 @@ export interface EnginePorts {
   readonly onchain: OnchainPort;
   readonly lightning: LightningPort;
   readonly ecash: EcashPort;
+  readonly nostr: NostrPort;
 }
 
 export type EngineName = keyof EnginePorts;
@@ -27,6 +29,7 @@ export interface EngineHooks {
   readonly onchain: Record<string, never>;
   readonly lightning: Omit<LightningHooks, "mnemonic" | "store">;
   readonly ecash: EcashHooks;
+  readonly nostr: NostrHooks;
 }
 
 /** Where the wallet runs (the browser's worker, or Node for tests and benches): what engines need of it. */
@@ -35,6 +38,8 @@ export interface Platform {
   readonly makeSocket: WebSocketFactory;
   /** Loads and initialises LDK's wasm, once however often it is called. */
   readonly loadLdk: () => Promise<void>;
+  /** The WebSocket class relay clients use; the global one when absent (Node tests give the `ws` package's). */
+  readonly webSocket?: typeof WebSocket;
 }
 
 /** Everything an engine starts from: the wallet's servers, its unlocked seed, a sealed store and its hooks. */
@@ -51,6 +56,11 @@ export interface Engine<N extends EngineName> {
   readonly name: N;
   /** Whether this wallet runs the engine, from its folded state (the wallet exists and is unlocked). */
   readonly needed: (states: States) => boolean;
+  /**
+   * Started by the first command that needs it even when `needed` says no (then it is needed from there on),
+   * or after a command whose events make it needed.
+   */
+  readonly onDemand?: boolean;
   /** Loads the engine's code and starts it; rejects when it cannot start. */
   readonly start: (env: EngineStart<N>) => Promise<EnginePorts[N]>;
   /** Stops it; resolves once everything it must write is durable. */

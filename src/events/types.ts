@@ -41,6 +41,11 @@ export interface EventPayloads {
     labels: string[];
     /** The wallet made this transaction (a send or sweep). */
     outgoing: boolean;
+    /**
+     * For a send made here: the destination's output script (hex) and what it was paid, so paying the same
+     * destination the same amount again soon asks once more. Absent on transactions found by a sync.
+     */
+    paidTo?: { script: string; amount: Sats };
   };
   /** A transaction was confirmed in a block. */
   "onchain.tx_confirmed": { txid: string; height: number; blockHash: string; blockTime: number };
@@ -156,6 +161,31 @@ export interface EventPayloads {
     via: EcashVia;
     payment_hash: string | null;
   };
+  /**
+   * The nostr key in use: the seed's (NIP-06) or one the owner imported (`imported`). Only the public key
+   * (hex): the imported nsec is a sealed kv secret.
+   */
+  "nostr.identity": { pubkey: string; imported: boolean };
+  /**
+   * A signed nostr event the wallet publishes (profile, follow list): stored before it is sent, sent again
+   * to the relays until one answers OK (`nostr.published`), across reloads.
+   */
+  "nostr.queued": { event: NostrEventJson };
+  /** A relay answered OK to a queued event. */
+  "nostr.published": { id: string; relay: string };
+  /** A signed event read from a relay or the cache service (an imported profile or follow list). */
+  "nostr.fetched": { event: NostrEventJson };
+}
+
+/** A signed nostr event (NIP-01), as stored in the log. */
+export interface NostrEventJson {
+  id: string;
+  pubkey: string;
+  created_at: number;
+  kind: number;
+  tags: string[][];
+  content: string;
+  sig: string;
 }
 
 export type EcashKind = "cashu" | "fedimint";
@@ -221,6 +251,10 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "ecash.removed": 1,
   "ecash.received": 1,
   "ecash.sent": 1,
+  "nostr.identity": 1,
+  "nostr.queued": 1,
+  "nostr.published": 1,
+  "nostr.fetched": 1,
 };
 
 export const isEventType = (t: unknown): t is EventType =>

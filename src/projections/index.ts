@@ -5,8 +5,10 @@ import { type BalanceView, balanceOf } from "./balance";
 import { crdtProjection } from "./crdt";
 import { type EcashState, ecashProjection, ecashTotal, joinedCustodians } from "./ecash";
 import { type LightningState, lightningProjection } from "./lightning";
+import { type NostrState, nostrProjection, type ProfileView, profileView } from "./nostr";
 import { type OnchainState, onchainProjection } from "./onchain";
-import { contactsOf, labelsOf, type SettingsView, settingsOf } from "./settings";
+import { contactsOf, withContacts } from "./contacts";
+import { labelsOf, type SettingsView, settingsOf } from "./settings";
 import { type WalletView, walletProjection } from "./wallet";
 
 /** Every fold's state. Folding the same log always gives the same `States`; folds update it in place. */
@@ -17,6 +19,7 @@ export interface States {
   readonly lightning: LightningState;
   readonly crdt: Doc | null;
   readonly ecash: EcashState;
+  readonly nostr: NostrState;
 }
 
 export const initialStates = (): States => ({
@@ -26,6 +29,7 @@ export const initialStates = (): States => ({
   lightning: lightningProjection.initial(),
   crdt: crdtProjection.initial(),
   ecash: ecashProjection.initial(),
+  nostr: nostrProjection.initial(),
 });
 
 export const foldEvent = (s: States, e: WalletEvent): States => ({
@@ -35,6 +39,7 @@ export const foldEvent = (s: States, e: WalletEvent): States => ({
   lightning: lightningProjection.apply(s.lightning, e),
   crdt: crdtProjection.apply(s.crdt, e),
   ecash: ecashProjection.apply(s.ecash, e),
+  nostr: nostrProjection.apply(s.nostr, e),
 });
 
 export const foldEvents = (events: Iterable<WalletEvent>, from: States = initialStates()): States => {
@@ -96,12 +101,16 @@ export interface Views {
   readonly channel_totals: ChannelTotals;
   readonly federations: readonly FederationView[];
   readonly nwc: NwcView;
+  /** The owner's nostr key and profile (spec 2 profile and nostr keys). */
+  readonly profile: ProfileView;
 }
 export type ViewName = keyof Views;
 
 export const deriveViews = (s: States): Views => {
   const doc = crdtProjection.view(s.crdt);
-  const items = activityItems(s.onchain, labelsOf(doc), s.lightning, s.ecash);
+  const contacts = doc.contacts ?? {};
+  // Payments labelled with a contact's id show that contact on their rows.
+  const items = withContacts(activityItems(s.onchain, labelsOf(doc), s.lightning, s.ecash), contacts);
   const channels = s.lightning.channels.map((c) => ({
     channel_id: c.channel_id,
     outpoint: c.outpoint ?? "",
@@ -117,7 +126,7 @@ export const deriveViews = (s: States): Views => {
     balance: { ...balanceOf(s.onchain, s.lightning), federation: ecashTotal(s.ecash) },
     activity: { items: items.slice(0, ACTIVITY_PAGE), total: items.length },
     settings: settingsOf(doc),
-    contacts: contactsOf(doc),
+    contacts: contactsOf(contacts, items),
     channels,
     channel_totals: totalsOf(channels),
     federations: joinedCustodians(s.ecash).map((c) => ({
@@ -132,5 +141,6 @@ export const deriveViews = (s: States): Views => {
       popup_end_timestamp: c.expires_at,
     })),
     nwc: { profiles: [], pending: [] },
+    profile: profileView(s.nostr),
   };
 };

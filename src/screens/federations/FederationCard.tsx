@@ -6,7 +6,7 @@ import type { FederationView } from "../../projections";
 import { CopyButton } from "../../ui/CopyButton";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
-import { groupSats } from "../../ui/format";
+import { formatDateTime, formatSats } from "../../ui/format";
 import { normaliseSatsInput } from "../../ui/money";
 import { useWallet } from "../../ui/wallet";
 
@@ -14,7 +14,7 @@ type Panel = "none" | "receive" | "pay" | "token";
 
 /** One custodian: who holds the ecash, its message and end date, and what the owner can do with it. */
 export function FederationCard({ federation: f, pay }: { federation: FederationView; pay?: string }) {
-  const { t, lang: locale } = useI18n();
+  const { t, intl } = useI18n();
   const client = useWallet();
   const errorText = useErrorText();
   const [panel, setPanel] = useState<Panel>(pay ? "pay" : "none");
@@ -34,13 +34,13 @@ export function FederationCard({ federation: f, pay }: { federation: FederationV
       <p>
         {t("federations.balance")}:{" "}
         <strong data-testid="federation-balance">
-          {groupSats(f.balance, locale)} {t("common.esats")}
+          {formatSats(intl, f.balance)} {t("common.esats")}
         </strong>
       </p>
       {f.federation_expiry_timestamp ? (
         <p role="note">
           {t("federations.expires", {
-            date: new Date(f.federation_expiry_timestamp * 1000).toLocaleString(locale),
+            date: formatDateTime(intl, f.federation_expiry_timestamp * 1000),
           })}
         </p>
       ) : null}
@@ -89,7 +89,7 @@ export function FederationCard({ federation: f, pay }: { federation: FederationV
 
 /** An amount → the custodian's invoice; the screen asks the worker each 2 s whether it was paid. */
 function ReceivePanel({ federation: f }: { federation: FederationView }) {
-  const { t, lang: locale } = useI18n();
+  const { t, intl } = useI18n();
   const client = useWallet();
   const errorText = useErrorText();
   const [amount, setAmount] = useState("");
@@ -126,7 +126,7 @@ function ReceivePanel({ federation: f }: { federation: FederationView }) {
     }
   };
   if (received !== null)
-    return <p role="status">{t("federations.received", { amount: groupSats(received, locale) })}</p>;
+    return <p role="status">{t("federations.received", { amount: formatSats(intl, received) })}</p>;
   if (invoice)
     return (
       <div className="column">
@@ -161,7 +161,7 @@ function ReceivePanel({ federation: f }: { federation: FederationView }) {
 
 /** An invoice → what paying it from this custodian costs → pay exactly that. */
 function PayPanel({ federation: f, initial }: { federation: FederationView; initial: string }) {
-  const { t, lang: locale } = useI18n();
+  const { t, intl } = useI18n();
   const client = useWallet();
   const errorText = useErrorText();
   const [bolt11, setBolt11] = useState(initial);
@@ -197,8 +197,8 @@ function PayPanel({ federation: f, initial }: { federation: FederationView; init
       setDone(
         r.status === "paid"
           ? t("federations.paid", {
-              amount: groupSats(r.amountSats, locale),
-              fee: groupSats(r.feeSats, locale),
+              amount: formatSats(intl, r.amountSats),
+              fee: formatSats(intl, r.feeSats),
             })
           : t("federations.pay_pending"),
       );
@@ -220,8 +220,8 @@ function PayPanel({ federation: f, initial }: { federation: FederationView; init
       {preview ? (
         <p>
           {t("federations.pay_preview", {
-            amount: groupSats(preview.amountSats, locale),
-            fee: groupSats(preview.feeSats, locale),
+            amount: formatSats(intl, preview.amountSats),
+            fee: formatSats(intl, preview.feeSats),
           })}
         </p>
       ) : null}

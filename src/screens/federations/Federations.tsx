@@ -3,7 +3,7 @@ import { useSearch } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { ErrorBox, useErrorText } from "../../ui/errors";
-import { groupSats } from "../../ui/format";
+import { formatSats } from "../../ui/format";
 import { useView, useWallet } from "../../ui/wallet";
 import { FederationCard } from "./FederationCard";
 
@@ -13,7 +13,7 @@ import { FederationCard } from "./FederationCard";
  * nostr relay, which this wallet does not use yet: the action is not offered.
  */
 export function Federations() {
-  const { t, lang: locale } = useI18n();
+  const { t, intl } = useI18n();
   const client = useWallet();
   const errorText = useErrorText();
   const federations = useView("federations");
@@ -46,7 +46,7 @@ export function Federations() {
     setBusy(true);
     try {
       const r = await client.dispatch({ _tag: "ReceiveEcashToken", token });
-      setRedeemed(t("federations.received", { amount: groupSats(r.amountSats, locale) }));
+      setRedeemed(t("federations.received", { amount: formatSats(intl, r.amountSats) }));
       setToken("");
     } catch (e) {
       setError(errorText(e));
@@ -62,7 +62,7 @@ export function Federations() {
       const r = await client.dispatch({ _tag: "RestoreEcash" });
       setRestored(
         [
-          t("federations.restored", { amount: groupSats(r.recoveredSats, locale) }),
+          t("federations.restored", { amount: formatSats(intl, r.recoveredSats) }),
           r.notRestored.length > 0 ? t("federations.not_restored", { list: r.notRestored.join(", ") }) : "",
         ].join(" "),
       );

@@ -6,7 +6,7 @@ import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { Dialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
-import { groupSats } from "../../ui/format";
+import { formatSats } from "../../ui/format";
 import { normaliseSatsInput } from "../../ui/money";
 import { useView, useWallet } from "../../ui/wallet";
 
@@ -19,7 +19,7 @@ type Result =
  * node's invoice and what paying it from ecash costs; edit returns to start), confirm, result.
  */
 export function SwapLightning() {
-  const { t, lang } = useI18n();
+  const { t, intl } = useI18n();
   const client = useWallet();
   const errorText = useErrorText();
   const [, navigate] = useLocation();
@@ -80,13 +80,13 @@ export function SwapLightning() {
           <h2>{t("swap_lightning.preview")}</h2>
           <p>
             {t("swap_lightning.preview_amount", {
-              amount: groupSats(preview.amountSats, lang),
-              fee: groupSats(preview.feeSats, lang),
+              amount: formatSats(intl, preview.amountSats),
+              fee: formatSats(intl, preview.feeSats),
               name: source?.federation_name ?? from,
             })}
           </p>
           {preview.channelFeeSats ? (
-            <p>{t("swap_lightning.channel_fee", { fee: groupSats(preview.channelFeeSats, lang) })}</p>
+            <p>{t("swap_lightning.channel_fee", { fee: formatSats(intl, preview.channelFeeSats) })}</p>
           ) : null}
           <label htmlFor="swap-invoice">{t("federations.invoice")}</label>
           <textarea id="swap-invoice" readOnly rows={3} value={preview.bolt11} />
@@ -116,7 +116,7 @@ export function SwapLightning() {
           <select id="swap-from" value={from} onChange={(e) => setFrom(e.target.value)}>
             {federations.map((f) => (
               <option key={f.federation_id} value={f.federation_id}>
-                {f.federation_name} ({groupSats(f.balance, lang)} {t("common.esats")})
+                {f.federation_name} ({formatSats(intl, f.balance)} {t("common.esats")})
               </option>
             ))}
           </select>
@@ -156,8 +156,8 @@ export function SwapLightning() {
             ? result.pending
               ? t("federations.pay_pending")
               : t("swap_lightning.done", {
-                  amount: groupSats(result.amountSats, lang),
-                  fee: groupSats(result.feeSats, lang),
+                  amount: formatSats(intl, result.amountSats),
+                  fee: formatSats(intl, result.feeSats),
                 })
             : result?.message}
         </p>

@@ -4,13 +4,13 @@ import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { Dialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
-import { groupSats } from "../../ui/format";
+import { formatSats } from "../../ui/format";
 import { normaliseSatsInput } from "../../ui/money";
 import { useView, useWallet } from "../../ui/wallet";
 
 /** /transfer?from= (spec 2): from and to custodians with their balances; the full amount sweeps. */
 export function Transfer() {
-  const { t, lang } = useI18n();
+  const { t, intl } = useI18n();
   const client = useWallet();
   const errorText = useErrorText();
   const [, navigate] = useLocation();
@@ -31,7 +31,7 @@ export function Transfer() {
       const r = await client.dispatch({ _tag: "TransferEcash", from, to, amountSats: BigInt(amount || "0") });
       setDone(
         r.status === "paid"
-          ? t("transfer.done", { amount: groupSats(r.amountSats, lang), fee: groupSats(r.feeSats, lang) })
+          ? t("transfer.done", { amount: formatSats(intl, r.amountSats), fee: formatSats(intl, r.feeSats) })
           : t("federations.pay_pending"),
       );
     } catch (e) {
@@ -49,7 +49,7 @@ export function Transfer() {
         <h2>{t("transfer.from")}</h2>
         {source ? (
           <p>
-            {source.federation_name}: {groupSats(source.balance, lang)} {t("common.esats")}
+            {source.federation_name}: {formatSats(intl, source.balance)} {t("common.esats")}
           </p>
         ) : (
           <p role="alert">No from/to federation</p>
@@ -66,7 +66,7 @@ export function Transfer() {
         <select id="transfer-to" value={to} onChange={(e) => setTo(e.target.value)}>
           {targets.map((f) => (
             <option key={f.federation_id} value={f.federation_id}>
-              {f.federation_name} ({groupSats(f.balance, lang)} {t("common.esats")})
+              {f.federation_name} ({formatSats(intl, f.balance)} {t("common.esats")})
             </option>
           ))}
         </select>
