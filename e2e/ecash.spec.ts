@@ -62,7 +62,7 @@ test("join the world's mint, receive ecash over lightning, see who holds it, pay
   const { bolt11 } = await postJson(esplora, "/ln/invoice", { amount_sats: 1_000, description: "tea" });
   // From the send screen: the invoice is offered for payment from ecash, at the mint holding it.
   await page.getByRole("link", { name: "Send" }).first().click();
-  await page.getByLabel("Bitcoin address").fill(bolt11);
+  await page.getByLabel("Address, invoice, lightning address or LNURL").fill(bolt11);
   await expect(page.getByTestId("send-request")).toContainText("1,000");
   await page.getByRole("link", { name: "Pay from ecash instead" }).click();
   await expect(cardA.getByLabel("Invoice to pay")).toHaveValue(bolt11);
@@ -95,6 +95,7 @@ test("join the world's mint, receive ecash over lightning, see who holds it, pay
 
   // The seed words, then a fresh browser: join the two mints again and recover the ecash from the seed.
   await page.goto("/settings/backup");
+  await page.getByRole("button", { name: "Show the 12 words" }).click();
   const seed = page.getByRole("list", { name: "Seed words" }).getByRole("listitem");
   await expect(seed).toHaveCount(12);
   const words = (await seed.allTextContents()).map((w) => w.trim());
