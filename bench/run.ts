@@ -10,6 +10,8 @@ import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
+import { benchNwcPay } from "./nwc";
+import { benchLightningAddress } from "./lnaddress";
 import { benchRelay } from "./nostr";
 import { benchReplay } from "./replay";
 import { benchRestoreScan, benchUnlock } from "./security";
@@ -48,6 +50,10 @@ try {
   console.log("\n== Ecash ==");
   await benchCashuMint(world);
   await benchEcash(world);
+  console.log("\n== Wallet-connect ==");
+  await benchNwcPay(world);
+  console.log("\n== Plus ==");
+  await benchLightningAddress(world);
 } finally {
   await world.stop();
 }

@@ -38,6 +38,14 @@ console.log(
 console.log(`Cashu mint    ${h.cashu.mintUrl}   (keyset ${h.cashu.mint.keysetId})`);
 console.log(`Cashu mint 2  ${h.cashu.mint2Url}   (keyset ${h.cashu.mint2.keysetId})`);
 
+console.log(`Feedback      POST ${h.esploraUrl}/v1/feedback (multipart)   GET ${h.esploraUrl}/v1/feedback`);
+console.log(
+  `Plus          GET ${h.esploraUrl}/plus/plans   POST /plus/subscribe {plan_id,nwc}   GET /plus/subscription (NIP-98)`,
+);
+console.log(
+  `Lightning addr GET ${h.esploraUrl}/.well-known/lnurlp/<name>   POST /hermes/names {name} (NIP-98, members)`,
+);
+
 let stopping = false;
 const stop = async () => {
   if (stopping) return;

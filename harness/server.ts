@@ -2,7 +2,13 @@
  * The local world's HTTP server: an Esplora-compatible REST API over the regtest chain, plus a faucet,
  * mining and reorg endpoints and a fixed price feed. CORS is open: the wallet runs on another port.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { blockJson, merkleBranch, statsFor, statusJson, txJson } from "./esplora-json";
 import { FEE_ESTIMATES, PRICES } from "./fees";
@@ -24,7 +30,12 @@ export class HttpError extends Error {
 }
 
 export type Reply = { status?: number; json?: unknown; text?: string; bytes?: Buffer };
-export type Route = (m: RegExpMatchArray, body: string) => Promise<Reply> | Reply;
+export type Route = (
+  m: RegExpMatchArray,
+  body: string,
+  headers?: IncomingHttpHeaders,
+  query?: URLSearchParams,
+) => Promise<Reply> | Reply;
 
 const HEX64 = "([0-9a-fA-F]{64})";
 
@@ -373,7 +384,7 @@ export const toSats = (v: unknown): bigint => {
 const CORS = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, POST, OPTIONS",
-  "access-control-allow-headers": "content-type",
+  "access-control-allow-headers": "content-type, authorization",
   "access-control-max-age": "600",
 };
 
@@ -407,11 +418,18 @@ export const serve = (
   const base = routes(w);
   const drips = new Set<ReturnType<typeof setInterval>>();
   /** The honest answer of the Esplora routes (and the price feed) for `path`. */
-  const answer = async (method: string, path: string, body: string, table: RouteTable): Promise<Reply> => {
+  const answer = async (
+    method: string,
+    path: string,
+    body: string,
+    table: RouteTable,
+    headers?: IncomingHttpHeaders,
+    query?: URLSearchParams,
+  ): Promise<Reply> => {
     try {
       for (const [m, re, route] of table) {
         const match = path.match(re);
-        if (match && m === method) return await route(match, body);
+        if (match && m === method) return await route(match, body, headers, query);
       }
       return { status: 404, text: "Not found" };
     } catch (e) {
@@ -464,7 +482,8 @@ export const serve = (
         return;
       }
       const path = full.replace(/^\/api(?=\/(?!v1\/price))/, "");
-      send(res, await answer(method, path, body, [...extra, ...base]));
+      const query = new URLSearchParams((req.url ?? "").split("?").slice(1).join("?"));
+      send(res, await answer(method, path, body, [...extra, ...base], req.headers, query));
     } catch (e) {
       if (e instanceof HttpError) send(res, { status: e.status, text: e.message });
       else send(res, { status: 500, text: e instanceof Error ? e.message : String(e) });

@@ -15,6 +15,9 @@ import { type LnurlService, lnurlRoutes, startLnurlService } from "./lnurl";
 import { type Lsp, type LspFeeParams, startLsp, startPayer } from "./lsp";
 import { type Lsps2Service, startLsps2 } from "./lsps2";
 import { type NostrWorld, startNostr } from "./nostr/world";
+import { type FeedbackService, startFeedback } from "./feedback";
+import { type PlusService, startPlus } from "./plus";
+import { type HermesService, startHermes } from "./hermes";
 
 import { DEFAULT_ESPLORA_PORT } from "./ports";
 
@@ -74,6 +77,12 @@ export interface Harness {
    * service (`/primal`), the Blossom server (`/blossom`), the seeded people and `seed()` for more.
    */
   readonly nostr: NostrWorld;
+  /** The feedback endpoint (`POST /v1/feedback`, multipart) and what it received (`GET /v1/feedback`). */
+  readonly feedback: FeedbackService;
+  /** The membership (Plus) service under `/plus`: plans, subscribe, renewals through wallet-connect. */
+  readonly plus: PlusService;
+  /** The lightning-address service (Plus members' name@host, invoices from their own wallets). */
+  readonly hermes: HermesService;
   readonly stop: () => Promise<void>;
 }
 
@@ -149,6 +158,12 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   const nostr = startNostr(server, esploraUrl, { lnurl, hostility });
   const cashu = startCashuWorld(esploraUrl, lightning, payerNode, hostility);
   extra.push(...cashu.routes);
+  const feedback = startFeedback();
+  extra.push(...feedback.routes);
+  const plus = startPlus(lightning);
+  extra.push(...plus.routes);
+  const hermes = startHermes(plus);
+  extra.push(...hermes.routes);
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {
@@ -185,9 +200,14 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     hostility,
     hostileEsploraUrl: (scope) => `${esploraUrl}/hostile/${scope}`,
     nostr,
+    feedback,
+    plus,
+    hermes,
     stop: () => {
       nostr.stop();
       cashu.stop();
+      plus.stop();
+      hermes.stop();
       stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()))
         .then(
           () =>

@@ -36,6 +36,7 @@ const ServersSettings = screen(() => import("./screens/settings/Servers"), "Serv
 const SettingsRoot = screen(() => import("./screens/settings/SettingsRoot"), "SettingsRoot");
 const Channels = screen(() => import("./screens/settings/Channels"), "Channels");
 const Admin = screen(() => import("./screens/settings/Admin"), "Admin");
+const Connections = screen(() => import("./screens/settings/Connections"), "Connections");
 const Swap = screen(() => import("./screens/swap/Swap"), "Swap");
 const NewProfile = screen(() => import("./screens/profile/NewProfile"), "NewProfile");
 const Profile = screen(() => import("./screens/profile/Profile"), "Profile");
@@ -46,6 +47,9 @@ const Federations = screen(() => import("./screens/federations/Federations"), "F
 const AddFederation = screen(() => import("./screens/federations/AddFederation"), "AddFederation");
 const SwapLightning = screen(() => import("./screens/federations/SwapLightning"), "SwapLightning");
 const Transfer = screen(() => import("./screens/federations/Transfer"), "Transfer");
+const LightningAddress = screen(() => import("./screens/settings/LightningAddress"), "LightningAddress");
+const Plus = screen(() => import("./screens/settings/Plus"), "Plus");
+const Feedback = screen(() => import("./screens/feedback/Feedback"), "Feedback");
 
 /** Paths a person may open with no wallet yet. */
 const WITHOUT_WALLET = ["/setup", "/setup/restore", "/settings/emergencykit"];
@@ -75,6 +79,7 @@ function Routes() {
         <Route path="/settings/emergencykit" component={EmergencyKit} />
         <Route path="/settings/channels" component={Channels} />
         <Route path="/settings/admin" component={Admin} />
+        <Route path="/settings/connections" component={Connections} />
         <Route path="/swap" component={Swap} />
         <Route path="/settings/federations" component={Federations} />
         <Route path="/addfederation" component={AddFederation} />
@@ -88,6 +93,12 @@ function Routes() {
         <Route path="/importprofile" component={ImportProfile} />
         <Route path="/settings/importprofile" component={ImportProfile} />
         <Route path="/settings/nostrkeys" component={NostrKeys} />
+        <Route path="/feedback" component={Feedback} />
+        <Route path="/settings/plus" component={Plus} />
+        <Route path="/settings/lightningaddress" component={LightningAddress} />
+        <Route path="/plus">
+          {() => <Redirect to={`/settings/plus${window.location.search}`} replace />}
+        </Route>
         <Route component={NotFound} />
       </Switch>
     </Suspense>

@@ -8,4 +8,7 @@ export const BUILD_DEFAULTS: BuildDefaults = {
   rgs: import.meta.env.VITE_RGS,
   storage: import.meta.env.VITE_STORAGE,
   lsp: import.meta.env.VITE_LSP,
+  feedback: import.meta.env.VITE_FEEDBACK,
+  subscriptions: import.meta.env.VITE_SUBSCRIPTIONS,
+  hermes: import.meta.env.VITE_HERMES,
 };

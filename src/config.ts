@@ -12,10 +12,18 @@ export interface WalletConfig {
   readonly proxy: string | null;
   /** The LSP's base URL, or null. */
   readonly lsp: string | null;
+  /** The nostr relay the wallet-connect service listens on. */
+  readonly nwcRelay?: string;
   /** Every server of the settings page (lsp, proxy, rgs, storage, ...), as resolved at start. */
   readonly servers?: Servers;
   /** The nostr servers: relays, the social-profile cache (`primal_api`) and the Blossom media server. */
   readonly nostr?: NostrServers;
+  /** The feedback service (`POST {feedback}/v1/feedback`), or null when this build has none. */
+  readonly feedback?: string | null;
+  /** The membership (Plus) service, or null when unset. */
+  readonly subscriptions?: string | null;
+  /** The lightning-address service ('Hermes not configured' when null). */
+  readonly hermes?: string | null;
 }
 
 /** Where the wallet's nostr identity lives. An empty `primal` means none is set. */
@@ -137,6 +145,9 @@ export const DEFAULT_SERVERS: { readonly [N in Network]: Servers } = {
   },
 };
 
+/** The relay wallet-connect apps and the wallet meet on, outside the local world. */
+export const DEFAULT_NWC_RELAY = "wss://relay.damus.io";
+
 /** The public Esplora API of each network; regtest defaults to the local world's. */
 export const DEFAULT_ESPLORA: { readonly [N in Network]: string } = {
   bitcoin: DEFAULT_SERVERS.bitcoin.esplora,
@@ -153,6 +164,9 @@ export interface BuildDefaults {
   readonly rgs?: string;
   readonly storage?: string;
   readonly lsp?: string;
+  readonly feedback?: string;
+  readonly subscriptions?: string;
+  readonly hermes?: string;
 }
 
 const asNetwork = (v: string | null | undefined): Network | null =>
@@ -226,13 +240,24 @@ export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): W
   const { esplora } = servers;
   const priceSource =
     network === "regtest" ? `${esplora}/api/v1/price/{code}` : "https://mempool.space/api/v1/prices";
+  // On regtest the local world serves feedback, membership and lightning addresses on its one port.
+  const world = network === "regtest" ? esplora : null;
+  const service = (name: "subscriptions" | "hermes" | null, built: string | undefined): string | null => {
+    const stored = name ? storage.getItem(`USER_SETTINGS_${name}`) : null;
+    if (stored !== null) return stored.replace(/\/$/, "") || null;
+    return (network === defaultNetwork(build) && built ? built : world)?.replace(/\/$/, "") || null;
+  };
   return {
     network,
     esplora,
     priceSource,
+    nwcRelay: network === "regtest" ? `${esplora.replace(/^http/, "ws")}/nostr` : DEFAULT_NWC_RELAY,
     servers,
     nostr: resolveNostrServers(storage, network, esplora),
     proxy: servers.proxy || null,
     lsp: servers.lsp || null,
+    feedback: service(null, build.feedback),
+    subscriptions: service("subscriptions", build.subscriptions),
+    hermes: service("hermes", build.hermes),
   };
 };

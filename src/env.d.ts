@@ -8,4 +8,7 @@ interface ImportMetaEnv {
   readonly VITE_RGS?: string;
   readonly VITE_STORAGE?: string;
   readonly VITE_LSP?: string;
+  readonly VITE_FEEDBACK?: string;
+  readonly VITE_SUBSCRIPTIONS?: string;
+  readonly VITE_HERMES?: string;
 }

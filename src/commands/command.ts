@@ -265,6 +265,81 @@ export interface CommandSpecs {
   SetFollowed: { input: { id: string; followed: boolean }; output: null };
   /** Global search of social profiles through the cache service (trimmed, at most 10). */
   SearchProfiles: { input: { query: string }; output: ProfileSearchResult[] };
+  /**
+   * A wallet-connect connection (create_nwc_profile / create_budget_nwc_profile): `budgetSats` a period
+   * (`period` 0-3: Day, Week, Month, Year) the app may pay without asking, unless `requireApproval`.
+   */
+  CreateNwcProfile: {
+    input: { name: string; budgetSats: bigint; period: number; requireApproval: boolean };
+    output: { index: number };
+  };
+  /** Edits a connection; its name stays as it was, and a fixed budget too. */
+  EditNwcProfile: {
+    input: { index: number; budgetSats: bigint; period: number; requireApproval: boolean; enabled: boolean };
+    output: null;
+  };
+  DeleteNwcProfile: { input: { index: number }; output: null };
+  /** The `nostr+walletconnect://` URI an app is given for connection `index` (needs the running service). */
+  GetNwcUri: { input: { index: number }; output: { uri: string } };
+  /** What an authorization request (`nostr+walletauth://`) asks: its app's name and fixed budget, if any. */
+  ReadWalletAuth: {
+    input: { nwa: string };
+    output: { name: string | null; budgetSats: bigint | null; period: number | null; methods: string[] };
+  };
+  /** approve_nostr_wallet_auth: creates the connection the app asked for; the app is told on the relay. */
+  ApproveWalletAuth: {
+    input: { name: string; nwa: string; budgetSats: bigint; period: number; requireApproval: boolean };
+    output: { index: number };
+  };
+  /** Approves a payment waiting in the requests tab; answers once it is paid (or failed). */
+  ApproveNwcInvoice: { input: { id: string }; output: { paid: boolean } };
+  DenyNwcInvoice: { input: { id: string }; output: null };
+  DenyAllNwc: { input: Empty; output: { denied: number } };
+
+  /**
+   * Sends the feedback form to the feedback service at `host`; with `includeLogs` the node's logs go too,
+   * every secret the wallet holds cut out of them first.
+   */
+  SendFeedback: {
+    input: {
+      host: string;
+      userType: "nostr" | "email";
+      id: string;
+      feedback: string;
+      includeLogs: boolean;
+      images: readonly { name: string; type: string; bytes: Uint8Array }[];
+    };
+    output: null;
+  };
+
+  /** The membership service's plans and this wallet's subscription (timestamp in seconds; active: spec 1). */
+  GetPlus: {
+    input: { host: string };
+    output: {
+      plans: { id: number; amountSats: bigint }[];
+      planId: number | null;
+      timestamp: number | null;
+      active: boolean;
+      balanceSats: bigint;
+    };
+  };
+  /**
+   * Makes the subscription connection (wallet-connect index 0, the plan's price per month, fixed) for plan
+   * `planId`; refused unless lightning plus federation balance is above the price.
+   */
+  PreparePlus: { input: { host: string; planId: number }; output: { index: number; amountSats: bigint } };
+  /** Gives the service the connection's URI; answers its invoice for the plan's price (checked). */
+  SubscribePlus: {
+    input: { host: string; planId: number; nwc: string };
+    output: { bolt11: string; amountSats: bigint };
+  };
+
+  /** The name this wallet holds at the lightning-address service ('Hermes not configured' when unset). */
+  GetLightningAddress: { input: { host: string }; output: { name: string | null; address: string | null } };
+  /** check_available_lnurl_name: the name's rules, then whether it is free. */
+  CheckLnName: { input: { host: string; name: string }; output: { available: boolean } };
+  /** reserve_lnurl_name (members only): 'Name already taken' when it is someone else's. */
+  ReserveLnName: { input: { host: string; name: string }; output: { address: string } };
 
   /**
    * Joins an ecash custodian: a Cashu mint by its URL, or a Fedimint federation by its invite code.

@@ -80,7 +80,7 @@ export interface StartedPayment<R> {
 }
 
 /** Commands whose answer comes after the queue moved on (lightning payments). */
-export type SettledLater = "PayInvoice" | "Keysend";
+export type SettledLater = "PayInvoice" | "Keysend" | "ApproveNwcInvoice";
 
 /** What a handler decides: the command's result, or for a payment the way to await it. */
 export type Decided<K extends CommandTag> = K extends SettledLater

@@ -8,8 +8,12 @@ import { lightningHandlers, lightningNeeds } from "./lightning";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
+import { sendFeedbackCommand } from "./feedback";
+import { plusHandlers, plusNeeds } from "./plus";
+import { lightningAddressHandlers, lightningAddressNeeds } from "./lightning-address";
 import { lspHandlers, lspNeeds } from "./lsp";
 import { nostrHandlers, nostrNeeds } from "./nostr";
+import { nwcHandlers } from "./nwc";
 import { onchainHandlers, onchainNeeds } from "./onchain";
 import {
   createWallet,
@@ -30,7 +34,11 @@ type HostCommands =
   | "ChangePassword"
   | "StopLightning"
   | "StartLightning"
-  | "ResyncOnchain";
+  | "ResyncOnchain"
+  | "GetNwcUri"
+  | "ApproveNwcInvoice"
+  | "DenyNwcInvoice"
+  | "DenyAllNwc";
 
 /**
  * One handler per command; the state-file and password commands run in the host because they replace
@@ -58,6 +66,10 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ...ecashHandlers,
   ...nostrHandlers,
   ...contactsHandlers,
+  ...nwcHandlers,
+  SendFeedback: sendFeedbackCommand,
+  ...plusHandlers,
+  ...lightningAddressHandlers,
 };
 
 /**
@@ -68,10 +80,14 @@ export const needs: Needs = {
   ShowSeed: "seed",
   ...onchainNeeds,
   ...lightningNeeds,
+  ...plusNeeds,
+  ...lightningAddressNeeds,
   ...lnurlNeeds,
   ...lspNeeds,
   ...ecashNeeds,
   ...nostrNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
+  GetNwcUri: "nwc",
+  ApproveNwcInvoice: "lightning",
 };

@@ -5,6 +5,7 @@
 import { loadLdk, nodeWebSocket } from "../../harness/pipes";
 import type { Platform } from "../engine/engine";
 import { lightningEngine } from "../engine/lightning/engine";
+import { nwcEngine } from "../engine/nwc/engine";
 import { onchainEngine } from "../engine/onchain/engine";
 import type { WalletDb } from "../events/db";
 import { type CommandAnswer, WalletHost } from "./host";
@@ -38,5 +39,5 @@ export const openWorldHost = (
     config,
     cipher: testCipher,
     onViews,
-    engines: { list: [onchainEngine, lightningEngine], platform: nodePlatform },
+    engines: { list: [onchainEngine, lightningEngine, nwcEngine], platform: nodePlatform },
   });

@@ -7,7 +7,15 @@ import type { WalletDb } from "../events/db";
 import { appendEvents, readEvents, readKv } from "../events/log";
 import { type NewEvent, newEvent, type Stamp, stamp } from "../events/make";
 import { KV } from "../events/storage-keys";
-import { isWalletError, toWire, unexpected, type WalletError, WalletState, type WireError } from "../errors";
+import {
+  InvalidInput,
+  isWalletError,
+  toWire,
+  unexpected,
+  type WalletError,
+  WalletState,
+  type WireError,
+} from "../errors";
 import { crdtProjection } from "../projections/crdt";
 import { pendingEvents } from "../projections/nostr";
 import { settingsOf } from "../projections/settings";
@@ -26,6 +34,7 @@ import type { WalletConfig } from "../config";
 import { Secrets } from "./secrets";
 import { deleteEverything, exportState, importState, type StateCipher } from "./state-file";
 import { checkRestoreWords } from "./wallet";
+import { NwcDesk } from "./nwc-desk";
 
 export type CommandAnswer = { ok: true; value: unknown } | { ok: false; error: WireError };
 
@@ -58,6 +67,8 @@ export class WalletHost {
   private stopped = false;
   private syncTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly engines: EngineRunner;
+  /** Wallet-connect: what the service's requests are answered with. */
+  private readonly nwc: NwcDesk;
   live: LiveState;
 
   private constructor(
@@ -71,6 +82,17 @@ export class WalletHost {
     this.engines = new EngineRunner(deps.engines?.list ?? [], (name, status) =>
       this.engineStatus(name, status),
     );
+    this.nwc = new NwcDesk({
+      enqueue: (f) => this.enqueue(f),
+      commit: (events) => this.commit({ events }),
+      states: () => this.states,
+      run: (command) => this.run(command),
+      nwc: () => this.engines.port("nwc"),
+      lightning: () => this.engines.port("lightning"),
+      whenLightning: () => this.whenLightning(),
+      now: () => this.stampWith.now(),
+      network: deps.config.network,
+    });
     this.live = {
       price: null,
       fiat: "BTC",
@@ -135,7 +157,12 @@ export class WalletHost {
     if (starting) return this.engines.whenStarted(starting).then(() => this.run(command));
     // An engine that starts on demand (nostr) is started by the first command that needs it.
     const onDemand = engines.find((e) => this.engines.onDemand(e) && !this.engines.port(e));
-    if (onDemand && this.canStart()) return this.ensureEngine(onDemand).then(() => this.run(command));
+    if (onDemand && this.canStart()) return this.ensureEngine(onDemand).then(() => this.runQueued(command));
+    return this.runQueued(command);
+  }
+
+  /** Runs a command in the queue (its engine started or not needed); never rejects. */
+  private runQueued(command: Command): Promise<CommandAnswer> {
     const next = (async (): Promise<CommandAnswer> => {
       const hold: Hold = { release: await this.lock.acquire() };
       try {
@@ -324,6 +351,36 @@ export class WalletHost {
         );
       case "StopLightning":
         return whileStopped(() => Effect.succeed(null));
+      case "GetNwcUri":
+        // A connection just made may be asked for before its service started: it is started and awaited.
+        return Effect.promise(async () => {
+          if (!this.engines.port("nwc") && this.nwc.hooks().connections().length > 0) {
+            await this.startEngines();
+            await this.engines.whenStarted("nwc");
+          }
+          const port = this.engines.port("nwc");
+          // The URI is given once the relay listens for its connection: the app may use it at once.
+          await port?.ready();
+          return port;
+        }).pipe(
+          Effect.flatMap((port) =>
+            port
+              ? Effect.succeed({ uri: port.uri(command.index) })
+              : Effect.fail(new WalletState({ message: "The wallet-connect service is not running." })),
+          ),
+        );
+      case "ApproveNwcInvoice":
+        return Effect.promise(() => this.nwc.approve(command.id)).pipe(
+          Effect.flatMap((r) =>
+            typeof r === "string" ? Effect.fail(new InvalidInput({ message: r })) : Effect.succeed(r),
+          ),
+        );
+      case "DenyNwcInvoice":
+        return Effect.promise(() => this.nwc.deny([command.id])).pipe(Effect.as(null));
+      case "DenyAllNwc":
+        return Effect.promise(() =>
+          this.nwc.deny([...this.states.nwc.requests.keys()]).then((denied) => ({ denied })),
+        );
       case "StartLightning":
         return this.secrets.keys.mnemonic().pipe(
           Effect.tap((mnemonic) => Effect.sync(() => this.startNeeded(mnemonic))),
@@ -372,6 +429,20 @@ export class WalletHost {
     if (kv.some((w) => w.key === KV.seed)) this.secrets.forgetSeed();
     for (const e of fresh) this.states = foldEvent(this.states, e);
     if (fresh.length > 0) this.deps.onViews(this.views());
+    if (fresh.length > 0) this.nwc.observe(fresh);
+    if (fresh.some((e) => e.type === "crdt.change")) void this.connectionsChanged();
+  }
+
+  /** The owner's connections changed: the service starts, listens to the new set, or stops. */
+  private async connectionsChanged(): Promise<void> {
+    if (this.stopped) return;
+    // A service still starting read the connections before this change: it takes it in once it runs.
+    if (this.engines.isStarting("nwc")) await this.engines.whenStarted("nwc");
+    const port = this.engines.port("nwc");
+    const enabled = this.nwc.hooks().connections().length > 0;
+    if (port && enabled) await port.refresh().catch(() => undefined);
+    else if (port) await this.engines.stop("nwc");
+    else if (enabled && !this.engines.isStarting("nwc")) await this.startEngines();
   }
 
   /** Whether engines may start: the wallet exists and is unlocked. */
@@ -402,6 +473,7 @@ export class WalletHost {
           if (!this.states.nostr.outbox.has(id)) return;
           await this.commit({ events: [newEvent("nostr.published", { id, relay: relay.slice(0, 2_000) })] });
         }),
+      onStatus: (status) => this.setLive({ nostr_relays: status }),
     };
   }
 
@@ -415,6 +487,7 @@ export class WalletHost {
       this.engines.stop("lightning"),
       this.engines.stop("ecash"),
       this.engines.stop("nostr"),
+      this.engines.stop("nwc"),
     ]);
     await this.secrets.reload();
     this.states = foldEvents(await readEvents(this.deps.db));
@@ -451,7 +524,9 @@ export class WalletHost {
             ? this.ecashHooks()
             : name === "nostr"
               ? this.nostrHooks()
-              : {}) as never,
+              : name === "nwc"
+                ? this.nwc.hooks()
+                : {}) as never,
     };
   }
 
@@ -503,6 +578,8 @@ export class WalletHost {
   /** The live state the screens show of an engine (lightning's node; on-chain has no live state of its own). */
   private engineStatus(name: EngineName, status: EngineStatus): void {
     if (name === "lightning") this.setLive(lightningLive(status, this.engines.port("lightning")));
+    // Payments a crash left unanswered are answered once the service runs again.
+    if (name === "nwc" && status.state === "ready") void this.nwc.recover().catch(() => undefined);
   }
 }
 

@@ -20,6 +20,34 @@ export type ContactRecord = {
   deleted?: boolean;
 };
 
+/** Budget periods of a wallet-connect connection: Day, Week, Month, Year (codes 0 to 3). */
+export type BudgetPeriod = 0 | 1 | 2 | 3;
+
+/**
+ * A wallet-connect connection (spec 2 §3). Its keys are derived from the seed by `index`, never stored.
+ * `budget_sats` is what it may pay each period without asking (decimal sats); `app_pubkey` is the app's
+ * own key when the app asked for the connection (an authorization request), else null.
+ */
+export type NwcProfileRecord = {
+  index: number;
+  name: string;
+  label: string | null;
+  tag: "Gift" | "Subscription" | "General";
+  require_approval: boolean;
+  budget_sats: string;
+  budget_period: BudgetPeriod;
+  /** The budget was fixed by the app (authorization request) or the subscription: the owner cannot edit it. */
+  budget_fixed: boolean;
+  enabled: boolean;
+  app_pubkey: string | null;
+  created_at: number;
+  /**
+   * Deleted by the owner. The record stays so its index is never given again: the keys come from the
+   * index, and an app that kept the old URI must not reach a new connection.
+   */
+  deleted?: boolean;
+};
+
 /**
  * The owner-edited state that travels with the wallet and merges across devices. Every local change is
  * stored as a `crdt.change` event, so importing another device's export merges rather than overwrites.
@@ -29,6 +57,8 @@ export type WalletDoc = {
   /** Labels per activity item id (BIP-329 style tags). */
   labels: { [itemId: string]: string[] };
   contacts: { [id: string]: ContactRecord };
+  /** Wallet-connect connections by index (decimal string). */
+  nwc: { [index: string]: NwcProfileRecord };
 };
 
 export type Doc = A.Doc<WalletDoc>;
@@ -68,6 +98,7 @@ export const makeChange = (doc: Doc, actor: string, edit: (d: WalletDoc) => void
     d.settings ??= {};
     d.labels ??= {};
     d.contacts ??= {};
+    d.nwc ??= {};
     edit(d);
   });
   const change = A.getLastLocalChange(next);

@@ -11,6 +11,7 @@ import type { LightningHooks, LightningPort } from "./lightning/live";
 import type { WebSocketFactory } from "./lightning/socket";
 import type { BlobStore } from "./lightning/store";
 import type { NostrHooks, NostrPort } from "./nostr/live";
+import type { NwcHooks, NwcPort } from "./nwc/service";
 import type { OnchainPort } from "./onchain/port";
 import type { EcashHooks, EcashPort } from "./ecash/port";
 
@@ -20,6 +21,7 @@ export interface EnginePorts {
   readonly lightning: LightningPort;
   readonly ecash: EcashPort;
   readonly nostr: NostrPort;
+  readonly nwc: NwcPort;
 }
 
 export type EngineName = keyof EnginePorts;
@@ -30,6 +32,7 @@ export interface EngineHooks {
   readonly lightning: Omit<LightningHooks, "mnemonic" | "store">;
   readonly ecash: EcashHooks;
   readonly nostr: NostrHooks;
+  readonly nwc: NwcHooks;
 }
 
 /** Where the wallet runs (the browser's worker, or Node for tests and benches): what engines need of it. */

@@ -175,6 +175,46 @@ export interface EventPayloads {
   "nostr.published": { id: string; relay: string };
   /** A signed event read from a relay or the cache service (an imported profile or follow list). */
   "nostr.fetched": { event: NostrEventJson };
+
+  /**
+   * A wallet-connect request arrived from the app of connection `index` (a multi-payment's parts each get
+   * their own `request_id`, the event id and the part's id). Recorded once: a request seen again is not
+   * decided again. `expires_at`: the request's own expiration (unix seconds), if it set one.
+   */
+  "nwc.request": {
+    request_id: string;
+    index: number;
+    method: string;
+    app: string;
+    encryption: NwcEncryption;
+    expires_at: number | null;
+  };
+  /**
+   * A payment of a request is decided and about to be made: it counts against the connection's budget from
+   * here on, and is never made a second time (after a crash it is resolved from the payment's outcome).
+   */
+  "nwc.payment_accepted": {
+    request_id: string;
+    index: number;
+    payment_hash: string | null;
+    bolt11: string | null;
+    amount_msat: Sats;
+  };
+  /** A payment waits for the owner: the connection requires approval, or the payment is over its budget. */
+  "nwc.payment_held": {
+    request_id: string;
+    index: number;
+    payment_hash: string;
+    bolt11: string;
+    amount_msat: Sats;
+    reason: "approval" | "budget";
+    /** The invoice's expiry, unix seconds. */
+    expires_at: number;
+  };
+  /** The owner denied a held payment (or an approval found the invoice already paid). */
+  "nwc.payment_denied": { request_id: string };
+  /** The wallet answered a request: the NIP-47 response object as JSON (result or error). */
+  "nwc.answered": { request_id: string; response: string };
 }
 
 /** A signed nostr event (NIP-01), as stored in the log. */
@@ -192,6 +232,7 @@ export type EcashKind = "cashu" | "fedimint";
 /** How ecash moved: over lightning (a mint or melt quote), as a token, between custodians, or by restore. */
 export type EcashVia = "lightning" | "token" | "transfer" | "restore";
 export const ECASH_VIAS: readonly EcashVia[] = ["lightning", "token", "transfer", "restore"];
+export type NwcEncryption = "nip44_v2" | "nip04";
 
 /** One channel in `ln.channels_changed`. */
 export interface ChannelSnapshot {
@@ -255,6 +296,11 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "nostr.queued": 1,
   "nostr.published": 1,
   "nostr.fetched": 1,
+  "nwc.request": 1,
+  "nwc.payment_accepted": 1,
+  "nwc.payment_held": 1,
+  "nwc.payment_denied": 1,
+  "nwc.answered": 1,
 };
 
 export const isEventType = (t: unknown): t is EventType =>

@@ -44,6 +44,8 @@ const nat = (x: unknown) => Number.isInteger(x) && (x as number) >= 0;
 const strings = (x: unknown) => Array.isArray(x) && x.every(str);
 const hex64 = (x: unknown) => typeof x === "string" && /^[0-9a-f]{64}$/.test(x);
 
+/** A wallet-connect request id: the request event's id, and for a multi-payment's part its own id. */
+const requestId = (x: unknown) => typeof x === "string" && /^[0-9a-f]{64}(:[\x21-\x7e]{1,100})?$/.test(x);
 /** A custodian's URL, id or name: a line, not a document. */
 const short = (x: unknown) => typeof x === "string" && x.length > 0 && x.length <= 500;
 /** A custodian's message or invite: bounded, so a mint cannot grow the log without end. */
@@ -172,4 +174,30 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
   "nostr.queued": fields({ event: (x) => checkEvent(x) !== null }),
   "nostr.published": fields({ id: hex64, relay: (x) => str(x) && (x as string).length <= 2_000 }),
   "nostr.fetched": fields({ event: (x) => checkEvent(x) !== null }),
+  "nwc.request": fields({
+    request_id: requestId,
+    index: nat,
+    method: (x) => str(x) && (x as string).length <= 64,
+    app: hex64,
+    encryption: (x) => x === "nip44_v2" || x === "nip04",
+    expires_at: (x) => x === null || nat(x),
+  }),
+  "nwc.payment_accepted": fields({
+    request_id: requestId,
+    index: nat,
+    payment_hash: (x) => x === null || hex64(x),
+    bolt11: (x) => x === null || str(x),
+    amount_msat: msat,
+  }),
+  "nwc.payment_held": fields({
+    request_id: requestId,
+    index: nat,
+    payment_hash: hex64,
+    bolt11: str,
+    amount_msat: msat,
+    reason: (x) => x === "approval" || x === "budget",
+    expires_at: nat,
+  }),
+  "nwc.payment_denied": fields({ request_id: requestId }),
+  "nwc.answered": fields({ request_id: requestId, response: str }),
 };

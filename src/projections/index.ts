@@ -6,6 +6,7 @@ import { crdtProjection } from "./crdt";
 import { type EcashState, ecashProjection, ecashTotal, joinedCustodians } from "./ecash";
 import { type LightningState, lightningProjection } from "./lightning";
 import { type NostrState, nostrProjection, type ProfileView, profileView } from "./nostr";
+import { type NwcState, type NwcView, nwcProjection, nwcViewOf } from "./nwc";
 import { type OnchainState, onchainProjection } from "./onchain";
 import { contactsOf, withContacts } from "./contacts";
 import { labelsOf, type SettingsView, settingsOf } from "./settings";
@@ -20,6 +21,7 @@ export interface States {
   readonly crdt: Doc | null;
   readonly ecash: EcashState;
   readonly nostr: NostrState;
+  readonly nwc: NwcState;
 }
 
 export const initialStates = (): States => ({
@@ -30,6 +32,7 @@ export const initialStates = (): States => ({
   crdt: crdtProjection.initial(),
   ecash: ecashProjection.initial(),
   nostr: nostrProjection.initial(),
+  nwc: nwcProjection.initial(),
 });
 
 export const foldEvent = (s: States, e: WalletEvent): States => ({
@@ -40,6 +43,7 @@ export const foldEvent = (s: States, e: WalletEvent): States => ({
   crdt: crdtProjection.apply(s.crdt, e),
   ecash: ecashProjection.apply(s.ecash, e),
   nostr: nostrProjection.apply(s.nostr, e),
+  nwc: nwcProjection.apply(s.nwc, e),
 });
 
 export const foldEvents = (events: Iterable<WalletEvent>, from: States = initialStates()): States => {
@@ -84,10 +88,7 @@ export interface FederationView {
   readonly popup_countdown_message: string | null;
   readonly popup_end_timestamp: number | null;
 }
-export interface NwcView {
-  readonly profiles: readonly { readonly index: number; readonly name: string }[];
-  readonly pending: readonly { readonly id: string; readonly amount_sats: bigint }[];
-}
+export type { NwcView };
 
 /** What the screens read; pushed from the worker whenever it changes. */
 export interface Views {
@@ -140,7 +141,7 @@ export const deriveViews = (s: States): Views => {
       popup_countdown_message: c.expires_at === null ? null : c.name,
       popup_end_timestamp: c.expires_at,
     })),
-    nwc: { profiles: [], pending: [] },
+    nwc: nwcViewOf(doc, s.nwc),
     profile: profileView(s.nostr),
   };
 };

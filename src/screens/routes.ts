@@ -28,4 +28,8 @@ export const ROUTES_BUILT: readonly string[] = [
   "/importprofile",
   "/settings/importprofile",
   "/settings/nostrkeys",
+  "/settings/connections",
+  "/feedback",
+  "/settings/plus",
+  "/settings/lightningaddress",
 ];

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SERVERS, resolveConfig } from "../config";
+import { DEFAULT_NWC_RELAY, DEFAULT_SERVERS, resolveConfig } from "../config";
 import { connectPolicy, connectSources } from "./csp";
 
 const storage = (values: Record<string, string>) => ({
@@ -14,7 +14,8 @@ describe("content security policy", () => {
     const config = resolveConfig(storage({}), { network: "bitcoin" });
     const d = DEFAULT_SERVERS.bitcoin;
     expect(connectSources(config)).toEqual(
-      [d.esplora, d.proxy, d.rgs, d.storage, d.lsp]
+      // The wallet-connect service's relay too.
+      [d.esplora, d.proxy, d.rgs, d.storage, d.lsp, DEFAULT_NWC_RELAY]
         .map((u) => new URL(u).origin)
         .filter((o, i, a) => a.indexOf(o) === i),
     );

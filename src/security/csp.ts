@@ -22,7 +22,18 @@ const origin = (url: string): string | null => {
 /** The origins the wallet may connect to with this configuration, without duplicates, in a fixed order. */
 export const connectSources = (config: WalletConfig): string[] => {
   const s = config.servers;
-  const urls = [config.esplora, config.priceSource, s?.proxy, s?.rgs, s?.storage, s?.lsp];
+  const urls = [
+    config.esplora,
+    config.priceSource,
+    s?.proxy,
+    s?.rgs,
+    s?.storage,
+    s?.lsp,
+    config.nwcRelay,
+    config.feedback,
+    config.subscriptions,
+    config.hermes,
+  ];
   const out: string[] = [];
   for (const u of urls) {
     const o = u ? origin(u) : null;

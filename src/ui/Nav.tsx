@@ -1,4 +1,12 @@
-import { ArrowDownLeft, ArrowUpRight, House, ScanLine, Search, Settings } from "lucide-react";
+import {
+  ArrowDownLeft,
+  ArrowUpRight,
+  CircleUserRound,
+  House,
+  ScanLine,
+  Search,
+  Settings,
+} from "lucide-react";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../i18n/intl";
 import { useView } from "./wallet";
@@ -10,6 +18,7 @@ const SIDE_ITEMS = [
   { href: "/search", key: "nav.search", Icon: Search },
   { href: "/receive", key: "nav.receive", Icon: ArrowDownLeft },
   { href: "/scanner", key: "nav.scan", Icon: ScanLine },
+  { href: "/profile", key: "profile.title", Icon: CircleUserRound },
   { href: "/settings", key: "nav.settings", Icon: Settings },
 ] as const;
 

@@ -35,7 +35,8 @@ export const MAX_QUERY_EVENTS = 500;
 class BoundedRelay extends AbstractRelay {
   override _onmessage(ev: MessageEvent<unknown>): void {
     const data = ev.data;
-    if (typeof data !== "string" || data.length > MAX_EVENT_BYTES + 1_000) return;
+    // Only a JSON array of bounded size is a relay message; anything else is dropped unread.
+    if (typeof data !== "string" || data.length > MAX_EVENT_BYTES + 1_000 || !data.startsWith("[")) return;
     super._onmessage(ev as MessageEvent<string>);
   }
 }
@@ -69,6 +70,7 @@ export class RelaySet {
   }
 
   start(): void {
+    this.report();
     for (const slot of this.slots) void this.dial(slot);
   }
 
@@ -80,6 +82,7 @@ export class RelaySet {
       slot.relay = null;
       relay?.close();
     }
+    this.onStatus([]);
   }
 
   status(): RelayStatus[] {
@@ -109,7 +112,10 @@ export class RelaySet {
   async publish(event: NostrEvent): Promise<string[]> {
     const relays = this.connected();
     const answers = await Promise.allSettled(relays.map((r) => r.publish(event)));
-    return relays.flatMap((r, i) => (answers[i]?.status === "fulfilled" ? [r.url] : []));
+    // A relay that already holds the event (or a newer one) may say so with OK false and `duplicate:`.
+    const accepted = (a: PromiseSettledResult<string> | undefined) =>
+      a?.status === "fulfilled" || (a?.reason instanceof Error && a.reason.message.startsWith("duplicate:"));
+    return relays.flatMap((r, i) => (accepted(answers[i]) ? [r.url] : []));
   }
 
   /**

@@ -7,7 +7,8 @@ export interface NostrWalletAuth {
   /** The app's public key, lower-case hex. */
   readonly appPubkey: string;
   readonly relays: readonly string[];
-  readonly secret: string;
+  /** The older form's shared secret; the current form (NIP-47 wallet auth) names its methods instead. */
+  readonly secret: string | null;
 }
 
 /** The query must be URI-safe printable ASCII: the request is passed on inside other URLs as it is. */
@@ -22,7 +23,10 @@ const isRelayUrl = (text: string): boolean => {
   }
 };
 
-/** Reads an NWA request, or null when it lacks the app key, a ws(s) relay or the secret. */
+/**
+ * Reads an NWA request, or null when it lacks the app key, a ws(s) relay, or both the secret (the older
+ * form) and the methods it asks for (`request_methods`, the form apps' libraries make now).
+ */
 export const decodeNostrWalletAuth = (text: string): NostrWalletAuth | null => {
   const match = NWA.exec(text);
   if (match === null) return null;
@@ -34,6 +38,7 @@ export const decodeNostrWalletAuth = (text: string): NostrWalletAuth | null => {
   }
   const relays = params.getAll("relay");
   const secret = params.get("secret");
-  if (relays.length === 0 || !relays.every(isRelayUrl) || !secret) return null;
-  return { appPubkey: (match[1] ?? "").toLowerCase(), relays, secret };
+  const methods = params.get("request_methods") ?? params.get("required_commands");
+  if (relays.length === 0 || !relays.every(isRelayUrl) || (!secret && !methods)) return null;
+  return { appPubkey: (match[1] ?? "").toLowerCase(), relays, secret: secret || null };
 };

@@ -181,9 +181,11 @@ describe("parsePaymentRequest: other destinations", () => {
 
   it("reads a nostr wallet-auth request", () => {
     expect(parsePaymentRequest(NWA, "bitcoin").nostr_wallet_auth).toBe(NWA);
-    expect(() => parsePaymentRequest(NWA.replace(/&secret=[0-9a-f]+/, ""), "bitcoin")).toThrow(
-      "Invalid payment request",
-    );
+    // The form apps' libraries make now names the methods instead of a secret.
+    const current = NWA.replace(/&secret=[0-9a-f]+/, "").replace("required_commands", "request_methods");
+    expect(parsePaymentRequest(current, "bitcoin").nostr_wallet_auth).toBe(current);
+    const neither = NWA.replace(/&secret=[0-9a-f]+/, "").replace(/&required_commands=[a-z_]+/, "");
+    expect(() => parsePaymentRequest(neither, "bitcoin")).toThrow("Invalid payment request");
   });
 
   it("refuses what is none of these", () => {

@@ -11,6 +11,7 @@ import { BalanceCard } from "./BalanceCard";
 import { ExpiryBanner } from "./ExpiryBanner";
 import { ContactsStrip } from "./ContactsStrip";
 import { HomeRequests } from "./HomeRequests";
+import { NwcRequests } from "./NwcRequests";
 import { homeProgress } from "./progress";
 import { nextTab } from "./tabs";
 
@@ -30,7 +31,7 @@ export function Home() {
   const client = useWallet();
   const stage = useSyncExternalStore(client.subscribe, () => client.stage);
   const safeMode = wallet?.safe_mode ?? false;
-  const requests = nwc?.pending.length ?? 0;
+  const requests = (nwc?.pending ?? []).filter((p) => p.expiry * 1000 > Date.now()).length;
   const tabs = safeMode ? TABS.filter((x) => x !== "requests") : TABS;
   // The wallet's boot, then the lightning node starting; home and on-chain work meanwhile.
   const progress = homeProgress(stage, live);
@@ -110,7 +111,7 @@ export function Home() {
       <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === "me" ? <ActivityList /> : null}
         {tab === "friends" ? <p className="empty-state">{t("home.friends_empty")}</p> : null}
-        {tab === "requests" ? <p className="empty-state">{t("home.requests_empty")}</p> : null}
+        {tab === "requests" && !safeMode ? <NwcRequests /> : null}
       </section>
       <HomeRequests />
     </main>

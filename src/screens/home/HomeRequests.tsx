@@ -56,6 +56,12 @@ export function HomeRequests() {
     if (invoice) navigate(`/send?to=${encodeURIComponent(invoice)}`, { replace: true });
   }, [invoice, navigate]);
 
+  // A wallet-connect authorization request goes to the connections page's create-from-request form.
+  const nwa = params.get("nwa");
+  useEffect(() => {
+    if (nwa) navigate(`/settings/connections?nwa=${encodeURIComponent(nwa)}`, { replace: true });
+  }, [nwa, navigate]);
+
   const clear = () => {
     setLspsError(null);
     navigate("/", { replace: true });

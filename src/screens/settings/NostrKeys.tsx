@@ -8,6 +8,7 @@ import { ErrorBox, useErrorText } from "../../ui/errors";
 import { Qr } from "../../ui/Qr";
 import { useToast } from "../../ui/toast";
 import { useView, useWallet } from "../../ui/wallet";
+import { NostrServersForm } from "./NostrServers";
 
 /**
  * Nostr keys (spec 2 /settings/nostrkeys): QR and copy of the npub, the nsec hidden until revealed, import
@@ -19,7 +20,9 @@ export function NostrKeys() {
   const toast = useToast();
   const client = useWallet();
   const view = useView("profile");
-  const locked = useView("live")?.needs_password ?? false;
+  const live = useView("live");
+  const locked = live?.needs_password ?? false;
+  const relays = live?.nostr_relays ?? [];
   const [nsec, setNsec] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -120,6 +123,20 @@ export function NostrKeys() {
         </button>
       </section>
       <ErrorBox text={error} />
+      {relays.length > 0 ? (
+        <section className="card column" aria-labelledby="nostr-relays">
+          <h2 id="nostr-relays">{t("nostr_keys.relay_status")}</h2>
+          <ul>
+            {relays.map((r) => (
+              <li key={r.url} className="row">
+                <span className="mono break">{r.url}</span>{" "}
+                <span>{r.connected ? t("nostr_keys.connected") : t("nostr_keys.not_connected")}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <NostrServersForm />
       <Dialog
         open={confirmDelete}
         title={t("nostr_keys.delete_account")}

@@ -14,11 +14,14 @@ const GROUPS: readonly { readonly key: string; readonly items: readonly Item[] }
   {
     key: "settings.general",
     items: [
+      { path: "/settings/plus", key: "settings.plus" },
+      { path: "/settings/lightningaddress", key: "settings.lightningaddress" },
       { path: "/settings/channels", key: "settings.channels" },
       { path: "/settings/backup", key: "settings.backup" },
       { path: "/settings/restore", key: "settings.restore" },
       { path: "/settings/encrypt", key: "settings.encrypt", needsBackup: true },
       { path: "/settings/servers", key: "settings.servers" },
+      { path: "/settings/connections", key: "settings.connections.title" },
     ],
   },
   {
@@ -34,6 +37,7 @@ const GROUPS: readonly { readonly key: string; readonly items: readonly Item[] }
     items: [
       { path: "/settings/emergencykit", key: "settings.emergency_kit" },
       { path: "/settings/admin", key: "settings.admin" },
+      { path: "/feedback", key: "settings.feedback" },
     ],
   },
 ];

@@ -1,0 +1,78 @@
+import { postJson } from "../harness/http";
+import { createWallet, expect, fundOnchain, syncNow, test } from "./fixtures";
+
+test.describe.configure({ mode: "serial" });
+
+test("join Plus (refused with a balance warning until the wallet has lightning funds), see the renewal date, reserve a lightning address and be paid at it by an outside payer", async ({
+  page,
+  esplora,
+}) => {
+  test.setTimeout(300_000);
+  await createWallet(page);
+  // Before joining, the lightning address offers the join prompt.
+  await page.goto("/settings/lightningaddress");
+  await expect(page.getByText("A lightning address comes with Plus. Join to reserve your name.")).toBeVisible(
+    {
+      timeout: 60_000,
+    },
+  );
+  await expect(page.getByRole("link", { name: "Join Plus" })).toBeVisible();
+  // An incoming link is forwarded with its query.
+  await page.goto("/plus?plan=1");
+  await expect(page).toHaveURL(/\/settings\/plus\?plan=1$/);
+  const join = page.getByRole("button", { name: "Join for 5,000 sats" });
+  await expect(join).toBeDisabled({ timeout: 60_000 });
+  await expect(
+    page.getByText("You need more than 5,000 sats in lightning and federation balance to join."),
+  ).toBeVisible();
+
+  await page.goto("/");
+  await fundOnchain(page, esplora, 300_000);
+  await page.getByRole("link", { name: "Swap to lightning" }).click();
+  await page.getByLabel("Amount (sats)").fill("200000");
+  await expect(page.getByText(/Network fee: about \d+ sats/)).toBeVisible();
+  await page.getByRole("button", { name: "Open channel" }).click();
+  await page.getByRole("dialog", { name: "Channel opening" }).getByRole("button", { name: "Home" }).click();
+  await expect(async () => {
+    await postJson(esplora, "/mine", { blocks: 1 });
+    await syncNow(page);
+    await expect(page.getByRole("button", { name: /(19\d|200),\d{3} sats/ }).first()).toBeVisible({
+      timeout: 2000,
+    });
+  }).toPass({ timeout: 90_000 });
+  await postJson(esplora, "/mine", { blocks: 6 });
+  await syncNow(page);
+
+  await page.getByRole("link", { name: "Settings" }).first().click();
+  await page.getByRole("link", { name: "Plus", exact: true }).click();
+  await expect(page).toHaveURL(/\/settings\/plus$/);
+  await expect(join).toBeEnabled({ timeout: 60_000 });
+  await join.click();
+  await expect(page.getByRole("heading", { name: "You are a Plus member" })).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByText(/^Renews on .+\.$/)).toBeVisible();
+
+  // The lightning address: a member reserves a name and is paid at name@host by an outside payer.
+  await page.goto("/settings");
+  await page.getByRole("link", { name: "Lightning address" }).click();
+  await expect(page).toHaveURL(/\/settings\/lightningaddress$/);
+  await page.getByLabel("Name").fill("Bad Name");
+  await expect(page.getByText("Only lowercase letters, digits, dash, underscore and dot.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Reserve name" })).toBeDisabled();
+  const name = `plus-${Date.now()}`;
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Reserve name" }).click();
+  const host = new URL(esplora).host;
+  await expect(page.getByTestId("lightning-address")).toHaveText(`${name}@${host}`, { timeout: 30_000 });
+
+  const params = (await (await fetch(`${esplora}/.well-known/lnurlp/${name}`)).json()) as {
+    callback: string;
+  };
+  const { pr } = (await (
+    await fetch(`${params.callback}?amount=2100000&comment=${encodeURIComponent("for the pizza")}`)
+  ).json()) as { pr: string };
+  const paid = await postJson(esplora, "/ln/pay", { bolt11: pr });
+  expect(paid.status).toBe("succeeded");
+  await page.reload();
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: /2,100 sats/ }).first()).toBeVisible({ timeout: 60_000 });
+});

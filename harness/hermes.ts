@@ -1,0 +1,254 @@
+/**
+ * The world's lightning-address service ("Hermes"): Plus members reserve a name and are paid at
+ * name@<world host> (LUD-16 over LUD-06, NIP-57 allowsNostr). When a payer asks for an invoice the service
+ * gets one from the member's own wallet over its wallet-connect connection (`make_invoice` with
+ * @getalby/sdk's NWC client), so the money lands in the member's channel; it never holds funds itself.
+ *
+ *   GET  /.well-known/lnurlp/<name>          LUD-16 pay request
+ *   GET  /hermes/pay/<name>?amount=…         LUD-06 callback: {pr, routes: []}
+ *   GET  /hermes/names/check?name=…          {available}
+ *   POST /hermes/names {name}   (NIP-98)     reserve: {name} or 'Name already taken'
+ *   GET  /hermes/names/mine     (NIP-98)     {name} (null when none)
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { hex, utf8 } from "@scure/base";
+import { NWCClient } from "@getalby/sdk/nwc";
+import { makeZapReceipt, validateZapRequest } from "nostr-tools/nip57";
+import { SimplePool } from "nostr-tools/pool";
+import { finalizeEvent, getPublicKey } from "nostr-tools/pure";
+import { decodeBolt11 } from "../src/engine/parse/bolt11";
+import { lnurlError } from "./http-json";
+import { nip98Signer, type PlusService } from "./plus";
+import { HttpError, parseJson, type RouteTable } from "./server";
+
+/** Spec 2 §5: not empty; lowercase letters, digits, dash, underscore and dot only. */
+export const NAME_RULE = /^[a-z0-9._-]+$/;
+export const MAX_NAME = 64;
+const MIN_MSAT = 1_000n;
+const MAX_MSAT = 1_000_000_000n;
+const COMMENT_ALLOWED = 144;
+/** How long a payer's request waits for the member's wallet to make its invoice. */
+const WALLET_TIMEOUT_MS = 20_000;
+
+export const nameProblem = (name: string): string | null =>
+  name.length === 0
+    ? "Name is required"
+    : name.length > MAX_NAME || !NAME_RULE.test(name)
+      ? "Only lowercase letters, digits, dash, underscore and dot"
+      : null;
+
+export interface HermesPayment {
+  readonly name: string;
+  readonly msat: bigint;
+  readonly comment: string | null;
+  readonly zap: boolean;
+  readonly bolt11: string;
+}
+
+export interface HermesService {
+  readonly routes: RouteTable;
+  readonly nostrPubkey: string;
+  /** Invoices handed to payers, newest last. */
+  readonly payments: () => readonly HermesPayment[];
+  readonly nameOf: (pubkey: string) => string | null;
+  /** Zap receipts published (NIP-57), newest last. */
+  readonly receipts: () => readonly { id: string; bolt11: string }[];
+  readonly stop: () => void;
+}
+
+/** How long a zap's invoice is watched for its payment, and how often. */
+const ZAP_WATCH_MS = 10 * 60_000;
+const ZAP_POLL_MS = 1_000;
+
+export const startHermes = (plus: PlusService): HermesService => {
+  /** name → member pubkey, and back. */
+  const owners = new Map<string, string>();
+  const names = new Map<string, string>();
+  const payments: HermesPayment[] = [];
+  const zapSecret = sha256(utf8.decode("hermes zap receipts of the local world"));
+  const nostrPubkey = getPublicKey(zapSecret);
+  const receipts: { id: string; bolt11: string }[] = [];
+  const pool = new SimplePool();
+  let stopped = false;
+
+  /**
+   * NIP-57: once the member's wallet says the zap's invoice is settled (lookup_invoice over the same
+   * connection), a zap receipt signed with the service's key goes to the relays the zap request named.
+   */
+  const watchZap = async (nwc: string, bolt11: string, zapRequest: string, relays: string[]) => {
+    const hash = decodeBolt11(bolt11)?.paymentHash;
+    if (!hash) return;
+    const client = new NWCClient({ nostrWalletConnectUrl: nwc });
+    const end = Date.now() + ZAP_WATCH_MS;
+    try {
+      while (!stopped && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, ZAP_POLL_MS));
+        const tx = await client.lookupInvoice({ payment_hash: hash }).catch(() => null);
+        if (tx?.state !== "settled") continue;
+        const receipt = finalizeEvent(
+          makeZapReceipt({
+            zapRequest,
+            preimage: tx.preimage || undefined,
+            bolt11,
+            paidAt: new Date((tx.settled_at || Math.floor(Date.now() / 1000)) * 1000),
+          }),
+          zapSecret,
+        );
+        await Promise.allSettled(pool.publish(relays, receipt));
+        receipts.push({ id: receipt.id, bolt11 });
+        return;
+      }
+    } finally {
+      client.close();
+    }
+  };
+
+  const metadataOf = (name: string, host: string) =>
+    JSON.stringify([
+      ["text/plain", `Payment to ${name}@${host}`],
+      ["text/identifier", `${name}@${host}`],
+    ]);
+
+  const hostOf = (headers: IncomingHttpHeaders | undefined) => headers?.host ?? "127.0.0.1";
+
+  const makeInvoice = async (nwc: string, msat: bigint, description: string, hash: string) => {
+    const client = new NWCClient({ nostrWalletConnectUrl: nwc });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const made = await Promise.race([
+        client.makeInvoice({ amount: Number(msat), description, description_hash: hash }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error("The wallet did not answer")), WALLET_TIMEOUT_MS);
+        }),
+      ]);
+      return made.invoice;
+    } finally {
+      clearTimeout(timer);
+      client.close();
+    }
+  };
+
+  const routes: RouteTable = [
+    [
+      "GET",
+      /^\/\.well-known\/lnurlp\/([^/]{1,100})$/,
+      (m, _b, headers) => {
+        const name = decodeURIComponent(m[1]!).toLowerCase();
+        const host = hostOf(headers);
+        if (!owners.has(name)) return { status: 404, json: { status: "ERROR", reason: "Unknown name" } };
+        return {
+          json: {
+            tag: "payRequest",
+            callback: `http://${host}/hermes/pay/${name}`,
+            minSendable: Number(MIN_MSAT),
+            maxSendable: Number(MAX_MSAT),
+            metadata: metadataOf(name, host),
+            commentAllowed: COMMENT_ALLOWED,
+            allowsNostr: true,
+            nostrPubkey,
+          },
+        };
+      },
+    ],
+    [
+      "GET",
+      /^\/hermes\/pay\/([^/]{1,100})$/,
+      async (m, _b, headers, query) => {
+        const name = decodeURIComponent(m[1]!).toLowerCase();
+        const owner = owners.get(name);
+        const fail = (reason: string) => ({ json: lnurlError(reason).json });
+        if (!owner) return fail("Unknown name");
+        const amount = query?.get("amount") ?? "";
+        if (!/^\d{1,15}$/.test(amount)) return fail("amount is required, in millisatoshis");
+        const msat = BigInt(amount);
+        if (msat < MIN_MSAT || msat > MAX_MSAT || msat % 1000n !== 0n)
+          return fail(`Amount must be whole sats between ${MIN_MSAT} and ${MAX_MSAT} millisatoshis`);
+        const comment = query?.get("comment") ?? null;
+        if (comment !== null && comment.length > COMMENT_ALLOWED)
+          return fail(`Comments may be at most ${COMMENT_ALLOWED} characters`);
+        const zapRequest = query?.get("nostr") ?? null;
+        let zapRelays: string[] = [];
+        if (zapRequest !== null) {
+          if (zapRequest.length > 10_000) return fail("The zap request is too large");
+          const problem = validateZapRequest(zapRequest);
+          if (problem) return fail(problem);
+          const z = JSON.parse(zapRequest) as { kind: number; tags: string[][] };
+          if (z.kind !== 9734) return fail("nostr must be a zap request event (kind 9734)");
+          const asked = z.tags.find((t) => t[0] === "amount")?.[1];
+          if (asked !== undefined && asked !== amount) return fail("The zap request's amount differs");
+          zapRelays = (z.tags.find((t) => t[0] === "relays") ?? [])
+            .slice(1)
+            .filter((r) => /^wss?:\/\//.test(r))
+            .slice(0, 5);
+        }
+        const zap = zapRequest !== null;
+        const zapNote = zapRequest !== null ? (JSON.parse(zapRequest) as { content: string }).content : "";
+        const nwc = plus.nwcOf(owner);
+        if (!nwc) return fail("This address's owner is not a member");
+        // LUD-06: the invoice commits to the metadata (NIP-57: to the zap request).
+        const hash = hex.encode(sha256(utf8.decode(zapRequest ?? metadataOf(name, hostOf(headers)))));
+        const note = comment ?? (zapNote || `Payment to ${name}`);
+        try {
+          const bolt11 = await makeInvoice(nwc, msat, note, hash);
+          payments.push({ name, msat, comment, zap, bolt11 });
+          if (zapRequest !== null) void watchZap(nwc, bolt11, zapRequest, zapRelays).catch(() => undefined);
+          return { json: { pr: bolt11, routes: [] } };
+        } catch (e) {
+          return fail(
+            `The wallet behind this address is not reachable: ${e instanceof Error ? e.message : e}`,
+          );
+        }
+      },
+    ],
+    [
+      "GET",
+      /^\/hermes\/names\/check$/,
+      (_m, _b, _h, query) => {
+        const name = query?.get("name") ?? "";
+        const problem = nameProblem(name);
+        if (problem) throw new HttpError(400, problem);
+        return { json: { available: !owners.has(name) } };
+      },
+    ],
+    [
+      "POST",
+      /^\/hermes\/names$/,
+      async (_m, body, headers) => {
+        const pubkey = await nip98Signer("/hermes/names", "post", headers);
+        const b = parseJson(body);
+        const name = typeof b.name === "string" ? b.name : "";
+        const problem = nameProblem(name);
+        if (problem) throw new HttpError(400, problem);
+        const owner = owners.get(name);
+        if (owner && owner !== pubkey) throw new HttpError(409, "Name already taken");
+        if (!plus.isMember(pubkey)) throw new HttpError(403, "Plus membership is required");
+        const old = names.get(pubkey);
+        if (old) owners.delete(old);
+        owners.set(name, pubkey);
+        names.set(pubkey, name);
+        return { json: { name } };
+      },
+    ],
+    [
+      "GET",
+      /^\/hermes\/names\/mine$/,
+      async (_m, _b, headers) => {
+        const pubkey = await nip98Signer("/hermes/names/mine", "get", headers);
+        return { json: { name: names.get(pubkey) ?? null } };
+      },
+    ],
+  ];
+
+  return {
+    routes,
+    nostrPubkey,
+    payments: () => [...payments],
+    nameOf: (pubkey) => names.get(pubkey) ?? null,
+    receipts: () => [...receipts],
+    stop: () => {
+      stopped = true;
+      pool.destroy();
+    },
+  };
+};

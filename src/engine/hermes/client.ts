@@ -1,0 +1,71 @@
+/**
+ * The lightning-address service's protocol: whether a name is free, reserving one (members only; the
+ * request is signed with the subscription connection's client key, NIP-98) and the name this wallet holds.
+ * Every answer goes through a schema.
+ */
+import { Schema } from "effect";
+import { getToken } from "nostr-tools/nip98";
+import { finalizeEvent } from "nostr-tools/pure";
+import type { FetchFn } from "../http/bounded";
+
+/** Spec 2 §5: not empty; lowercase letters, digits, dash, underscore and dot only. */
+export const LN_NAME_RULE = /^[a-z0-9._-]+$/;
+export const MAX_LN_NAME = 64;
+
+export type NameProblem = "empty" | "characters";
+
+export const lnNameProblem = (name: string): NameProblem | null =>
+  name.length === 0 ? "empty" : name.length > MAX_LN_NAME || !LN_NAME_RULE.test(name) ? "characters" : null;
+
+/** The service refused: `taken` when the name is someone else's. */
+export class HermesError extends Error {
+  constructor(
+    message: string,
+    readonly taken = false,
+  ) {
+    super(message);
+  }
+}
+
+const base = (host: string) => host.replace(/\/+$/, "");
+const NameAnswer = Schema.Struct({ name: Schema.NullOr(Schema.String) });
+const CheckAnswer = Schema.Struct({ available: Schema.Boolean });
+
+const read = async <A>(res: Response, decode: (u: unknown) => A): Promise<A> => {
+  if (res.status === 409) throw new HermesError("Name already taken", true);
+  if (!res.ok) throw new HermesError(`${res.status} ${(await res.text()).slice(0, 200)}`);
+  try {
+    return decode(await res.json());
+  } catch {
+    throw new HermesError("The lightning-address service gave an answer the wallet cannot read");
+  }
+};
+
+const auth = (url: string, method: string, secret: Uint8Array) =>
+  getToken(url, method, (e) => finalizeEvent(e, secret), true);
+
+/** The address `name` has at the service `host`: name@host. */
+export const addressOf = (host: string, name: string): string => `${name}@${new URL(base(host)).host}`;
+
+export const checkName = async (http: FetchFn, host: string, name: string): Promise<boolean> => {
+  const res = await http(`${base(host)}/hermes/names/check?name=${encodeURIComponent(name)}`);
+  return (await read(res, Schema.decodeUnknownSync(CheckAnswer))).available;
+};
+
+export const reserveName = async (http: FetchFn, host: string, secret: Uint8Array, name: string) => {
+  const url = `${base(host)}/hermes/names`;
+  const res = await http(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: await auth(url, "post", secret) },
+    body: JSON.stringify({ name }),
+  });
+  const got = (await read(res, Schema.decodeUnknownSync(NameAnswer))).name;
+  if (got !== name) throw new HermesError("The service reserved another name");
+  return got;
+};
+
+export const myName = async (http: FetchFn, host: string, secret: Uint8Array): Promise<string | null> => {
+  const url = `${base(host)}/hermes/names/mine`;
+  const res = await http(url, { headers: { authorization: await auth(url, "get", secret) } });
+  return (await read(res, Schema.decodeUnknownSync(NameAnswer))).name;
+};

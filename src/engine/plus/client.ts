@@ -1,0 +1,88 @@
+/**
+ * The membership (Plus) service's protocol: plans, subscribe (an invoice for the plan's price, and the
+ * wallet-connect URI renewals are charged through), and the subscription's state. Requests are signed with
+ * the subscription connection's client key (NIP-98); every answer goes through a schema.
+ */
+import { Schema } from "effect";
+import { getToken } from "nostr-tools/nip98";
+import { finalizeEvent } from "nostr-tools/pure";
+import type { FetchFn } from "../http/bounded";
+
+export interface Plan {
+  readonly id: number;
+  readonly amountSats: bigint;
+}
+
+export interface Subscription {
+  readonly planId: number | null;
+  /** End of the paid period, in seconds; null when never paid. */
+  readonly timestamp: number | null;
+}
+
+const Sats = Schema.Number.check(
+  Schema.isInt(),
+  Schema.isBetween({ minimum: 1, maximum: 2_100_000_000_000_000 }),
+);
+const PlansAnswer = Schema.Array(
+  Schema.Struct({ id: Schema.Number.check(Schema.isInt()), amount_sat: Sats }),
+);
+const SubscribeAnswer = Schema.Struct({ invoice: Schema.String });
+const StatusAnswer = Schema.Struct({
+  plan_id: Schema.NullOr(Schema.Number.check(Schema.isInt())),
+  timestamp: Schema.NullOr(Schema.Number.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0))),
+});
+
+/** The service answered with an error or with something the wallet does not read. */
+export class PlusServiceError extends Error {}
+
+/** A period's grace after its end: the subscription stays active 3 days past its timestamp (spec 1). */
+export const GRACE_SECONDS = 3 * 24 * 3600;
+
+export const isPlusActive = (timestamp: number | null, nowSeconds: number): boolean =>
+  timestamp !== null && timestamp + GRACE_SECONDS > nowSeconds;
+
+const base = (host: string) => host.replace(/\/+$/, "");
+
+const read = async <A>(res: Response, decode: (u: unknown) => A): Promise<A> => {
+  if (!res.ok) throw new PlusServiceError(`${res.status} ${(await res.text()).slice(0, 200)}`);
+  try {
+    return decode(await res.json());
+  } catch {
+    throw new PlusServiceError("The membership service gave an answer the wallet cannot read");
+  }
+};
+
+const auth = (url: string, method: string, secret: Uint8Array) =>
+  getToken(url, method, (e) => finalizeEvent(e, secret), true);
+
+export const fetchPlans = async (http: FetchFn, host: string): Promise<Plan[]> => {
+  const plans = await read(await http(`${base(host)}/plus/plans`), Schema.decodeUnknownSync(PlansAnswer));
+  return plans.map((p) => ({ id: p.id, amountSats: BigInt(p.amount_sat) }));
+};
+
+export const subscribe = async (
+  http: FetchFn,
+  host: string,
+  secret: Uint8Array,
+  planId: number,
+  nwc: string,
+): Promise<string> => {
+  const url = `${base(host)}/plus/subscribe`;
+  const res = await http(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: await auth(url, "post", secret) },
+    body: JSON.stringify({ plan_id: planId, nwc }),
+  });
+  return (await read(res, Schema.decodeUnknownSync(SubscribeAnswer))).invoice;
+};
+
+export const fetchSubscription = async (
+  http: FetchFn,
+  host: string,
+  secret: Uint8Array,
+): Promise<Subscription> => {
+  const url = `${base(host)}/plus/subscription`;
+  const res = await http(url, { headers: { authorization: await auth(url, "get", secret) } });
+  const s = await read(res, Schema.decodeUnknownSync(StatusAnswer));
+  return { planId: s.plan_id, timestamp: s.timestamp };
+};

@@ -1,0 +1,171 @@
+import { useState } from "react";
+import { Link } from "wouter";
+import { useI18n } from "../../i18n/intl";
+import { BackControl } from "../../ui/BackControl";
+import { useWalletConfig } from "../../ui/config";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { useWallet } from "../../ui/wallet";
+
+type UserType = "nostr" | "email";
+
+interface Form {
+  readonly userType: UserType;
+  readonly id: string;
+  readonly feedback: string;
+  readonly includeLogs: boolean;
+  readonly images: readonly File[];
+}
+
+const EMPTY: Form = { userType: "nostr", id: "", feedback: "", includeLogs: false, images: [] };
+
+/**
+ * Feedback (spec 2): who the owner is (nostr or e-mail, optional), the feedback itself (required), whether
+ * the logs go with it (the worker cuts every secret out first) and images; then a thank-you screen.
+ */
+export function Feedback() {
+  const { t } = useI18n();
+  const client = useWallet();
+  const config = useWalletConfig();
+  const errorText = useErrorText();
+  const [form, setForm] = useState<Form>(EMPTY);
+  const [dirty, setDirty] = useState(false);
+  const [touched, setTouched] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState(false);
+  const valid = form.feedback.trim().length > 0;
+
+  const change = (patch: Partial<Form>) => {
+    setForm({ ...form, ...patch });
+    setDirty(true);
+  };
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (!valid || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const images = await Promise.all(
+        form.images.map(async (f) => ({
+          name: f.name,
+          type: f.type,
+          bytes: new Uint8Array(await f.arrayBuffer()),
+        })),
+      );
+      await client.dispatch({
+        _tag: "SendFeedback",
+        host: config.feedback ?? "",
+        userType: form.userType,
+        id: form.id,
+        feedback: form.feedback,
+        includeLogs: form.includeLogs,
+        images,
+      });
+      setSent(true);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (sent)
+    return (
+      <main className="screen">
+        <h1>{t("feedback.thanks_title")}</h1>
+        <p role="status">{t("feedback.thanks")}</p>
+        <Link href="/" className="button button-primary">
+          {t("common.home")}
+        </Link>
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            setForm(EMPTY);
+            setDirty(false);
+            setTouched(false);
+            setSent(false);
+          }}
+        >
+          {t("feedback.send_another")}
+        </button>
+      </main>
+    );
+
+  return (
+    <main className="screen">
+      <BackControl />
+      <h1>{t("feedback.title")}</h1>
+      <p>{t("feedback.caption")}</p>
+      <form className="column" onSubmit={submit} noValidate>
+        <fieldset className="column">
+          <legend>{t("feedback.user_type")}</legend>
+          {(["nostr", "email"] as const).map((u) => (
+            <label key={u}>
+              <input
+                type="radio"
+                name="user_type"
+                value={u}
+                checked={form.userType === u}
+                onChange={() => change({ userType: u })}
+              />{" "}
+              {t(`feedback.user_type_${u}`)}
+            </label>
+          ))}
+        </fieldset>
+        <label htmlFor="feedback-id">
+          {t(form.userType === "nostr" ? "feedback.id_nostr" : "feedback.id_email")}
+        </label>
+        <input
+          id="feedback-id"
+          type={form.userType === "email" ? "email" : "text"}
+          value={form.id}
+          autoComplete={form.userType === "email" ? "email" : "off"}
+          onChange={(e) => change({ id: e.target.value })}
+        />
+        <label htmlFor="feedback-text">{t("feedback.feedback")}</label>
+        <textarea
+          id="feedback-text"
+          rows={6}
+          required
+          value={form.feedback}
+          aria-invalid={touched && !valid}
+          aria-describedby={touched && !valid ? "feedback-text-error" : undefined}
+          onBlur={() => setTouched(true)}
+          onChange={(e) => {
+            setTouched(true);
+            change({ feedback: e.target.value });
+          }}
+        />
+        {touched && !valid ? (
+          <small id="feedback-text-error" className="error" role="alert">
+            {t("feedback.invalid_feedback")}
+          </small>
+        ) : null}
+        <label>
+          <input
+            type="checkbox"
+            checked={form.includeLogs}
+            onChange={(e) => change({ includeLogs: e.target.checked })}
+          />{" "}
+          {t("feedback.include_logs")}
+        </label>
+        <small>{t("feedback.logs_redacted")}</small>
+        <label htmlFor="feedback-images">{t("feedback.images")}</label>
+        <input
+          id="feedback-images"
+          type="file"
+          accept="image/*"
+          multiple
+          onChange={(e) => change({ images: [...(e.target.files ?? [])].slice(0, 4) })}
+        />
+        <ErrorBox text={error} />
+        <button type="submit" className="button button-primary" disabled={!dirty || !valid || busy}>
+          {busy ? t("feedback.sending") : t("feedback.send")}
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,121 @@
+import { useCallback, useEffect, useState } from "react";
+import { Link } from "wouter";
+import { useI18n } from "../../i18n/intl";
+import { BackControl } from "../../ui/BackControl";
+import { CopyButton } from "../../ui/CopyButton";
+import { useWalletConfig } from "../../ui/config";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { useWallet } from "../../ui/wallet";
+
+/** The name's rules (spec 2 §5), shown as the owner types; the worker checks them again. */
+const NAME_RULE = /^[a-z0-9._-]+$/;
+
+type Loaded =
+  | { kind: "loading" }
+  | { kind: "member"; address: string | null }
+  | { kind: "not-member" }
+  | { kind: "error"; text: string };
+
+/**
+ * Lightning address (spec 2): members reserve a name, then see and copy name@host; non-members get the join
+ * prompt (and the note that iOS may not receive while the app is closed); 'Hermes not configured' when the
+ * address service is unset.
+ */
+export function LightningAddress() {
+  const { t } = useI18n();
+  const client = useWallet();
+  const config = useWalletConfig();
+  const errorText = useErrorText();
+  const hermes = config.hermes ?? "";
+  const plusHost = config.subscriptions ?? "";
+  const [state, setState] = useState<Loaded>({ kind: "loading" });
+  const [name, setName] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(async () => {
+    if (!hermes) return;
+    try {
+      const plus = plusHost ? await client.dispatch({ _tag: "GetPlus", host: plusHost }) : null;
+      if (!plus?.active) return setState({ kind: "not-member" });
+      const mine = await client.dispatch({ _tag: "GetLightningAddress", host: hermes });
+      setState({ kind: "member", address: mine.address });
+    } catch (e) {
+      setState({ kind: "error", text: errorText(e) });
+    }
+  }, [client, hermes, plusHost, errorText]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const typed = name.trim();
+  const problem =
+    typed === "" ? null : NAME_RULE.test(typed) ? null : t("settings.lightningaddress.error_characters");
+
+  const reserve = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const { address } = await client.dispatch({ _tag: "ReserveLnName", host: hermes, name: typed });
+      setState({ kind: "member", address });
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="screen">
+      <BackControl />
+      <h1>{t("settings.lightningaddress.title")}</h1>
+      {!hermes ? (
+        <ErrorBox text={t("settings.lightningaddress.error_not_configured")} />
+      ) : state.kind === "loading" ? (
+        <p role="status">{t("common.loading")}</p>
+      ) : state.kind === "error" ? (
+        <ErrorBox text={state.text} />
+      ) : state.kind === "not-member" ? (
+        <section className="column">
+          <p>{t("settings.lightningaddress.join_prompt")}</p>
+          <p>
+            <small>{t("settings.lightningaddress.ios_note")}</small>
+          </p>
+          <Link href="/settings/plus" className="button button-primary">
+            {t("settings.lightningaddress.join")}
+          </Link>
+        </section>
+      ) : state.address ? (
+        <section className="column" aria-labelledby="ln-address">
+          <h2 id="ln-address">{t("settings.lightningaddress.yours")}</h2>
+          <p data-testid="lightning-address">{state.address}</p>
+          <CopyButton text={state.address} />
+        </section>
+      ) : (
+        <form className="column" onSubmit={reserve}>
+          <p>{t("settings.lightningaddress.caption")}</p>
+          <label htmlFor="ln-name">{t("settings.lightningaddress.name")}</label>
+          <input
+            id="ln-name"
+            value={name}
+            autoCapitalize="none"
+            autoComplete="off"
+            spellCheck={false}
+            aria-invalid={problem !== null}
+            onChange={(e) => setName(e.target.value)}
+          />
+          {problem ? <small className="error">{problem}</small> : null}
+          <ErrorBox text={error} />
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={busy || typed === "" || problem !== null}
+          >
+            {t("settings.lightningaddress.reserve")}
+          </button>
+        </form>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,115 @@
+import { useCallback, useEffect, useState } from "react";
+import { useSearch } from "wouter";
+import type { ResultOf } from "../../commands/command";
+import { useI18n } from "../../i18n/intl";
+import { BackControl } from "../../ui/BackControl";
+import { useWalletConfig } from "../../ui/config";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { useFormat } from "../../ui/useFormat";
+import { useView, useWallet } from "../../ui/wallet";
+
+type PlusState = ResultOf<"GetPlus">;
+
+/**
+ * Plus (spec 2): the plans, join (disabled with a balance warning unless lightning plus federation balance
+ * is above the price), and for a member the renewal date and whether the subscription is active. Joining
+ * makes the subscription connection (wallet-connect index 0, the plan's price per month, fixed), gives it to
+ * the membership service and pays its invoice for exactly the price shown on the button.
+ */
+export function Plus() {
+  const { t, lang } = useI18n();
+  const fmt = useFormat();
+  const client = useWallet();
+  const config = useWalletConfig();
+  const errorText = useErrorText();
+  const balance = useView("balance");
+  const query = new URLSearchParams(useSearch());
+  const [state, setState] = useState<PlusState | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const host = config.subscriptions ?? "";
+
+  const load = useCallback(() => {
+    if (!host) return;
+    client.dispatch({ _tag: "GetPlus", host }).then(
+      (s) => {
+        setState(s);
+        setError(null);
+      },
+      (e) => setError(errorText(e)),
+    );
+  }, [client, host, errorText]);
+  useEffect(load, [load]);
+
+  const spendable = balance ? balance.lightning + balance.federation : (state?.balanceSats ?? 0n);
+  const wanted = Number(query.get("plan") ?? Number.NaN);
+
+  const join = async (planId: number, amountSats: bigint) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await client.dispatch({ _tag: "PreparePlus", host, planId });
+      const { uri } = await client.dispatch({ _tag: "GetNwcUri", index: 0 });
+      const invoice = await client.dispatch({ _tag: "SubscribePlus", host, planId, nwc: uri });
+      if (invoice.amountSats !== amountSats) throw new Error("price changed");
+      await client.dispatch({ _tag: "PayInvoice", bolt11: invoice.bolt11, amountSats, labels: ["Plus"] });
+      load();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const renewal =
+    state?.timestamp != null
+      ? new Date(state.timestamp * 1000).toLocaleDateString(lang, {
+          dateStyle: "long",
+        } as Intl.DateTimeFormatOptions)
+      : null;
+
+  return (
+    <main className="screen">
+      <BackControl />
+      <h1>{t("settings.plus.title")}</h1>
+      <p>{t("settings.plus.caption")}</p>
+      {!host ? <ErrorBox text={t("settings.plus.error_no_service")} /> : null}
+      {state?.active ? (
+        <section aria-labelledby="plus-member">
+          <h2 id="plus-member">{t("settings.plus.member")}</h2>
+          <p role="status">{t("settings.plus.renews", { date: renewal ?? "" })}</p>
+        </section>
+      ) : state && state.timestamp !== null ? (
+        <p role="status">{t("settings.plus.lapsed", { date: renewal ?? "" })}</p>
+      ) : null}
+      {state && !state.active ? (
+        <ul className="column" aria-label={t("settings.plus.plans")}>
+          {state.plans.map((p) => {
+            const enough = spendable > p.amountSats;
+            const price = fmt.sats(p.amountSats);
+            return (
+              <li key={p.id} className="column">
+                <p>{t("settings.plus.plan_price", { amount: price })}</p>
+                {!enough ? (
+                  <p role="alert" id={`plus-balance-${p.id}`}>
+                    {t("settings.plus.error_balance_warning", { amount: price })}
+                  </p>
+                ) : null}
+                <button
+                  type="button"
+                  className={`button ${wanted === p.id || state.plans.length === 1 ? "button-primary" : ""}`}
+                  disabled={!enough || busy}
+                  aria-describedby={!enough ? `plus-balance-${p.id}` : undefined}
+                  onClick={() => join(p.id, p.amountSats)}
+                >
+                  {busy ? t("settings.plus.joining") : t("settings.plus.join", { amount: price })}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+      <ErrorBox text={error} />
+    </main>
+  );
+}
