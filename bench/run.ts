@@ -4,6 +4,7 @@ import { initCrdtNode } from "../src/crdt/node";
 import { startHarness } from "../harness/world";
 import { benchBundle } from "./bundle";
 import { benchCashuMint } from "./cashu";
+import { benchEcash } from "./ecash";
 import { benchContactsView, benchGlobalSearch } from "./contacts";
 import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
@@ -48,6 +49,7 @@ try {
   await benchRelay(world.nostr.relayUrl);
   console.log("\n== Ecash ==");
   await benchCashuMint(world);
+  await benchEcash(world);
   console.log("\n== Wallet-connect ==");
   await benchNwcPay(world);
   console.log("\n== Plus ==");

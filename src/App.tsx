@@ -43,6 +43,10 @@ const Profile = screen(() => import("./screens/profile/Profile"), "Profile");
 const EditProfile = screen(() => import("./screens/profile/EditProfile"), "EditProfile");
 const ImportProfile = screen(() => import("./screens/profile/ImportProfile"), "ImportProfile");
 const NostrKeys = screen(() => import("./screens/settings/NostrKeys"), "NostrKeys");
+const Federations = screen(() => import("./screens/federations/Federations"), "Federations");
+const AddFederation = screen(() => import("./screens/federations/AddFederation"), "AddFederation");
+const SwapLightning = screen(() => import("./screens/federations/SwapLightning"), "SwapLightning");
+const Transfer = screen(() => import("./screens/federations/Transfer"), "Transfer");
 const LightningAddress = screen(() => import("./screens/settings/LightningAddress"), "LightningAddress");
 const Plus = screen(() => import("./screens/settings/Plus"), "Plus");
 const Feedback = screen(() => import("./screens/feedback/Feedback"), "Feedback");
@@ -77,6 +81,10 @@ function Routes() {
         <Route path="/settings/admin" component={Admin} />
         <Route path="/settings/connections" component={Connections} />
         <Route path="/swap" component={Swap} />
+        <Route path="/settings/federations" component={Federations} />
+        <Route path="/addfederation" component={AddFederation} />
+        <Route path="/swaplightning" component={SwapLightning} />
+        <Route path="/transfer" component={Transfer} />
         <Route path="/settings/encrypt" component={EncryptSettings} />
         <Route path="/settings/servers" component={ServersSettings} />
         <Route path="/newprofile" component={NewProfile} />

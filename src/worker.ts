@@ -13,6 +13,7 @@ import { lightningEngine } from "./engine/lightning/engine";
 import { nostrEngine } from "./engine/nostr/engine";
 import { nwcEngine } from "./engine/nwc/engine";
 import { onchainEngine } from "./engine/onchain/engine";
+import { ecashEngine } from "./engine/ecash/engine";
 import { startWalletLoops, type WalletLoops } from "./commands/loops";
 
 /**
@@ -93,7 +94,7 @@ const start = async (config: WalletConfig) => {
       cipher: stateCipher,
       onViews: pushViews,
       onUnlocked: ready,
-      engines: { list: [onchainEngine, lightningEngine, nostrEngine, nwcEngine], platform },
+      engines: { list: [onchainEngine, lightningEngine, nostrEngine, nwcEngine, ecashEngine], platform },
     });
     showViews(host.views());
     post({ kind: "stage", stage: "setup" });

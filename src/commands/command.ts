@@ -340,6 +340,64 @@ export interface CommandSpecs {
   CheckLnName: { input: { host: string; name: string }; output: { available: boolean } };
   /** reserve_lnurl_name (members only): 'Name already taken' when it is someone else's. */
   ReserveLnName: { input: { host: string; name: string }; output: { address: string } };
+
+  /**
+   * Joins an ecash custodian: a Cashu mint by its URL, or a Fedimint federation by its invite code.
+   * 'Federation code required', already_in_fed, 'Failed to connect to a federation.', 'Invalid Arguments
+   * were given'.
+   */
+  JoinFederation: { input: { code: string }; output: { federationId: string; name: string } };
+  /** Removes a custodian that holds nothing for the wallet. */
+  RemoveFederation: { input: { federationId: string }; output: null };
+  /** An invoice of the custodian that becomes ecash there once paid (CheckEcash mints it). */
+  ReceiveEcash: {
+    input: { federationId: string; amountSats: bigint };
+    output: { bolt11: string; paymentHash: string; expiresAt: number | null };
+  };
+  /** Mints what was paid of the receive invoices (of one custodian, or all); polled by the screens. */
+  CheckEcash: { input: { federationId?: string }; output: { receivedSats: bigint } };
+  /** What paying `bolt11` from ecash at a custodian costs, shown before paying. */
+  EcashMeltQuote: {
+    input: { federationId: string; bolt11: string };
+    output: EcashPaymentPreview;
+  };
+  /** Pays the quote the owner saw: refused when the amount differs or the fee grew. */
+  PayInvoiceFromEcash: {
+    input: { federationId: string; quoteId: string; amountSats: bigint; feeSats: bigint };
+    output: EcashPaymentOutcome;
+  };
+  SendEcashToken: { input: { federationId: string; amountSats: bigint }; output: { token: string } };
+  ReceiveEcashToken: { input: { token: string }; output: { federationId: string; amountSats: bigint } };
+  /** Moves ecash between two custodians; the full source balance sweeps it ('No from/to federation'). */
+  TransferEcash: {
+    input: { from: string; to: string; amountSats: bigint };
+    output: EcashPaymentOutcome;
+  };
+  /** ecash → the wallet's own lightning: an invoice of the node and what paying it from ecash costs. */
+  PrepareSwapToLightning: {
+    input: { federationId: string; amountSats: bigint };
+    output: EcashPaymentPreview;
+  };
+  /** Looks for what the seed holds at the joined mints (NUT-09/13); names what it could not restore. */
+  RestoreEcash: {
+    input: { federationId?: string };
+    output: { recoveredSats: bigint; notRestored: string[] };
+  };
+}
+
+export interface EcashPaymentPreview {
+  readonly quoteId: string;
+  readonly bolt11: string;
+  readonly amountSats: bigint;
+  readonly feeSats: bigint;
+  /** A swap to lightning that needs a new channel: the LSP's setup fee, taken from what arrives. */
+  readonly channelFeeSats?: bigint;
+}
+
+export interface EcashPaymentOutcome {
+  readonly status: "paid" | "pending";
+  readonly amountSats: bigint;
+  readonly feeSats: bigint;
 }
 
 /** The contact form's fields (spec 2 §5), plus what a profile brings. */

@@ -10,6 +10,8 @@ import type { LightningPort } from "../engine/lightning/live";
 import type { NostrPort } from "../engine/nostr/live";
 import type { EngineName } from "../engine/engine";
 import type { WalletConfig } from "../config";
+import type { EcashPort } from "../engine/ecash/port";
+import type { FetchFn } from "../engine/http/bounded";
 
 export type { KvWrite };
 
@@ -39,8 +41,8 @@ export interface KeysPort {
  */
 export type Need = EngineName | "seed";
 
-/** The needs of a family of handlers, declared beside them. */
-export type Needs = { readonly [K in CommandTag]?: Need };
+/** The needs of a family of handlers, declared beside them (several engines: it waits for each). */
+export type Needs = { readonly [K in CommandTag]?: Need | readonly EngineName[] };
 
 /** What every handler may read and call. Handlers never write: they return an Outcome. */
 export interface HandlerContext {
@@ -57,6 +59,10 @@ export interface HandlerContext {
   readonly lightning: LightningPort | null;
   /** Present once the nostr engine (relays, outbox) runs. */
   readonly nostr?: NostrPort | null;
+  /** Present once the wallet joined an ecash custodian and the ecash engine runs. */
+  readonly ecash?: EcashPort | null;
+  /** The platform's fetch (wrap it with the bounded fetch), for servers no engine owns; null in tests. */
+  readonly fetch?: FetchFn | null;
   /**
    * Runs `effect` with the command queue released, so other commands go on while it waits on a server (an
    * LNURL service, the chain scan). After it the handler holds the queue again and `states` is the log as

@@ -1,6 +1,7 @@
 import type { CommandTag } from "./command";
 import type { Handler, Needs } from "./context";
 import { getTransaction } from "./activity";
+import { ecashHandlers, ecashNeeds } from "./ecash";
 import { contactsHandlers } from "./contacts";
 import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers, lightningNeeds } from "./lightning";
@@ -62,6 +63,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   CheckReceived: checkReceived,
   EstimateReceiveFee: estimateReceiveFee,
   ...lspHandlers,
+  ...ecashHandlers,
   ...nostrHandlers,
   ...contactsHandlers,
   ...nwcHandlers,
@@ -82,6 +84,7 @@ export const needs: Needs = {
   ...lightningAddressNeeds,
   ...lnurlNeeds,
   ...lspNeeds,
+  ...ecashNeeds,
   ...nostrNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",

@@ -153,11 +153,12 @@ export class WalletHost {
     // A command for an engine that is still starting (just after opening the wallet) waits for it rather
     // than failing; one that does not need it never waits.
     const need = needs[command._tag];
-    if (need && need !== "seed" && this.engines.isStarting(need))
-      return this.engines.whenStarted(need).then(() => this.run(command));
+    const engines = need === undefined || need === "seed" ? [] : typeof need === "string" ? [need] : need;
+    const starting = engines.find((e) => this.engines.isStarting(e));
+    if (starting) return this.engines.whenStarted(starting).then(() => this.run(command));
     // An engine that starts on demand (nostr) is started by the first command that needs it.
-    if (need && need !== "seed" && this.engines.onDemand(need) && !this.engines.port(need) && this.canStart())
-      return this.ensureEngine(need).then(() => this.runQueued(command));
+    const onDemand = engines.find((e) => this.engines.onDemand(e) && !this.engines.port(e));
+    if (onDemand && this.canStart()) return this.ensureEngine(onDemand).then(() => this.runQueued(command));
     return this.runQueued(command);
   }
 
@@ -243,6 +244,8 @@ export class WalletHost {
       keys: this.secrets.keys,
       onchain: this.engines.port("onchain"),
       lightning: this.engines.port("lightning"),
+      ecash: this.engines.port("ecash"),
+      fetch: this.deps.engines?.platform.fetch ?? null,
       nostr: this.engines.port("nostr"),
       outside: (effect) =>
         Effect.acquireUseRelease(
@@ -287,7 +290,9 @@ export class WalletHost {
   private decide(command: Command, hold: Hold): Effect.Effect<unknown, WalletError> {
     const { db, config, cipher } = this.deps;
     const whileStopped = <A>(f: () => Effect.Effect<A, WalletError>) =>
-      Effect.promise(() => this.engines.stop("lightning")).pipe(Effect.flatMap(f));
+      Effect.promise(() => Promise.all([this.engines.stop("lightning"), this.engines.stop("ecash")])).pipe(
+        Effect.flatMap(f),
+      );
     switch (command._tag) {
       case "Unlock":
         return this.secrets
@@ -423,7 +428,9 @@ export class WalletHost {
       const decided = yield* handler(command as never, self.context(hold));
       const hadWallet = self.states.wallet.exists;
       yield* Effect.tryPromise({ try: () => self.commit(decided), catch: unexpected });
-      if (!hadWallet && self.states.wallet.exists) yield* Effect.promise(() => self.startEngines());
+      const joined = decided.events.some((e) => e.type === "ecash.joined");
+      if ((!hadWallet && self.states.wallet.exists) || joined)
+        yield* Effect.promise(() => self.startEngines());
       if (decided.events.some((e) => e.type === "nostr.queued" || e.type === "nostr.identity"))
         yield* Effect.sync(() => self.nostrChanged());
       return decided.result;
@@ -494,6 +501,7 @@ export class WalletHost {
     await Promise.all([
       this.engines.stop("onchain"),
       this.engines.stop("lightning"),
+      this.engines.stop("ecash"),
       this.engines.stop("nostr"),
       this.engines.stop("nwc"),
     ]);
@@ -528,17 +536,39 @@ export class WalletHost {
       hooks: (name) =>
         (name === "lightning"
           ? this.lightningHooks()
-          : name === "nostr"
-            ? this.nostrHooks()
-            : name === "nwc"
-              ? this.nwc.hooks()
-              : {}) as never,
+          : name === "ecash"
+            ? this.ecashHooks()
+            : name === "nostr"
+              ? this.nostrHooks()
+              : name === "nwc"
+                ? this.nwc.hooks()
+                : {}) as never,
     };
   }
 
   private startNeeded(mnemonic: string): void {
     const env = this.env();
     if (env) this.engines.startNeeded(this.states, mnemonic, env);
+  }
+
+  private ecashHooks(): EngineHooks["ecash"] {
+    return {
+      mints: () =>
+        [...this.states.ecash.custodians.values()]
+          .filter((c) => c.kind === "cashu" && (c.joined || c.balance > 0n))
+          .map((c) => c.mint),
+      // Only what the log does not have yet: an operation recorded before is not recorded again.
+      record: (events) =>
+        this.enqueue(() =>
+          this.commit({
+            events: events.filter(
+              (e) =>
+                (e.type !== "ecash.received" && e.type !== "ecash.sent") ||
+                !this.states.ecash.ops.has(`${e.type}:${e.payload.op}`),
+            ),
+          }),
+        ),
+    };
   }
 
   private lightningHooks() {
@@ -569,5 +599,7 @@ export class WalletHost {
   }
 }
 
-const needsSeed = (need: Need | undefined): boolean =>
-  need === "seed" || need === "onchain" || need === "nostr";
+const needsSeed = (need: Need | readonly EngineName[] | undefined): boolean => {
+  const engines: readonly string[] = need === undefined ? [] : typeof need === "string" ? [need] : need;
+  return engines.some((e) => e === "seed" || e === "onchain" || e === "nostr");
+};

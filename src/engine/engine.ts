@@ -13,11 +13,13 @@ import type { BlobStore } from "./lightning/store";
 import type { NostrHooks, NostrPort } from "./nostr/live";
 import type { NwcHooks, NwcPort } from "./nwc/service";
 import type { OnchainPort } from "./onchain/port";
+import type { EcashHooks, EcashPort } from "./ecash/port";
 
 /** The port each engine gives the handlers, by engine name. */
 export interface EnginePorts {
   readonly onchain: OnchainPort;
   readonly lightning: LightningPort;
+  readonly ecash: EcashPort;
   readonly nostr: NostrPort;
   readonly nwc: NwcPort;
 }
@@ -28,6 +30,7 @@ export type EngineName = keyof EnginePorts;
 export interface EngineHooks {
   readonly onchain: Record<string, never>;
   readonly lightning: Omit<LightningHooks, "mnemonic" | "store">;
+  readonly ecash: EcashHooks;
   readonly nostr: NostrHooks;
   readonly nwc: NwcHooks;
 }

@@ -19,15 +19,18 @@ export const KV = {
 export type KvKey = (typeof KV)[keyof typeof KV];
 
 /**
- * Engine blobs (lightning monitors, manager, graph): kv entries whose key starts with this prefix, with
- * `Uint8Array` values. They are secrets: sealed at rest when a password is set.
+ * Engine blobs (lightning monitors, manager, graph; ecash proofs and counters): kv entries whose key starts
+ * with one of these prefixes, with `Uint8Array` values. They are secrets: sealed at rest when a password is
+ * set.
  */
 export const ENGINE_BLOB_PREFIX = "ln/";
+export const ECASH_BLOB_PREFIX = "ecash/";
 
 /** Keys whose values are secret: never exported unencrypted, never sent to the main thread. */
 export const SECRET_KV_KEYS: readonly string[] = [KV.seed, KV.nostrSecret];
 
-export const isEngineBlobKey = (key: string): boolean => key.startsWith(ENGINE_BLOB_PREFIX);
+export const isEngineBlobKey = (key: string): boolean =>
+  key.startsWith(ENGINE_BLOB_PREFIX) || key.startsWith(ECASH_BLOB_PREFIX);
 
 /** Whether a kv entry is sealed at rest when a password is set. */
 export const isSecretKey = (key: string): boolean => SECRET_KV_KEYS.includes(key) || isEngineBlobKey(key);

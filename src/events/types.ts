@@ -121,6 +121,47 @@ export interface EventPayloads {
   "ln.channels_changed": { channels: ChannelSnapshot[] };
 
   /**
+   * The owner joined an ecash custodian: a Cashu mint (`mint` is its URL) or a Fedimint federation (`mint`
+   * is its federation id). `expires_at` (unix seconds) is the end date it announced, if any.
+   */
+  "ecash.joined": {
+    mint: string;
+    kind: EcashKind;
+    name: string;
+    welcome: string;
+    expires_at: number | null;
+    /** A federation's invite code, or the mint's URL again. */
+    invite: string;
+  };
+  /** What a custodian now says of itself (its name, welcome message, announced end date). */
+  "ecash.info": { mint: string; name: string; welcome: string; expires_at: number | null };
+  /** The owner removed a custodian (its ecash, if any, stays in the engine's store). */
+  "ecash.removed": { mint: string };
+  /**
+   * Ecash came in at `mint`: `amount` is what the wallet now holds more, `fee` what the custodian kept on
+   * the way. `op` identifies the operation (a retry records it once). `via`: how it came.
+   */
+  "ecash.received": {
+    op: string;
+    mint: string;
+    amount: Sats;
+    fee: Sats;
+    via: EcashVia;
+    payment_hash: string | null;
+  };
+  /**
+   * Ecash left `mint`: `amount` reached the other side, `fee` is what the custodian kept (lightning fees,
+   * its input fees). The wallet holds `amount + fee` less.
+   */
+  "ecash.sent": {
+    op: string;
+    mint: string;
+    amount: Sats;
+    fee: Sats;
+    via: EcashVia;
+    payment_hash: string | null;
+  };
+  /**
    * The nostr key in use: the seed's (NIP-06) or one the owner imported (`imported`). Only the public key
    * (hex): the imported nsec is a sealed kv secret.
    */
@@ -187,6 +228,10 @@ export interface NostrEventJson {
   sig: string;
 }
 
+export type EcashKind = "cashu" | "fedimint";
+/** How ecash moved: over lightning (a mint or melt quote), as a token, between custodians, or by restore. */
+export type EcashVia = "lightning" | "token" | "transfer" | "restore";
+export const ECASH_VIAS: readonly EcashVia[] = ["lightning", "token", "transfer", "restore"];
 export type NwcEncryption = "nip44_v2" | "nip04";
 
 /** One channel in `ln.channels_changed`. */
@@ -242,6 +287,11 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "ln.channel_closed": 1,
   "ln.outputs_swept": 1,
   "ln.channels_changed": 1,
+  "ecash.joined": 1,
+  "ecash.info": 1,
+  "ecash.removed": 1,
+  "ecash.received": 1,
+  "ecash.sent": 1,
   "nostr.identity": 1,
   "nostr.queued": 1,
   "nostr.published": 1,

@@ -1,6 +1,6 @@
 import { checkEvent } from "./nostr-event";
 import { MAX_MONEY_SATS } from "../money";
-import { EVENT_VERSIONS, type EventType, isEventType, NETWORKS, type WalletEvent } from "./types";
+import { ECASH_VIAS, EVENT_VERSIONS, type EventType, isEventType, NETWORKS, type WalletEvent } from "./types";
 import { upcast } from "./upcast";
 
 /**
@@ -46,6 +46,18 @@ const hex64 = (x: unknown) => typeof x === "string" && /^[0-9a-f]{64}$/.test(x);
 
 /** A wallet-connect request id: the request event's id, and for a multi-payment's part its own id. */
 const requestId = (x: unknown) => typeof x === "string" && /^[0-9a-f]{64}(:[\x21-\x7e]{1,100})?$/.test(x);
+/** A custodian's URL, id or name: a line, not a document. */
+const short = (x: unknown) => typeof x === "string" && x.length > 0 && x.length <= 500;
+/** A custodian's message or invite: bounded, so a mint cannot grow the log without end. */
+const text = (x: unknown) => typeof x === "string" && x.length <= 4000;
+const ecashMove = {
+  op: short,
+  mint: short,
+  amount: sats,
+  fee: sats,
+  via: (x: unknown) => ECASH_VIAS.includes(x as never),
+  payment_hash: (x: unknown) => x === null || hex64(x),
+};
 
 const fields =
   (spec: Record<string, (x: unknown) => boolean>): Check =>
@@ -128,6 +140,18 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
     balance_sats: sats,
   }),
   "ln.outputs_swept": fields({ txid: hex64, sats, channel_ids: strings }),
+  "ecash.joined": fields({
+    mint: short,
+    kind: (x) => x === "cashu" || x === "fedimint",
+    name: short,
+    welcome: text,
+    expires_at: (x) => x === null || nat(x),
+    invite: text,
+  }),
+  "ecash.info": fields({ mint: short, name: short, welcome: text, expires_at: (x) => x === null || nat(x) }),
+  "ecash.removed": fields({ mint: short }),
+  "ecash.received": fields(ecashMove),
+  "ecash.sent": fields(ecashMove),
   "ln.channels_changed": fields({
     channels: (x) =>
       Array.isArray(x) &&

@@ -5,10 +5,11 @@ import {
   type LightningState,
   refusalText,
 } from "./lightning";
+import type { EcashState } from "./ecash";
 import { netOf, type OnchainState, type OnchainTx } from "./onchain";
 import { msatToSatsUp } from "../engine/amount";
 
-export type ActivityKind = "Lightning" | "OnChain" | "ChannelOpen" | "ChannelClose";
+export type ActivityKind = "Lightning" | "OnChain" | "ChannelOpen" | "ChannelClose" | "Ecash";
 
 /** An activity row (spec 1 §3). `last_updated` is unix seconds; 0 means pending. */
 export interface ActivityItem {
@@ -153,6 +154,7 @@ export const activityItems = (
   onchain: OnchainState,
   labels: { readonly [id: string]: readonly string[] },
   lightning?: LightningState,
+  ecash?: EcashState,
 ): ActivityItem[] => {
   const funding = lightning ? fundingTxids(lightning) : new Set<string>();
   return [
@@ -160,8 +162,24 @@ export const activityItems = (
       .filter((t) => !funding.has(t.txid))
       .map((t) => onchainItem(t, labels[t.txid] ?? [])),
     ...(lightning ? lightningItems(lightning, onchain, labels) : []),
+    ...(ecash ? ecashItems(ecash) : []),
   ].sort(newestFirst);
 };
+
+/** Ecash moves, labelled with who holds the ecash (custody stays visible in the history too). */
+const ecashItems = (ecash: EcashState): ActivityItem[] =>
+  ecash.moves.map((m) => ({
+    id: m.id,
+    kind: "Ecash",
+    labels: [ecash.custodians.get(m.mint)?.name ?? m.mint],
+    contacts: [],
+    amount_sats: m.amount,
+    inbound: m.inbound,
+    last_updated: Math.floor(m.at / 1000),
+    privacy_level: "NotAvailable",
+    seen_at: Math.floor(m.at / 1000),
+    dropped: false,
+  }));
 
 /** Details behind a Lightning row. */
 export interface LightningDetails {

@@ -3,6 +3,7 @@ import type { WalletEvent } from "../events/types";
 import { ACTIVITY_PAGE, type ActivityItem, activityItems } from "./activity";
 import { type BalanceView, balanceOf } from "./balance";
 import { crdtProjection } from "./crdt";
+import { type EcashState, ecashProjection, ecashTotal, joinedCustodians } from "./ecash";
 import { type LightningState, lightningProjection } from "./lightning";
 import { type NostrState, nostrProjection, type ProfileView, profileView } from "./nostr";
 import { type NwcState, type NwcView, nwcProjection, nwcViewOf } from "./nwc";
@@ -18,6 +19,7 @@ export interface States {
   readonly onchain: OnchainState;
   readonly lightning: LightningState;
   readonly crdt: Doc | null;
+  readonly ecash: EcashState;
   readonly nostr: NostrState;
   readonly nwc: NwcState;
 }
@@ -28,6 +30,7 @@ export const initialStates = (): States => ({
   onchain: onchainProjection.initial(),
   lightning: lightningProjection.initial(),
   crdt: crdtProjection.initial(),
+  ecash: ecashProjection.initial(),
   nostr: nostrProjection.initial(),
   nwc: nwcProjection.initial(),
 });
@@ -38,6 +41,7 @@ export const foldEvent = (s: States, e: WalletEvent): States => ({
   onchain: onchainProjection.apply(s.onchain, e),
   lightning: lightningProjection.apply(s.lightning, e),
   crdt: crdtProjection.apply(s.crdt, e),
+  ecash: ecashProjection.apply(s.ecash, e),
   nostr: nostrProjection.apply(s.nostr, e),
   nwc: nwcProjection.apply(s.nwc, e),
 });
@@ -70,9 +74,16 @@ const totalsOf = (channels: readonly ChannelView[]): ChannelTotals => ({
   inbound: channels.reduce((sum, c) => sum + c.inbound, 0n),
 });
 
+/** An ecash custodian the owner joined (spec 2: federation), with what it holds for the wallet. */
 export interface FederationView {
+  /** A Cashu mint's URL, or a Fedimint federation's id. */
   readonly federation_id: string;
   readonly federation_name: string;
+  readonly kind: "cashu" | "fedimint";
+  readonly welcome_message: string;
+  readonly invite_code: string;
+  /** Unix seconds: the end date the custodian announced, or null. */
+  readonly federation_expiry_timestamp: number | null;
   readonly balance: bigint;
   readonly popup_countdown_message: string | null;
   readonly popup_end_timestamp: number | null;
@@ -100,7 +111,7 @@ export const deriveViews = (s: States): Views => {
   const doc = crdtProjection.view(s.crdt);
   const contacts = doc.contacts ?? {};
   // Payments labelled with a contact's id show that contact on their rows.
-  const items = withContacts(activityItems(s.onchain, labelsOf(doc), s.lightning), contacts);
+  const items = withContacts(activityItems(s.onchain, labelsOf(doc), s.lightning, s.ecash), contacts);
   const channels = s.lightning.channels.map((c) => ({
     channel_id: c.channel_id,
     outpoint: c.outpoint ?? "",
@@ -113,13 +124,23 @@ export const deriveViews = (s: States): Views => {
   }));
   return {
     wallet: s.wallet,
-    balance: balanceOf(s.onchain, s.lightning),
+    balance: { ...balanceOf(s.onchain, s.lightning), federation: ecashTotal(s.ecash) },
     activity: { items: items.slice(0, ACTIVITY_PAGE), total: items.length },
     settings: settingsOf(doc),
     contacts: contactsOf(contacts, items),
     channels,
     channel_totals: totalsOf(channels),
-    federations: [],
+    federations: joinedCustodians(s.ecash).map((c) => ({
+      federation_id: c.mint,
+      federation_name: c.name,
+      kind: c.kind,
+      welcome_message: c.welcome,
+      invite_code: c.invite,
+      federation_expiry_timestamp: c.expires_at,
+      balance: c.balance,
+      popup_countdown_message: c.expires_at === null ? null : c.name,
+      popup_end_timestamp: c.expires_at,
+    })),
     nwc: nwcViewOf(doc, s.nwc),
     profile: profileView(s.nostr),
   };

@@ -22,6 +22,16 @@ describe("routeIncomingString (spec 1 §4, incoming string handling)", () => {
     });
   });
 
+  it("takes a Cashu token to the federations screen, where it is redeemed at its mint", () => {
+    // NUT-00 TokenV4 vector (cashubtc/nuts tests/00-tests.md, single keyset).
+    const token =
+      "cashuBpGF0gaJhaUgArSaMTR9YJmFwgaNhYQFhc3hAOWE2ZGJiODQ3YmQyMzJiYTc2ZGIwZGYxOTcyMTZiMjlkM2I4Y2MxNDU1M2NkMjc4MjdmYzFjYzk0MmZlZGI0ZWFjWCEDhhhUP_trhpXfStS6vN6So0qWvc2X3O4NfM-Y1HISZ5JhZGlUaGFuayB5b3VhbXVodHRwOi8vbG9jYWxob3N0OjMzMzhhdWNzYXQ=";
+    expect(routeIncomingString(`cashu:${token}`, "bitcoin")).toEqual({
+      kind: "navigate",
+      path: `/settings/federations?cashu_token=${encodeURIComponent(token)}`,
+    });
+  });
+
   it("sends LNURL-auth home with lnurlauth", () => {
     const url = "https://service.example/login?tag=login&k1=ab";
     expect(routeIncomingString(encodeLnurl(url), "bitcoin")).toEqual({

@@ -28,7 +28,7 @@ const plusLinkQuery = (text: string): string | null => {
 
 /**
  * Routes a raw string for a wallet on `network`: links to /settings/plus keep their query; LNURL-auth goes
- * home with `lnurlauth`; a fedimint invite to /settings/federations; a nostr wallet-auth request to
+ * home with `lnurlauth`; a fedimint invite or a Cashu token to /settings/federations; a nostr wallet-auth request to
  * /settings/connections/; anything payable to the send flow. Throws PaymentRequestError like
  * parsePaymentRequest.
  */
@@ -53,6 +53,13 @@ const route = (raw: string, network: Network): IncomingDestination => {
     return {
       kind: "navigate",
       path: `/settings/federations?fedimint_invite=${encodeURIComponent(request.fedimint_invite)}`,
+    };
+  }
+  // An ecash token is redeemed at its mint, from the federations screen (its mint must be joined).
+  if (request.cashu_token !== null) {
+    return {
+      kind: "navigate",
+      path: `/settings/federations?cashu_token=${encodeURIComponent(request.cashu_token)}`,
     };
   }
   if (request.nostr_wallet_auth !== null) {

@@ -42,7 +42,8 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
       client.dispatch({ _tag: "GetTransaction", txid: item.id }).then(setDetails, failed);
     else if (item.kind === "Lightning")
       client.dispatch({ _tag: "GetLightningPayment", id: item.id }).then(setPayment, failed);
-    else client.dispatch({ _tag: "GetChannelEvent", id: item.id }).then(setChannel, failed);
+    else if (item.kind !== "Ecash")
+      client.dispatch({ _tag: "GetChannelEvent", id: item.id }).then(setChannel, failed);
   }, [item, client, errorText]);
 
   if (!item)

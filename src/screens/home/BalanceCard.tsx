@@ -39,11 +39,23 @@ export function BalanceCard() {
   return (
     <section className="card balance-card" aria-label={t("home.balance")}>
       {federations && federations.length > 0 ? (
-        <div className="balance-row">
+        <div className="balance-row" data-testid="federation-section">
           <span className="balance-label">{t("home.federation_balance")}</span>
           <button type="button" className="balance-amount" onClick={cycle} title={t("home.cycle_balance")}>
             <Amount sats={balance.federation} shown={shown} live={live} unit="e-sats" />
           </button>
+          {/* Custody is always visible: who holds each part of the ecash. */}
+          {federations.map((f) => (
+            <span key={f.federation_id} className="badge" data-testid="custody-label">
+              <Amount sats={f.balance} shown={shown} live={live} unit="e-sats" />{" "}
+              {t("home.held_by", { name: f.federation_name })}
+            </span>
+          ))}
+          {balance.federation > 0n ? (
+            <Link href="/swaplightning" className="link">
+              {t("home.swap_lightning")}
+            </Link>
+          ) : null}
         </div>
       ) : null}
       <div className="balance-row">
@@ -109,7 +121,11 @@ export function BalanceCard() {
           </Link>
         ) : null}
       </div>
-      {!federations || federations.length === 0 ? null : (
+      {!federations || federations.length === 0 ? (
+        <Link href="/addfederation" className="link">
+          {t("home.join_federation")}
+        </Link>
+      ) : (
         <Link href="/settings/federations" className="link">
           {t("home.manage_federations")}
         </Link>

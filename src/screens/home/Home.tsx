@@ -8,6 +8,7 @@ import { useView, useWallet } from "../../ui/wallet";
 import { useSyncExternalStore } from "react";
 import { ActivityList } from "./ActivityList";
 import { BalanceCard } from "./BalanceCard";
+import { ExpiryBanner } from "./ExpiryBanner";
 import { ContactsStrip } from "./ContactsStrip";
 import { HomeRequests } from "./HomeRequests";
 import { NwcRequests } from "./NwcRequests";
@@ -76,6 +77,7 @@ export function Home() {
         </Link>
       </header>
       <BalanceCard />
+      <ExpiryBanner />
       {safeMode ? null : <ContactsStrip />}
       {wallet?.exists && !wallet.has_backed_up ? (
         <Link href="/settings/backup" className="backup-prompt">

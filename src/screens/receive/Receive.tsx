@@ -30,6 +30,7 @@ export function Receive() {
   const errorText = useErrorText();
   const client = useWallet();
   const balance = useView("balance");
+  const federations = useView("federations");
   const [amount, setAmount] = useState<bigint | null>(null);
   const [flavor, setFlavor] = useState<ReceiveFlavor>("unified");
   const [note, setNote] = useState("");
@@ -216,6 +217,11 @@ export function Receive() {
             </label>
           ))}
         </fieldset>
+        {federations && federations.length > 0 ? (
+          <Link href="/settings/federations" className="link">
+            {t("receive.into_ecash")}
+          </Link>
+        ) : null}
         <label htmlFor="receive-note">{t("receive.note")}</label>
         <input id="receive-note" value={note} maxLength={255} onChange={(e) => setNote(e.target.value)} />
         {hint ? <p className="hint">{t(hint, { amount: fmt.sats(100_000n) })}</p> : null}

@@ -352,6 +352,14 @@ export function Send() {
               <p>{t("send.request_amount", { amount: fmt.sats(request.amount_sats) })}</p>
             ) : null}
             {request.memo ? <p>{request.memo}</p> : null}
+            {request.invoice && request.amount_sats !== null && (balance?.federation ?? 0n) > 0n ? (
+              <Link
+                href={`/settings/federations?pay=${encodeURIComponent(request.invoice)}`}
+                className="link"
+              >
+                {t("send.pay_from_ecash")}
+              </Link>
+            ) : null}
             {!request.memo && offer?.description ? (
               <blockquote className="service-words">
                 <p>{t("lnurl.service_says", { domain: offer.domain, text: offer.description })}</p>

@@ -1,0 +1,88 @@
+/**
+ * The ecash port: what the commands ask of a custodian the owner joined, whichever kind it is (a Cashu mint
+ * now; a Fedimint federation behind the same shape). Every operation answers the events that record what
+ * moved; the adapter has already written its own state (proofs, counters, operations on their way) before
+ * it answers, and keeps those events until the next start so a crash between its write and the log's
+ * records them then (the projection counts an operation once).
+ */
+import { Data } from "effect";
+import type { NewEvent } from "../../events/make";
+
+/** A custodian refused or failed an operation; `message` is for the owner. Nothing was lost. */
+export class EcashFailure extends Data.TaggedError("EcashFailure")<{
+  readonly message: string;
+  /** The custodian could not be reached (or answered nonsense): the operation may be tried again. */
+  readonly unreachable: boolean;
+}> {}
+
+export interface ReceiveQuote {
+  readonly bolt11: string;
+  readonly paymentHash: string;
+  readonly amountSats: bigint;
+  /** Unix seconds. */
+  readonly expiresAt: number | null;
+}
+
+export interface MeltQuote {
+  readonly quoteId: string;
+  readonly bolt11: string;
+  readonly amountSats: bigint;
+  /** The most the payment may cost: the custodian's lightning fee reserve and its input fees. */
+  readonly feeSats: bigint;
+}
+
+export interface MeltResult {
+  readonly status: "paid" | "pending";
+  readonly amountSats: bigint;
+  /** What it cost: the fee kept (the unused fee reserve came back as change). */
+  readonly feeSats: bigint;
+  readonly preimage: string | null;
+  readonly events: readonly NewEvent[];
+}
+
+export interface EcashPort {
+  /** Sats held at `mint` (spendable proofs), per the adapter's own store. */
+  readonly balance: (mint: string) => Promise<bigint>;
+  /** An invoice of the mint that, once paid, becomes ecash here (`checkReceives` mints it). */
+  readonly receiveQuote: (
+    mint: string,
+    amountSats: bigint,
+    via?: "lightning" | "transfer",
+  ) => Promise<ReceiveQuote>;
+  /** Mints every paid receive quote (of `mint`, or of all); answers the events of what came in. */
+  readonly checkReceives: (mint?: string) => Promise<readonly NewEvent[]>;
+  readonly meltQuote: (mint: string, bolt11: string) => Promise<MeltQuote>;
+  /**
+   * Pays a melt quote the owner saw: refused unless the quote still asks exactly `amountSats` and at most
+   * `feeSats`. A payment the mint holds as pending stays pending (never sent twice).
+   */
+  readonly melt: (
+    mint: string,
+    quoteId: string,
+    amountSats: bigint,
+    feeSats: bigint,
+    via?: "lightning" | "transfer",
+  ) => Promise<MeltResult>;
+  /** A cashuB token of exactly `amountSats` (offline when the wallet holds coins that make it exactly). */
+  readonly sendToken: (
+    mint: string,
+    amountSats: bigint,
+  ) => Promise<{ token: string; events: readonly NewEvent[] }>;
+  /** Redeems a token at its mint (which the owner must have joined). */
+  readonly receiveToken: (
+    token: string,
+  ) => Promise<{ mint: string; amountSats: bigint; events: readonly NewEvent[] }>;
+  /** Looks for what the seed holds at `mint` (NUT-09/13). */
+  readonly restore: (mint: string) => Promise<{ amountSats: bigint; events: readonly NewEvent[] }>;
+  /** Settles operations a crash interrupted (NUT-07 checks); answers their events. */
+  readonly recover: (mint?: string) => Promise<readonly NewEvent[]>;
+  readonly stop: () => Promise<void>;
+}
+
+/** What the host gives the ecash engine beyond the seed and the store. */
+export interface EcashHooks {
+  /** The mints the owner joined. */
+  readonly mints: () => readonly string[];
+  /** Records events the engine kept from before a crash (an operation already recorded is counted once). */
+  readonly record: (events: readonly NewEvent[]) => Promise<void>;
+}

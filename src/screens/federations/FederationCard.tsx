@@ -1,0 +1,301 @@
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import type { EcashPaymentPreview } from "../../commands/command";
+import { useI18n } from "../../i18n/intl";
+import type { FederationView } from "../../projections";
+import { CopyButton } from "../../ui/CopyButton";
+import { ConfirmDialog } from "../../ui/Dialog";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { formatDateTime, formatSats } from "../../ui/format";
+import { normaliseSatsInput } from "../../ui/money";
+import { useWallet } from "../../ui/wallet";
+
+type Panel = "none" | "receive" | "pay" | "token";
+
+/** One custodian: who holds the ecash, its message and end date, and what the owner can do with it. */
+export function FederationCard({ federation: f, pay }: { federation: FederationView; pay?: string }) {
+  const { t, intl } = useI18n();
+  const client = useWallet();
+  const errorText = useErrorText();
+  const [panel, setPanel] = useState<Panel>(pay ? "pay" : "none");
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const remove = () => {
+    setConfirmRemove(false);
+    client
+      .dispatch({ _tag: "RemoveFederation", federationId: f.federation_id })
+      .catch((e) => setError(errorText(e)));
+  };
+  return (
+    <article className="card column" aria-label={f.federation_name}>
+      <h2>{f.federation_name}</h2>
+      <p className="hint">{t("federations.custody", { name: f.federation_name })}</p>
+      {f.welcome_message ? <p>{f.welcome_message}</p> : null}
+      <p>
+        {t("federations.balance")}:{" "}
+        <strong data-testid="federation-balance">
+          {formatSats(intl, f.balance)} {t("common.esats")}
+        </strong>
+      </p>
+      {f.federation_expiry_timestamp ? (
+        <p role="note">
+          {t("federations.expires", {
+            date: formatDateTime(intl, f.federation_expiry_timestamp * 1000),
+          })}
+        </p>
+      ) : null}
+      <p className="hint">{f.federation_id}</p>
+      <div className="row">
+        <button
+          type="button"
+          className="button"
+          onClick={() => setPanel(panel === "receive" ? "none" : "receive")}
+        >
+          {t("federations.receive")}
+        </button>
+        <button type="button" className="button" onClick={() => setPanel(panel === "pay" ? "none" : "pay")}>
+          {t("federations.pay")}
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => setPanel(panel === "token" ? "none" : "token")}
+        >
+          {t("federations.send_token")}
+        </button>
+        <Link href={`/transfer?from=${encodeURIComponent(f.federation_id)}`} className="button">
+          {t("federations.transfer")}
+        </Link>
+        <button type="button" className="button button-danger" onClick={() => setConfirmRemove(true)}>
+          {t("federations.remove")}
+        </button>
+      </div>
+      <ErrorBox text={error} />
+      {panel === "receive" ? <ReceivePanel federation={f} /> : null}
+      {panel === "pay" ? <PayPanel federation={f} initial={pay ?? ""} /> : null}
+      {panel === "token" ? <TokenPanel federation={f} /> : null}
+      <ConfirmDialog
+        open={confirmRemove}
+        title={t("federations.remove_title", { name: f.federation_name })}
+        message={t("federations.remove_confirm")}
+        confirmLabel={t("federations.remove")}
+        danger
+        onConfirm={remove}
+        onCancel={() => setConfirmRemove(false)}
+      />
+    </article>
+  );
+}
+
+/** An amount → the custodian's invoice; the screen asks the worker each 2 s whether it was paid. */
+function ReceivePanel({ federation: f }: { federation: FederationView }) {
+  const { t, intl } = useI18n();
+  const client = useWallet();
+  const errorText = useErrorText();
+  const [amount, setAmount] = useState("");
+  const [invoice, setInvoice] = useState<string | null>(null);
+  const [received, setReceived] = useState<bigint | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (!invoice || received !== null) return;
+    const timer = setInterval(() => {
+      client
+        .dispatch({ _tag: "CheckEcash", federationId: f.federation_id })
+        .then((r) => {
+          if (r.receivedSats > 0n) setReceived(r.receivedSats);
+        })
+        .catch(() => undefined);
+    }, 2000);
+    return () => clearInterval(timer);
+  }, [client, invoice, received, f.federation_id]);
+  const submit = async () => {
+    setError(null);
+    setBusy(true);
+    try {
+      const r = await client.dispatch({
+        _tag: "ReceiveEcash",
+        federationId: f.federation_id,
+        amountSats: BigInt(amount || "0"),
+      });
+      setInvoice(r.bolt11);
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (received !== null)
+    return <p role="status">{t("federations.received", { amount: formatSats(intl, received) })}</p>;
+  if (invoice)
+    return (
+      <div className="column">
+        <label htmlFor={`invoice-${f.federation_id}`}>{t("federations.invoice")}</label>
+        <textarea id={`invoice-${f.federation_id}`} readOnly value={invoice} rows={4} />
+        <CopyButton text={invoice} />
+        <p role="status">{t("federations.waiting")}</p>
+      </div>
+    );
+  return (
+    <form
+      className="column"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <label htmlFor={`receive-${f.federation_id}`}>{t("federations.amount")}</label>
+      <input
+        id={`receive-${f.federation_id}`}
+        inputMode="numeric"
+        value={amount}
+        onChange={(e) => setAmount(normaliseSatsInput(e.target.value))}
+      />
+      <ErrorBox text={error} />
+      <button type="submit" className="button button-primary" disabled={busy || amount === ""}>
+        {t("federations.create_invoice")}
+      </button>
+    </form>
+  );
+}
+
+/** An invoice → what paying it from this custodian costs → pay exactly that. */
+function PayPanel({ federation: f, initial }: { federation: FederationView; initial: string }) {
+  const { t, intl } = useI18n();
+  const client = useWallet();
+  const errorText = useErrorText();
+  const [bolt11, setBolt11] = useState(initial);
+  const [preview, setPreview] = useState<EcashPaymentPreview | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (f1: () => Promise<void>) => {
+    setError(null);
+    setBusy(true);
+    try {
+      await f1();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const check = () =>
+    run(async () => {
+      setPreview(await client.dispatch({ _tag: "EcashMeltQuote", federationId: f.federation_id, bolt11 }));
+    });
+  const pay = () =>
+    run(async () => {
+      if (!preview) return;
+      const r = await client.dispatch({
+        _tag: "PayInvoiceFromEcash",
+        federationId: f.federation_id,
+        quoteId: preview.quoteId,
+        amountSats: preview.amountSats,
+        feeSats: preview.feeSats,
+      });
+      setDone(
+        r.status === "paid"
+          ? t("federations.paid", {
+              amount: formatSats(intl, r.amountSats),
+              fee: formatSats(intl, r.feeSats),
+            })
+          : t("federations.pay_pending"),
+      );
+    });
+  if (done) return <p role="status">{done}</p>;
+  return (
+    <div className="column">
+      <label htmlFor={`pay-${f.federation_id}`}>{t("federations.invoice_to_pay")}</label>
+      <textarea
+        id={`pay-${f.federation_id}`}
+        value={bolt11}
+        rows={3}
+        spellCheck={false}
+        onChange={(e) => {
+          setBolt11(e.target.value.trim());
+          setPreview(null);
+        }}
+      />
+      {preview ? (
+        <p>
+          {t("federations.pay_preview", {
+            amount: formatSats(intl, preview.amountSats),
+            fee: formatSats(intl, preview.feeSats),
+          })}
+        </p>
+      ) : null}
+      <ErrorBox text={error} />
+      {preview ? (
+        <button type="button" className="button button-primary" disabled={busy} onClick={() => void pay()}>
+          {t("federations.pay_confirm")}
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="button"
+          disabled={busy || bolt11 === ""}
+          onClick={() => void check()}
+        >
+          {t("federations.pay_check")}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** An amount → a cashuB token to hand to someone (made offline when the coins make it exactly). */
+function TokenPanel({ federation: f }: { federation: FederationView }) {
+  const { t } = useI18n();
+  const client = useWallet();
+  const errorText = useErrorText();
+  const [amount, setAmount] = useState("");
+  const [token, setToken] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    setError(null);
+    setBusy(true);
+    try {
+      const r = await client.dispatch({
+        _tag: "SendEcashToken",
+        federationId: f.federation_id,
+        amountSats: BigInt(amount || "0"),
+      });
+      setToken(r.token);
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (token)
+    return (
+      <div className="column">
+        <label htmlFor={`token-${f.federation_id}`}>{t("federations.token")}</label>
+        <textarea id={`token-${f.federation_id}`} readOnly value={token} rows={4} />
+        <CopyButton text={token} />
+      </div>
+    );
+  return (
+    <form
+      className="column"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <label htmlFor={`send-token-${f.federation_id}`}>{t("federations.amount")}</label>
+      <input
+        id={`send-token-${f.federation_id}`}
+        inputMode="numeric"
+        value={amount}
+        onChange={(e) => setAmount(normaliseSatsInput(e.target.value))}
+      />
+      <ErrorBox text={error} />
+      <button type="submit" className="button button-primary" disabled={busy || amount === ""}>
+        {t("federations.make_token")}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,170 @@
+import { useState } from "react";
+import { useLocation, useSearch } from "wouter";
+import { CommandFailed } from "../../commands/client";
+import type { EcashPaymentPreview } from "../../commands/command";
+import { useI18n } from "../../i18n/intl";
+import { BackControl } from "../../ui/BackControl";
+import { Dialog } from "../../ui/Dialog";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { formatSats } from "../../ui/format";
+import { normaliseSatsInput } from "../../ui/money";
+import { useView, useWallet } from "../../ui/wallet";
+
+type Result =
+  | { ok: true; amountSats: bigint; feeSats: bigint; pending: boolean }
+  | { ok: false; message: string };
+
+/**
+ * /swaplightning (spec 2): ecash → the wallet's own lightning. Start (custodian and amount), preview (the
+ * node's invoice and what paying it from ecash costs; edit returns to start), confirm, result.
+ */
+export function SwapLightning() {
+  const { t, intl } = useI18n();
+  const client = useWallet();
+  const errorText = useErrorText();
+  const [, navigate] = useLocation();
+  const federations = useView("federations") ?? [];
+  const preset = new URLSearchParams(useSearch()).get("from");
+  const [from, setFrom] = useState(preset ?? federations.find((f) => f.balance > 0n)?.federation_id ?? "");
+  const [amount, setAmount] = useState("");
+  const [preview, setPreview] = useState<EcashPaymentPreview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<Result | null>(null);
+  const source = federations.find((f) => f.federation_id === from);
+
+  const tooSmall = (e: unknown) => e instanceof CommandFailed && e.message === "Satoshi amount is invalid";
+  const start = async () => {
+    setError(null);
+    setBusy(true);
+    try {
+      setPreview(
+        await client.dispatch({
+          _tag: "PrepareSwapToLightning",
+          federationId: from,
+          amountSats: BigInt(amount || "0"),
+        }),
+      );
+    } catch (e) {
+      setError(tooSmall(e) ? t("swap_lightning.too_small") : errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const confirm = async () => {
+    if (!preview) return;
+    setBusy(true);
+    try {
+      const r = await client.dispatch({
+        _tag: "PayInvoiceFromEcash",
+        federationId: from,
+        quoteId: preview.quoteId,
+        amountSats: preview.amountSats,
+        feeSats: preview.feeSats,
+      });
+      setResult({ ok: true, amountSats: r.amountSats, feeSats: r.feeSats, pending: r.status === "pending" });
+    } catch (e) {
+      setResult({ ok: false, message: errorText(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="screen">
+      <BackControl />
+      <h1>{t("swap_lightning.title")}</h1>
+      <p>{t("swap_lightning.caption")}</p>
+      {preview ? (
+        <section className="card column" aria-label={t("swap_lightning.preview")}>
+          <h2>{t("swap_lightning.preview")}</h2>
+          <p>
+            {t("swap_lightning.preview_amount", {
+              amount: formatSats(intl, preview.amountSats),
+              fee: formatSats(intl, preview.feeSats),
+              name: source?.federation_name ?? from,
+            })}
+          </p>
+          {preview.channelFeeSats ? (
+            <p>{t("swap_lightning.channel_fee", { fee: formatSats(intl, preview.channelFeeSats) })}</p>
+          ) : null}
+          <label htmlFor="swap-invoice">{t("federations.invoice")}</label>
+          <textarea id="swap-invoice" readOnly rows={3} value={preview.bolt11} />
+          <div className="row">
+            <button type="button" className="button" onClick={() => setPreview(null)}>
+              {t("swap_lightning.edit")}
+            </button>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={busy}
+              onClick={() => void confirm()}
+            >
+              {t("swap_lightning.confirm")}
+            </button>
+          </div>
+        </section>
+      ) : (
+        <form
+          className="column"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void start();
+          }}
+        >
+          <label htmlFor="swap-from">{t("swap_lightning.from")}</label>
+          <select id="swap-from" value={from} onChange={(e) => setFrom(e.target.value)}>
+            {federations.map((f) => (
+              <option key={f.federation_id} value={f.federation_id}>
+                {f.federation_name} ({formatSats(intl, f.balance)} {t("common.esats")})
+              </option>
+            ))}
+          </select>
+          <label htmlFor="swap-ln-amount">{t("federations.amount")}</label>
+          <div className="row">
+            <input
+              id="swap-ln-amount"
+              inputMode="numeric"
+              value={amount}
+              onChange={(e) => setAmount(normaliseSatsInput(e.target.value))}
+            />
+            <button
+              type="button"
+              className="button"
+              onClick={() => setAmount((source?.balance ?? 0n).toString())}
+            >
+              {t("swap.max")}
+            </button>
+          </div>
+          <ErrorBox text={error} />
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={busy || amount === "" || from === ""}
+          >
+            {t("swap_lightning.start")}
+          </button>
+        </form>
+      )}
+      <Dialog
+        open={result !== null}
+        title={result?.ok ? t("swap.success_title") : t("swap.failure_title")}
+        onClose={() => setResult(null)}
+      >
+        <p>
+          {result?.ok
+            ? result.pending
+              ? t("federations.pay_pending")
+              : t("swap_lightning.done", {
+                  amount: formatSats(intl, result.amountSats),
+                  fee: formatSats(intl, result.feeSats),
+                })
+            : result?.message}
+        </p>
+        <button type="button" className="button button-primary" onClick={() => navigate("/")}>
+          {t("common.home")}
+        </button>
+      </Dialog>
+    </main>
+  );
+}

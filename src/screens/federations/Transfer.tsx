@@ -1,0 +1,114 @@
+import { useState } from "react";
+import { useLocation, useSearch } from "wouter";
+import { useI18n } from "../../i18n/intl";
+import { BackControl } from "../../ui/BackControl";
+import { Dialog } from "../../ui/Dialog";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { formatSats } from "../../ui/format";
+import { normaliseSatsInput } from "../../ui/money";
+import { useView, useWallet } from "../../ui/wallet";
+
+/** /transfer?from= (spec 2): from and to custodians with their balances; the full amount sweeps. */
+export function Transfer() {
+  const { t, intl } = useI18n();
+  const client = useWallet();
+  const errorText = useErrorText();
+  const [, navigate] = useLocation();
+  const federations = useView("federations") ?? [];
+  const from = new URLSearchParams(useSearch()).get("from") ?? "";
+  const source = federations.find((f) => f.federation_id === from);
+  const targets = federations.filter((f) => f.federation_id !== from);
+  const [to, setTo] = useState(targets[0]?.federation_id ?? "");
+  const [amount, setAmount] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+
+  const submit = async () => {
+    setError(null);
+    setBusy(true);
+    try {
+      const r = await client.dispatch({ _tag: "TransferEcash", from, to, amountSats: BigInt(amount || "0") });
+      setDone(
+        r.status === "paid"
+          ? t("transfer.done", { amount: formatSats(intl, r.amountSats), fee: formatSats(intl, r.feeSats) })
+          : t("federations.pay_pending"),
+      );
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="screen">
+      <BackControl />
+      <h1>{t("transfer.title")}</h1>
+      <section className="card" aria-label={t("transfer.from")}>
+        <h2>{t("transfer.from")}</h2>
+        {source ? (
+          <p>
+            {source.federation_name}: {formatSats(intl, source.balance)} {t("common.esats")}
+          </p>
+        ) : (
+          <p role="alert">No from/to federation</p>
+        )}
+      </section>
+      <form
+        className="column"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <label htmlFor="transfer-to">{t("transfer.to")}</label>
+        <select id="transfer-to" value={to} onChange={(e) => setTo(e.target.value)}>
+          {targets.map((f) => (
+            <option key={f.federation_id} value={f.federation_id}>
+              {f.federation_name} ({formatSats(intl, f.balance)} {t("common.esats")})
+            </option>
+          ))}
+        </select>
+        <label htmlFor="transfer-amount">{t("federations.amount")}</label>
+        <div className="row">
+          <input
+            id="transfer-amount"
+            inputMode="numeric"
+            value={amount}
+            onChange={(e) => setAmount(normaliseSatsInput(e.target.value))}
+          />
+          <button
+            type="button"
+            className="button"
+            onClick={() => setAmount((source?.balance ?? 0n).toString())}
+          >
+            {t("swap.max")}
+          </button>
+        </div>
+        <ErrorBox text={error} />
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={busy || !source || to === "" || amount === ""}
+        >
+          {t("transfer.confirm")}
+        </button>
+      </form>
+      <Dialog
+        open={done !== null}
+        title={t("transfer.title")}
+        onClose={() => navigate("/settings/federations")}
+      >
+        <p>{done}</p>
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => navigate("/settings/federations")}
+        >
+          {t("common.continue")}
+        </button>
+      </Dialog>
+    </main>
+  );
+}
