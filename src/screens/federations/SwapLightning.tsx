@@ -131,6 +131,7 @@ export function SwapLightning() {
             <button
               type="button"
               className="button"
+              // amount-text: input value
               onClick={() => setAmount((source?.balance ?? 0n).toString())}
             >
               {t("swap.max")}

@@ -81,6 +81,7 @@ export function Transfer() {
           <button
             type="button"
             className="button"
+            // amount-text: input value
             onClick={() => setAmount((source?.balance ?? 0n).toString())}
           >
             {t("swap.max")}

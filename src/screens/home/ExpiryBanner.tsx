@@ -8,7 +8,7 @@ const countdown = (seconds: number) => {
   const days = Math.floor(s / 86_400);
   const hours = Math.floor((s % 86_400) / 3600);
   const minutes = Math.floor((s % 3600) / 60);
-  return { days: String(days), hours: String(hours), minutes: String(minutes) };
+  return { days, hours, minutes };
 };
 
 /**
