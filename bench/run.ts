@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { initCrdtNode } from "../src/crdt/node";
 import { startHarness } from "../harness/world";
 import { benchBundle } from "./bundle";
+import { benchContactsView, benchGlobalSearch } from "./contacts";
 import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
@@ -25,6 +26,9 @@ await benchReplay();
 console.log("\n== Payment strings and scanning ==");
 benchParse();
 await benchQrDecode();
+console.log("\n== Contacts and search ==");
+await benchContactsView();
+await benchGlobalSearch();
 const world = await startHarness({ port: 0 });
 try {
   await benchColdLoad(world.esploraUrl);

@@ -19,11 +19,13 @@ export const test = base.extend<{ esplora: string }>({
 });
 export { expect };
 
-/** Creates a new wallet from the welcome screen and waits for home. */
+/** Creates a new wallet from the welcome screen (skipping the first-run profile) and waits for home. */
 export const createWallet = async (page: Page) => {
   await page.goto("/");
   await expect(page).toHaveURL(/\/setup$/);
   await page.getByRole("button", { name: "New wallet" }).click();
+  await expect(page).toHaveURL(/\/(newprofile)?$/);
+  if (page.url().endsWith("/newprofile")) await page.getByRole("button", { name: "Skip" }).click();
   await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
 };

@@ -22,6 +22,7 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
   const errorText = useErrorText();
   const client = useWallet();
   const live = useView("live");
+  const contacts = useView("contacts");
   const [shown] = useBalanceShown();
   const [details, setDetails] = useState<OnchainDetails | null>(null);
   const [payment, setPayment] = useState<LightningDetails | null>(null);
@@ -108,7 +109,14 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
           </>
         ) : null}
         <dt>{t("activity.tag")}</dt>
-        <dd>{item.labels.length > 0 ? item.labels.join(", ") : t("activity.no_tag")}</dd>
+        <dd>
+          {(() => {
+            // The contacts a payment was made with come first, by name.
+            const names = (contacts ?? []).filter((c) => item.contacts.includes(c.id)).map((c) => c.name);
+            const tags = [...names, ...item.labels];
+            return tags.length > 0 ? tags.join(", ") : t("activity.no_tag");
+          })()}
+        </dd>
         <dt>{t("activity.status")}</dt>
         <dd>
           {item.dropped

@@ -1,6 +1,7 @@
 import { Link, useSearch } from "wouter";
 import { useState } from "react";
 import { useI18n } from "../../i18n/intl";
+import { Avatar } from "../../ui/profile";
 import { ProgressBar } from "../../ui/Skeleton";
 import { useView, useWallet } from "../../ui/wallet";
 import { useSyncExternalStore } from "react";
@@ -21,6 +22,7 @@ export function Home() {
   const [tab, setTab] = useState<Tab>(TABS.includes(preset as Tab) ? (preset as Tab) : "me");
   const wallet = useView("wallet");
   const nwc = useView("nwc");
+  const profile = useView("profile");
   const live = useView("live");
   const client = useWallet();
   const stage = useSyncExternalStore(client.subscribe, () => client.stage);
@@ -46,9 +48,18 @@ export function Home() {
         </div>
       ) : null}
       <header className="home-header">
-        <span className="avatar" aria-hidden="true">
-          ₿
-        </span>
+        <Link href="/profile" className="avatar-link" aria-label={t("profile.open")}>
+          {profile?.profile && !profile.profile.deleted ? (
+            <Avatar
+              picture={profile.profile.picture}
+              name={profile.profile.display_name ?? profile.profile.name}
+            />
+          ) : (
+            <span className="avatar" aria-hidden="true">
+              ₿
+            </span>
+          )}
+        </Link>
         <h1 className="visually-hidden">{t("home.title")}</h1>
         <Link href="/settings" className="icon-button" aria-label={t("nav.settings")}>
           ⚙

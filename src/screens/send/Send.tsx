@@ -60,8 +60,15 @@ export function Send() {
   const [, navigate] = useLocation();
   const { network } = useWalletConfig();
   const balance = useView("balance");
-  const to = new URLSearchParams(useSearch()).get("to") ?? "";
+  const params = new URLSearchParams(useSearch());
+  const to = params.get("to") ?? "";
+  // Paying a contact (its privateTag): its name is shown, and its id labels the payment.
+  const contactId = params.get("contact");
+  const contacts = useView("contacts");
+  const linked = contactId ? (contacts?.find((c) => c.id === contactId) ?? null) : null;
   const [destination, setDestination] = useState(fromProtocolLink(to));
+  // Only while the destination is still the contact's own.
+  const contact = linked && destination.trim() === fromProtocolLink(to).trim() ? linked : null;
   const [amount, setAmount] = useState<bigint | null>(null);
   const [method, setMethod] = useState<PaymentMethod["method"]>("lightning");
   const [sendAll, setSendAll] = useState(false);
@@ -201,7 +208,7 @@ export function Send() {
     setAskHighFee(false);
     setSending(true);
     try {
-      const labels: string[] = [];
+      const labels: string[] = contact ? [contact.id] : [];
       // The worker pays at most the fee shown, and a high one only after the second confirmation.
       const consent = { maxFeeSats: fee.feeSats, highFeeConfirmed };
       if (route.kind === "onchain") {
@@ -286,6 +293,7 @@ export function Send() {
           value={destination}
           onChange={(e) => setDestination(e.target.value)}
         />
+        {contact ? <p data-testid="send-contact">{t("send.to_contact", { name: contact.name })}</p> : null}
         {request ? (
           <section aria-label={t("send.request")} className="column" data-testid="send-request">
             <p>

@@ -1,0 +1,139 @@
+import { SimplePool, useWebSocketImplementation as setPoolSocket } from "nostr-tools/pool";
+import { verifyEvent } from "nostr-tools/pure";
+import { decode } from "nostr-tools/nip19";
+import WebSocket from "ws";
+import { createWallet, expect, test } from "./fixtures";
+
+setPoolSocket(WebSocket);
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+/** The newest profile of `npub` on the world's relay, read by nostr-tools (not the wallet), signature checked. */
+const profileOnRelay = async (esplora: string, npub: string) => {
+  const decoded = decode(npub);
+  if (decoded.type !== "npub") throw new Error("not an npub");
+  const pool = new SimplePool();
+  try {
+    const events = await pool.querySync([`${esplora.replace(/^http/, "ws")}/nostr`], {
+      kinds: [0],
+      authors: [decoded.data],
+    });
+    const newest = events.sort((a, b) => b.created_at - a.created_at)[0];
+    if (!newest) return null;
+    expect(verifyEvent(newest)).toBe(true);
+    return JSON.parse(newest.content) as Record<string, unknown>;
+  } finally {
+    pool.destroy();
+  }
+};
+
+test("a new wallet creates a profile with a picture; the profile shows it, the relay has it, and a second browser imports the key", async ({
+  page,
+  esplora,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/setup$/);
+  await page.getByRole("button", { name: "New wallet" }).click();
+  await expect(page).toHaveURL(/\/newprofile$/);
+  await page.getByLabel("Name").fill("Erika Ecash");
+  await page
+    .getByLabel("Profile picture")
+    .setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PNG });
+  // The upload's picture replaces the letter.
+  await expect(page.locator("img.avatar")).toBeVisible({ timeout: 60_000 });
+  await page.getByRole("button", { name: "Create profile" }).click();
+  await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+
+  await page.getByRole("link", { name: "Open profile" }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByTestId("profile-name")).toHaveText("Erika Ecash");
+  await expect(page.getByRole("img", { name: "Picture of Erika Ecash" })).toBeVisible();
+
+  // Nostr keys: the npub, and the nsec only once revealed.
+  await page.goto("/settings");
+  await page.getByRole("link", { name: "Nostr keys" }).click();
+  const npub = (await page.getByTestId("npub").textContent()) ?? "";
+  expect(npub).toMatch(/^npub1/);
+  await expect(page.getByTestId("nsec")).toHaveCount(0);
+  await page.getByRole("button", { name: "Reveal private key" }).click();
+  const nsec = (await page.getByTestId("nsec").textContent()) ?? "";
+  expect(nsec).toMatch(/^nsec1/);
+  await page.getByRole("button", { name: "Hide private key" }).click();
+  await expect(page.getByTestId("nsec")).toHaveCount(0);
+
+  // Another nostr client reads the signed profile from the world's relay.
+  await expect
+    .poll(async () => (await profileOnRelay(esplora, npub))?.name, { timeout: 60_000 })
+    .toBe("Erika Ecash");
+  expect(String((await profileOnRelay(esplora, npub))?.picture)).toContain("/blossom/");
+
+  // A second browser: a new wallet imports the same key and shows the same profile.
+  const fresh = await browser.newContext();
+  await fresh.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
+  const other = await fresh.newPage();
+  await other.goto("/");
+  await other.getByRole("button", { name: "New wallet" }).click();
+  await expect(other).toHaveURL(/\/newprofile$/);
+  await other.getByRole("link", { name: "Import an existing profile" }).click();
+  await other.getByLabel("Private key (nsec)").fill("nsec1notakey");
+  await other.getByRole("button", { name: "Import" }).click();
+  await expect(other.getByRole("alert")).toHaveText("Invalid nsec");
+  await other.getByLabel("Private key (nsec)").fill(nsec);
+  await other.getByRole("button", { name: "Import" }).click();
+  await expect(other).toHaveURL(/\/profile$/, { timeout: 60_000 });
+  await expect(other.getByTestId("profile-name")).toHaveText("Erika Ecash");
+  await expect(other.getByRole("img", { name: "Picture of Erika Ecash" })).toBeVisible();
+  await other.goto("/settings/nostrkeys");
+  await expect(other.getByTestId("npub")).toHaveText(npub);
+  await fresh.close();
+});
+
+test("skipping the profile goes home at once, even with no relay reachable, and is remembered", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.addInitScript(() =>
+    localStorage.setItem("USER_SETTINGS_nostr_relays", "ws://127.0.0.1:1/nostr"),
+  );
+  await page.goto("/");
+  await page.getByRole("button", { name: "New wallet" }).click();
+  await expect(page).toHaveURL(/\/newprofile$/);
+  await page.getByRole("button", { name: "Skip" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("profile_setup_stage"))).toBe("skipped");
+  // The profile page offers to create one through editing.
+  await page.getByRole("link", { name: "Open profile" }).click();
+  await expect(page.getByTestId("profile-name")).toHaveText("No profile yet");
+  await expect(page.getByRole("link", { name: "Edit profile" })).toBeVisible();
+});
+
+test("editing the profile checks the lightning address; deleting it leaves only import", async ({ page }) => {
+  test.setTimeout(120_000);
+  await createWallet(page);
+  await page.goto("/editprofile");
+  await page.getByLabel("Name").fill("Dora");
+  await page.getByLabel("Lightning address").fill("not an address");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("alert")).toHaveText("That doesn't look like a lightning address.");
+  await page.getByLabel("Lightning address").fill("dora@example.com");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByTestId("profile-name")).toHaveText("Dora");
+  await expect(page.getByTestId("profile-lud16")).toHaveText("dora@example.com");
+
+  await page.goto("/settings/nostrkeys");
+  await page.getByRole("button", { name: "Delete account" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete account" }).click();
+  await expect(page.getByRole("button", { name: "Delete account" })).toBeDisabled();
+  await page.goto("/profile");
+  await expect(page.getByText("This profile was deleted.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Import profile" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Edit profile" })).toHaveCount(0);
+});
