@@ -2,6 +2,7 @@ import type { Network, OnchainKeychain } from "../events/types";
 import type { ChannelDetails, LightningDetails, OnchainDetails } from "../projections/activity";
 import type { NostrProfile } from "../projections/nostr";
 import type { ProfileSearchResult } from "../engine/nostr/search";
+import type { ChatPage } from "../projections/chat";
 
 export type { ProfileSearchResult };
 
@@ -244,6 +245,12 @@ export interface CommandSpecs {
   DeleteContact: { input: { id: string }; output: null };
   /** follow_npub / unfollow_npub: the contact must have an npub ("Contact doesn't have a npub"). */
   SetFollowed: { input: { id: string; followed: boolean }; output: null };
+  /** send_dm: a private message to the contact (NIP-17), queued until a relay takes it. */
+  SendMessage: { input: { contactId: string; text: string }; output: { id: string } };
+  /** Reads new private messages from the relays (the chat's refresh). */
+  SyncMessages: { input: Empty; output: { received: number } };
+  /** The chat with a contact: its newest `limit` (20) entries of payments and messages. */
+  GetChat: { input: { contactId: string; limit?: number }; output: ChatPage };
   /** Global search of social profiles through the cache service (trimmed, at most 10). */
   SearchProfiles: { input: { query: string }; output: ProfileSearchResult[] };
 }

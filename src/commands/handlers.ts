@@ -1,6 +1,7 @@
 import type { CommandTag } from "./command";
 import type { Handler, Needs } from "./context";
 import { getTransaction } from "./activity";
+import { chatHandlers, chatNeeds } from "./chat";
 import { contactsHandlers } from "./contacts";
 import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers, lightningNeeds } from "./lightning";
@@ -56,6 +57,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ...lspHandlers,
   ...nostrHandlers,
   ...contactsHandlers,
+  ...chatHandlers,
 };
 
 /**
@@ -69,6 +71,7 @@ export const needs: Needs = {
   ...lnurlNeeds,
   ...lspNeeds,
   ...nostrNeeds,
+  ...chatNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
 };

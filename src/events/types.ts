@@ -129,6 +129,19 @@ export interface EventPayloads {
   "nostr.published": { id: string; relay: string };
   /** A signed event read from a relay or the cache service (an imported profile or follow list). */
   "nostr.fetched": { event: NostrEventJson };
+  /**
+   * A private message with a contact, sent or received (NIP-17, or legacy NIP-04), as its author wrote it;
+   * `wraps` are the ids of the relay events that carried it (read once, never opened again).
+   */
+  "chat.message": {
+    id: string;
+    from: string;
+    peer: string;
+    text: string;
+    at: number;
+    via: "nip17" | "nip04";
+    wraps: string[];
+  };
 }
 
 /** A signed nostr event (NIP-01), as stored in the log. */
@@ -199,6 +212,7 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "nostr.queued": 1,
   "nostr.published": 1,
   "nostr.fetched": 1,
+  "chat.message": 1,
 };
 
 export const isEventType = (t: unknown): t is EventType =>

@@ -144,4 +144,13 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
   "nostr.queued": fields({ event: (x) => checkEvent(x) !== null }),
   "nostr.published": fields({ id: hex64, relay: (x) => str(x) && (x as string).length <= 2_000 }),
   "nostr.fetched": fields({ event: (x) => checkEvent(x) !== null }),
+  "chat.message": fields({
+    id: hex64,
+    from: hex64,
+    peer: hex64,
+    text: (x) => str(x) && (x as string).length <= 10_000,
+    at: (x) => Number.isSafeInteger(x) && (x as number) >= 0,
+    via: (x) => x === "nip17" || x === "nip04",
+    wraps: (x) => Array.isArray(x) && x.length <= 10 && x.every(hex64),
+  }),
 };

@@ -2,6 +2,7 @@ import type { ContactRecord, Doc } from "../crdt/doc";
 import type { WalletEvent } from "../events/types";
 import { ACTIVITY_PAGE, type ActivityItem, activityItems } from "./activity";
 import { type BalanceView, balanceOf } from "./balance";
+import { type ChatState, chatProjection } from "./chat";
 import { crdtProjection } from "./crdt";
 import { type LightningState, lightningProjection } from "./lightning";
 import { type NostrState, nostrProjection, type ProfileView, profileView } from "./nostr";
@@ -18,6 +19,7 @@ export interface States {
   readonly lightning: LightningState;
   readonly crdt: Doc | null;
   readonly nostr: NostrState;
+  readonly chat: ChatState;
 }
 
 export const initialStates = (): States => ({
@@ -27,6 +29,7 @@ export const initialStates = (): States => ({
   lightning: lightningProjection.initial(),
   crdt: crdtProjection.initial(),
   nostr: nostrProjection.initial(),
+  chat: chatProjection.initial(),
 });
 
 export const foldEvent = (s: States, e: WalletEvent): States => ({
@@ -36,6 +39,7 @@ export const foldEvent = (s: States, e: WalletEvent): States => ({
   lightning: lightningProjection.apply(s.lightning, e),
   crdt: crdtProjection.apply(s.crdt, e),
   nostr: nostrProjection.apply(s.nostr, e),
+  chat: chatProjection.apply(s.chat, e),
 });
 
 export const foldEvents = (events: Iterable<WalletEvent>, from: States = initialStates()): States => {
