@@ -89,6 +89,8 @@ test("search a person on nostr, add them, pay their lightning address from the c
   const detail = page.getByRole("dialog", { name: `Grace ${suffix}` });
   await expect(detail.getByText(person.lud16)).toBeVisible();
   await expect(detail.getByRole("button", { name: "Copy npub" })).toBeVisible();
+  // Their picture from the world's media server, read by the worker.
+  await expect(detail.locator(".avatar img")).toBeVisible();
   // Already a contact: the result says so, and the contact list has them.
   await detail.getByRole("button", { name: "Close" }).click();
   await expect(people.getByRole("button", { name: /In your contacts/ })).toBeVisible();

@@ -16,11 +16,6 @@ export interface WalletConfig {
   readonly servers?: Servers;
   /** The nostr servers: relays, the social-profile cache (`primal_api`) and the Blossom media server. */
   readonly nostr?: NostrServers;
-  /**
-   * The social-profile cache service's base (the primal_api setting, spec 1 §7); empty when the owner
-   * cleared it, which global search reports as 'Missing PRIMAL_API environment variable'.
-   */
-  readonly primalApi?: string;
 }
 
 /** Where the wallet's nostr identity lives. An empty `primal` means none is set. */
@@ -237,7 +232,6 @@ export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): W
     priceSource,
     servers,
     nostr: resolveNostrServers(storage, network, esplora),
-    primalApi: resolvePrimalApi(storage, network, esplora),
     proxy: servers.proxy || null,
     lsp: servers.lsp || null,
   };

@@ -207,7 +207,17 @@ export interface CommandSpecs {
   /** The nsec in use (export_nsec), for the nostr keys screen only. */
   ExportNsec: { input: Empty; output: { nsec: string } };
   /** Uses an imported nsec (change_nostr_keys), sealed like the seed; 'Invalid nsec' otherwise. */
-  ImportNsec: { input: { nsec: string }; output: { npub: string; profileFound: boolean } };
+  ImportNsec: {
+    input: { nsec: string };
+    output: {
+      npub: string;
+      profileFound: boolean;
+      /** The people its follow list follows, as contacts the worker creates next (followed). */
+      contacts: { name: string; npub: string; ln_address: string; image_url: string }[];
+    };
+  };
+  /** Publishes the follow list (kind 3) with hex keys followed or unfollowed; other entries stay. */
+  PublishFollows: { input: { follow: string[]; unfollow: string[] }; output: null };
   /** Forgets an imported nsec: the seed's key is in use again. */
   UnlinkNostrKey: { input: Empty; output: { npub: string } };
   /** setup_new_profile(name, image). */

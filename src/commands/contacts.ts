@@ -177,7 +177,7 @@ const fromCache = (e: unknown) => {
 
 /** Global search of social profiles through the cache service (user_search, limit 10). */
 export const searchProfiles: Handler<"SearchProfiles"> = (cmd, ctx) => {
-  const client = cacheClient((input, init) => fetch(input, init), ctx.config?.primalApi ?? "");
+  const client = cacheClient((input, init) => fetch(input, init), ctx.config?.nostr?.primal ?? "");
   return Effect.map(
     ctx.outside(Effect.tryPromise({ try: () => client.search(cmd.query), catch: fromCache })),
     (results: ProfileSearchResult[]) => outcome(results),

@@ -18,6 +18,7 @@ import type { Handler, HandlerContext, Need, Outcome } from "./context";
 import { CommandLock, type Hold } from "./command-lock";
 import { type EngineEnv, EngineRunner, type EngineStatus } from "./engines";
 import { handlers, needs } from "./handlers";
+import { nostrFollowUps } from "./nostr";
 import { isStartedPayment } from "./lightning";
 import { lightningHooks, lightningLive } from "./lightning-hooks";
 import type { AllViews, LiveState } from "../projections/live";
@@ -144,6 +145,7 @@ export class WalletHost {
     })();
     // A payment on its way is awaited here, outside the queue.
     return next.then(async (answer) => {
+      if (answer.ok && !isStartedPayment(answer.value)) this.followUp(command, answer.value);
       if (!answer.ok || !isStartedPayment(answer.value)) return answer;
       try {
         return { ok: true, value: await answer.value.settle() };
@@ -151,6 +153,15 @@ export class WalletHost {
         return { ok: false, error: toWire(isWalletError(e) ? e : unexpected(e)) };
       }
     });
+  }
+
+  /** Runs, one after another behind the queue, the commands that follow a successful one (nostrFollowUps). */
+  private followUp(command: Command, result: unknown): void {
+    const next = nostrFollowUps(command, result, this.states);
+    if (next.length === 0 || this.stopped) return;
+    void (async () => {
+      for (const c of next) await this.run(c);
+    })();
   }
 
   setLive(patch: Partial<LiveState>): void {

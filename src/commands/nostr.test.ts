@@ -10,6 +10,7 @@ import { verifyEvent } from "nostr-tools/pure";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { nodeWebSocket } from "../../harness/pipes";
+import { SEEDED } from "../../harness/nostr/people";
 import { serveNostr } from "../../harness/nostr/standalone";
 import type { NostrWorld } from "../../harness/nostr/world";
 import type { WalletConfig } from "../config";
@@ -114,6 +115,19 @@ const profileOnRelay = async (pubkey: string) => {
   }
 };
 
+/** The keys the newest follow list of `pubkey` on the world's relay follows, read by an outside client. */
+const listOnRelay = async (pubkey: string) => {
+  const pool = new SimplePool();
+  try {
+    const events = await pool.querySync([world.nostr.relayUrl], { kinds: [3], authors: [pubkey] });
+    const newest = events.sort((a, b) => b.created_at - a.created_at)[0];
+    if (newest) expect(verifyEvent(newest)).toBe(true);
+    return newest ? newest.tags.filter((t) => t[0] === "p").map((t) => t[1]) : [];
+  } finally {
+    pool.destroy();
+  }
+};
+
 const seedPubkey = async (host: WalletHost) => {
   const { words } = ok<{ words: string[] }>(await host.run({ _tag: "ShowSeed" }));
   return pubkeyOf(seedSecretKey(words.join(" ")));
@@ -141,7 +155,7 @@ describe("nostr keys", () => {
       const imported = ok<{ npub: string; profileFound: boolean }>(
         await host.run({ _tag: "ImportNsec", nsec: alice.nsec }),
       );
-      expect(imported).toEqual({ npub: alice.npub, profileFound: true });
+      expect(imported).toMatchObject({ npub: alice.npub, profileFound: true });
       expect(await readKv(db, KV.nostrSecret)).toEqual({ nsec: alice.nsec });
       expect(host.views().profile).toMatchObject({ npub: alice.npub, imported: true });
       expect(host.views().profile.profile?.name).toBe(alice.name);
@@ -155,6 +169,35 @@ describe("nostr keys", () => {
       expect(exported.nsec).toBe(alice.nsec);
       // No secret in the log.
       expect(JSON.stringify(await readEvents(db))).not.toContain(alice.nsec);
+
+      // The people Alice follows come in as followed contacts.
+      const names = SEEDED.find((p) => p.name === alice.name)?.follows ?? [];
+      const followed = world.nostr.seeded.filter((p) => names.includes(p.name));
+      expect(followed.length).toBeGreaterThan(1);
+      await vi.waitFor(
+        () =>
+          expect(
+            host
+              .views()
+              .contacts.filter((c) => c.is_followed)
+              .map((c) => c.npub)
+              .sort(),
+          ).toEqual(followed.map((p) => p.npub).sort()),
+        { timeout: 60_000, interval: 200 },
+      );
+      const [first, second] = followed;
+      const firstContact = host.views().contacts.find((c) => c.npub === first?.npub);
+      expect(firstContact?.name).toBe(first?.display_name);
+      // Unfollowing one publishes the follow list without them, keeping the rest.
+      ok(await host.run({ _tag: "SetFollowed", id: firstContact?.id ?? "", followed: false }));
+      await vi.waitFor(
+        async () => {
+          const lists = await listOnRelay(alice.pubkey);
+          expect(lists).not.toContain(first?.pubkey);
+          expect(lists).toContain(second?.pubkey);
+        },
+        { timeout: 60_000, interval: 500 },
+      );
 
       expect(ok(await host.run({ _tag: "UnlinkNostrKey" }))).toEqual({ npub: npubOf(seed) });
       expect(await readKv(db, KV.nostrSecret)).toBeUndefined();

@@ -24,11 +24,14 @@ import {
   type NostrProfile,
   readProfile,
 } from "../engine/nostr/profile";
+import { applyFollows, followedKeys } from "../engine/nostr/follows";
 import { type NewEvent, newEvent } from "../events/make";
 import { KV } from "../events/storage-keys";
-import { ownProfileEvent } from "../projections/nostr";
+import { crdtProjection } from "../projections/crdt";
+import { ownFollowsEvent, ownProfileEvent } from "../projections/nostr";
 import { InvalidInput, ServerUnavailable, type WalletError, WalletState } from "../errors";
-import type { CommandTag } from "./command";
+import type { Command, CommandTag, ResultOf } from "./command";
+import { hexToNpub, npubToHex } from "./contact-form";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
 
 export interface Key {
@@ -133,6 +136,44 @@ const fetchIdentity = (ctx: HandlerContext, pubkey: string) =>
     }),
   );
 
+/** The most contacts one import brings from a follow list. */
+export const MAX_IMPORTED_CONTACTS = 500;
+
+/** A followed person as a contact to create: their profile's name, picture and lightning address. */
+export interface ContactCandidate {
+  readonly name: string;
+  readonly npub: string;
+  readonly ln_address: string;
+  readonly image_url: string;
+}
+
+/** The followed keys' profiles from the relays, as contacts to create (a short npub when they have no name). */
+const followedProfiles = (ctx: HandlerContext, keys: readonly string[]) =>
+  ctx.outside(
+    Effect.promise(async (): Promise<ContactCandidate[]> => {
+      const wanted = keys.slice(0, MAX_IMPORTED_CONTACTS);
+      const port = ctx.nostr;
+      const found =
+        port && wanted.length > 0
+          ? await port.query({ authors: wanted, kinds: [0] }).catch(() => [] as NostrEvent[])
+          : [];
+      const newest = new Map<string, NostrEvent>();
+      for (const e of found) {
+        const had = newest.get(e.pubkey);
+        if (wanted.includes(e.pubkey) && (!had || e.created_at > had.created_at)) newest.set(e.pubkey, e);
+      }
+      return wanted.flatMap((hex) => {
+        const npub = hexToNpub(hex);
+        if (!npub) return [];
+        const e = newest.get(hex);
+        const p = e ? readProfile(e.content) : null;
+        const name = (p?.display_name ?? p?.name ?? `${npub.slice(0, 12)}…`).slice(0, 100);
+        const lud16 = p?.lud16 && isLightningAddress(p.lud16) ? p.lud16 : "";
+        return [{ name, npub, ln_address: lud16, image_url: p?.picture ?? "" }];
+      });
+    }),
+  );
+
 /**
  * Uses an imported nsec (change_nostr_keys): sealed in the vault like the seed, its profile and follow list
  * read from the relays. 'Invalid nsec' for anything else, and nothing is stored.
@@ -144,12 +185,14 @@ export const importNsec: Handler<"ImportNsec"> = (cmd, ctx) =>
     if (!secret) return yield* Effect.fail(invalidNsec());
     const key: Key = { secret, pubkey: pubkeyOf(secret), imported: true };
     const fetched = yield* fetchIdentity(ctx, key.pubkey);
+    const follows = fetched.filter((e) => e.kind === 3).sort((a, b) => b.created_at - a.created_at)[0];
+    const contacts = follows ? yield* followedProfiles(ctx, followedKeys(follows.tags)) : [];
     const known = (e: NostrEvent) =>
       e.kind === 0
         ? ctx.states.nostr.profiles.get(e.pubkey)?.id === e.id
         : ctx.states.nostr.follows.get(e.pubkey)?.id === e.id;
     return outcome(
-      { npub: npubOf(key.pubkey), profileFound: fetched.some((e) => e.kind === 0) },
+      { npub: npubOf(key.pubkey), profileFound: fetched.some((e) => e.kind === 0), contacts },
       [
         ...identityEvents(ctx, key),
         ...fetched.filter((e) => !known(e)).map((event) => newEvent("nostr.fetched", { event })),
@@ -311,6 +354,74 @@ export const getNostrProfile: Handler<"GetNostrProfile"> = (cmd, ctx) =>
     ]);
   });
 
+/**
+ * Publishes the follow list (kind 3) with `follow` added and `unfollow` removed (hex keys), keeping every
+ * entry, relay hint and the content another client wrote (src/engine/nostr/follows.ts). The newest list is
+ * read from the relays first when the log has none of this key, so a list made elsewhere is not replaced.
+ */
+export const publishFollows: Handler<"PublishFollows"> = (cmd, ctx) =>
+  Effect.gen(function* () {
+    const key = yield* keyInUse(ctx);
+    let previous =
+      ctx.states.nostr.identity?.pubkey === key.pubkey ? ownFollowsEvent(ctx.states.nostr) : null;
+    const fetched: NostrEvent[] = [];
+    if (!previous && ctx.nostr) {
+      const port = ctx.nostr;
+      const found = yield* ctx.outside(
+        Effect.promise(() =>
+          port.query({ authors: [key.pubkey], kinds: [3] }).catch(() => [] as NostrEvent[]),
+        ),
+      );
+      for (const e of found)
+        if (e.pubkey === key.pubkey && (!previous || e.created_at > previous.created_at)) previous = e;
+      if (previous) fetched.push(previous);
+    }
+    const tags = applyFollows(previous?.tags ?? [], cmd.follow, cmd.unfollow);
+    const unchanged = previous !== null && JSON.stringify(tags) === JSON.stringify(previous.tags);
+    return outcome(null, [
+      ...identityEvents(ctx, key),
+      ...fetched.map((event) => newEvent("nostr.fetched", { event })),
+      ...(unchanged ? [] : [queued(sign(ctx, key, 3, previous?.content ?? "", tags, previous))]),
+    ]);
+  });
+
+/**
+ * What follows a command in the worker's queue: an import brings the followed people in as contacts
+ * (followed), and following or unfollowing a contact publishes the follow list.
+ */
+export const nostrFollowUps = (
+  command: Command,
+  result: unknown,
+  states: HandlerContext["states"],
+): Command[] => {
+  if (command._tag === "ImportNsec") {
+    const { contacts } = result as ResultOf<"ImportNsec">;
+    return contacts.map((c) => ({ _tag: "CreateContact", ...c, fromProfile: true }) as Command);
+  }
+  if (command._tag === "CreateContact" && command.fromProfile && command.npub !== "") {
+    // A contact brought in from the imported follow list is followed.
+    const { id, existing } = result as ResultOf<"CreateContact">;
+    const hex = npubToHex(command.npub);
+    const list = states.nostr.identity ? states.nostr.follows.get(states.nostr.identity.pubkey) : undefined;
+    if (!existing && hex && list && followedKeys(list.tags).includes(hex))
+      return [{ _tag: "SetFollowed", id, followed: true }];
+    return [];
+  }
+  if (command._tag === "SetFollowed") {
+    const contact = crdtProjection.view(states.crdt).contacts?.[command.id];
+    const hex = contact?.npub ? npubToHex(contact.npub) : null;
+    if (!hex) return [];
+    return [
+      {
+        _tag: "PublishFollows",
+        follow: command.followed ? [hex] : [],
+        unfollow: command.followed ? [] : [hex],
+      },
+    ];
+  }
+  return [];
+};
+
 /** A picture's bytes for the screens (a profile or contact avatar), read within bounds by the worker. */
 export const getPicture: Handler<"GetPicture"> = (cmd, ctx) =>
   ctx
@@ -327,6 +438,7 @@ export const getPicture: Handler<"GetPicture"> = (cmd, ctx) =>
 
 export const nostrHandlers = {
   GetPicture: getPicture,
+  PublishFollows: publishFollows,
   GetNpub: getNpub,
   ExportNsec: exportNsec,
   ImportNsec: importNsec,
@@ -349,4 +461,5 @@ export const nostrNeeds: Needs = {
   DeleteProfile: "seed",
   UploadProfilePic: "nostr",
   GetNostrProfile: "nostr",
+  PublishFollows: "nostr",
 };

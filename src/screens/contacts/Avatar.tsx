@@ -1,23 +1,15 @@
-import { useState } from "react";
+import { usePicture } from "../../ui/profile";
 
-/** A contact's picture, or the first letter of its name when it has none or the picture does not load. */
+/**
+ * A contact's picture, or the first letter of its name while it has none, while it loads, or when it cannot
+ * be read. The worker reads the picture within bounds, so the page never loads images from other hosts.
+ */
 export function Avatar({ name, image, size = 40 }: { name: string; image: string | null; size?: number }) {
-  const [failed, setFailed] = useState<string | null>(null);
+  const src = usePicture(image);
   const letter = ([...name.trim()][0] ?? "?").toUpperCase();
   return (
     <span className="avatar" aria-hidden="true" style={{ width: size, height: size }}>
-      {image && failed !== image ? (
-        <img
-          src={image}
-          alt=""
-          width={size}
-          height={size}
-          referrerPolicy="no-referrer"
-          onError={() => setFailed(image)}
-        />
-      ) : (
-        letter
-      )}
+      {src ? <img src={src} alt="" width={size} height={size} /> : letter}
     </span>
   );
 }

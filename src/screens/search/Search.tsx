@@ -10,6 +10,7 @@ import { isSendableQuery, pathFor, SEARCH_DEBOUNCE_MS } from "../../ui/incoming"
 import { readClipboard, useIncoming } from "../../ui/useIncoming";
 import { useView, useWallet } from "../../ui/wallet";
 import { Avatar } from "../contacts/Avatar";
+import { searchesProfiles } from "./search-rules";
 import { ContactDetailDialog, CreateContactDialog, NewContactButton } from "../contacts/ContactDialogs";
 
 type Global =
@@ -50,7 +51,7 @@ export function Search() {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `errorText` only formats an error for display
   useEffect(() => {
-    if (settled === "" || "path" in pathFor(settled, network)) {
+    if (!searchesProfiles(settled, "path" in pathFor(settled, network))) {
       setGlobal({ state: "idle" });
       return;
     }

@@ -8,6 +8,7 @@ import { ErrorBox, useErrorText } from "../../ui/errors";
 import { Qr } from "../../ui/Qr";
 import { useToast } from "../../ui/toast";
 import { useView, useWallet } from "../../ui/wallet";
+import { NostrServersForm } from "./NostrServers";
 
 /**
  * Nostr keys (spec 2 /settings/nostrkeys): QR and copy of the npub, the nsec hidden until revealed, import
@@ -120,6 +121,7 @@ export function NostrKeys() {
         </button>
       </section>
       <ErrorBox text={error} />
+      <NostrServersForm />
       <Dialog
         open={confirmDelete}
         title={t("nostr_keys.delete_account")}
