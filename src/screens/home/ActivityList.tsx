@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Link } from "wouter";
+import { Link, useLocation } from "wouter";
 import type { ActivityItem } from "../../projections/activity";
 import { useI18n } from "../../i18n/intl";
 import { relativeTime } from "../../ui/format";
@@ -27,6 +27,7 @@ export function ActivityList() {
   const [shown] = useBalanceShown();
   const [open, setOpen] = useState<ActivityItem | null>(null);
   const now = useNowSeconds();
+  const [, navigate] = useLocation();
 
   /** A payment to or from a contact is shown as that contact's ("To Alice", "From Alice"). */
   const contactName = (item: ActivityItem): string | null => {
@@ -52,7 +53,16 @@ export function ActivityList() {
       <ul className="activity-list" aria-label={t("activity.title")}>
         {activity.items.map((item) => (
           <li key={item.id}>
-            <button type="button" className="activity-row" onClick={() => setOpen(item)}>
+            <button
+              type="button"
+              className="activity-row"
+              onClick={() => {
+                // A row with a contact opens its chat (spec 1 home); any other opens its details.
+                const c = contacts?.find((x) => item.contacts.includes(x.id));
+                if (c) navigate(`/chat/${encodeURIComponent(c.id)}`);
+                else setOpen(item);
+              }}
+            >
               <span className="activity-kind">{t(`activity.kind.${item.kind}`)}</span>
               <span className="activity-label">
                 {contactName(item) ??
