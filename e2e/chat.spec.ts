@@ -10,9 +10,8 @@ const npubOf = async (page: Page) => {
   return (await npub.textContent())?.trim() ?? "";
 };
 
-/** Adds a contact from home's strip and opens its chat from the contact's dialog. */
+/** Adds a contact from home's strip (home is open) and opens its chat from the contact's dialog. */
 const addContactAndChat = async (page: Page, name: string, npub: string) => {
-  await page.goto("/");
   const strip = page.getByRole("list", { name: "Contacts" });
   await strip.getByRole("button", { name: "New" }).click();
   const create = page.getByRole("dialog", { name: "New contact" });
@@ -33,19 +32,8 @@ test("two wallets chat over nostr; one requests 5,000 sats, the other pays from 
   esplora,
 }) => {
   test.setTimeout(300_000);
-  // Wallet A (the payer) gets lightning funds: a channel the LSP opens just in time for a payment to it.
+  // Two wallets, A (the payer) and B (the requester) in another browser context; each learns the other's npub.
   await createWallet(page);
-  await expect(page.getByText("Starting lightning…")).toBeHidden({ timeout: 90_000 });
-  await page.getByRole("link", { name: "Receive" }).first().click();
-  await page.getByLabel("Amount (sats, optional)").fill("50000");
-  await page.getByRole("radio", { name: "Lightning only" }).check();
-  await page.getByRole("button", { name: "Show address" }).click();
-  const invoice = await page.getByTestId("receive-invoice").getAttribute("title");
-  const paid = await postJson(esplora, "/ln/pay", { bolt11: invoice });
-  expect(paid.status).toBe("succeeded");
-  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 60_000 });
-
-  // Wallet B (the requester), in another browser context.
   const context = await browser.newContext();
   await context.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
   const other = await context.newPage();
@@ -53,9 +41,23 @@ test("two wallets chat over nostr; one requests 5,000 sats, the other pays from 
     await createWallet(other);
     const npubA = await npubOf(page);
     const npubB = await npubOf(other);
-
-    await addContactAndChat(page, "Ann", npubB);
+    await other.goto("/");
     await addContactAndChat(other, "Bob", npubA);
+
+    // A gets lightning funds (a channel the LSP opens just in time). From here A moves only inside the app,
+    // as a person would: its node keeps its connection to the LSP.
+    await page.goto("/");
+    await expect(page.getByText("Starting lightning…")).toBeHidden({ timeout: 90_000 });
+    await page.getByRole("link", { name: "Receive" }).first().click();
+    await page.getByLabel("Amount (sats, optional)").fill("50000");
+    await page.getByRole("radio", { name: "Lightning only" }).check();
+    await page.getByRole("button", { name: "Show address" }).click();
+    const invoice = await page.getByTestId("receive-invoice").getAttribute("title");
+    const paid = await postJson(esplora, "/ln/pay", { bolt11: invoice });
+    expect(paid.status).toBe("succeeded");
+    await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 60_000 });
+    await page.getByRole("link", { name: "Home" }).last().click();
+    await addContactAndChat(page, "Ann", npubB);
 
     // A writes; B's open chat shows it (live refresh), and B answers.
     await page.getByLabel("Message").fill("Hi Ann, lunch was great");

@@ -3,6 +3,7 @@ import type { ChannelDetails, LightningDetails, OnchainDetails } from "../projec
 import type { NostrProfile } from "../projections/nostr";
 import type { ProfileSearchResult } from "../engine/nostr/search";
 import type { ChatPage } from "../projections/chat";
+import type { FriendZap } from "../projections/zaps";
 
 export type { ProfileSearchResult };
 
@@ -261,6 +262,8 @@ export interface CommandSpecs {
   SyncMessages: { input: Empty; output: { received: number } };
   /** The chat with a contact: its newest `limit` (20) entries of payments and messages. */
   GetChat: { input: { contactId: string; limit?: number }; output: ChatPage };
+  /** The friends tab: zaps among the people the owner follows, 100 a page, older ones before `until`. */
+  GetFriendZaps: { input: { until?: number | null }; output: { zaps: FriendZap[]; until: number | null } };
   /** Global search of social profiles through the cache service (trimmed, at most 10). */
   SearchProfiles: { input: { query: string }; output: ProfileSearchResult[] };
 }

@@ -3,6 +3,7 @@ import type { Handler, Needs } from "./context";
 import { getTransaction } from "./activity";
 import { chatHandlers, chatNeeds } from "./chat";
 import { contactsHandlers } from "./contacts";
+import { zapsHandlers } from "./zaps";
 import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers, lightningNeeds } from "./lightning";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
@@ -58,6 +59,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ...nostrHandlers,
   ...contactsHandlers,
   ...chatHandlers,
+  ...zapsHandlers,
 };
 
 /**
