@@ -104,10 +104,20 @@ export const zapsIn = (answer: unknown): ZapPage => {
   const names = new Map<string, string>();
   const profileAt = new Map<string, number>();
   let until: number | null = null;
+  let receipts = 0;
   for (const item of answer.slice(0, 2_000)) {
+    // The paging marker's kind is beyond NIP-01's range: it is only a hint where the next page starts.
+    const marker = item as { kind?: unknown; content?: unknown } | null;
+    if (marker?.kind === PAGING_MARKER && typeof marker.content === "string") {
+      const m = parse(marker.content);
+      const u = typeof m === "object" && m !== null ? (m as Record<string, unknown>).until : undefined;
+      if (typeof u === "number" && Number.isSafeInteger(u) && u > 0) until = u;
+      continue;
+    }
     const e = checkEvent(item);
     if (!e) continue;
     if (e.kind === ZAP_RECEIPT) {
+      receipts++;
       const z = zapOf(e);
       if (z) zaps.push(z);
     } else if (e.kind === 0) {
@@ -116,16 +126,12 @@ export const zapsIn = (answer: unknown): ZapPage => {
         names.set(e.pubkey, name);
         profileAt.set(e.pubkey, e.created_at);
       }
-    } else if (e.kind === PAGING_MARKER) {
-      const m = parse(e.content);
-      const u = typeof m === "object" && m !== null ? (m as Record<string, unknown>).until : undefined;
-      if (typeof u === "number" && Number.isSafeInteger(u) && u > 0) until = u;
     }
   }
   zaps.sort((a, b) => b.timestamp - a.timestamp || (a.event_id < b.event_id ? -1 : 1));
   const unique = zaps.filter((z, i) => i === 0 || zaps[i - 1]?.event_id !== z.event_id);
   // A full page may have older zaps behind it; the next asks for those before the oldest shown.
-  return { zaps: unique, names, until: unique.length >= ZAPS_LIMIT && until !== null ? until - 1 : null };
+  return { zaps: unique, names, until: receipts >= ZAPS_LIMIT && until !== null ? until - 1 : null };
 };
 
 /** `zaps_feed` for `pubkeys`, older than `until` when given. */
