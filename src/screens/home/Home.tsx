@@ -6,6 +6,7 @@ import { ProgressBar } from "../../ui/Skeleton";
 import { useView, useWallet } from "../../ui/wallet";
 import { useSyncExternalStore } from "react";
 import { ActivityList } from "./ActivityList";
+import { FriendsZaps } from "./FriendsZaps";
 import { BalanceCard } from "./BalanceCard";
 import { ContactsStrip } from "./ContactsStrip";
 import { HomeRequests } from "./HomeRequests";
@@ -96,7 +97,7 @@ export function Home() {
       </div>
       <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === "me" ? <ActivityList /> : null}
-        {tab === "friends" ? <p className="empty-state">{t("home.friends_empty")}</p> : null}
+        {tab === "friends" ? <FriendsZaps /> : null}
         {tab === "requests" ? <p className="empty-state">{t("home.requests_empty")}</p> : null}
       </section>
       <HomeRequests />
