@@ -24,6 +24,20 @@ const addContactAndChat = async (page: Page, name: string, npub: string) => {
   await expect(page.getByRole("heading", { name })).toBeVisible();
 };
 
+/** Receives 50,000 sats over lightning from the world's node (home is open); back on home after. */
+const fundLightning = async (page: Page, esplora: string) => {
+  await expect(page.getByText("Starting lightning…")).toBeHidden({ timeout: 90_000 });
+  await page.getByRole("link", { name: "Receive" }).first().click();
+  await page.getByLabel("Amount (sats, optional)").fill("50000");
+  await page.getByRole("radio", { name: "Lightning only" }).check();
+  await page.getByRole("button", { name: "Show address" }).click();
+  const invoice = await page.getByTestId("receive-invoice").getAttribute("title");
+  const paid = await postJson(esplora, "/ln/pay", { bolt11: invoice });
+  expect(paid.status).toBe("succeeded");
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 60_000 });
+  await page.getByRole("link", { name: "Home" }).last().click();
+};
+
 const timeline = (page: Page) => page.getByRole("list", { name: "Conversation" });
 
 test("two wallets chat over nostr; one requests 5,000 sats, the other pays from the chat, both see Paid", async ({
@@ -41,22 +55,13 @@ test("two wallets chat over nostr; one requests 5,000 sats, the other pays from 
     await createWallet(other);
     const npubA = await npubOf(page);
     const npubB = await npubOf(other);
+    // Each gets lightning funds: a channel the LSP opens just in time for a payment from the world's node.
+    // From here each moves only inside the app, as a person would: its node keeps its connection to the LSP.
     await other.goto("/");
+    await fundLightning(other, esplora);
     await addContactAndChat(other, "Bob", npubA);
-
-    // A gets lightning funds (a channel the LSP opens just in time). From here A moves only inside the app,
-    // as a person would: its node keeps its connection to the LSP.
     await page.goto("/");
-    await expect(page.getByText("Starting lightning…")).toBeHidden({ timeout: 90_000 });
-    await page.getByRole("link", { name: "Receive" }).first().click();
-    await page.getByLabel("Amount (sats, optional)").fill("50000");
-    await page.getByRole("radio", { name: "Lightning only" }).check();
-    await page.getByRole("button", { name: "Show address" }).click();
-    const invoice = await page.getByTestId("receive-invoice").getAttribute("title");
-    const paid = await postJson(esplora, "/ln/pay", { bolt11: invoice });
-    expect(paid.status).toBe("succeeded");
-    await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 60_000 });
-    await page.getByRole("link", { name: "Home" }).last().click();
+    await fundLightning(page, esplora);
     await addContactAndChat(page, "Ann", npubB);
 
     // A writes; B's open chat shows it (live refresh), and B answers.
@@ -69,7 +74,6 @@ test("two wallets chat over nostr; one requests 5,000 sats, the other pays from 
     await expect(timeline(page).getByText("Glad you liked it!")).toBeVisible({ timeout: 60_000 });
 
     // B requests 5,000 sats for lunch: an invoice goes to A as a message.
-    await expect(other.getByText("Starting lightning…")).toBeHidden({ timeout: 90_000 });
     await other
       .getByRole("navigation", { name: "Chat actions" })
       .getByRole("button", { name: "Request" })
