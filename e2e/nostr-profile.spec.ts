@@ -1,3 +1,4 @@
+import { type AddressInfo, connect, createServer, type Server, type Socket } from "node:net";
 import { SimplePool, useWebSocketImplementation as setPoolSocket } from "nostr-tools/pool";
 import { verifyEvent } from "nostr-tools/pure";
 import { decode } from "nostr-tools/nip19";
@@ -94,6 +95,78 @@ test("a new wallet creates a profile with a picture; the profile shows it, the r
   await fresh.close();
 });
 
+/** A TCP forwarder to the world's port: the wallet's only way to its relay, taken down and brought back. */
+class Link {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+  constructor(private readonly target: number) {}
+  async up(): Promise<void> {
+    const server = createServer((s) => {
+      const upstream = connect(this.target, "127.0.0.1");
+      for (const x of [s, upstream]) {
+        this.sockets.add(x);
+        x.on("close", () => this.sockets.delete(x));
+        x.on("error", () => x.destroy());
+      }
+      s.pipe(upstream);
+      upstream.pipe(s);
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", () => resolve()));
+    this.port = (server.address() as AddressInfo).port;
+    this.server = server;
+  }
+  async down(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const s of this.sockets) s.destroy();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+test("an edit made while the relay is unreachable is published once it is reachable again", async ({
+  page,
+  esplora,
+}) => {
+  test.setTimeout(180_000);
+  const link = new Link(Number(new URL(esplora).port));
+  await link.up();
+  try {
+    await page.addInitScript(
+      (port) => localStorage.setItem("USER_SETTINGS_nostr_relays", `ws://127.0.0.1:${port}/nostr`),
+      link.port,
+    );
+    await createWallet(page);
+    await page.goto("/editprofile");
+    await page.getByLabel("Name").fill("Olga Online");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page).toHaveURL(/\/profile$/);
+    await page.goto("/settings/nostrkeys");
+    const npub = (await page.getByTestId("npub").textContent()) ?? "";
+    await expect
+      .poll(async () => (await profileOnRelay(esplora, npub))?.name, { timeout: 60_000 })
+      .toBe("Olga Online");
+
+    // The network to the relay goes away; the owner edits anyway.
+    await link.down();
+    await page.goto("/editprofile");
+    await page.getByLabel("Name").fill("Olga Offline");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByTestId("profile-name")).toHaveText("Olga Offline");
+    await expect(page.getByText("Waiting for a relay to publish your latest changes.")).toBeVisible();
+    expect((await profileOnRelay(esplora, npub))?.name).toBe("Olga Online");
+
+    // It comes back: the wallet reconnects on its own and the edit goes out.
+    await link.up();
+    await expect(page.getByText("Waiting for a relay to publish your latest changes.")).toHaveCount(0, {
+      timeout: 90_000,
+    });
+    expect((await profileOnRelay(esplora, npub))?.name).toBe("Olga Offline");
+  } finally {
+    await link.down();
+  }
+});
+
 test("skipping the profile goes home at once, even with no relay reachable, and is remembered", async ({
   page,
 }) => {
@@ -112,6 +185,18 @@ test("skipping the profile goes home at once, even with no relay reachable, and 
   await page.getByRole("link", { name: "Open profile" }).click();
   await expect(page.getByTestId("profile-name")).toHaveText("No profile yet");
   await expect(page.getByRole("link", { name: "Edit profile" })).toBeVisible();
+});
+
+test("with a browser nostr extension, a new wallet goes straight home", async ({ page }) => {
+  test.setTimeout(120_000);
+  // A NIP-07 extension holds the owner's identity: first run does not ask for a profile.
+  await page.addInitScript(() => {
+    (window as unknown as { nostr: object }).nostr = { getPublicKey: async () => "" };
+  });
+  await page.goto("/");
+  await page.getByRole("button", { name: "New wallet" }).click();
+  await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
 });
 
 test("editing the profile checks the lightning address; deleting it leaves only import", async ({ page }) => {

@@ -134,7 +134,12 @@ export class WalletHost {
       return this.engines.whenStarted(need).then(() => this.run(command));
     // An engine that starts on demand (nostr) is started by the first command that needs it.
     if (need && need !== "seed" && this.engines.onDemand(need) && !this.engines.port(need) && this.canStart())
-      return this.ensureEngine(need).then(() => this.run(command));
+      return this.ensureEngine(need).then(() => this.runQueued(command));
+    return this.runQueued(command);
+  }
+
+  /** Runs a command in the queue (its engine started or not needed); never rejects. */
+  private runQueued(command: Command): Promise<CommandAnswer> {
     const next = (async (): Promise<CommandAnswer> => {
       const hold: Hold = { release: await this.lock.acquire() };
       try {

@@ -22,6 +22,7 @@ import { readEvents, readKv } from "../events/log";
 import { KV } from "../events/storage-keys";
 import type { CommandAnswer } from "./host";
 import { WalletHost } from "./host";
+import { isSealed } from "./at-rest";
 import { makeStateCipher } from "./state-cipher";
 
 setPoolSocket(WebSocket);
@@ -208,6 +209,48 @@ describe("nostr keys", () => {
   });
 });
 
+describe("an imported nsec with a password", () => {
+  it("is sealed at rest like the seed, and unreadable until the wallet is unlocked", async () => {
+    const db = new WalletDb(`nostr-${++n}`);
+    const open = () =>
+      WalletHost.open({
+        db,
+        config: configOf(["ws://127.0.0.1:1/nostr"]),
+        cipher,
+        kdf: { iterations: 1000, allowWeak: true },
+        onViews: () => undefined,
+        engines: { list: [nostrEngine], platform },
+      });
+    let host = await open();
+    const bob = world.nostr.seeded[1];
+    if (!bob) throw new Error("no seeded people");
+    try {
+      ok(await host.run({ _tag: "CreateWallet" }));
+      ok(await host.run({ _tag: "MarkBackedUp" }));
+      ok(
+        await host.run({ _tag: "ChangePassword", existing: "", password: "pw-123456", confirm: "pw-123456" }),
+      );
+      ok(await host.run({ _tag: "ImportNsec", nsec: bob.nsec }));
+      const raw = await readKv<unknown>(db, KV.nostrSecret);
+      expect(isSealed(raw)).toBe(true);
+      expect(JSON.stringify(raw)).not.toContain(bob.nsec);
+    } finally {
+      await host.stop();
+    }
+    host = await open();
+    try {
+      expect(await host.run({ _tag: "ExportNsec" })).toMatchObject({
+        ok: false,
+        error: { _tag: "PasswordRequired" },
+      });
+      ok(await host.run({ _tag: "Unlock", password: "pw-123456" }));
+      expect(ok<{ nsec: string }>(await host.run({ _tag: "ExportNsec" })).nsec).toBe(bob.nsec);
+    } finally {
+      await host.stop();
+    }
+  });
+});
+
 describe("profile and outbox", () => {
   it("a profile made while the relay is unreachable is kept in the log and published after a reload", async () => {
     const db = new WalletDb(`nostr-${++n}`);
@@ -304,6 +347,66 @@ describe("profile and outbox", () => {
       });
       expect(host.views().profile.profile?.deleted).toBe(true);
       expect(await profileOnRelay(pubkey)).toMatchObject({ deleted: true });
+    } finally {
+      await host.stop();
+    }
+  });
+
+  it("profile edits made on two devices of one wallet merge through export and import to the same profile", async () => {
+    const a = await openHost(new WalletDb(`nostr-${++n}`), ["ws://127.0.0.1:1/nostr"]);
+    const b = await openHost(new WalletDb(`nostr-${++n}`), ["ws://127.0.0.1:1/nostr"]);
+    try {
+      ok(await a.run({ _tag: "CreateWallet" }));
+      ok(await a.run({ _tag: "SetupNewProfile", name: "On A", imageUrl: null }));
+      const first = ok<{ json: string }>(await a.run({ _tag: "ExportState", password: "pw" }));
+      ok(await b.run({ _tag: "ImportState", text: first.json, password: "pw" }));
+      expect(b.views().profile.profile?.name).toBe("On A");
+      // Both devices edit while apart; B's edit is the later one.
+      ok(await a.run({ _tag: "EditNostrProfile", nym: "Edited on A", imageUrl: null, lightningAddress: "" }));
+      ok(
+        await b.run({
+          _tag: "EditNostrProfile",
+          nym: "Edited on B",
+          imageUrl: null,
+          lightningAddress: "b@example.com",
+        }),
+      );
+      const fromB = ok<{ json: string }>(await b.run({ _tag: "ExportState", password: "pw" }));
+      ok(await a.run({ _tag: "ImportState", text: fromB.json, password: "pw" }));
+      const fromA = ok<{ json: string }>(await a.run({ _tag: "ExportState", password: "pw" }));
+      ok(await b.run({ _tag: "ImportState", text: fromA.json, password: "pw" }));
+      // Both devices now agree on one profile: the newer edit (NIP-01's rule for replaceable events).
+      const merged = a.views().profile;
+      expect(b.views().profile.profile).toEqual(merged.profile);
+      expect(b.views().profile.updated_at).toBe(merged.updated_at);
+      expect(["Edited on A", "Edited on B"]).toContain(merged.profile?.name);
+      // Only the winning edit still waits for a relay (the network never came); replaced ones are not sent.
+      expect(merged.pending).toBe(1);
+      expect(b.views().profile.pending).toBe(1);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
+  it("says 'Missing PRIMAL_API environment variable' when no cache service is set and no relay answers", async () => {
+    const db = new WalletDb(`nostr-${++n}`);
+    const host = await WalletHost.open({
+      db,
+      config: {
+        ...configOf(["ws://127.0.0.1:1/nostr"]),
+        nostr: { relays: ["ws://127.0.0.1:1/nostr"], primal: "", blossom: "" },
+      },
+      cipher,
+      onViews: () => undefined,
+      engines: { list: [nostrEngine], platform },
+    });
+    try {
+      ok(await host.run({ _tag: "CreateWallet" }));
+      expect(await host.run({ _tag: "GetNostrProfile" })).toMatchObject({
+        ok: false,
+        error: { message: "Missing PRIMAL_API environment variable" },
+      });
     } finally {
       await host.stop();
     }

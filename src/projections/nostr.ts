@@ -19,14 +19,20 @@ export interface NostrState {
   readonly published: Set<string>;
 }
 
-const keep = (m: Map<string, NostrEvent>, e: NostrEvent) => {
-  if (newerThan(e, m.get(e.pubkey))) m.set(e.pubkey, e);
+/**
+ * Keeps `e` when it is the newest of its key and kind; a queued event it replaces no longer needs sending
+ * (a relay keeps only the newest). Answers whether `e` is the newest.
+ */
+const keep = (s: NostrState, m: Map<string, NostrEvent>, e: NostrEvent): boolean => {
+  const had = m.get(e.pubkey);
+  if (!newerThan(e, had)) return had?.id === e.id;
+  if (had) s.outbox.delete(had.id);
+  m.set(e.pubkey, e);
+  return true;
 };
 
-const seen = (s: NostrState, e: NostrEvent) => {
-  if (e.kind === 0) keep(s.profiles, e);
-  else if (e.kind === 3) keep(s.follows, e);
-};
+const seen = (s: NostrState, e: NostrEvent): boolean =>
+  e.kind === 0 ? keep(s, s.profiles, e) : e.kind === 3 ? keep(s, s.follows, e) : true;
 
 export const nostrProjection = projection<NostrState, NostrState>({
   name: "nostr",
@@ -43,8 +49,9 @@ export const nostrProjection = projection<NostrState, NostrState>({
         s.identity = { pubkey: e.payload.pubkey, imported: e.payload.imported };
         return s;
       case "nostr.queued":
-        seen(s, e.payload.event);
-        if (!s.published.has(e.payload.event.id)) s.outbox.set(e.payload.event.id, e.payload.event);
+        // An edit already replaced by a newer one (from another device) is not sent.
+        if (seen(s, e.payload.event) && !s.published.has(e.payload.event.id))
+          s.outbox.set(e.payload.event.id, e.payload.event);
         return s;
       case "nostr.published":
         s.published.add(e.payload.id);

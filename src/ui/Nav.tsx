@@ -8,6 +8,7 @@ const SIDE_ITEMS = [
   { href: "/search", key: "nav.search" },
   { href: "/receive", key: "nav.receive" },
   { href: "/scanner", key: "nav.scan" },
+  { href: "/profile", key: "profile.title" },
   { href: "/settings", key: "nav.settings" },
 ] as const;
 

@@ -35,7 +35,8 @@ export const MAX_QUERY_EVENTS = 500;
 class BoundedRelay extends AbstractRelay {
   override _onmessage(ev: MessageEvent<unknown>): void {
     const data = ev.data;
-    if (typeof data !== "string" || data.length > MAX_EVENT_BYTES + 1_000) return;
+    // Only a JSON array of bounded size is a relay message; anything else is dropped unread.
+    if (typeof data !== "string" || data.length > MAX_EVENT_BYTES + 1_000 || !data.startsWith("[")) return;
     super._onmessage(ev as MessageEvent<string>);
   }
 }
