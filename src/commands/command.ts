@@ -40,6 +40,8 @@ export interface LnurlOffer {
    * payment is made only to an offer that still reads the same.
    */
   readonly fingerprint: string;
+  /** The pay service takes NIP-57 zap requests (the send screen's privacy control is offered). */
+  readonly allowsNostr: boolean;
 }
 
 /** LUD-09 and LUD-10 success actions the wallet shows after paying (an `aes` one opens once paid). */
@@ -195,8 +197,10 @@ export interface CommandSpecs {
    * is the confirmed offer's: a service that now reads differently is refused.
    */
   LnurlPayInvoice: {
-    input: { lnurl: string; amountSats: bigint; comment: string; fingerprint: string };
-    output: { bolt11: string; successAction: LnurlSuccessAction | null };
+    /** `zap`: a public zap to the contact (NIP-57), when the service allows nostr. */
+    input: { lnurl: string; amountSats: bigint; comment: string; fingerprint: string; zap?: { contactId: string } | null };
+    /** `zapRequest`: the signed zap request (JSON) the invoice commits to, when it is a zap. */
+    output: { bolt11: string; successAction: LnurlSuccessAction | null; zapRequest: string | null };
   };
   /** Opens a LUD-10 `aes` success action with the preimage of the paid invoice `paymentHash`. */
   OpenSuccessAction: {
