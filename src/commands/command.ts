@@ -198,7 +198,13 @@ export interface CommandSpecs {
    */
   LnurlPayInvoice: {
     /** `zap`: a public zap to the contact (NIP-57), when the service allows nostr. */
-    input: { lnurl: string; amountSats: bigint; comment: string; fingerprint: string; zap?: { contactId: string } | null };
+    input: {
+      lnurl: string;
+      amountSats: bigint;
+      comment: string;
+      fingerprint: string;
+      zap?: { contactId: string } | null;
+    };
     /** `zapRequest`: the signed zap request (JSON) the invoice commits to, when it is a zap. */
     output: { bolt11: string; successAction: LnurlSuccessAction | null; zapRequest: string | null };
   };

@@ -141,7 +141,11 @@ export const lnurlPayInvoice: Handler<"LnurlPayInvoice"> = (cmd, ctx) =>
         return { ...r, zapRequest: zapRequest ?? null };
       }),
     );
-    return outcome({ bolt11: answer.bolt11, successAction: answer.successAction, zapRequest: answer.zapRequest });
+    return outcome({
+      bolt11: answer.bolt11,
+      successAction: answer.successAction,
+      zapRequest: answer.zapRequest,
+    });
   });
 
 /** The hex key of the contact a zap goes to; 'Contact doesn't have a npub' when it has none. */
@@ -150,7 +154,9 @@ const zapRecipient = (ctx: HandlerContext, contactId: string) => {
   const hex = c && !c.deleted && c.npub ? npubToHex(c.npub) : null;
   return hex
     ? Effect.succeed(hex)
-    : Effect.fail(new InvalidInput({ message: "Contact doesn't have a npub", key: "contacts.error_no_npub" }));
+    : Effect.fail(
+        new InvalidInput({ message: "Contact doesn't have a npub", key: "contacts.error_no_npub" }),
+      );
 };
 
 /** LNURL-withdraw: a new invoice of this wallet for the amount, handed to the service to pay. */

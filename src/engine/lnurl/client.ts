@@ -166,7 +166,9 @@ const readPay = (url: URL, json: Record<string, unknown>): LnurlParams => {
     description,
     commentAllowed: comment,
     nostrPubkey:
-      json.allowsNostr === true && typeof json.nostrPubkey === "string" && /^[0-9a-f]{64}$/.test(json.nostrPubkey)
+      json.allowsNostr === true &&
+      typeof json.nostrPubkey === "string" &&
+      /^[0-9a-f]{64}$/.test(json.nostrPubkey)
         ? json.nostrPubkey
         : null,
   };
@@ -321,7 +323,9 @@ export const requestPayInvoice = async (
     throw fail(`Destination is for ${invoice.network} but you're on ${network}`, "lnurl.error_bad_invoice");
   if (invoice.amountMsat !== amountMsat)
     throw fail("The service's invoice is not for the amount asked.", "lnurl.error_bad_invoice");
-  if (invoice.descriptionHash?.toLowerCase() !== hex.encode(sha256(utf8.decode(zapRequest ?? params.metadata))))
+  if (
+    invoice.descriptionHash?.toLowerCase() !== hex.encode(sha256(utf8.decode(zapRequest ?? params.metadata)))
+  )
     throw fail("The service's invoice does not match its description.", "lnurl.error_bad_invoice");
   return { bolt11: invoice.invoice, successAction: readSuccessAction(json.successAction, url) };
 };
