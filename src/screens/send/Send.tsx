@@ -73,6 +73,8 @@ export function Send() {
   const [method, setMethod] = useState<PaymentMethod["method"]>("lightning");
   const [sendAll, setSendAll] = useState(false);
   const [comment, setComment] = useState("");
+  // Spec 1 send: the privacy of a payment to a contact with a social key (a zap, NIP-57).
+  const [privacy, setPrivacy] = useState<"NotAvailable" | "Public">("NotAvailable");
   const [offer, setOffer] = useState<LnurlOffer | null>(null);
   const [fee, setFee] = useState<Fee | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -252,6 +254,7 @@ export function Send() {
                   amountSats,
                   comment,
                   fingerprint: offer?.fingerprint ?? "",
+                  zap: zapping && contact ? { contactId: contact.id } : null,
                 })
                 .then((r) => {
                   successAction = r.successAction;
@@ -271,6 +274,11 @@ export function Send() {
       setSending(false);
     }
   };
+
+  // A zap only to a contact with an npub, through a service that allows nostr, never for a fixed invoice.
+  const zapPossible =
+    !!contact?.npub && !request?.invoice && offer?.tag === "payRequest" && offer.allowsNostr;
+  const zapping = zapPossible && privacy === "Public";
 
   const hodl = request ? isHodlDestination(request.lightning_address, request.lnurl) : false;
   const current = methods.find((m) => m.method === chosen);
@@ -367,6 +375,19 @@ export function Send() {
               onChange={(e) => setComment(e.target.value)}
             />
           </>
+        ) : null}
+        {contact ? (
+          <button
+            type="button"
+            className="button button-small"
+            disabled={!zapPossible}
+            aria-label={t("send.privacy_label", {
+              value: t(`send.privacy_${zapping ? "Public" : "NotAvailable"}`),
+            })}
+            onClick={() => setPrivacy((p) => (p === "Public" ? "NotAvailable" : "Public"))}
+          >
+            {t(`send.privacy_${zapping ? "Public" : "NotAvailable"}`)}
+          </button>
         ) : null}
         {fee ? (
           <p data-testid="send-fee">
