@@ -156,8 +156,14 @@ test("an edit made while the relay is unreachable is published once it is reacha
     await expect(page.getByText("Waiting for a relay to publish your latest changes.")).toBeVisible();
     expect((await profileOnRelay(esplora, npub))?.name).toBe("Olga Online");
 
+    await page.goto("/settings/nostrkeys");
+    await expect(page.getByText("Not connected", { exact: true })).toBeVisible({ timeout: 30_000 });
+
     // It comes back: the wallet reconnects on its own and the edit goes out.
     await link.up();
+    await expect(page.getByText("Connected", { exact: true })).toBeVisible({ timeout: 90_000 });
+    await page.goto("/profile");
+    await expect(page.getByTestId("profile-name")).toHaveText("Olga Offline");
     await expect(page.getByText("Waiting for a relay to publish your latest changes.")).toHaveCount(0, {
       timeout: 90_000,
     });

@@ -400,6 +400,7 @@ export class WalletHost {
           if (!this.states.nostr.outbox.has(id)) return;
           await this.commit({ events: [newEvent("nostr.published", { id, relay: relay.slice(0, 2_000) })] });
         }),
+      onStatus: (status) => this.setLive({ nostr_relays: status }),
     };
   }
 

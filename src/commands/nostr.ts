@@ -399,11 +399,12 @@ export const nostrFollowUps = (
     return contacts.map((c) => ({ _tag: "CreateContact", ...c, fromProfile: true }) as Command);
   }
   if (command._tag === "CreateContact" && command.fromProfile && command.npub !== "") {
-    // A contact brought in from the imported follow list is followed.
-    const { id, existing } = result as ResultOf<"CreateContact">;
+    // A contact brought in from (or already kept and found in) the imported follow list is followed.
+    const { id } = result as ResultOf<"CreateContact">;
     const hex = npubToHex(command.npub);
     const list = states.nostr.identity ? states.nostr.follows.get(states.nostr.identity.pubkey) : undefined;
-    if (!existing && hex && list && followedKeys(list.tags).includes(hex))
+    const followed = crdtProjection.view(states.crdt).contacts?.[id]?.is_followed ?? false;
+    if (!followed && hex && list && followedKeys(list.tags).includes(hex))
       return [{ _tag: "SetFollowed", id, followed: true }];
     return [];
   }

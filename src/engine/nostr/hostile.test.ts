@@ -99,6 +99,33 @@ describe("the relay client against a hostile relay", () => {
     }
   });
 
+  it("counts a relay's 'duplicate:' refusal as holding the event, and any other refusal as not", async () => {
+    const sk = generateSecretKey();
+    const kept = finalizeEvent({ kind: 1, created_at: 1_700_000_000, tags: [], content: "kept" }, sk);
+    const blocked = finalizeEvent({ kind: 1, created_at: 1_700_000_000, tags: [], content: "blocked" }, sk);
+    const server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+    server.on("connection", (ws) => {
+      ws.on("message", (data) => {
+        const [type, e] = JSON.parse(String(data)) as [string, { id: string; content: string }];
+        if (type !== "EVENT") return;
+        const reason = e.content === "kept" ? "duplicate: already have it" : "blocked: not today";
+        ws.send(JSON.stringify(["OK", e.id, false, reason]));
+      });
+    });
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const relays = new RelaySet([url], WebSocket as unknown as typeof globalThis.WebSocket, () => undefined);
+    try {
+      relays.start();
+      await relays.whenConnected(10_000);
+      expect(await relays.publish(kept)).toEqual([relays.connected()[0]?.url]);
+      expect(await relays.publish(blocked)).toEqual([]);
+    } finally {
+      relays.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it("a relay that never answers a query delays it only until the query deadline", async () => {
     const server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
     await new Promise<void>((resolve) => server.once("listening", () => resolve()));

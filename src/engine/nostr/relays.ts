@@ -70,6 +70,7 @@ export class RelaySet {
   }
 
   start(): void {
+    this.report();
     for (const slot of this.slots) void this.dial(slot);
   }
 
@@ -81,6 +82,7 @@ export class RelaySet {
       slot.relay = null;
       relay?.close();
     }
+    this.onStatus([]);
   }
 
   status(): RelayStatus[] {
@@ -110,7 +112,10 @@ export class RelaySet {
   async publish(event: NostrEvent): Promise<string[]> {
     const relays = this.connected();
     const answers = await Promise.allSettled(relays.map((r) => r.publish(event)));
-    return relays.flatMap((r, i) => (answers[i]?.status === "fulfilled" ? [r.url] : []));
+    // A relay that already holds the event (or a newer one) may say so with OK false and `duplicate:`.
+    const accepted = (a: PromiseSettledResult<string> | undefined) =>
+      a?.status === "fulfilled" || (a?.reason instanceof Error && a.reason.message.startsWith("duplicate:"));
+    return relays.flatMap((r, i) => (accepted(answers[i]) ? [r.url] : []));
   }
 
   /**

@@ -20,7 +20,9 @@ export function NostrKeys() {
   const toast = useToast();
   const client = useWallet();
   const view = useView("profile");
-  const locked = useView("live")?.needs_password ?? false;
+  const live = useView("live");
+  const locked = live?.needs_password ?? false;
+  const relays = live?.nostr_relays ?? [];
   const [nsec, setNsec] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -121,6 +123,19 @@ export function NostrKeys() {
         </button>
       </section>
       <ErrorBox text={error} />
+      {relays.length > 0 ? (
+        <section className="card column" aria-labelledby="nostr-relays">
+          <h2 id="nostr-relays">{t("nostr_keys.relay_status")}</h2>
+          <ul>
+            {relays.map((r) => (
+              <li key={r.url} className="row">
+                <span className="mono break">{r.url}</span>{" "}
+                <span>{r.connected ? t("nostr_keys.connected") : t("nostr_keys.not_connected")}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <NostrServersForm />
       <Dialog
         open={confirmDelete}
