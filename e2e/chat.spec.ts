@@ -109,6 +109,45 @@ test("two wallets chat over nostr; one requests 5,000 sats, the other pays from 
     await expect(request.getByRole("button", { name: "Pay" })).toHaveCount(0);
     // B's chat turns to Paid once the payment arrived.
     await expect(mine.getByText("Paid")).toBeVisible({ timeout: 90_000 });
+
+    // B follows A. A zaps someone on nostr publicly; B's friends tab shows it once the receipt is out.
+    await other
+      .getByRole("navigation", { name: "Chat actions" })
+      .getByRole("button", { name: "Follow" })
+      .click();
+    await expect(
+      other.getByRole("navigation", { name: "Chat actions" }).getByRole("button", { name: "Unfollow" }),
+    ).toBeVisible();
+    const suffix = Date.now().toString(36);
+    const zoe = await postJson(esplora, "/nostr/seed", {
+      name: `zoe${suffix}`,
+      display_name: `Zoe ${suffix}`,
+    });
+    await page.getByRole("link", { name: "Home" }).first().click();
+    const strip = page.getByRole("list", { name: "Contacts" });
+    await strip.getByRole("button", { name: "New" }).click();
+    const create = page.getByRole("dialog", { name: "New contact" });
+    await create.getByLabel("Name").fill("Zoe");
+    await create.getByLabel("Lightning address").fill(zoe.lud16);
+    await create.getByLabel("npub").fill(zoe.npub);
+    await create.getByRole("button", { name: "Create contact" }).click();
+    await page.getByRole("dialog", { name: "Zoe" }).getByRole("button", { name: "Pay" }).click();
+    await expect(page).toHaveURL(/\/send\?/);
+    await page.getByLabel("Amount (sats)").fill("1000");
+    await page.getByRole("button", { name: "Privacy: Not available. Change" }).click();
+    await expect(page.getByRole("button", { name: "Privacy: Public zap. Change" })).toBeVisible();
+    await page.getByRole("button", { name: "Confirm send" }).click();
+    await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 90_000 });
+
+    await other.getByRole("link", { name: "Home" }).first().click();
+    await expect(async () => {
+      await other.getByRole("tab", { name: "Just me" }).click();
+      await other.getByRole("tab", { name: "Friends" }).click();
+      await expect(
+        other.getByRole("list", { name: "Friends' zaps" }).getByText(`Bob zapped Zoe ${suffix}`),
+      ).toBeVisible({ timeout: 5_000 });
+    }).toPass({ timeout: 60_000 });
+    await expect(other.getByRole("list", { name: "Friends' zaps" }).getByText("1,000 sats")).toBeVisible();
   } finally {
     await context.close();
   }
