@@ -9,6 +9,7 @@ import { benchColdLoad } from "./cold-load";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
 import { benchRelay } from "./nostr";
+import { benchChat } from "./chat";
 import { benchReplay } from "./replay";
 import { benchRestoreScan, benchUnlock } from "./security";
 import { benchParse, benchQrDecode } from "./scan";
@@ -43,6 +44,7 @@ try {
   await benchLightningReady(world);
   console.log("\n== Nostr ==");
   await benchRelay(world.nostr.relayUrl);
+  await benchChat();
 } finally {
   await world.stop();
 }
