@@ -133,8 +133,8 @@ export const openWrap = (wrap: NostrEvent, secret: Uint8Array, me: string): Dire
 /** Reads a NIP-04 message the wallet sent or received; null when it is none or does not decrypt. */
 export const openLegacy = (event: NostrEvent, secret: Uint8Array, me: string): DirectMessage | null => {
   try {
-    if (event.kind !== LEGACY_DM || !verifyEvent({ ...event, tags: event.tags.map((t) => [...t]) }))
-      return null;
+    // A fresh object: a copy made by spreading would carry nostr-tools' "already verified" mark along.
+    if (event.kind !== LEGACY_DM || !verifyEvent(plain(event))) return null;
     const to = tagValue(event.tags, "p");
     if (!to || !HEX64.test(to)) return null;
     const peer = event.pubkey === me ? to : event.pubkey;
