@@ -41,6 +41,42 @@ const percentile = (xs: number[], p: number) => {
 
 export const benchChat = async () => {
   const world = await serveNostr();
+  // The friends tab: 100 zaps (and the profiles of the people in them) from the cache service.
+  const service = generateSecretKey();
+  const friend = generateSecretKey();
+  const now = Math.floor(Date.now() / 1000);
+  for (let i = 0; i < 100; i++) {
+    const request = finalizeEvent(
+      makeZapRequest({
+        pubkey: getPublicKey(generateSecretKey()),
+        amount: 1000 * (i + 1),
+        relays: ["ws://x/"],
+      }),
+      friend,
+    );
+    const bolt11 = signInvoice({ msat: BigInt(1000 * (i + 1)), descriptionHash: new Uint8Array(32) });
+    world.nostr.relay.publish(
+      finalizeEvent(
+        makeZapReceipt({ zapRequest: JSON.stringify(request), bolt11, paidAt: new Date((now - i) * 1000) }),
+        service,
+      ),
+    );
+  }
+  // One read first, outside the figures: the world's HTTP server has been seen to reset a first connection.
+  await fetchZaps((x, init) => fetch(x, init), world.nostr.cacheUrl, [getPublicKey(friend)]).catch(
+    () => null,
+  );
+  const loads: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const t0 = performance.now();
+    const page = await fetchZaps((x, init) => fetch(x, init), world.nostr.cacheUrl, [getPublicKey(friend)]);
+    loads.push(performance.now() - t0);
+    if (page.zaps.length !== 100) throw new Error(`expected 100 zaps, got ${page.zaps.length}`);
+  }
+  console.log(
+    `friends tab: 100 zaps read and checked from the cache service: p50 ${percentile(loads, 0.5).toFixed(0)} ms`,
+  );
+
   const open = (name: string) =>
     WalletHost.open({
       db: new WalletDb(`bench-chat-${name}-${Date.now()}`),
@@ -103,38 +139,6 @@ export const benchChat = async () => {
     await a.stop();
     await b.stop();
   }
-
-  // The friends tab: 100 zaps (and the profiles of the people in them) from the cache service.
-  const service = generateSecretKey();
-  const friend = generateSecretKey();
-  const now = Math.floor(Date.now() / 1000);
-  for (let i = 0; i < 100; i++) {
-    const request = finalizeEvent(
-      makeZapRequest({
-        pubkey: getPublicKey(generateSecretKey()),
-        amount: 1000 * (i + 1),
-        relays: ["ws://x/"],
-      }),
-      friend,
-    );
-    const bolt11 = signInvoice({ msat: BigInt(1000 * (i + 1)), descriptionHash: new Uint8Array(32) });
-    world.nostr.relay.publish(
-      finalizeEvent(
-        makeZapReceipt({ zapRequest: JSON.stringify(request), bolt11, paidAt: new Date((now - i) * 1000) }),
-        service,
-      ),
-    );
-  }
-  const loads: number[] = [];
-  for (let i = 0; i < 10; i++) {
-    const t0 = performance.now();
-    const page = await fetchZaps((x, init) => fetch(x, init), world.nostr.cacheUrl, [getPublicKey(friend)]);
-    loads.push(performance.now() - t0);
-    if (page.zaps.length !== 100) throw new Error(`expected 100 zaps, got ${page.zaps.length}`);
-  }
-  console.log(
-    `friends tab: 100 zaps read and checked from the cache service: p50 ${percentile(loads, 0.5).toFixed(0)} ms`,
-  );
 
   // A 500-message conversation: opening each gift wrap (NIP-44 twice, signature checks) and the timeline.
   const me = generateSecretKey();
