@@ -274,6 +274,8 @@ export interface CommandSpecs {
   GetChat: { input: { contactId: string; limit?: number }; output: ChatPage };
   /** The friends tab: zaps among the people the owner follows, 100 a page, older ones before `until`. */
   GetFriendZaps: { input: { until?: number | null }; output: { zaps: FriendZap[]; until: number | null } };
+  /** Reads the receipts of the wallet's zaps from the relays; a zap shows as such once its receipt matched. */
+  CheckZaps: { input: Empty; output: { confirmed: number } };
   /** Global search of social profiles through the cache service (trimmed, at most 10). */
   SearchProfiles: { input: { query: string }; output: ProfileSearchResult[] };
 }

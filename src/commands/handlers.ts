@@ -3,7 +3,7 @@ import type { Handler, Needs } from "./context";
 import { getTransaction } from "./activity";
 import { chatHandlers, chatNeeds } from "./chat";
 import { contactsHandlers } from "./contacts";
-import { zapsHandlers } from "./zaps";
+import { zapsHandlers, zapsNeeds } from "./zaps";
 import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers, lightningNeeds } from "./lightning";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
@@ -74,6 +74,7 @@ export const needs: Needs = {
   ...lspNeeds,
   ...nostrNeeds,
   ...chatNeeds,
+  ...zapsNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
 };

@@ -27,6 +27,8 @@ import { finalizeEvent } from "nostr-tools/pure";
 import { crdtProjection } from "../projections/crdt";
 import { npubToHex } from "./contact-form";
 import { keyInUse } from "./nostr";
+import { decodeBolt11 } from "../engine/parse/bolt11";
+import { newEvent } from "../events/make";
 import { InvalidInput, isWalletError, ServerUnavailable, unexpected, type WalletError } from "../errors";
 import { createInvoice } from "./lightning";
 
@@ -138,14 +140,27 @@ export const lnurlPayInvoice: Handler<"LnurlPayInvoice"> = (cmd, ctx) =>
               )
             : undefined;
         const r = await requestPayInvoice(http, p, cmd.amountSats, cmd.comment, ctx.network, zapRequest);
-        return { ...r, zapRequest: zapRequest ?? null };
+        return { ...r, zapRequest: zapRequest ?? null, service: p.nostrPubkey };
       }),
     );
-    return outcome({
-      bolt11: answer.bolt11,
-      successAction: answer.successAction,
-      zapRequest: answer.zapRequest,
-    });
+    const hash = answer.zapRequest ? decodeBolt11(answer.bolt11)?.paymentHash : undefined;
+    // The zap is recorded so its receipt can be checked against this request once it is paid.
+    const zapEvents =
+      hash && answer.zapRequest && answer.service && zapTo
+        ? [
+            newEvent("zap.requested", {
+              paymentHash: hash,
+              bolt11: answer.bolt11,
+              request: answer.zapRequest,
+              service: answer.service,
+              recipient: zapTo,
+            }),
+          ]
+        : [];
+    return outcome(
+      { bolt11: answer.bolt11, successAction: answer.successAction, zapRequest: answer.zapRequest },
+      zapEvents,
+    );
   });
 
 /** The hex key of the contact a zap goes to; 'Contact doesn't have a npub' when it has none. */

@@ -4,7 +4,21 @@
  * `nip57.validateZapRequest`), and the receipt the service publishes once paid is checked against it.
  */
 import { makeZapReceipt, validateZapRequest } from "nostr-tools/nip57";
-import { generateSecretKey, getPublicKey, type VerifiedEvent, verifyEvent } from "nostr-tools/pure";
+import {
+  finalizeEvent,
+  generateSecretKey,
+  getPublicKey,
+  type VerifiedEvent,
+  verifyEvent,
+} from "nostr-tools/pure";
+import WebSocket from "ws";
+import { nodeWebSocket } from "../../harness/pipes";
+import { serveNostr } from "../../harness/nostr/standalone";
+import type { NostrWorld } from "../../harness/nostr/world";
+import type { Platform } from "../engine/engine";
+import { nostrEngine } from "../engine/nostr/engine";
+import { readEvents } from "../events/log";
+import { foldEvents } from "../projections";
 import { npubEncode } from "nostr-tools/nip19";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInvoice } from "../../harness/bolt11-sign";
@@ -25,20 +39,32 @@ const serviceKey = generateSecretKey();
 const receipts: VerifiedEvent[] = [];
 const paid = new Map<string, () => void>();
 let service: LnurlService;
+let world: { nostr: NostrWorld; base: string; stop: () => Promise<void> };
+const platform: Platform = {
+  fetch: (i, init) => fetch(i, init),
+  makeSocket: nodeWebSocket,
+  loadLdk: async () => undefined,
+  webSocket: WebSocket as unknown as typeof globalThis.WebSocket,
+};
 
 beforeAll(async () => {
+  world = await serveNostr();
   service = await startLnurlService({
     createInvoice: async (msat, descriptionHash) => signInvoice({ msat, descriptionHash }),
     payInvoice: async () => undefined,
     zaps: {
       secret: serviceKey,
       whenPaid: (hash) => new Promise<void>((resolve) => paid.set(hash, resolve)),
-      publish: (r) => void receipts.push(r),
+      publish: (r) => {
+        receipts.push(r);
+        world.nostr.relay.publish(r);
+      },
     },
   });
 });
 afterAll(async () => {
   await service.stop();
+  await world.stop();
 });
 
 describe("zaps to a contact", () => {
@@ -50,18 +76,20 @@ describe("zaps to a contact", () => {
       maxSendable: 100_000_000n,
       description: "Tips",
     });
+    const db = new WalletDb(`zaps-${Date.now()}`);
     const host = await WalletHost.open({
-      db: new WalletDb(`zaps-${Date.now()}`),
+      db,
       config: {
         network: "regtest",
         esplora: "http://127.0.0.1:1",
         proxy: null,
         lsp: null,
         priceSource: "",
-        nostr: { relays: ["ws://127.0.0.1:1/nostr"], primal: "", blossom: "" },
+        nostr: { relays: [world.nostr.relayUrl], primal: "", blossom: "" },
       } satisfies WalletConfig,
       cipher: makeStateCipher({ iterations: 1000, allowWeak: true }),
       onViews: () => undefined,
+      engines: { list: [nostrEngine], platform },
     });
     try {
       ok(await host.run({ _tag: "CreateWallet" }));
@@ -108,9 +136,18 @@ describe("zaps to a contact", () => {
       expect(parsed.content).toBe("for the coffee");
       expect(parsed.tags).toContainEqual(["p", friend]);
       expect(parsed.tags).toContainEqual(["amount", "2100000"]);
-      expect(parsed.tags).toContainEqual(["relays", "ws://127.0.0.1:1/nostr"]);
+      expect(parsed.tags).toContainEqual(["relays", world.nostr.relayUrl]);
       // The service got exactly that request and no LUD-12 comment beside it.
       expect(service.invoices.at(-1)).toMatchObject({ name: "friend", msat: 2_100_000n, comment: null });
+
+      // Not paid yet: no receipt. A forged one (another key, the same tags) does not make it a zap.
+      expect(ok<{ confirmed: number }>(await host.run({ _tag: "CheckZaps" })).confirmed).toBe(0);
+      const forged = finalizeEvent(
+        makeZapReceipt({ zapRequest: request, bolt11: answer.bolt11, paidAt: new Date() }),
+        generateSecretKey(),
+      );
+      world.nostr.relay.publish(forged);
+      expect(ok<{ confirmed: number }>(await host.run({ _tag: "CheckZaps" })).confirmed).toBe(0);
 
       // Paid: the service's receipt names the contact, carries the invoice and the wallet's request.
       paid.get(decodeBolt11(answer.bolt11)?.paymentHash ?? "")?.();
@@ -130,6 +167,16 @@ describe("zaps to a contact", () => {
           ["bolt11", answer.bolt11],
         ]),
       );
+
+      // The wallet reads the receipt from the relay, checks it against its request, and records the zap.
+      expect(ok<{ confirmed: number }>(await host.run({ _tag: "CheckZaps" })).confirmed).toBe(1);
+      const hash = decodeBolt11(answer.bolt11)?.paymentHash ?? "";
+      const events = await readEvents(db);
+      expect(events.filter((e) => e.type === "zap.confirmed").map((e) => e.payload)).toEqual([
+        { paymentHash: hash, receipt: receipt.id },
+      ]);
+      expect(foldEvents(events).chat.zaps.get(hash)?.confirmed).toBe(true);
+      expect(ok<{ confirmed: number }>(await host.run({ _tag: "CheckZaps" })).confirmed).toBe(0);
 
       // Without a zap the same service is paid the plain LNURL way.
       const plain = ok<{ zapRequest: string | null }>(

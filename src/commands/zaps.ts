@@ -8,10 +8,13 @@ import { ServerUnavailable, unexpected } from "../errors";
 import { crdtProjection } from "../projections/crdt";
 import { ownFollowsEvent } from "../projections/nostr";
 import type { FriendZap } from "../projections/zaps";
+import type { ZapAsked } from "../projections/chat";
+import type { NostrEvent } from "../engine/nostr/event";
+import { newEvent } from "../events/make";
 import type { CommandTag } from "./command";
 import { npubToHex } from "./contact-form";
 import type { Handler, HandlerContext } from "./context";
-import { outcome } from "./context";
+import { type Needs, outcome } from "./context";
 
 /** The hex keys the owner follows: followed contacts, and the wallet's own published follow list. */
 export const followedKeys = (ctx: HandlerContext): string[] => {
@@ -67,6 +70,45 @@ export const getFriendZaps: Handler<"GetFriendZaps"> = (cmd, ctx) => {
   );
 };
 
+/** The receipt `e` is the one the service owes for zap `z`: its key, the same invoice and the same request. */
+export const receiptMatches = (e: NostrEvent, z: ZapAsked): boolean => {
+  const tag = (n: string) => e.tags.find((t) => t[0] === n)?.[1];
+  return (
+    e.kind === 9735 &&
+    e.pubkey === z.service &&
+    tag("p") === z.recipient &&
+    tag("bolt11")?.toLowerCase() === z.bolt11.toLowerCase() &&
+    tag("description") === z.request
+  );
+};
+
+/**
+ * Reads the receipts of the zaps still unconfirmed from the relays (each checked by the relay client: shape,
+ * id, signature) and records those that match their request: only then does the payment show as zapped.
+ */
+export const checkZaps: Handler<"CheckZaps"> = (_cmd, ctx) =>
+  Effect.gen(function* () {
+    const waiting = [...ctx.states.chat.zaps.entries()].filter(([, z]) => !z.confirmed).slice(-20);
+    const port = ctx.nostr;
+    if (waiting.length === 0 || !port) return outcome({ confirmed: 0 });
+    const found = yield* ctx.outside(
+      Effect.promise(() =>
+        port
+          .query({ kinds: [9735], "#p": [...new Set(waiting.map(([, z]) => z.recipient))] })
+          .catch(() => [] as NostrEvent[]),
+      ),
+    );
+    const events = waiting.flatMap(([paymentHash, z]) => {
+      if (ctx.states.chat.zaps.get(paymentHash)?.confirmed) return [];
+      const receipt = found.find((e) => receiptMatches(e, z));
+      return receipt ? [newEvent("zap.confirmed", { paymentHash, receipt: receipt.id })] : [];
+    });
+    return outcome({ confirmed: events.length }, events);
+  });
+
 export const zapsHandlers = {
   GetFriendZaps: getFriendZaps,
+  CheckZaps: checkZaps,
 } satisfies { readonly [K in CommandTag]?: Handler<K> };
+
+export const zapsNeeds: Needs = { CheckZaps: "nostr" };

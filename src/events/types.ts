@@ -142,6 +142,19 @@ export interface EventPayloads {
     via: "nip17" | "nip04";
     wraps: string[];
   };
+  /**
+   * A zap (NIP-57) was asked for: the signed zap request (JSON) the invoice `paymentHash` commits to, the pay
+   * service's nostr key that will sign its receipt, and the zapped key.
+   */
+  "zap.requested": {
+    paymentHash: string;
+    bolt11: string;
+    request: string;
+    service: string;
+    recipient: string;
+  };
+  /** The service's receipt (kind 9735) for that zap was read and matched the request. */
+  "zap.confirmed": { paymentHash: string; receipt: string };
 }
 
 /** A signed nostr event (NIP-01), as stored in the log. */
@@ -213,6 +226,8 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "nostr.published": 1,
   "nostr.fetched": 1,
   "chat.message": 1,
+  "zap.requested": 1,
+  "zap.confirmed": 1,
 };
 
 export const isEventType = (t: unknown): t is EventType =>

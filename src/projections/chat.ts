@@ -27,8 +27,18 @@ export interface ChatState {
   /** The newest NIP-17 inbox relay list (kind 10050) each key published, as the log knows it. */
   readonly dmRelays: Map<string, string[]>;
   dmRelaysAt: Map<string, number>;
+  /** Zaps the wallet asked for, by payment hash; `confirmed` once the service's receipt matched. */
+  readonly zaps: Map<string, ZapAsked>;
   /** The newest message's time, for asking relays only for what is new. */
   newest: number;
+}
+
+export interface ZapAsked {
+  readonly bolt11: string;
+  readonly request: string;
+  readonly service: string;
+  readonly recipient: string;
+  readonly confirmed: boolean;
 }
 
 const before = (a: ChatMessage, b: ChatMessage) => a.at < b.at || (a.at === b.at && a.id < b.id);
@@ -42,6 +52,7 @@ export const chatProjection = projection<ChatState, ChatState>({
     wrapsOf: new Map(),
     dmRelays: new Map(),
     dmRelaysAt: new Map(),
+    zaps: new Map(),
     newest: 0,
   }),
   apply: (s, e: WalletEvent) => {
@@ -54,6 +65,23 @@ export const chatProjection = projection<ChatState, ChatState>({
           ev.tags.flatMap((t) => (t[0] === "relay" && typeof t[1] === "string" ? [t[1]] : [])),
         );
       }
+      return s;
+    }
+    if (e.type === "zap.requested") {
+      const p = e.payload;
+      if (!s.zaps.has(p.paymentHash))
+        s.zaps.set(p.paymentHash, {
+          bolt11: p.bolt11,
+          request: p.request,
+          service: p.service,
+          recipient: p.recipient,
+          confirmed: false,
+        });
+      return s;
+    }
+    if (e.type === "zap.confirmed") {
+      const z = s.zaps.get(e.payload.paymentHash);
+      if (z) s.zaps.set(e.payload.paymentHash, { ...z, confirmed: true });
       return s;
     }
     if (e.type !== "chat.message") return s;
@@ -122,3 +150,12 @@ export interface ChatPage {
   /** Older entries remain beyond this page. */
   readonly more: boolean;
 }
+
+/** Payments that were zaps whose receipt matched their request show as public zaps (spec 1 activity item). */
+export const withZaps = <T extends { readonly id: string; readonly privacy_level: string }>(
+  items: readonly T[],
+  zaps: ReadonlyMap<string, ZapAsked>,
+): T[] =>
+  zaps.size === 0
+    ? [...items]
+    : items.map((i) => (zaps.get(i.id)?.confirmed ? { ...i, privacy_level: "Public" as const } : i));

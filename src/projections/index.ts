@@ -2,7 +2,7 @@ import type { ContactRecord, Doc } from "../crdt/doc";
 import type { WalletEvent } from "../events/types";
 import { ACTIVITY_PAGE, type ActivityItem, activityItems } from "./activity";
 import { type BalanceView, balanceOf } from "./balance";
-import { type ChatState, chatProjection } from "./chat";
+import { type ChatState, chatProjection, withZaps } from "./chat";
 import { crdtProjection } from "./crdt";
 import { type LightningState, lightningProjection } from "./lightning";
 import { type NostrState, nostrProjection, type ProfileView, profileView } from "./nostr";
@@ -103,7 +103,11 @@ export const deriveViews = (s: States): Views => {
   const doc = crdtProjection.view(s.crdt);
   const contacts = doc.contacts ?? {};
   // Payments labelled with a contact's id show that contact on their rows.
-  const items = withContacts(activityItems(s.onchain, labelsOf(doc), s.lightning), contacts);
+  // A zap whose receipt matched its request shows as one.
+  const items = withZaps(
+    withContacts(activityItems(s.onchain, labelsOf(doc), s.lightning), contacts),
+    s.chat.zaps,
+  );
   const channels = s.lightning.channels.map((c) => ({
     channel_id: c.channel_id,
     outpoint: c.outpoint ?? "",

@@ -69,6 +69,7 @@ export function ActivityList() {
                   item.labels[0] ??
                   (item.inbound ? t("activity.received") : t("activity.sent"))}
                 {item.dropped ? ` · ${t("activity.dropped")}` : ""}
+                {item.privacy_level === "Public" ? ` · ${t("activity.zapped")}` : ""}
               </span>
               <span className={item.inbound ? "activity-amount inbound" : "activity-amount"}>
                 {item.inbound ? "+" : "-"}

@@ -53,6 +53,15 @@ type Fee = {
  * Send (spec 1 §5): the destination (from a scan, a link or typed), the amount with the method to pay
  * by, the fee before confirming, then the result. Every rule is decided in send-rules and the worker.
  */
+/** Asks every 3 s, for a minute at most, whether the zap's receipt arrived (CheckZaps records it). */
+const watchZapReceipt = async (client: ReturnType<typeof useWallet>) => {
+  for (let i = 0; i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 3_000));
+    const r = await client.dispatch({ _tag: "CheckZaps" }).catch(() => null);
+    if (r && r.confirmed > 0) return;
+  }
+};
+
 export function Send() {
   const { t, lang } = useI18n();
   const errorText = useErrorText();
@@ -268,6 +277,8 @@ export function Send() {
         feeSats: paid.feeSats,
         successAction: await shown(successAction, paid),
       });
+      // A zap shows as one once the service's receipt is out and matches: look for it for a while.
+      if (zapping) void watchZapReceipt(client);
     } catch (err) {
       setResult({ ok: false, reason: failure(err, route.kind) });
     } finally {
