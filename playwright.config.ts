@@ -7,7 +7,11 @@ const PORT = Number(process.env.E2E_PORT ?? 4173);
 export default defineConfig({
   testDir: "e2e",
   timeout: 60_000,
-  expect: { timeout: 15_000 },
+  expect: {
+    timeout: 15_000,
+    // Screenshots are compared with committed baselines; the tolerance absorbs font anti-aliasing.
+    toHaveScreenshot: { maxDiffPixelRatio: 0.02, animations: "disabled", caret: "hide" },
+  },
   fullyParallel: true,
   workers: 2,
   retries: 0,

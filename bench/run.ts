@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { initCrdtNode } from "../src/crdt/node";
 import { startHarness } from "../harness/world";
 import { benchBundle } from "./bundle";
+import { benchCashuMint } from "./cashu";
 import { benchContactsView, benchGlobalSearch } from "./contacts";
 import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
@@ -44,7 +45,12 @@ try {
   await benchLightningReady(world);
   console.log("\n== Nostr ==");
   await benchRelay(world.nostr.relayUrl);
+<<<<<<< HEAD
   await benchChat();
+=======
+  console.log("\n== Ecash ==");
+  await benchCashuMint(world);
+>>>>>>> nostr-identity
 } finally {
   await world.stop();
 }

@@ -137,7 +137,11 @@ test("two wallets chat over nostr; one requests 5,000 sats, the other pays from 
     await page.getByRole("button", { name: "Privacy: Not available. Change" }).click();
     await expect(page.getByRole("button", { name: "Privacy: Public zap. Change" })).toBeVisible();
     await page.getByRole("button", { name: "Confirm send" }).click();
-    await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 90_000 });
+    const zapSent = page.getByRole("dialog", { name: "Sent" });
+    await expect(zapSent).toBeVisible({ timeout: 90_000 });
+    await zapSent.getByRole("link", { name: "Home" }).click();
+    // The receipt the service published matched A's request: A's row says zapped.
+    await expect(page.getByRole("button", { name: /To Zoe.*zapped/ })).toBeVisible({ timeout: 90_000 });
 
     await other.getByRole("link", { name: "Home" }).first().click();
     await expect(async () => {

@@ -73,7 +73,9 @@ export const deleteEverything = async (page: Page) => {
 /** Imports a state file from the emergency kit with its password, and waits for home. */
 export const importStateFile = async (page: Page, file: string, password: string) => {
   await page.goto("/settings/emergencykit");
-  await page.getByLabel("Import state from file").setInputFiles(file);
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: "Import state from file" }).click();
+  await (await chooser).setFiles(file);
   await page.getByRole("button", { name: "Continue" }).click();
   await page.getByLabel("Password").fill(password);
   await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();

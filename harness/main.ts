@@ -35,6 +35,8 @@ console.log(`Blossom       PUT ${h.nostr.blossomUrl}/upload   GET ${h.nostr.blos
 console.log(
   `Nostr people  ${h.nostr.seeded.map((p) => p.lud16 ?? p.name).join(", ")}\n              more: POST ${h.esploraUrl}/nostr/seed {"name"}  or  npx tsx harness/cli.ts seed <name>`,
 );
+console.log(`Cashu mint    ${h.cashu.mintUrl}   (keyset ${h.cashu.mint.keysetId})`);
+console.log(`Cashu mint 2  ${h.cashu.mint2Url}   (keyset ${h.cashu.mint2.keysetId})`);
 
 let stopping = false;
 const stop = async () => {

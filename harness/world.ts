@@ -5,7 +5,11 @@
  *   await h.faucet(address, 100_000n); await h.mine(1); ... await h.stop();
  */
 import type { Server } from "node:http";
+<<<<<<< HEAD
 import { generateSecretKey } from "nostr-tools/pure";
+=======
+import { type CashuWorld, startCashuWorld } from "./cashu/service";
+>>>>>>> nostr-identity
 import { Hostility, hostileRoutes } from "./hostile";
 import { attachProxy, type HarnessNode, lightningRoutes, startLightningNode } from "./lightning";
 import { portOf, type RouteTable, serve } from "./server";
@@ -60,6 +64,11 @@ export interface Harness {
   readonly lnurlAuthLogin: (k1: string) => string | null;
   /** LNURL-pay, lightning addresses and LNURL-withdraw, paid and paying through the world's node. */
   readonly lnurl: LnurlService;
+  /**
+   * The world's two Cashu mints (`/cashu` and `/cashu2` on this server): their URLs, the mints themselves,
+   * and the end-of-service date they announce (see `harness/cashu/`).
+   */
+  readonly cashu: CashuWorld;
   /** Hostile modes per service and scope (also `POST /hostile`): see `harness/hostile.ts`. */
   readonly hostility: Hostility;
   /** The Esplora API (and price feed) that answers as `scope`'s hostile mode says. */
@@ -151,7 +160,13 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     { host, hostility, ...(opts.lnurlPort !== undefined ? { port: opts.lnurlPort } : {}) },
   );
   extra.push(...lnurlRoutes(lnurl));
+<<<<<<< HEAD
   nostr = startNostr(server, esploraUrl, { lnurl, hostility });
+=======
+  const nostr = startNostr(server, esploraUrl, { lnurl, hostility });
+  const cashu = startCashuWorld(esploraUrl, lightning, payerNode, hostility);
+  extra.push(...cashu.routes);
+>>>>>>> nostr-identity
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {
@@ -184,11 +199,13 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     lnurlAuthUrl: (action) => lnurlAuth.newLogin(action),
     lnurlAuthLogin: (k1) => lnurlAuth.loginOf(k1),
     lnurl,
+    cashu,
     hostility,
     hostileEsploraUrl: (scope) => `${esploraUrl}/hostile/${scope}`,
     nostr,
     stop: () => {
       nostr.stop();
+      cashu.stop();
       stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()))
         .then(
           () =>

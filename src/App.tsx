@@ -10,6 +10,7 @@ import { DecryptDialog } from "./ui/DecryptDialog";
 import { ErrorBoundary } from "./ui/ErrorBoundary";
 import { registerProtocolHandlers } from "./ui/protocol-handlers";
 import { MobileActions, SideNav } from "./ui/Nav";
+import { MAIN_CONTENT_ID, RouteFocus, SkipLink } from "./ui/RouteFocus";
 import { UpdateBanner } from "./ui/UpdateBanner";
 import { useView, WalletProvider } from "./ui/wallet";
 
@@ -108,9 +109,11 @@ export function App({ client, config }: { client: WalletClient; config: WalletCo
     <ConfigContext.Provider value={config}>
       <WalletProvider client={client}>
         <RememberPrevious />
+        <RouteFocus />
+        <SkipLink />
         <div className="layout">
           <SideNav />
-          <div className="content">
+          <div className="content" id={MAIN_CONTENT_ID} tabIndex={-1}>
             <UpdateBanner />
             <ErrorBoundary>
               <Routes />

@@ -99,8 +99,17 @@ export interface CommandSpecs {
    * `maxFeeSats` is the fee the owner was shown: a send that would now cost more is refused. A high fee is
    * paid only with `highFeeConfirmed`, the owner's second confirmation.
    */
+  /**
+   * Paying the same address the same amount again within `REPEAT_WINDOW_MS` is refused with
+   * RepeatNeedsConfirmation unless `repeatConfirmed`: the owner confirmed paying it a second time.
+   */
   SendToAddress: {
-    input: FeeConsentInput & { address: string; amountSats: bigint; labels: string[] };
+    input: FeeConsentInput & {
+      address: string;
+      amountSats: bigint;
+      labels: string[];
+      repeatConfirmed?: boolean;
+    };
     output: { txid: string; feeSats: bigint };
   };
   EstimateSweepTxFee: {

@@ -41,6 +41,11 @@ export interface EventPayloads {
     labels: string[];
     /** The wallet made this transaction (a send or sweep). */
     outgoing: boolean;
+    /**
+     * For a send made here: the destination's output script (hex) and what it was paid, so paying the same
+     * destination the same amount again soon asks once more. Absent on transactions found by a sync.
+     */
+    paidTo?: { script: string; amount: Sats };
   };
   /** A transaction was confirmed in a block. */
   "onchain.tx_confirmed": { txid: string; height: number; blockHash: string; blockTime: number };

@@ -73,6 +73,9 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
     fee: sats,
     labels: strings,
     outgoing: (x) => typeof x === "boolean",
+    paidTo: (x) =>
+      x === undefined ||
+      (isObject(x) && typeof x.script === "string" && /^[0-9a-f]{2,200}$/.test(x.script) && sats(x.amount)),
   }),
   "onchain.tx_confirmed": fields({ txid: hex64, height: nat, blockHash: hex64, blockTime: nat }),
   "onchain.tx_unconfirmed": fields({ txid: hex64 }),
