@@ -45,12 +45,9 @@ try {
   await benchLightningReady(world);
   console.log("\n== Nostr ==");
   await benchRelay(world.nostr.relayUrl);
-<<<<<<< HEAD
   await benchChat();
-=======
   console.log("\n== Ecash ==");
   await benchCashuMint(world);
->>>>>>> nostr-identity
 } finally {
   await world.stop();
 }

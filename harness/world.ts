@@ -5,11 +5,8 @@
  *   await h.faucet(address, 100_000n); await h.mine(1); ... await h.stop();
  */
 import type { Server } from "node:http";
-<<<<<<< HEAD
 import { generateSecretKey } from "nostr-tools/pure";
-=======
 import { type CashuWorld, startCashuWorld } from "./cashu/service";
->>>>>>> nostr-identity
 import { Hostility, hostileRoutes } from "./hostile";
 import { attachProxy, type HarnessNode, lightningRoutes, startLightningNode } from "./lightning";
 import { portOf, type RouteTable, serve } from "./server";
@@ -160,13 +157,9 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     { host, hostility, ...(opts.lnurlPort !== undefined ? { port: opts.lnurlPort } : {}) },
   );
   extra.push(...lnurlRoutes(lnurl));
-<<<<<<< HEAD
   nostr = startNostr(server, esploraUrl, { lnurl, hostility });
-=======
-  const nostr = startNostr(server, esploraUrl, { lnurl, hostility });
   const cashu = startCashuWorld(esploraUrl, lightning, payerNode, hostility);
   extra.push(...cashu.routes);
->>>>>>> nostr-identity
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {

@@ -6,7 +6,7 @@ import type { ChatEntry, ChatPage, MessageInvoice } from "../../projections/chat
 import { BackControl } from "../../ui/BackControl";
 import { useWalletConfig } from "../../ui/config";
 import { ErrorBox, useErrorText } from "../../ui/errors";
-import { groupSats } from "../../ui/format";
+import { formatSats } from "../../ui/format";
 import { pathFor } from "../../ui/incoming";
 import { useWallet } from "../../ui/wallet";
 import { Avatar } from "../contacts/Avatar";
@@ -209,13 +209,13 @@ function Entry({
   locale: string;
   onPay: (inv: MessageInvoice) => void;
 }) {
-  const { t } = useI18n();
+  const { t, intl } = useI18n();
   const time = new Date(entry.at * 1000).toLocaleString(locale);
   if (entry.type === "activity")
     return (
       <li className="chat-activity">
         <span>
-          {t(entry.inbound ? "chat.received" : "chat.sent", { amount: groupSats(entry.amount_sats, locale) })}
+          {t(entry.inbound ? "chat.received" : "chat.sent", { amount: formatSats(intl, entry.amount_sats) })}
           {entry.pending ? ` · ${t("chat.pending")}` : ""}
         </span>
         <time dateTime={new Date(entry.at * 1000).toISOString()}>{time}</time>
@@ -229,7 +229,7 @@ function Entry({
           <span>
             {inv.amount_sats === null
               ? t("chat.invoice_any")
-              : t("chat.invoice_amount", { amount: groupSats(inv.amount_sats, locale) })}
+              : t("chat.invoice_amount", { amount: formatSats(intl, inv.amount_sats) })}
           </span>
           {inv.payable ? (
             <button type="button" className="button button-primary" onClick={() => onPay(inv)}>

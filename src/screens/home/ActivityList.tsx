@@ -1,10 +1,6 @@
 import { useEffect, useState } from "react";
-<<<<<<< HEAD
-import { Link, useLocation } from "wouter";
-=======
 import { ArrowDownLeft, ArrowUpRight } from "lucide-react";
-import { Link } from "wouter";
->>>>>>> nostr-identity
+import { Link, useLocation } from "wouter";
 import type { ActivityItem } from "../../projections/activity";
 import { useI18n } from "../../i18n/intl";
 import { relativeTime } from "../../ui/format";
@@ -58,7 +54,6 @@ export function ActivityList() {
       <ul className="activity-list" aria-label={t("activity.title")}>
         {activity.items.map((item) => (
           <li key={item.id}>
-<<<<<<< HEAD
             <button
               type="button"
               className="activity-row"
@@ -69,12 +64,9 @@ export function ActivityList() {
                 else setOpen(item);
               }}
             >
-=======
-            <button type="button" className="activity-row" onClick={() => setOpen(item)}>
               <span className={item.inbound ? "activity-icon inbound" : "activity-icon"} aria-hidden="true">
                 {item.inbound ? <ArrowDownLeft size={20} /> : <ArrowUpRight size={20} />}
               </span>
->>>>>>> nostr-identity
               <span className="activity-kind">{t(`activity.kind.${item.kind}`)}</span>
               <span className="activity-label">
                 {contactName(item) ??

@@ -2,13 +2,13 @@ import { useCallback, useEffect, useState } from "react";
 import { useI18n } from "../../i18n/intl";
 import type { FriendZap } from "../../projections/zaps";
 import { ErrorBox, useErrorText } from "../../ui/errors";
-import { groupSats, relativeTime } from "../../ui/format";
+import { formatSats, relativeTime } from "../../ui/format";
 import { Skeleton } from "../../ui/Skeleton";
 import { useWallet } from "../../ui/wallet";
 
 /** The friends tab (spec 1 home): zaps among the people the owner follows, newest first, older on demand. */
 export function FriendsZaps() {
-  const { t, lang } = useI18n();
+  const { t, lang, intl } = useI18n();
   const errorText = useErrorText();
   const client = useWallet();
   const [zaps, setZaps] = useState<FriendZap[] | null>(null);
@@ -56,7 +56,7 @@ export function FriendsZaps() {
               {z.note ? ` · ${z.note}` : ""}
             </span>
             <span className="activity-amount">
-              {t("zaps.amount", { amount: groupSats(z.amount_sats, lang) })}
+              {t("zaps.amount", { amount: formatSats(intl, z.amount_sats) })}
             </span>
             <span className="activity-time">{relativeTime(z.timestamp, now, lang)}</span>
           </li>
