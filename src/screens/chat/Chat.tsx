@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useLocation, useParams } from "wouter";
+import { Link, useLocation, useParams } from "wouter";
 import type { ContactRecord } from "../../crdt/doc";
 import { useI18n } from "../../i18n/intl";
 import type { ChatEntry, ChatPage, MessageInvoice } from "../../projections/chat";
@@ -166,6 +166,24 @@ export function Chat() {
         </section>
       )}
       <ErrorBox text={error} />
+      {contact && (
+        // On a phone the floating actions in a chat are send, request and scan (spec 1 navigation).
+        <nav className="mobile-actions" aria-label={t("chat.mobile_actions")}>
+          <button
+            type="button"
+            className="fab"
+            onClick={() => payContact({ ...contact, deleted: false } as ContactRecord)}
+          >
+            <span>{t("chat.send")}</span>
+          </button>
+          <Link href={`/request/${encodeURIComponent(id)}`} className="fab">
+            <span>{t("chat.request")}</span>
+          </Link>
+          <Link href="/scanner" className="fab">
+            <span>{t("nav.scan")}</span>
+          </Link>
+        </nav>
+      )}
       {hasNpub && (
         <form
           className="row chat-box"
