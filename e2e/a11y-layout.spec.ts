@@ -123,6 +123,9 @@ for (const lang of ["en", "de"] as const) {
 
     await open(page, "/setup");
     await page.getByRole("button", { name: words(lang)["setup.new_wallet"] }).click();
+    // First run offers a profile; this walk skips it (the profile screens are walked below).
+    await expect(page).toHaveURL(/\/newprofile$/);
+    await page.getByRole("button", { name: words(lang)["profile.skip"] }).click();
     await expect(page).toHaveURL(/\/$/);
     await settleHome(page);
 
