@@ -13,6 +13,7 @@ import { benchLightningReady, benchPayments } from "./lightning";
 import { benchNwcPay } from "./nwc";
 import { benchLightningAddress } from "./lnaddress";
 import { benchRelay } from "./nostr";
+import { benchChat } from "./chat";
 import { benchReplay } from "./replay";
 import { benchRestoreScan, benchUnlock } from "./security";
 import { benchParse, benchQrDecode } from "./scan";
@@ -47,6 +48,7 @@ try {
   await benchLightningReady(world);
   console.log("\n== Nostr ==");
   await benchRelay(world.nostr.relayUrl);
+  await benchChat();
   console.log("\n== Ecash ==");
   await benchCashuMint(world);
   await benchEcash(world);

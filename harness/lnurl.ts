@@ -11,14 +11,30 @@
 import { createCipheriv, randomBytes } from "node:crypto";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base64, utf8 } from "@scure/base";
+import { hex } from "@scure/base";
+import { makeZapReceipt, validateZapRequest } from "nostr-tools/nip57";
+import { finalizeEvent, getPublicKey, type VerifiedEvent } from "nostr-tools/pure";
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { encodeLnurl } from "../src/engine/parse/lnurl";
 import { type JsonReply, lnurlError, serveJson } from "./http-json";
 import type { Hostility } from "./hostile";
 import { HttpError, parseJson, type RouteTable, toSats } from "./server";
 
+/**
+ * NIP-57 zaps: pay offers say `allowsNostr` with the service's `nostrPubkey`, take a signed zap request in
+ * the callback's `nostr` parameter (checked with nostr-tools' `validateZapRequest`; the invoice commits to
+ * it by its description hash), and once that invoice is paid publish a zap receipt (kind 9735).
+ */
+export interface ZapDeps {
+  readonly secret: Uint8Array;
+  /** Resolves once the invoice with `paymentHash` is paid (rejects when it never is). */
+  readonly whenPaid: (paymentHash: string) => Promise<void>;
+  readonly publish: (receipt: VerifiedEvent) => void;
+}
+
 export interface LnurlDeps {
   readonly createInvoice: (msat: bigint, descriptionHash: Uint8Array) => Promise<string>;
+  readonly zaps?: ZapDeps;
   readonly payInvoice: (bolt11: string) => Promise<void>;
   /** The preimage of an invoice `createInvoice` made (for LUD-10 secrets). */
   readonly preimageOf?: (bolt11: string) => Uint8Array | null;
@@ -61,6 +77,8 @@ export interface LnurlService {
   readonly addWithdraw: (offer: WithdrawOffer) => { id: string; url: string; lnurl: string };
   /** Payments asked for, in order: the offer, amount and comment of each invoice handed out. */
   readonly invoices: { name: string; msat: bigint; comment: string | null; bolt11: string }[];
+  /** Zap receipts published, in order. */
+  readonly receipts: VerifiedEvent[];
   /** Withdrawals paid or failed, in order. */
   readonly withdrawals: { id: string; bolt11: string; ok: boolean; error?: string }[];
   /** Resolves once every withdrawal payment started so far has finished. */
@@ -89,6 +107,7 @@ export const startLnurlService = async (
   const withdraws = new Map<string, WithdrawOffer & { k1: string; used: boolean }>();
   const invoices: LnurlService["invoices"] = [];
   const withdrawals: LnurlService["withdrawals"] = [];
+  const receipts: VerifiedEvent[] = [];
   const running = new Set<Promise<void>>();
   let base = "";
   const host = () => new URL(base).host;
@@ -108,7 +127,32 @@ export const startLnurlService = async (
       maxSendable: Number(offer.maxSendable),
       metadata: metadataOf(shown, `${offer.name}@${host()}`),
       commentAllowed: offer.commentAllowed ?? 0,
+      ...(deps.zaps ? { allowsNostr: true, nostrPubkey: getPublicKey(deps.zaps.secret) } : {}),
     };
+  };
+
+  /** After the zap's invoice is paid, its receipt goes to the relay (NIP-57 appendix E). */
+  const receiptWhenPaid = (zaps: ZapDeps, zapRequest: string, bolt11: string) => {
+    const invoice = decodeBolt11(bolt11);
+    if (!invoice) return;
+    void zaps
+      .whenPaid(invoice.paymentHash)
+      .then(() => {
+        const preimage = deps.preimageOf?.(bolt11);
+        const receipt = finalizeEvent(
+          makeZapReceipt({
+            zapRequest,
+            bolt11,
+            paidAt: new Date(),
+            ...(preimage ? { preimage: hex.encode(preimage) } : {}),
+          }),
+          zaps.secret,
+        );
+        receipts.push(receipt);
+        zaps.publish(receipt);
+      })
+      // Never paid: no receipt.
+      .catch(() => undefined);
   };
 
   const payCallback = async (offer: PayOffer, q: URLSearchParams): Promise<JsonReply> => {
@@ -119,11 +163,20 @@ export const startLnurlService = async (
     const comment = q.get("comment");
     if (comment !== null && comment.length > (offer.commentAllowed ?? 0))
       return lnurlError(`Comments may be at most ${offer.commentAllowed ?? 0} characters`);
-    const hash = sha256(utf8.decode(metadataOf(offer, `${offer.name}@${host()}`)));
+    const zapRequest = deps.zaps ? q.get("nostr") : null;
+    if (zapRequest !== null) {
+      const problem = validateZapRequest(zapRequest);
+      if (problem) return lnurlError(`Invalid zap request: ${problem}`);
+      const asked = (JSON.parse(zapRequest) as { tags: string[][] }).tags.find((t) => t[0] === "amount")?.[1];
+      if (asked !== undefined && asked !== amount.toString())
+        return lnurlError("The zap request's amount is not the amount asked for");
+    }
+    const hash = sha256(utf8.decode(zapRequest ?? metadataOf(offer, `${offer.name}@${host()}`)));
     const mode = modeOf(offer.name);
     // A service that asks fifty times what it showed.
     const bolt11 = await deps.createInvoice(mode === "mismatched-amount" ? amount * 50n : amount, hash);
     invoices.push({ name: offer.name, msat: amount, comment, bolt11 });
+    if (zapRequest !== null && deps.zaps) receiptWhenPaid(deps.zaps, zapRequest, bolt11);
     let successAction: unknown =
       mode === "foreign-success-url"
         ? { tag: "url", description: "Your receipt", url: "http://receipts.example/claim?id=1" }
@@ -228,6 +281,7 @@ export const startLnurlService = async (
     },
     invoices,
     withdrawals,
+    receipts,
     settled: async () => {
       await Promise.all([...running]);
     },

@@ -5,6 +5,7 @@
  *   await h.faucet(address, 100_000n); await h.mine(1); ... await h.stop();
  */
 import type { Server } from "node:http";
+import { generateSecretKey } from "nostr-tools/pure";
 import { type CashuWorld, startCashuWorld } from "./cashu/service";
 import { Hostility, hostileRoutes } from "./hostile";
 import { attachProxy, type HarnessNode, lightningRoutes, startLightningNode } from "./lightning";
@@ -141,11 +142,21 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   const lsps2 = startLsps2(lightning);
   extra.push(...lsp.routes, ...lsps2.routes, ...lightningRoutes(lightning, payerNode));
   const lnurlAuth = await startLnurlAuth({ host });
+  // The LNURL service's nostr key, which signs its zap receipts (NIP-57).
+  const zapSecret = generateSecretKey();
+  let nostr: ReturnType<typeof startNostr> | null = null;
   const lnurl = await startLnurlService(
     {
       createInvoice: async (msat, descriptionHash) =>
         lightning.node.createInvoice(msat, { hash: descriptionHash }).bolt11,
       preimageOf: (bolt11) => lightning.node.preimageOf(bolt11),
+      zaps: {
+        secret: zapSecret,
+        whenPaid: async (hash) => {
+          await lightning.waitFor((e) => e.type === "payment_received" && e.paymentHash === hash, 3_600_000);
+        },
+        publish: (receipt) => void nostr?.relay.publish(receipt),
+      },
       payInvoice: async (bolt11) => {
         const r = await lightning.node.payInvoice(bolt11, 1_000_000n);
         if (r.status !== "succeeded")
@@ -155,7 +166,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     { host, hostility, ...(opts.lnurlPort !== undefined ? { port: opts.lnurlPort } : {}) },
   );
   extra.push(...lnurlRoutes(lnurl));
-  const nostr = startNostr(server, esploraUrl, { lnurl, hostility });
+  nostr = startNostr(server, esploraUrl, { lnurl, hostility });
   const cashu = startCashuWorld(esploraUrl, lightning, payerNode, hostility);
   extra.push(...cashu.routes);
   const feedback = startFeedback();

@@ -42,6 +42,8 @@ const NewProfile = screen(() => import("./screens/profile/NewProfile"), "NewProf
 const Profile = screen(() => import("./screens/profile/Profile"), "Profile");
 const EditProfile = screen(() => import("./screens/profile/EditProfile"), "EditProfile");
 const ImportProfile = screen(() => import("./screens/profile/ImportProfile"), "ImportProfile");
+const Chat = screen(() => import("./screens/chat/Chat"), "Chat");
+const Request = screen(() => import("./screens/chat/Request"), "Request");
 const NostrKeys = screen(() => import("./screens/settings/NostrKeys"), "NostrKeys");
 const Federations = screen(() => import("./screens/federations/Federations"), "Federations");
 const AddFederation = screen(() => import("./screens/federations/AddFederation"), "AddFederation");
@@ -87,6 +89,8 @@ function Routes() {
         <Route path="/transfer" component={Transfer} />
         <Route path="/settings/encrypt" component={EncryptSettings} />
         <Route path="/settings/servers" component={ServersSettings} />
+        <Route path="/chat/:id" component={Chat} />
+        <Route path="/request/:id" component={Request} />
         <Route path="/newprofile" component={NewProfile} />
         <Route path="/profile" component={Profile} />
         <Route path="/editprofile" component={EditProfile} />

@@ -2,6 +2,8 @@ import type { Network, OnchainKeychain } from "../events/types";
 import type { ChannelDetails, LightningDetails, OnchainDetails } from "../projections/activity";
 import type { NostrProfile } from "../projections/nostr";
 import type { ProfileSearchResult } from "../engine/nostr/search";
+import type { ChatPage } from "../projections/chat";
+import type { FriendZap } from "../projections/zaps";
 
 export type { ProfileSearchResult };
 
@@ -38,6 +40,8 @@ export interface LnurlOffer {
    * payment is made only to an offer that still reads the same.
    */
   readonly fingerprint: string;
+  /** The pay service takes NIP-57 zap requests (the send screen's privacy control is offered). */
+  readonly allowsNostr: boolean;
 }
 
 /** LUD-09 and LUD-10 success actions the wallet shows after paying (an `aes` one opens once paid). */
@@ -202,8 +206,16 @@ export interface CommandSpecs {
    * is the confirmed offer's: a service that now reads differently is refused.
    */
   LnurlPayInvoice: {
-    input: { lnurl: string; amountSats: bigint; comment: string; fingerprint: string };
-    output: { bolt11: string; successAction: LnurlSuccessAction | null };
+    /** `zap`: a public zap to the contact (NIP-57), when the service allows nostr. */
+    input: {
+      lnurl: string;
+      amountSats: bigint;
+      comment: string;
+      fingerprint: string;
+      zap?: { contactId: string } | null;
+    };
+    /** `zapRequest`: the signed zap request (JSON) the invoice commits to, when it is a zap. */
+    output: { bolt11: string; successAction: LnurlSuccessAction | null; zapRequest: string | null };
   };
   /** Opens a LUD-10 `aes` success action with the preimage of the paid invoice `paymentHash`. */
   OpenSuccessAction: {
@@ -263,6 +275,16 @@ export interface CommandSpecs {
   DeleteContact: { input: { id: string }; output: null };
   /** follow_npub / unfollow_npub: the contact must have an npub ("Contact doesn't have a npub"). */
   SetFollowed: { input: { id: string; followed: boolean }; output: null };
+  /** send_dm: a private message to the contact (NIP-17), queued until a relay takes it. */
+  SendMessage: { input: { contactId: string; text: string }; output: { id: string } };
+  /** Reads new private messages from the relays (the chat's refresh). */
+  SyncMessages: { input: Empty; output: { received: number } };
+  /** The chat with a contact: its newest `limit` (20) entries of payments and messages. */
+  GetChat: { input: { contactId: string; limit?: number }; output: ChatPage };
+  /** The friends tab: zaps among the people the owner follows, 100 a page, older ones before `until`. */
+  GetFriendZaps: { input: { until?: number | null }; output: { zaps: FriendZap[]; until: number | null } };
+  /** Reads the receipts of the wallet's zaps from the relays; a zap shows as such once its receipt matched. */
+  CheckZaps: { input: Empty; output: { confirmed: number } };
   /** Global search of social profiles through the cache service (trimmed, at most 10). */
   SearchProfiles: { input: { query: string }; output: ProfileSearchResult[] };
   /**

@@ -2,7 +2,9 @@ import type { CommandTag } from "./command";
 import type { Handler, Needs } from "./context";
 import { getTransaction } from "./activity";
 import { ecashHandlers, ecashNeeds } from "./ecash";
+import { chatHandlers, chatNeeds } from "./chat";
 import { contactsHandlers } from "./contacts";
+import { zapsHandlers, zapsNeeds } from "./zaps";
 import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers, lightningNeeds } from "./lightning";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
@@ -70,6 +72,8 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   SendFeedback: sendFeedbackCommand,
   ...plusHandlers,
   ...lightningAddressHandlers,
+  ...chatHandlers,
+  ...zapsHandlers,
 };
 
 /**
@@ -86,6 +90,8 @@ export const needs: Needs = {
   ...lspNeeds,
   ...ecashNeeds,
   ...nostrNeeds,
+  ...chatNeeds,
+  ...zapsNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
   GetNwcUri: "nwc",

@@ -21,7 +21,14 @@ import { boundedFetch } from "../engine/http/bounded";
 import { rootKey } from "../engine/keys/mnemonic";
 import { hex } from "@scure/base";
 import type { LnurlOffer } from "./command";
-import { type Handler, type Needs, outcome } from "./context";
+import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
+import { makeZapRequest } from "nostr-tools/nip57";
+import { finalizeEvent } from "nostr-tools/pure";
+import { crdtProjection } from "../projections/crdt";
+import { npubToHex } from "./contact-form";
+import { keyInUse } from "./nostr";
+import { decodeBolt11 } from "../engine/parse/bolt11";
+import { newEvent } from "../events/make";
 import { InvalidInput, isWalletError, ServerUnavailable, unexpected, type WalletError } from "../errors";
 import { createInvoice } from "./lightning";
 
@@ -57,6 +64,7 @@ export const offerOf = (p: LnurlParams): LnurlOffer => {
       commentAllowed: p.commentAllowed,
       action: null,
       fingerprint: fingerprintOf(p),
+      allowsNostr: p.nostrPubkey !== null,
     };
   }
   if (p.tag === "withdrawRequest") {
@@ -70,6 +78,7 @@ export const offerOf = (p: LnurlParams): LnurlOffer => {
       commentAllowed: 0,
       action: null,
       fingerprint: fingerprintOf(p),
+      allowsNostr: false,
     };
   }
   return {
@@ -81,6 +90,7 @@ export const offerOf = (p: LnurlParams): LnurlOffer => {
     commentAllowed: 0,
     action: p.action,
     fingerprint: fingerprintOf(p),
+    allowsNostr: false,
   };
 };
 
@@ -102,17 +112,67 @@ export const decodeLnurl: Handler<"DecodeLnurl"> = (cmd, ctx) =>
 
 export const lnurlPayInvoice: Handler<"LnurlPayInvoice"> = (cmd, ctx) =>
   Effect.gen(function* () {
+    // A zap (NIP-57) to a contact: a zap request signed by the wallet's key, when the service takes them.
+    const zapTo = cmd.zap ? yield* zapRecipient(ctx, cmd.zap.contactId) : null;
+    const key = zapTo ? yield* keyInUse(ctx) : null;
+    const relays = ctx.config?.nostr?.relays ?? [];
     const answer = yield* ctx.outside(
       lnurlCall(async () => {
         const p = await fetchParams(http, cmd.lnurl);
         if (p.tag !== "payRequest") throw wrongKind();
         // The offer read again must be the one the owner confirmed: same host, same metadata.
         if (fingerprintOf(p) !== cmd.fingerprint) throw offerChanged();
-        return requestPayInvoice(http, p, cmd.amountSats, cmd.comment, ctx.network);
+        const zapRequest =
+          zapTo && key && p.nostrPubkey !== null
+            ? JSON.stringify(
+                finalizeEvent(
+                  {
+                    ...makeZapRequest({
+                      pubkey: zapTo,
+                      amount: Number(cmd.amountSats * 1000n),
+                      comment: cmd.comment.trim(),
+                      relays: [...relays],
+                    }),
+                    created_at: Math.floor(ctx.stamp.now() / 1000),
+                  },
+                  key.secret,
+                ),
+              )
+            : undefined;
+        const r = await requestPayInvoice(http, p, cmd.amountSats, cmd.comment, ctx.network, zapRequest);
+        return { ...r, zapRequest: zapRequest ?? null, service: p.nostrPubkey };
       }),
     );
-    return outcome({ bolt11: answer.bolt11, successAction: answer.successAction });
+    const hash = answer.zapRequest ? decodeBolt11(answer.bolt11)?.paymentHash : undefined;
+    // The zap is recorded so its receipt can be checked against this request once it is paid.
+    const zapEvents =
+      hash && answer.zapRequest && answer.service && zapTo
+        ? [
+            newEvent("zap.requested", {
+              paymentHash: hash,
+              bolt11: answer.bolt11,
+              request: answer.zapRequest,
+              service: answer.service,
+              recipient: zapTo,
+            }),
+          ]
+        : [];
+    return outcome(
+      { bolt11: answer.bolt11, successAction: answer.successAction, zapRequest: answer.zapRequest },
+      zapEvents,
+    );
   });
+
+/** The hex key of the contact a zap goes to; 'Contact doesn't have a npub' when it has none. */
+const zapRecipient = (ctx: HandlerContext, contactId: string) => {
+  const c = crdtProjection.view(ctx.states.crdt).contacts?.[contactId];
+  const hex = c && !c.deleted && c.npub ? npubToHex(c.npub) : null;
+  return hex
+    ? Effect.succeed(hex)
+    : Effect.fail(
+        new InvalidInput({ message: "Contact doesn't have a npub", key: "contacts.error_no_npub" }),
+      );
+};
 
 /** LNURL-withdraw: a new invoice of this wallet for the amount, handed to the service to pay. */
 export const lnurlWithdraw: Handler<"LnurlWithdraw"> = (cmd, ctx) =>

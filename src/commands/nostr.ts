@@ -34,7 +34,7 @@ import type { Command, CommandTag, ResultOf } from "./command";
 import { hexToNpub, npubToHex } from "./contact-form";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
 
-interface Key {
+export interface Key {
   readonly secret: Uint8Array;
   readonly pubkey: string;
   readonly imported: boolean;
@@ -46,7 +46,7 @@ const needsWallet = (ctx: HandlerContext) =>
     : Effect.fail(new WalletState({ message: "There is no wallet on this device yet." }));
 
 /** The key in use: an imported nsec when one is stored, else the seed's. */
-const keyInUse = (ctx: HandlerContext): Effect.Effect<Key, WalletError> =>
+export const keyInUse = (ctx: HandlerContext): Effect.Effect<Key, WalletError> =>
   Effect.gen(function* () {
     yield* needsWallet(ctx);
     const nsec = ctx.keys.nostrSecret ? yield* ctx.keys.nostrSecret() : null;

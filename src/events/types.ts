@@ -215,6 +215,32 @@ export interface EventPayloads {
   "nwc.payment_denied": { request_id: string };
   /** The wallet answered a request: the NIP-47 response object as JSON (result or error). */
   "nwc.answered": { request_id: string; response: string };
+  /**
+   * A private message with a contact, sent or received (NIP-17, or legacy NIP-04), as its author wrote it;
+   * `wraps` are the ids of the relay events that carried it (read once, never opened again).
+   */
+  "chat.message": {
+    id: string;
+    from: string;
+    peer: string;
+    text: string;
+    at: number;
+    via: "nip17" | "nip04";
+    wraps: string[];
+  };
+  /**
+   * A zap (NIP-57) was asked for: the signed zap request (JSON) the invoice `paymentHash` commits to, the pay
+   * service's nostr key that will sign its receipt, and the zapped key.
+   */
+  "zap.requested": {
+    paymentHash: string;
+    bolt11: string;
+    request: string;
+    service: string;
+    recipient: string;
+  };
+  /** The service's receipt (kind 9735) for that zap was read and matched the request. */
+  "zap.confirmed": { paymentHash: string; receipt: string };
 }
 
 /** A signed nostr event (NIP-01), as stored in the log. */
@@ -301,6 +327,9 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "nwc.payment_held": 1,
   "nwc.payment_denied": 1,
   "nwc.answered": 1,
+  "chat.message": 1,
+  "zap.requested": 1,
+  "zap.confirmed": 1,
 };
 
 export const isEventType = (t: unknown): t is EventType =>

@@ -200,4 +200,21 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
   }),
   "nwc.payment_denied": fields({ request_id: requestId }),
   "nwc.answered": fields({ request_id: requestId, response: str }),
+  "chat.message": fields({
+    id: hex64,
+    from: hex64,
+    peer: hex64,
+    text: (x) => str(x) && (x as string).length <= 10_000,
+    at: (x) => Number.isSafeInteger(x) && (x as number) >= 0,
+    via: (x) => x === "nip17" || x === "nip04",
+    wraps: (x) => Array.isArray(x) && x.length <= 10 && x.every(hex64),
+  }),
+  "zap.requested": fields({
+    paymentHash: hex64,
+    bolt11: (x) => str(x) && (x as string).length <= 10_000,
+    request: (x) => str(x) && (x as string).length <= 64_000,
+    service: hex64,
+    recipient: hex64,
+  }),
+  "zap.confirmed": fields({ paymentHash: hex64, receipt: hex64 }),
 };

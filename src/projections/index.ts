@@ -2,6 +2,7 @@ import type { ContactRecord, Doc } from "../crdt/doc";
 import type { WalletEvent } from "../events/types";
 import { ACTIVITY_PAGE, type ActivityItem, activityItems } from "./activity";
 import { type BalanceView, balanceOf } from "./balance";
+import { type ChatState, chatProjection, withZaps } from "./chat";
 import { crdtProjection } from "./crdt";
 import { type EcashState, ecashProjection, ecashTotal, joinedCustodians } from "./ecash";
 import { type LightningState, lightningProjection } from "./lightning";
@@ -22,6 +23,7 @@ export interface States {
   readonly ecash: EcashState;
   readonly nostr: NostrState;
   readonly nwc: NwcState;
+  readonly chat: ChatState;
 }
 
 export const initialStates = (): States => ({
@@ -33,6 +35,7 @@ export const initialStates = (): States => ({
   ecash: ecashProjection.initial(),
   nostr: nostrProjection.initial(),
   nwc: nwcProjection.initial(),
+  chat: chatProjection.initial(),
 });
 
 export const foldEvent = (s: States, e: WalletEvent): States => ({
@@ -44,6 +47,7 @@ export const foldEvent = (s: States, e: WalletEvent): States => ({
   ecash: ecashProjection.apply(s.ecash, e),
   nostr: nostrProjection.apply(s.nostr, e),
   nwc: nwcProjection.apply(s.nwc, e),
+  chat: chatProjection.apply(s.chat, e),
 });
 
 export const foldEvents = (events: Iterable<WalletEvent>, from: States = initialStates()): States => {
@@ -111,7 +115,11 @@ export const deriveViews = (s: States): Views => {
   const doc = crdtProjection.view(s.crdt);
   const contacts = doc.contacts ?? {};
   // Payments labelled with a contact's id show that contact on their rows.
-  const items = withContacts(activityItems(s.onchain, labelsOf(doc), s.lightning, s.ecash), contacts);
+  // A zap whose receipt matched its request shows as one.
+  const items = withZaps(
+    withContacts(activityItems(s.onchain, labelsOf(doc), s.lightning, s.ecash), contacts),
+    s.chat.zaps,
+  );
   const channels = s.lightning.channels.map((c) => ({
     channel_id: c.channel_id,
     outpoint: c.outpoint ?? "",

@@ -22,6 +22,8 @@ export const ROUTES_BUILT: readonly string[] = [
   "/swap",
   "/settings/encrypt",
   "/settings/servers",
+  "/chat",
+  "/request",
   "/newprofile",
   "/profile",
   "/editprofile",

@@ -43,6 +43,8 @@ export type LnurlParams =
       /** The `text/plain` entry. */
       readonly description: string;
       readonly commentAllowed: number;
+      /** NIP-57: the service takes zap requests and signs receipts with this key (hex); null when it does not. */
+      readonly nostrPubkey: string | null;
     }
   | {
       readonly tag: "withdrawRequest";
@@ -163,6 +165,12 @@ const readPay = (url: URL, json: Record<string, unknown>): LnurlParams => {
     metadata,
     description,
     commentAllowed: comment,
+    nostrPubkey:
+      json.allowsNostr === true &&
+      typeof json.nostrPubkey === "string" &&
+      /^[0-9a-f]{64}$/.test(json.nostrPubkey)
+        ? json.nostrPubkey
+        : null,
   };
 };
 
@@ -292,13 +300,16 @@ export const requestPayInvoice = async (
   amountSats: bigint,
   comment: string,
   network: Network,
+  /** NIP-57: a signed zap request (kind 9734, JSON); the invoice then commits to it instead of the metadata. */
+  zapRequest?: string,
 ): Promise<PayInvoiceAnswer> => {
   const amountMsat = amountSats * 1000n;
   if (amountMsat < params.minSendable || amountMsat > params.maxSendable)
     throw fail("The amount is outside what the service accepts.", "lnurl.error_amount_range");
   const url = new URL(params.callback);
   url.searchParams.set("amount", amountMsat.toString());
-  const text = comment.trim();
+  const text = zapRequest === undefined ? comment.trim() : "";
+  if (zapRequest !== undefined) url.searchParams.set("nostr", zapRequest);
   if (text !== "") {
     if (params.commentAllowed === 0 || text.length > params.commentAllowed)
       throw fail("The comment is longer than the service accepts.", "lnurl.error_comment");
@@ -312,7 +323,9 @@ export const requestPayInvoice = async (
     throw fail(`Destination is for ${invoice.network} but you're on ${network}`, "lnurl.error_bad_invoice");
   if (invoice.amountMsat !== amountMsat)
     throw fail("The service's invoice is not for the amount asked.", "lnurl.error_bad_invoice");
-  if (invoice.descriptionHash?.toLowerCase() !== hex.encode(sha256(utf8.decode(params.metadata))))
+  if (
+    invoice.descriptionHash?.toLowerCase() !== hex.encode(sha256(utf8.decode(zapRequest ?? params.metadata)))
+  )
     throw fail("The service's invoice does not match its description.", "lnurl.error_bad_invoice");
   return { bolt11: invoice.invoice, successAction: readSuccessAction(json.successAction, url) };
 };

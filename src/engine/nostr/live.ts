@@ -6,6 +6,7 @@ import type { Filter } from "nostr-tools/filter";
 import type { FetchFn } from "../http/bounded";
 import { type uploadAuth, uploadPicture } from "./blossom";
 import { fetchCachedProfile, MissingCache } from "./cache";
+import { type AuthSigner, authedQuery } from "./inbox";
 import type { NostrEvent } from "./event";
 import { Outbox, type OutboxHooks } from "./outbox";
 import { RELAY_TIMINGS, type RelayStatus, RelaySet, type RelayTimings } from "./relays";
@@ -15,6 +16,8 @@ export interface NostrPort {
   readonly flush: () => void;
   /** Events matching `filter` on the relays, checked; waits for a first connection at most a connect deadline. */
   readonly query: (filter: Filter) => Promise<NostrEvent[]>;
+  /** Like `query`, after answering the relays' NIP-42 AUTH with `sign` (gift wraps are served only then). */
+  readonly authedQuery: (filter: Filter, sign: AuthSigner) => Promise<NostrEvent[]>;
   readonly status: () => readonly RelayStatus[];
   /** The newest profile of `pubkey` the social-profile cache service has; throws `MissingCache` when none is set. */
   readonly cachedProfile: (pubkey: string) => Promise<NostrEvent | null>;
@@ -58,6 +61,7 @@ export const makeNostrPort = (
       await relays.whenConnected(timings.connectMs);
       return relays.query(filter);
     },
+    authedQuery: (filter, sign) => authedQuery(relays, filter, sign, timings.connectMs),
     status: () => relays.status(),
     cachedProfile: (pubkey) => {
       if (http.primal === "")

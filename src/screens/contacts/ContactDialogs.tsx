@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { Link } from "wouter";
 import type { ContactRecord } from "../../crdt/doc";
 import { useI18n } from "../../i18n/intl";
 import { CopyButton } from "../../ui/CopyButton";
@@ -189,6 +190,11 @@ function ContactDetail({ contact, onClose }: { contact: ContactRecord; onClose: 
           >
             {contact.is_followed ? t("contacts.unfollow") : t("contacts.follow")}
           </button>
+        ) : null}
+        {contact.npub ? (
+          <Link href={`/chat/${encodeURIComponent(contact.id)}`} className="button" onClick={onClose}>
+            {t("chat.open")}
+          </Link>
         ) : null}
         <button
           type="button"

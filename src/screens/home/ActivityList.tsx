@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { ArrowDownLeft, ArrowUpRight } from "lucide-react";
-import { Link } from "wouter";
+import { Link, useLocation } from "wouter";
 import type { ActivityItem } from "../../projections/activity";
 import { useI18n } from "../../i18n/intl";
 import { relativeTime } from "../../ui/format";
@@ -28,6 +28,7 @@ export function ActivityList() {
   const [shown] = useBalanceShown();
   const [open, setOpen] = useState<ActivityItem | null>(null);
   const now = useNowSeconds();
+  const [, navigate] = useLocation();
 
   /** A payment to or from a contact is shown as that contact's ("To Alice", "From Alice"). */
   const contactName = (item: ActivityItem): string | null => {
@@ -53,7 +54,16 @@ export function ActivityList() {
       <ul className="activity-list" aria-label={t("activity.title")}>
         {activity.items.map((item) => (
           <li key={item.id}>
-            <button type="button" className="activity-row" onClick={() => setOpen(item)}>
+            <button
+              type="button"
+              className="activity-row"
+              onClick={() => {
+                // A row with a contact opens its chat (spec 1 home); any other opens its details.
+                const c = contacts?.find((x) => item.contacts.includes(x.id));
+                if (c) navigate(`/chat/${encodeURIComponent(c.id)}`);
+                else setOpen(item);
+              }}
+            >
               <span className={item.inbound ? "activity-icon inbound" : "activity-icon"} aria-hidden="true">
                 {item.inbound ? <ArrowDownLeft size={20} /> : <ArrowUpRight size={20} />}
               </span>
@@ -63,6 +73,7 @@ export function ActivityList() {
                   item.labels[0] ??
                   (item.inbound ? t("activity.received") : t("activity.sent"))}
                 {item.dropped ? ` · ${t("activity.dropped")}` : ""}
+                {item.privacy_level === "Public" ? ` · ${t("activity.zapped")}` : ""}
               </span>
               <span className={item.inbound ? "activity-amount inbound" : "activity-amount"}>
                 {item.inbound ? "+" : "-"}

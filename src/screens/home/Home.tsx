@@ -7,6 +7,7 @@ import { ProgressBar } from "../../ui/Skeleton";
 import { useView, useWallet } from "../../ui/wallet";
 import { useSyncExternalStore } from "react";
 import { ActivityList } from "./ActivityList";
+import { FriendsZaps } from "./FriendsZaps";
 import { BalanceCard } from "./BalanceCard";
 import { ExpiryBanner } from "./ExpiryBanner";
 import { ContactsStrip } from "./ContactsStrip";
@@ -110,7 +111,7 @@ export function Home() {
       </div>
       <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === "me" ? <ActivityList /> : null}
-        {tab === "friends" ? <p className="empty-state">{t("home.friends_empty")}</p> : null}
+        {tab === "friends" ? <FriendsZaps /> : null}
         {tab === "requests" && !safeMode ? <NwcRequests /> : null}
       </section>
       <HomeRequests />

@@ -56,6 +56,15 @@ type Fee = {
  * Send (spec 1 §5): the destination (from a scan, a link or typed), the amount with the method to pay
  * by, the fee before confirming, then the result. Every rule is decided in send-rules and the worker.
  */
+/** Asks every 3 s, for a minute at most, whether the zap's receipt arrived (CheckZaps records it). */
+const watchZapReceipt = async (client: ReturnType<typeof useWallet>) => {
+  for (let i = 0; i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 3_000));
+    const r = await client.dispatch({ _tag: "CheckZaps" }).catch(() => null);
+    if (r && r.confirmed > 0) return;
+  }
+};
+
 export function Send() {
   const { t } = useI18n();
   const fmt = useFormat();
@@ -77,6 +86,8 @@ export function Send() {
   const [method, setMethod] = useState<PaymentMethod["method"]>("lightning");
   const [sendAll, setSendAll] = useState(false);
   const [comment, setComment] = useState("");
+  // Spec 1 send: the privacy of a payment to a contact with a social key (a zap, NIP-57).
+  const [privacy, setPrivacy] = useState<"NotAvailable" | "Public">("NotAvailable");
   const [offer, setOffer] = useState<LnurlOffer | null>(null);
   const [fee, setFee] = useState<Fee | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -263,6 +274,7 @@ export function Send() {
                   amountSats,
                   comment,
                   fingerprint: offer?.fingerprint ?? "",
+                  zap: zapping && contact ? { contactId: contact.id } : null,
                 })
                 .then((r) => {
                   successAction = r.successAction;
@@ -276,6 +288,8 @@ export function Send() {
         feeSats: paid.feeSats,
         successAction: await shown(successAction, paid),
       });
+      // A zap shows as one once the service's receipt is out and matches: look for it for a while.
+      if (zapping) void watchZapReceipt(client);
     } catch (err) {
       if (err instanceof CommandFailed && err._tag === "RepeatNeedsConfirmation")
         setAskRepeat({ minutes: err.values?.minutes ?? "1" });
@@ -284,6 +298,11 @@ export function Send() {
       setSending(false);
     }
   };
+
+  // A zap only to a contact with an npub, through a service that allows nostr, never for a fixed invoice.
+  const zapPossible =
+    !!contact?.npub && !request?.invoice && offer?.tag === "payRequest" && offer.allowsNostr;
+  const zapping = zapPossible && privacy === "Public";
 
   const hodl = request ? isHodlDestination(request.lightning_address, request.lnurl) : false;
   const current = methods.find((m) => m.method === chosen);
@@ -409,6 +428,19 @@ export function Send() {
               onChange={(e) => setComment(e.target.value)}
             />
           </>
+        ) : null}
+        {contact ? (
+          <button
+            type="button"
+            className="button button-small"
+            disabled={!zapPossible}
+            aria-label={t("send.privacy_label", {
+              value: t(`send.privacy_${zapping ? "Public" : "NotAvailable"}`),
+            })}
+            onClick={() => setPrivacy((p) => (p === "Public" ? "NotAvailable" : "Public"))}
+          >
+            {t(`send.privacy_${zapping ? "Public" : "NotAvailable"}`)}
+          </button>
         ) : null}
         {fee ? (
           <p data-testid="send-fee">

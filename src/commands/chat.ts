@@ -1,0 +1,281 @@
+/**
+ * Chat with a contact (spec 2 chat and request): private messages sent as NIP-17 gift wraps (queued in the
+ * log, so the outbox sends them once a relay is reachable and nothing typed is lost), messages read from
+ * the relays (NIP-17 after NIP-42 AUTH, and legacy NIP-04) and recorded once each, and the chat's one
+ * timeline of payments and messages with the invoices found in messages.
+ */
+import { Effect } from "effect";
+import type { ContactRecord } from "../crdt/doc";
+import {
+  authSigner,
+  type DirectMessage,
+  dmRelayList,
+  GIFT_WRAP,
+  LEGACY_DM,
+  MAX_MESSAGE_CHARS,
+  openLegacy,
+  openWrap,
+  wrapMessage,
+} from "../engine/nostr/dm";
+import type { NostrEvent } from "../engine/nostr/event";
+import { decodeBolt11 } from "../engine/parse/bolt11";
+import { parsePaymentRequest } from "../engine/parse/parse";
+import { InvalidInput, ServerUnavailable } from "../errors";
+import { type NewEvent, newEvent } from "../events/make";
+import type { Network } from "../events/types";
+import { activityItems } from "../projections/activity";
+import type { ChatEntry, ChatMessage } from "../projections/chat";
+import { withContacts } from "../projections/contacts";
+import { crdtProjection } from "../projections/crdt";
+import type { LightningState } from "../projections/lightning";
+import { labelsOf } from "../projections/settings";
+import { lastPage, mergeTimeline, oldestFirst } from "../projections/timeline";
+import type { CommandTag } from "./command";
+import { npubToHex } from "./contact-form";
+import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
+import { type Key, keyInUse } from "./nostr";
+
+/** A page of the chat (get_dm_conversation's limit). */
+export const CHAT_PAGE = 20;
+/** NIP-59 dates gift wraps up to two days back: asking for new ones reaches back this far. */
+const WRAP_BACKDATE_S = 3 * 24 * 3600;
+
+/** Message words longer than this are tried as payment strings (spec 2 chat). */
+export const INVOICE_WORD_MIN = 16;
+
+/**
+ * The payment strings in `text`: each word longer than 15 characters that parses as a payment request with
+ * a lightning invoice. Never throws, whatever the text.
+ */
+export const invoicesIn = (
+  text: string,
+  network: Network,
+): { original: string; invoice: string; amount_sats: bigint | null; paymentHash: string | null }[] => {
+  const out: { original: string; invoice: string; amount_sats: bigint | null; paymentHash: string | null }[] =
+    [];
+  for (const word of text.split(/\s+/)) {
+    if (word.length < INVOICE_WORD_MIN) continue;
+    try {
+      const parsed = parsePaymentRequest(word, network);
+      if (!parsed.invoice) continue;
+      const decoded = decodeBolt11(parsed.invoice);
+      out.push({
+        original: word,
+        invoice: parsed.invoice,
+        amount_sats: parsed.amount_sats,
+        paymentHash: decoded?.paymentHash ?? null,
+      });
+    } catch {
+      // Not a payment string: a word like any other.
+    }
+  }
+  return out;
+};
+
+/** Whether the invoice with `hash` was paid: received by the wallet, or paid by it. */
+export const invoicePaid = (lightning: LightningState, hash: string | null): boolean => {
+  if (hash === null) return false;
+  if (lightning.invoices.get(hash)?.paidMsat != null) return true;
+  for (const p of lightning.payments.values())
+    if (p.paymentHash === hash && p.status === "succeeded") return true;
+  return false;
+};
+
+const notFound = () => new InvalidInput({ message: "Contact not found", key: "contacts.error_not_found" });
+const noNpub = () =>
+  new InvalidInput({ message: "Contact doesn't have a npub", key: "contacts.error_no_npub" });
+
+const contactOf = (ctx: HandlerContext, id: string): ContactRecord | null => {
+  const c = crdtProjection.view(ctx.states.crdt).contacts?.[id];
+  return c && !c.deleted ? c : null;
+};
+
+/** The contact and its hex public key; 'Contact doesn't have a npub' when it has none. */
+const peerOf = (ctx: HandlerContext, id: string) =>
+  Effect.gen(function* () {
+    const contact = contactOf(ctx, id);
+    if (!contact) return yield* Effect.fail(notFound());
+    const peer = contact.npub ? npubToHex(contact.npub) : null;
+    if (!peer) return yield* Effect.fail(noNpub());
+    return { contact, peer };
+  });
+
+const nowSeconds = (ctx: HandlerContext) => Math.floor(ctx.stamp.now() / 1000);
+
+const queued = (event: NostrEvent): NewEvent => newEvent("nostr.queued", { event });
+
+const relays = (ctx: HandlerContext): readonly string[] => ctx.config?.nostr?.relays ?? [];
+
+/** The wallet's NIP-17 inbox list (kind 10050), published once and again when the relays change. */
+const dmRelayEvents = (ctx: HandlerContext, key: Key): NewEvent[] => {
+  const urls = relays(ctx);
+  if (urls.length === 0) return [];
+  const current = ctx.states.chat.dmRelays.get(key.pubkey);
+  if (current !== undefined && current.join(" ") === urls.join(" ")) return [];
+  return [queued(dmRelayList(key.secret, urls, nowSeconds(ctx)))];
+};
+
+const messageEvent = (m: DirectMessage, wraps: string[]): NewEvent =>
+  newEvent("chat.message", {
+    id: m.id,
+    from: m.from,
+    peer: m.peer,
+    text: m.text,
+    at: m.at,
+    via: m.via,
+    wraps,
+  });
+
+/** send_dm: the message goes out as NIP-17 gift wraps through the outbox (queued now, sent when it can). */
+export const sendMessage: Handler<"SendMessage"> = (cmd, ctx) =>
+  Effect.gen(function* () {
+    const text = cmd.text.trim();
+    if (text === "" || text.length > MAX_MESSAGE_CHARS)
+      return yield* Effect.fail(
+        new InvalidInput({
+          message: "Write a message of at most 10,000 characters.",
+          key: "chat.error_message",
+        }),
+      );
+    const { peer } = yield* peerOf(ctx, cmd.contactId);
+    const key = yield* keyInUse(ctx);
+    const { message, toPeer, toSelf } = wrapMessage(
+      key.secret,
+      key.pubkey,
+      peer,
+      text,
+      nowSeconds(ctx),
+      relays(ctx)[0],
+    );
+    return outcome({ id: message.id }, [
+      ...dmRelayEvents(ctx, key),
+      queued(toPeer),
+      queued(toSelf),
+      messageEvent(message, [toPeer.id, toSelf.id]),
+    ]);
+  });
+
+/**
+ * Reads new private messages from the relays (the chat's refresh): gift wraps addressed to the wallet
+ * (after AUTH) and kind 4 messages to or from it. Each relay event is opened once; what opens is recorded.
+ */
+export const syncMessages: Handler<"SyncMessages"> = (_cmd, ctx) =>
+  Effect.gen(function* () {
+    const key = yield* keyInUse(ctx);
+    const port = ctx.nostr;
+    if (!port)
+      return yield* Effect.fail(
+        new ServerUnavailable({ message: "The nostr relays are not running.", key: "chat.error_relays" }),
+      );
+    const since = Math.max(0, ctx.states.chat.newest - WRAP_BACKDATE_S);
+    const sign = authSigner(key.secret);
+    const found = yield* ctx.outside(
+      Effect.promise(async () => {
+        const none = () => [] as NostrEvent[];
+        const [wraps, toMe, fromMe] = await Promise.all([
+          port.authedQuery({ kinds: [GIFT_WRAP], "#p": [key.pubkey], since }, sign).catch(none),
+          port.query({ kinds: [LEGACY_DM], "#p": [key.pubkey], since }).catch(none),
+          port.query({ kinds: [LEGACY_DM], authors: [key.pubkey], since }).catch(none),
+        ]);
+        return [...wraps, ...toMe, ...fromMe];
+      }),
+    );
+    // States are as they are after the wait: another sync may have read some of these meanwhile.
+    const { read, ids } = ctx.states.chat;
+    const events: NewEvent[] = [];
+    const opened = new Set<string>();
+    const recorded = new Set<string>();
+    for (const e of found) {
+      if (read.has(e.id) || opened.has(e.id)) continue;
+      opened.add(e.id);
+      const m =
+        e.kind === GIFT_WRAP ? openWrap(e, key.secret, key.pubkey) : openLegacy(e, key.secret, key.pubkey);
+      if (!m || ids.has(m.id) || recorded.has(m.id)) continue;
+      recorded.add(m.id);
+      events.push(messageEvent(m, [e.id]));
+    }
+    return outcome({ received: events.length }, [...dmRelayEvents(ctx, key), ...events]);
+  });
+
+/** The chat with a contact (get_dm_conversation + get_label_activity): the newest `limit` entries. */
+export const getChat: Handler<"GetChat"> = (cmd, ctx) =>
+  Effect.gen(function* () {
+    const contact = contactOf(ctx, cmd.contactId);
+    if (!contact) return yield* Effect.fail(notFound());
+    const peer = contact.npub ? npubToHex(contact.npub) : null;
+    const me = peer ? (yield* keyInUse(ctx)).pubkey : null;
+    const doc = crdtProjection.view(ctx.states.crdt);
+    const items = withContacts(
+      activityItems(ctx.states.onchain, labelsOf(doc), ctx.states.lightning),
+      doc.contacts ?? {},
+    )
+      .filter((i) => i.contacts.includes(contact.id))
+      .map((i) => ({ ...i, at: i.last_updated || i.seen_at }));
+    const messages: readonly ChatMessage[] = peer ? (ctx.states.chat.conversations.get(peer) ?? []) : [];
+    const timeline = mergeTimeline(oldestFirst(items), messages);
+    const limit = Math.max(1, Math.min(cmd.limit ?? CHAT_PAGE, 10_000));
+    const page = lastPage(timeline, limit);
+    const outbox = ctx.states.nostr.outbox;
+    const waiting = new Set<string>();
+    for (const e of outbox.values()) if (e.kind === GIFT_WRAP) waiting.add(e.id);
+    const entries: ChatEntry[] = page.items.map((t) => {
+      if (t.type === "activity")
+        return {
+          type: "activity",
+          id: t.item.id,
+          at: t.at,
+          kind: t.item.kind,
+          amount_sats: t.item.amount_sats,
+          inbound: t.item.inbound,
+          pending: t.item.last_updated === 0,
+        };
+      const m = t.item;
+      const mine = m.from === me;
+      return {
+        type: "message",
+        id: m.id,
+        at: m.at,
+        mine,
+        text: m.text,
+        queued: mine && (ctx.states.chat.wrapsOf.get(m.id) ?? []).some((w) => waiting.has(w)),
+        invoices: invoicesIn(m.text, ctx.network).map((inv) => {
+          const paid = invoicePaid(ctx.states.lightning, inv.paymentHash);
+          return {
+            original: inv.original,
+            invoice: inv.invoice,
+            amount_sats: inv.amount_sats,
+            paid,
+            payable: !mine && !paid,
+          };
+        }),
+      };
+    });
+    return outcome({
+      contact: {
+        id: contact.id,
+        name: contact.name,
+        npub: contact.npub,
+        ln_address: contact.ln_address,
+        lnurl: contact.lnurl,
+        image_url: contact.image_url,
+        is_followed: contact.is_followed,
+      },
+      entries,
+      more: page.more,
+    });
+  });
+
+type ChatTag = "SendMessage" | "SyncMessages" | "GetChat";
+
+export const chatHandlers = {
+  SendMessage: sendMessage,
+  SyncMessages: syncMessages,
+  GetChat: getChat,
+} satisfies { readonly [K in ChatTag]: Handler<K> } & { readonly [K in CommandTag]?: Handler<K> };
+
+/** Sending and reading the log need only the seed; reading relays needs the nostr engine (started on demand). */
+export const chatNeeds: Needs = {
+  SendMessage: "seed",
+  SyncMessages: "nostr",
+  GetChat: "seed",
+};

@@ -1,0 +1,196 @@
+/**
+ * A public zap to a contact (NIP-57) through the wallet's host: the pay service is the world's LNURL service
+ * with zaps on; the zap request the wallet signs is validated by an outside client (nostr-tools'
+ * `nip57.validateZapRequest`), and the receipt the service publishes once paid is checked against it.
+ */
+import { makeZapReceipt, validateZapRequest } from "nostr-tools/nip57";
+import {
+  finalizeEvent,
+  generateSecretKey,
+  getPublicKey,
+  type VerifiedEvent,
+  verifyEvent,
+} from "nostr-tools/pure";
+import WebSocket from "ws";
+import { nodeWebSocket } from "../../harness/pipes";
+import { serveNostr } from "../../harness/nostr/standalone";
+import type { NostrWorld } from "../../harness/nostr/world";
+import type { Platform } from "../engine/engine";
+import { nostrEngine } from "../engine/nostr/engine";
+import { readEvents } from "../events/log";
+import { foldEvents } from "../projections";
+import { npubEncode } from "nostr-tools/nip19";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInvoice } from "../../harness/bolt11-sign";
+import { type LnurlService, startLnurlService } from "../../harness/lnurl";
+import type { WalletConfig } from "../config";
+import { decodeBolt11 } from "../engine/parse/bolt11";
+import { WalletDb } from "../events/db";
+import type { LnurlOffer } from "./command";
+import { type CommandAnswer, WalletHost } from "./host";
+import { makeStateCipher } from "./state-cipher";
+
+const ok = <T = unknown>(a: CommandAnswer): T => {
+  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
+  return a.value as T;
+};
+
+const serviceKey = generateSecretKey();
+const receipts: VerifiedEvent[] = [];
+const paid = new Map<string, () => void>();
+let service: LnurlService;
+let world: { nostr: NostrWorld; base: string; stop: () => Promise<void> };
+const platform: Platform = {
+  fetch: (i, init) => fetch(i, init),
+  makeSocket: nodeWebSocket,
+  loadLdk: async () => undefined,
+  webSocket: WebSocket as unknown as typeof globalThis.WebSocket,
+};
+
+beforeAll(async () => {
+  world = await serveNostr();
+  service = await startLnurlService({
+    createInvoice: async (msat, descriptionHash) => signInvoice({ msat, descriptionHash }),
+    payInvoice: async () => undefined,
+    zaps: {
+      secret: serviceKey,
+      whenPaid: (hash) => new Promise<void>((resolve) => paid.set(hash, resolve)),
+      publish: (r) => {
+        receipts.push(r);
+        world.nostr.relay.publish(r);
+      },
+    },
+  });
+});
+afterAll(async () => {
+  await service.stop();
+  await world.stop();
+});
+
+describe("zaps to a contact", () => {
+  it("signs a public zap request an outside client validates, and the published receipt matches it", async () => {
+    const friend = getPublicKey(generateSecretKey());
+    const { url, address } = service.addPay({
+      name: "friend",
+      minSendable: 1_000n,
+      maxSendable: 100_000_000n,
+      description: "Tips",
+    });
+    const db = new WalletDb(`zaps-${Date.now()}`);
+    const host = await WalletHost.open({
+      db,
+      config: {
+        network: "regtest",
+        esplora: "http://127.0.0.1:1",
+        proxy: null,
+        lsp: null,
+        priceSource: "",
+        nostr: { relays: [world.nostr.relayUrl], primal: "", blossom: "" },
+      } satisfies WalletConfig,
+      cipher: makeStateCipher({ iterations: 1000, allowWeak: true }),
+      onViews: () => undefined,
+      engines: { list: [nostrEngine], platform },
+    });
+    try {
+      ok(await host.run({ _tag: "CreateWallet" }));
+      const contactId = ok<{ id: string }>(
+        await host.run({
+          _tag: "CreateContact",
+          name: "Friend",
+          npub: npubEncode(friend),
+          ln_address: address,
+        }),
+      ).id;
+      const noNpub = ok<{ id: string }>(
+        await host.run({ _tag: "CreateContact", name: "Plain", npub: "", ln_address: address }),
+      ).id;
+      const offer = ok<LnurlOffer>(await host.run({ _tag: "DecodeLnurl", lnurl: url }));
+      expect(offer.allowsNostr).toBe(true);
+
+      expect(
+        await host.run({
+          _tag: "LnurlPayInvoice",
+          lnurl: url,
+          amountSats: 21n,
+          comment: "",
+          fingerprint: offer.fingerprint,
+          zap: { contactId: noNpub },
+        }),
+      ).toMatchObject({ ok: false, error: { message: "Contact doesn't have a npub" } });
+
+      const { npub } = ok<{ npub: string }>(await host.run({ _tag: "GetNpub" }));
+      const answer = ok<{ bolt11: string; zapRequest: string | null }>(
+        await host.run({
+          _tag: "LnurlPayInvoice",
+          lnurl: url,
+          amountSats: 2_100n,
+          comment: "for the coffee",
+          fingerprint: offer.fingerprint,
+          zap: { contactId },
+        }),
+      );
+      const request = answer.zapRequest ?? "";
+      expect(validateZapRequest(request)).toBeNull();
+      const parsed = JSON.parse(request) as { pubkey: string; content: string; tags: string[][] };
+      expect(npubEncode(parsed.pubkey)).toBe(npub);
+      expect(parsed.content).toBe("for the coffee");
+      expect(parsed.tags).toContainEqual(["p", friend]);
+      expect(parsed.tags).toContainEqual(["amount", "2100000"]);
+      expect(parsed.tags).toContainEqual(["relays", world.nostr.relayUrl]);
+      // The service got exactly that request and no LUD-12 comment beside it.
+      expect(service.invoices.at(-1)).toMatchObject({ name: "friend", msat: 2_100_000n, comment: null });
+
+      // Not paid yet: no receipt. A forged one (another key, the same tags) does not make it a zap.
+      expect(ok<{ confirmed: number }>(await host.run({ _tag: "CheckZaps" })).confirmed).toBe(0);
+      const forged = finalizeEvent(
+        makeZapReceipt({ zapRequest: request, bolt11: answer.bolt11, paidAt: new Date() }),
+        generateSecretKey(),
+      );
+      world.nostr.relay.publish(forged);
+      expect(ok<{ confirmed: number }>(await host.run({ _tag: "CheckZaps" })).confirmed).toBe(0);
+
+      // Paid: the service's receipt names the contact, carries the invoice and the wallet's request.
+      paid.get(decodeBolt11(answer.bolt11)?.paymentHash ?? "")?.();
+      await expect.poll(() => receipts.length).toBe(1);
+      const receipt = receipts[0] as VerifiedEvent;
+      expect(verifyEvent(receipt)).toBe(true);
+      expect(receipt.pubkey).toBe(getPublicKey(serviceKey));
+      const tag = (n: string) => receipt.tags.find((t) => t[0] === n)?.[1];
+      expect(tag("description")).toBe(request);
+      expect(tag("bolt11")).toBe(answer.bolt11);
+      expect(tag("p")).toBe(friend);
+      expect(tag("P")).toBe(parsed.pubkey);
+      // The same receipt as nostr-tools would make from the request and invoice.
+      expect(makeZapReceipt({ zapRequest: request, bolt11: answer.bolt11, paidAt: new Date() }).tags).toEqual(
+        expect.arrayContaining([
+          ["p", friend],
+          ["bolt11", answer.bolt11],
+        ]),
+      );
+
+      // The wallet reads the receipt from the relay, checks it against its request, and records the zap.
+      expect(ok<{ confirmed: number }>(await host.run({ _tag: "CheckZaps" })).confirmed).toBe(1);
+      const hash = decodeBolt11(answer.bolt11)?.paymentHash ?? "";
+      const events = await readEvents(db);
+      expect(events.filter((e) => e.type === "zap.confirmed").map((e) => e.payload)).toEqual([
+        { paymentHash: hash, receipt: receipt.id },
+      ]);
+      expect(foldEvents(events).chat.zaps.get(hash)?.confirmed).toBe(true);
+      expect(ok<{ confirmed: number }>(await host.run({ _tag: "CheckZaps" })).confirmed).toBe(0);
+
+      // Without a zap the same service is paid the plain LNURL way.
+      const plain = ok<{ zapRequest: string | null }>(
+        await host.run({
+          _tag: "LnurlPayInvoice",
+          lnurl: url,
+          amountSats: 50n,
+          comment: "",
+          fingerprint: offer.fingerprint,
+        }),
+      );
+      expect(plain.zapRequest).toBeNull();
+    } finally {
+      await host.stop();
+    }
+  }, 60_000);
+});

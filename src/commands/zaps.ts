@@ -1,0 +1,114 @@
+/**
+ * The friends tab (spec 1 home): zaps among the people the owner follows (its followed contacts and its
+ * own follow list), from the cache service's `zaps_feed`, a page of at most 100, older pages by `until`.
+ */
+import { Effect } from "effect";
+import { fetchZaps, ZapsFailed } from "../engine/nostr/zaps";
+import { ServerUnavailable, unexpected } from "../errors";
+import { crdtProjection } from "../projections/crdt";
+import { ownFollowsEvent } from "../projections/nostr";
+import type { FriendZap } from "../projections/zaps";
+import type { ZapAsked } from "../projections/chat";
+import type { NostrEvent } from "../engine/nostr/event";
+import { newEvent } from "../events/make";
+import type { CommandTag } from "./command";
+import { npubToHex } from "./contact-form";
+import type { Handler, HandlerContext } from "./context";
+import { type Needs, outcome } from "./context";
+
+/** The hex keys the owner follows: followed contacts, and the wallet's own published follow list. */
+export const followedKeys = (ctx: HandlerContext): string[] => {
+  const keys = new Set<string>();
+  for (const c of Object.values(crdtProjection.view(ctx.states.crdt).contacts ?? {})) {
+    const hex = !c.deleted && c.is_followed && c.npub ? npubToHex(c.npub) : null;
+    if (hex) keys.add(hex);
+  }
+  for (const t of ownFollowsEvent(ctx.states.nostr)?.tags ?? [])
+    if (t[0] === "p" && t[1] && /^[0-9a-f]{64}$/.test(t[1])) keys.add(t[1]);
+  return [...keys].slice(0, 5_000);
+};
+
+export const getFriendZaps: Handler<"GetFriendZaps"> = (cmd, ctx) => {
+  const keys = followedKeys(ctx);
+  const contactName = new Map<string, string>();
+  for (const c of Object.values(crdtProjection.view(ctx.states.crdt).contacts ?? {})) {
+    const hex = !c.deleted && c.npub ? npubToHex(c.npub) : null;
+    if (hex) contactName.set(hex, c.name);
+  }
+  return Effect.map(
+    ctx.outside(
+      Effect.tryPromise({
+        try: () =>
+          fetchZaps(
+            (i, init) => fetch(i, init),
+            ctx.config?.nostr?.primal ?? "",
+            keys,
+            cmd.until ?? undefined,
+          ),
+        catch: (e) =>
+          e instanceof ZapsFailed
+            ? new ServerUnavailable({
+                message: e.message,
+                key: e.notArray ? "zaps.error_not_array" : "zaps.error_load",
+              })
+            : unexpected(e),
+      }),
+    ),
+    (page) =>
+      outcome({
+        zaps: page.zaps.map(
+          (z): FriendZap => ({
+            ...z,
+            from_name: z.from_hexpub
+              ? (contactName.get(z.from_hexpub) ?? page.names.get(z.from_hexpub) ?? null)
+              : null,
+            to_name: contactName.get(z.to_hexpub) ?? page.names.get(z.to_hexpub) ?? null,
+          }),
+        ),
+        until: page.until,
+      }),
+  );
+};
+
+/** The receipt `e` is the one the service owes for zap `z`: its key, the same invoice and the same request. */
+export const receiptMatches = (e: NostrEvent, z: ZapAsked): boolean => {
+  const tag = (n: string) => e.tags.find((t) => t[0] === n)?.[1];
+  return (
+    e.kind === 9735 &&
+    e.pubkey === z.service &&
+    tag("p") === z.recipient &&
+    tag("bolt11")?.toLowerCase() === z.bolt11.toLowerCase() &&
+    tag("description") === z.request
+  );
+};
+
+/**
+ * Reads the receipts of the zaps still unconfirmed from the relays (each checked by the relay client: shape,
+ * id, signature) and records those that match their request: only then does the payment show as zapped.
+ */
+export const checkZaps: Handler<"CheckZaps"> = (_cmd, ctx) =>
+  Effect.gen(function* () {
+    const waiting = [...ctx.states.chat.zaps.entries()].filter(([, z]) => !z.confirmed).slice(-20);
+    const port = ctx.nostr;
+    if (waiting.length === 0 || !port) return outcome({ confirmed: 0 });
+    const found = yield* ctx.outside(
+      Effect.promise(() =>
+        port
+          .query({ kinds: [9735], "#p": [...new Set(waiting.map(([, z]) => z.recipient))] })
+          .catch(() => [] as NostrEvent[]),
+      ),
+    );
+    const events = waiting.flatMap(([paymentHash, z]) => {
+      if (ctx.states.chat.zaps.get(paymentHash)?.confirmed) return [];
+      const receipt = found.find((e) => receiptMatches(e, z));
+      return receipt ? [newEvent("zap.confirmed", { paymentHash, receipt: receipt.id })] : [];
+    });
+    return outcome({ confirmed: events.length }, events);
+  });
+
+export const zapsHandlers = {
+  GetFriendZaps: getFriendZaps,
+  CheckZaps: checkZaps,
+} satisfies { readonly [K in CommandTag]?: Handler<K> };
+
+export const zapsNeeds: Needs = { CheckZaps: "nostr" };

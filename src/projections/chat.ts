@@ -1,0 +1,161 @@
+/**
+ * Private messages with contacts, folded from the log (`chat.message`): one conversation per counterparty,
+ * each kept in time order (then by id, so two devices' logs merged give the same order), and the relay
+ * events already read, so a gift wrap is opened once.
+ */
+import type { WalletEvent } from "../events/types";
+import { projection } from "./projection";
+
+export interface ChatMessage {
+  readonly id: string;
+  readonly from: string;
+  readonly peer: string;
+  readonly text: string;
+  /** Unix seconds. */
+  readonly at: number;
+  readonly via: "nip17" | "nip04";
+}
+
+export interface ChatState {
+  /** Messages by counterparty (hex pubkey), oldest first. */
+  readonly conversations: Map<string, ChatMessage[]>;
+  readonly ids: Set<string>;
+  /** Relay events (gift wraps, kind 4) already read. */
+  readonly read: Set<string>;
+  /** The relay events that carried each message, by message id (a sent one waits while they are queued). */
+  readonly wrapsOf: Map<string, string[]>;
+  /** The newest NIP-17 inbox relay list (kind 10050) each key published, as the log knows it. */
+  readonly dmRelays: Map<string, string[]>;
+  dmRelaysAt: Map<string, number>;
+  /** Zaps the wallet asked for, by payment hash; `confirmed` once the service's receipt matched. */
+  readonly zaps: Map<string, ZapAsked>;
+  /** The newest message's time, for asking relays only for what is new. */
+  newest: number;
+}
+
+export interface ZapAsked {
+  readonly bolt11: string;
+  readonly request: string;
+  readonly service: string;
+  readonly recipient: string;
+  readonly confirmed: boolean;
+}
+
+const before = (a: ChatMessage, b: ChatMessage) => a.at < b.at || (a.at === b.at && a.id < b.id);
+
+export const chatProjection = projection<ChatState, ChatState>({
+  name: "chat",
+  initial: () => ({
+    conversations: new Map(),
+    ids: new Set(),
+    read: new Set(),
+    wrapsOf: new Map(),
+    dmRelays: new Map(),
+    dmRelaysAt: new Map(),
+    zaps: new Map(),
+    newest: 0,
+  }),
+  apply: (s, e: WalletEvent) => {
+    if ((e.type === "nostr.queued" || e.type === "nostr.fetched") && e.payload.event.kind === 10050) {
+      const ev = e.payload.event;
+      if ((s.dmRelaysAt.get(ev.pubkey) ?? -1) <= ev.created_at) {
+        s.dmRelaysAt.set(ev.pubkey, ev.created_at);
+        s.dmRelays.set(
+          ev.pubkey,
+          ev.tags.flatMap((t) => (t[0] === "relay" && typeof t[1] === "string" ? [t[1]] : [])),
+        );
+      }
+      return s;
+    }
+    if (e.type === "zap.requested") {
+      const p = e.payload;
+      if (!s.zaps.has(p.paymentHash))
+        s.zaps.set(p.paymentHash, {
+          bolt11: p.bolt11,
+          request: p.request,
+          service: p.service,
+          recipient: p.recipient,
+          confirmed: false,
+        });
+      return s;
+    }
+    if (e.type === "zap.confirmed") {
+      const z = s.zaps.get(e.payload.paymentHash);
+      if (z) s.zaps.set(e.payload.paymentHash, { ...z, confirmed: true });
+      return s;
+    }
+    if (e.type !== "chat.message") return s;
+    const p = e.payload;
+    for (const w of p.wraps) s.read.add(w);
+    s.wrapsOf.set(p.id, [...(s.wrapsOf.get(p.id) ?? []), ...p.wraps]);
+    if (s.ids.has(p.id)) return s;
+    s.ids.add(p.id);
+    const m: ChatMessage = { id: p.id, from: p.from, peer: p.peer, text: p.text, at: p.at, via: p.via };
+    const list = s.conversations.get(p.peer) ?? [];
+    // Messages mostly arrive in order: walk back from the end to the place this one belongs.
+    let i = list.length;
+    while (i > 0 && before(m, list[i - 1] as ChatMessage)) i--;
+    list.splice(i, 0, m);
+    s.conversations.set(p.peer, list);
+    s.newest = Math.max(s.newest, p.at);
+    return s;
+  },
+  view: (s) => s,
+});
+
+/** An invoice found in a message (spec 2: invoice from message). */
+export interface MessageInvoice {
+  /** The word as written. */
+  readonly original: string;
+  /** The bolt11 to pay (lower case). */
+  readonly invoice: string;
+  readonly amount_sats: bigint | null;
+  readonly paid: boolean;
+  /** Sent by the counterparty and unpaid: the chat offers Pay. */
+  readonly payable: boolean;
+}
+
+export type ChatEntry =
+  | {
+      readonly type: "activity";
+      readonly id: string;
+      readonly at: number;
+      readonly kind: string;
+      readonly amount_sats: bigint;
+      readonly inbound: boolean;
+      readonly pending: boolean;
+    }
+  | {
+      readonly type: "message";
+      readonly id: string;
+      readonly at: number;
+      readonly mine: boolean;
+      readonly text: string;
+      /** Still waiting in the outbox for a relay. */
+      readonly queued: boolean;
+      readonly invoices: readonly MessageInvoice[];
+    };
+
+export interface ChatPage {
+  readonly contact: {
+    readonly id: string;
+    readonly name: string;
+    readonly npub: string | null;
+    readonly ln_address: string | null;
+    readonly lnurl: string | null;
+    readonly image_url: string | null;
+    readonly is_followed: boolean;
+  };
+  readonly entries: readonly ChatEntry[];
+  /** Older entries remain beyond this page. */
+  readonly more: boolean;
+}
+
+/** Payments that were zaps whose receipt matched their request show as public zaps (spec 1 activity item). */
+export const withZaps = <T extends { readonly id: string; readonly privacy_level: string }>(
+  items: readonly T[],
+  zaps: ReadonlyMap<string, ZapAsked>,
+): T[] =>
+  zaps.size === 0
+    ? [...items]
+    : items.map((i) => (zaps.get(i.id)?.confirmed ? { ...i, privacy_level: "Public" as const } : i));

@@ -1,0 +1,259 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { Link, useLocation, useParams } from "wouter";
+import type { ContactRecord } from "../../crdt/doc";
+import { useI18n } from "../../i18n/intl";
+import type { ChatEntry, ChatPage, MessageInvoice } from "../../projections/chat";
+import { BackControl } from "../../ui/BackControl";
+import { useWalletConfig } from "../../ui/config";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { formatDateTime, formatSats } from "../../ui/format";
+import { pathFor } from "../../ui/incoming";
+import { useWallet } from "../../ui/wallet";
+import { Avatar } from "../contacts/Avatar";
+import { usePayContact } from "../contacts/usePayContact";
+
+/** The chat refreshes this often (spec 2: 5 s). */
+export const CHAT_REFRESH_MS = 5_000;
+/** A page of the chat; older pages load on scroll. */
+const PAGE = 20;
+
+/** Chat with a contact (spec 2 /chat/{id}): header actions, one timeline, invoices with Pay, a message box. */
+export function Chat() {
+  const { id = "" } = useParams<{ id: string }>();
+  const { t } = useI18n();
+  const errorText = useErrorText();
+  const client = useWallet();
+  const [, navigate] = useLocation();
+  const { network } = useWalletConfig();
+  const payContact = usePayContact();
+  const [page, setPage] = useState<ChatPage | null>(null);
+  const [limit, setLimit] = useState(PAGE);
+  const [text, setText] = useState("");
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const list = useRef<HTMLOListElement>(null);
+  const stickToEnd = useRef(true);
+
+  const load = useCallback(async () => {
+    try {
+      setPage(await client.dispatch({ _tag: "GetChat", contactId: id, limit }));
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }, [client, id, limit, errorText]);
+
+  // New messages: read from the relays now and every 5 s, then the chat is read again from the log.
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const refresh = async () => {
+      await client.dispatch({ _tag: "SyncMessages" }).catch(() => undefined);
+      if (stopped) return;
+      await load();
+      if (!stopped) timer = setTimeout(() => void refresh(), CHAT_REFRESH_MS);
+    };
+    void load();
+    void refresh();
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
+  }, [client, load]);
+
+  useEffect(() => {
+    const el = list.current;
+    if (el && stickToEnd.current) el.scrollTop = el.scrollHeight;
+  });
+
+  const send = async () => {
+    if (text.trim() === "") return;
+    setSending(true);
+    setError(null);
+    try {
+      await client.dispatch({ _tag: "SendMessage", contactId: id, text });
+      setText("");
+      stickToEnd.current = true;
+      await load();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const follow = async (followed: boolean) => {
+    setError(null);
+    try {
+      await client.dispatch({ _tag: "SetFollowed", id, followed });
+      await load();
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+
+  const pay = (inv: MessageInvoice) => {
+    const r = pathFor(inv.invoice, network);
+    if ("path" in r) navigate(`${r.path}&contact=${encodeURIComponent(id)}`);
+    else setError(r.error.message);
+  };
+
+  const contact = page?.contact;
+  const hasNpub = !!contact?.npub;
+  const older = () => {
+    stickToEnd.current = false;
+    setLimit((l) => l + PAGE);
+  };
+
+  return (
+    <main className="screen chat">
+      <BackControl />
+      {contact && (
+        <header className="chat-header">
+          <Avatar name={contact.name} image={contact.image_url} size={48} />
+          <h1>{contact.name}</h1>
+          <nav className="row" aria-label={t("chat.actions")}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => payContact({ ...contact, deleted: false } as ContactRecord)}
+            >
+              {t("chat.send")}
+            </button>
+            <button
+              type="button"
+              className="button"
+              onClick={() => navigate(`/request/${encodeURIComponent(id)}`)}
+            >
+              {t("chat.request")}
+            </button>
+            {hasNpub && (
+              <button type="button" className="button" onClick={() => void follow(!contact.is_followed)}>
+                {contact.is_followed ? t("chat.unfollow") : t("chat.follow")}
+              </button>
+            )}
+          </nav>
+        </header>
+      )}
+      {page?.more && (
+        <button type="button" className="button" onClick={older}>
+          {t("chat.older")}
+        </button>
+      )}
+      <ol
+        ref={list}
+        className="chat-timeline"
+        aria-label={t("chat.timeline")}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          stickToEnd.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
+          if (el.scrollTop === 0 && page?.more) older();
+        }}
+      >
+        {page?.entries.map((entry) => (
+          <Entry key={`${entry.type}-${entry.id}`} entry={entry} onPay={pay} />
+        ))}
+      </ol>
+      {page && page.entries.length === 0 && contact && (
+        <section className="chat-prompt">
+          <p>{t("chat.request_prompt", { name: contact.name })}</p>
+          <button
+            type="button"
+            className="button"
+            onClick={() => navigate(`/request/${encodeURIComponent(id)}`)}
+          >
+            {t("chat.request")}
+          </button>
+        </section>
+      )}
+      <ErrorBox text={error} />
+      {contact && (
+        // On a phone the floating actions in a chat are send, request and scan (spec 1 navigation).
+        <nav className="mobile-actions" aria-label={t("chat.mobile_actions")}>
+          <button
+            type="button"
+            className="fab"
+            onClick={() => payContact({ ...contact, deleted: false } as ContactRecord)}
+          >
+            <span>{t("chat.send")}</span>
+          </button>
+          <Link href={`/request/${encodeURIComponent(id)}`} className="fab">
+            <span>{t("chat.request")}</span>
+          </Link>
+          <Link href="/scanner" className="fab">
+            <span>{t("nav.scan")}</span>
+          </Link>
+        </nav>
+      )}
+      {hasNpub && (
+        <form
+          className="row chat-box"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send();
+          }}
+        >
+          <label htmlFor="chat-message" className="visually-hidden">
+            {t("chat.message")}
+          </label>
+          <textarea
+            id="chat-message"
+            value={text}
+            rows={2}
+            maxLength={10_000}
+            placeholder={t("chat.message_placeholder")}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && !e.shiftKey) {
+                e.preventDefault();
+                void send();
+              }
+            }}
+          />
+          <button type="submit" className="button button-primary" disabled={sending || text.trim() === ""}>
+            {t("chat.send_message")}
+          </button>
+        </form>
+      )}
+    </main>
+  );
+}
+
+function Entry({ entry, onPay }: { entry: ChatEntry; onPay: (inv: MessageInvoice) => void }) {
+  const { t, intl } = useI18n();
+  const time = formatDateTime(intl, entry.at * 1000);
+  if (entry.type === "activity")
+    return (
+      <li className="chat-activity">
+        <span>
+          {t(entry.inbound ? "chat.received" : "chat.sent", { amount: formatSats(intl, entry.amount_sats) })}
+          {entry.pending ? ` · ${t("chat.pending")}` : ""}
+        </span>
+        <time dateTime={new Date(entry.at * 1000).toISOString()}>{time}</time>
+      </li>
+    );
+  return (
+    <li className={entry.mine ? "chat-message mine" : "chat-message"}>
+      <p>{entry.text}</p>
+      {entry.invoices.map((inv) => (
+        <div key={inv.original} className="row chat-invoice">
+          <span>
+            {inv.amount_sats === null
+              ? t("chat.invoice_any")
+              : t("chat.invoice_amount", { amount: formatSats(intl, inv.amount_sats) })}
+          </span>
+          {inv.payable ? (
+            <button type="button" className="button button-primary" onClick={() => onPay(inv)}>
+              {t("chat.pay")}
+            </button>
+          ) : inv.paid ? (
+            <span className="badge">{t("chat.paid")}</span>
+          ) : null}
+        </div>
+      ))}
+      <time dateTime={new Date(entry.at * 1000).toISOString()}>
+        {time}
+        {entry.queued ? ` · ${t("chat.waiting")}` : ""}
+      </time>
+    </li>
+  );
+}
