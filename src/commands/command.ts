@@ -124,7 +124,8 @@ export interface CommandSpecs {
 
   /** An invoice for `amountSats` (null: the payer chooses). */
   CreateInvoice: {
-    input: { amountSats: bigint | null; labels: string[]; description?: string };
+    /** `descriptionHash` (sha256, hex): the invoice commits to it instead of `description`, kept as its text. */
+    input: { amountSats: bigint | null; labels: string[]; description?: string; descriptionHash?: string };
     output: { bolt11: string; paymentHash: string; expiresAt: number };
   };
   GetInvoice: {

@@ -1,3 +1,4 @@
+import { hex } from "@scure/base";
 /**
  * Lightning commands: invoices, payments, peers and channels. Each validates its input, asks the node and
  * returns the events that record what happened; the node's later news (a payment arriving, a channel
@@ -106,7 +107,12 @@ export const createInvoice: Handler<"CreateInvoice"> = (cmd, ctx) =>
     }
     const description = cmd.description ?? cmd.labels.join(", ");
     const amountMsat = cmd.amountSats === null ? null : cmd.amountSats * 1000n;
-    return yield* newInvoice(ln, ctx, amountMsat, description, cmd.labels);
+    if (cmd.descriptionHash !== undefined && !/^[0-9a-f]{64}$/.test(cmd.descriptionHash))
+      return yield* Effect.fail(
+        new InvalidInput({ message: "The description hash must be 32 bytes in hex." }),
+      );
+    const hash = cmd.descriptionHash === undefined ? undefined : hex.decode(cmd.descriptionHash);
+    return yield* newInvoice(ln, ctx, amountMsat, description, cmd.labels, hash);
   });
 
 /** Makes an invoice of the node and the event recording it. */
@@ -116,9 +122,17 @@ export const newInvoice = (
   amountMsat: bigint | null,
   description: string,
   labels: readonly string[],
+  /** The hash the invoice commits to instead of `description` (LNURL-pay metadata, a zap request). */
+  descriptionHash?: Uint8Array,
 ): Effect.Effect<Outcome<{ bolt11: string; paymentHash: string; expiresAt: number }>, WalletError> =>
   Effect.map(
-    call(() => ln.node.createInvoice(amountMsat, description, INVOICE_EXPIRY_SECS)),
+    call(() =>
+      ln.node.createInvoice(
+        amountMsat,
+        descriptionHash ? { hash: descriptionHash } : description,
+        INVOICE_EXPIRY_SECS,
+      ),
+    ),
     (invoice) => {
       const expiresAt = Math.floor(ctx.stamp.now() / 1000) + INVOICE_EXPIRY_SECS;
       return outcome({ bolt11: invoice.bolt11, paymentHash: invoice.paymentHash, expiresAt }, [

@@ -83,7 +83,7 @@ interface Decision {
   readonly events: NewEvent[];
   readonly replies: Reply[];
   readonly pay: PaymentPart[];
-  readonly invoice: { amountSats: bigint; description: string } | null;
+  readonly invoice: { amountSats: bigint; description: string; descriptionHash: string | null } | null;
 }
 
 export const APPROVAL_DENIED = "The owner denied this payment.";
@@ -342,7 +342,16 @@ export class NwcDesk {
           answer(failure(r.method, "OTHER", "The amount must be a whole number of sats above 0."));
           return d;
         }
-        return { ...d, invoice: { amountSats: msat / 1000n, description: p.description ?? "" } };
+        const descriptionHash = p.description_hash?.toLowerCase() ?? null;
+        if (descriptionHash !== null && !/^[0-9a-f]{64}$/.test(descriptionHash)) {
+          answer(failure(r.method, "OTHER", "The description hash must be 32 bytes in hex."));
+          return d;
+        }
+        // An invoice for a lightning address or a zap commits to the payer's metadata by its hash.
+        return {
+          ...d,
+          invoice: { amountSats: msat / 1000n, description: p.description ?? "", descriptionHash },
+        };
       }
       case "pay_invoice":
       case "multi_pay_invoice": {
@@ -580,7 +589,7 @@ export class NwcDesk {
 
   private async makeInvoice(
     r: IncomingRequest,
-    inv: { amountSats: bigint; description: string },
+    inv: { amountSats: bigint; description: string; descriptionHash: string | null },
   ): Promise<Reply> {
     const profile = profileOf(this.host.states(), r.index);
     const answer = await this.host.run({
@@ -588,6 +597,7 @@ export class NwcDesk {
       amountSats: inv.amountSats,
       labels: [profile?.name ?? ""].filter((x) => x !== ""),
       description: inv.description,
+      ...(inv.descriptionHash !== null ? { descriptionHash: inv.descriptionHash } : {}),
     });
     const response = answer.ok
       ? (() => {

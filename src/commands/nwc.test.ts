@@ -9,6 +9,8 @@ import { finalizeEvent, getPublicKey } from "nostr-tools/pure";
 import { AbstractSimplePool } from "nostr-tools/abstract-pool";
 import { verifyEvent } from "nostr-tools/pure";
 import { hex } from "@scure/base";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { decodeBolt11 } from "../engine/parse/bolt11";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../harness/until";
@@ -163,6 +165,16 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
     const looked = await shop.lookupInvoice({ payment_hash: tx.payment_hash });
     expect(looked.state).toBe("settled");
     unsub();
+  }, 60_000);
+
+  it("makes an invoice that commits to the description hash an app gives (a lightning address, a zap)", async () => {
+    const metadata = JSON.stringify([["text/plain", "Pay alice"]]);
+    const hash = hex.encode(sha256(new TextEncoder().encode(metadata)));
+    const tx = await shop.makeInvoice({ amount: 2_000_000, description: metadata, description_hash: hash });
+    expect(decodeBolt11(tx.invoice)?.descriptionHash?.toLowerCase()).toBe(hash);
+    expect(await errorCode(shop.makeInvoice({ amount: 2_000_000, description_hash: "not hex" }))).toBe(
+      "OTHER",
+    );
   }, 60_000);
 
   it("pays within the budget, refuses over it (QUOTA_EXCEEDED), and labels the payment with the connection", async () => {

@@ -114,6 +114,7 @@ export const PayKeysendParams = Schema.Struct({
 export const MakeInvoiceParams = Schema.Struct({
   amount: Schema.Number,
   description: Schema.optional(Schema.String),
+  description_hash: Schema.optional(Schema.String),
   expiry: Schema.optional(Schema.Number),
 });
 export const LookupInvoiceParams = Schema.Struct({
