@@ -5,6 +5,7 @@ import { startHarness } from "../harness/world";
 import { benchBundle } from "./bundle";
 import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
+import { benchLoad } from "./load";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
 import { benchReplay } from "./replay";
@@ -26,6 +27,8 @@ benchParse();
 await benchQrDecode();
 const world = await startHarness({ port: 0 });
 try {
+  console.log("\n== First visit and reload ==");
+  await benchLoad("dist", { esplora: world.esploraUrl, label: "this wallet" });
   await benchColdLoad(world.esploraUrl);
   console.log("\n== On-chain ==");
   await benchOnchainSync(world);
