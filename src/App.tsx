@@ -40,12 +40,13 @@ const Swap = screen(() => import("./screens/swap/Swap"), "Swap");
 /** Paths a person may open with no wallet yet. */
 const WITHOUT_WALLET = ["/setup", "/setup/restore", "/settings/emergencykit"];
 
-function Routes() {
+function Routes({ noWallet }: { noWallet: boolean }) {
   const wallet = useView("wallet");
   const [path] = useLocation();
   const skipSetup = new URLSearchParams(location.search).has("skip_setup");
-  if (wallet && !wallet.exists && !skipSetup && !WITHOUT_WALLET.includes(path))
-    return <Redirect to="/setup" replace />;
+  // Before the worker's first views, a browser known to hold no wallet goes to the welcome screen.
+  const none = wallet ? !wallet.exists : noWallet;
+  if (none && !skipSetup && !WITHOUT_WALLET.includes(path)) return <Redirect to="/setup" replace />;
   return (
     <Suspense fallback={<p className="screen" aria-busy="true" />}>
       <Switch>
@@ -86,7 +87,16 @@ function RememberPrevious() {
   return null;
 }
 
-export function App({ client, config }: { client: WalletClient; config: WalletConfig }) {
+export function App({
+  client,
+  config,
+  noWallet = false,
+}: {
+  client: WalletClient;
+  config: WalletConfig;
+  /** This browser holds no wallet (known before the worker answers): the welcome screen needs no views. */
+  noWallet?: boolean;
+}) {
   useSyncExternalStore(client.subscribe, () => client.views);
   useEffect(() => registerProtocolHandlers(location.origin), []);
   return (
@@ -98,7 +108,7 @@ export function App({ client, config }: { client: WalletClient; config: WalletCo
           <div className="content">
             <UpdateBanner />
             <ErrorBoundary>
-              <Routes />
+              <Routes noWallet={noWallet} />
               <DecryptDialog />
             </ErrorBoundary>
           </div>

@@ -1,6 +1,8 @@
 import { WalletClient } from "./commands/client";
 import type { LoadStage } from "./commands/protocol";
 import type { WalletConfig } from "./config";
+import { walletDbName } from "./events/db-name";
+import type { Network } from "./events/types";
 
 /** Boot constants of spec 1 §9. */
 export const SETUP_TIMEOUT_MS = 90_000;
@@ -70,6 +72,42 @@ export const holdWalletLock = (): Promise<boolean> =>
     });
   });
 
+/** Where this browser remembers whether it holds a wallet on a network: "1" or "0". */
+export const walletFlagKey = (network: Network): string => `wallet_exists_${network}`;
+
+/**
+ * Whether this browser surely holds no wallet on `network`, known without the worker, any wasm or opening
+ * the database: the flag the page keeps from the worker's views, else the list of IndexedDB databases (a
+ * browser that never opened the wallet's database has no wallet). "maybe" whenever it cannot tell.
+ */
+export const knownWallet = async (
+  network: Network,
+  storage: Pick<Storage, "getItem"> | undefined = globalThis.localStorage,
+  idb: Pick<IDBFactory, "databases"> | undefined = globalThis.indexedDB,
+): Promise<"none" | "maybe"> => {
+  try {
+    const flag = storage?.getItem(walletFlagKey(network));
+    if (flag === "0") return "none";
+    if (flag === "1") return "maybe";
+    if (typeof idb?.databases !== "function") return "maybe";
+    const dbs = await idb.databases();
+    return dbs.some((d) => d.name === walletDbName(network)) ? "maybe" : "none";
+  } catch {
+    return "maybe";
+  }
+};
+
+/** Keeps the flag of `knownWallet` in step with the wallet the worker reports. */
+const rememberWallet = (network: Network, exists: boolean) => {
+  try {
+    const key = walletFlagKey(network);
+    const value = exists ? "1" : "0";
+    if (localStorage.getItem(key) !== value) localStorage.setItem(key, value);
+  } catch {
+    // No storage: the next visit asks IndexedDB instead.
+  }
+};
+
 /** The boot already under way in this page, and who wants to hear of it. */
 let current: { state: BootState; reporters: Set<(s: BootState) => void> } | null = null;
 
@@ -78,7 +116,16 @@ let current: { state: BootState; reporters: Set<(s: BootState) => void> } | null
  * loading the engine, then setup. Setup that takes over 90 s ends with the timeout message. A second
  * call in the same page (a remount) joins the boot already running instead of starting another engine.
  */
-export const boot = async (config: WalletConfig, report: (s: BootState) => void): Promise<void> => {
+export const boot = async (
+  config: WalletConfig,
+  report: (s: BootState) => void,
+  opts: {
+    /** The client screens already hold (the welcome screen shows before the worker exists). */
+    readonly client?: WalletClient;
+    /** Resolves when the worker may start: after the first screen is painted, so nothing delays it. */
+    readonly workerAfter?: Promise<void>;
+  } = {},
+): Promise<void> => {
   if (current) {
     current.reporters.add(report);
     report(current.state);
@@ -100,12 +147,16 @@ export const boot = async (config: WalletConfig, report: (s: BootState) => void)
 
   set({ stage: "checking_double_init" });
   set({ stage: "downloading" });
+  await opts.workerAfter;
   const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: "wallet" });
-  const client = new WalletClient(worker);
+  const client = opts.client ?? new WalletClient();
+  client.attach(worker);
   const timeout = setTimeout(() => {
     if (client.stage !== "done") set({ error: BOOT_MESSAGES.timeout });
   }, SETUP_TIMEOUT_MS);
   client.subscribe(() => {
+    const wallet = client.views.wallet;
+    if (wallet) rememberWallet(config.network, wallet.exists);
     if (client.bootError) {
       clearTimeout(timeout);
       set({ error: client.bootError });
