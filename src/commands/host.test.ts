@@ -41,6 +41,30 @@ describe("WalletHost", () => {
     expect(deriveViews(foldEvents(await readEvents(db)))).toEqual(views);
   });
 
+  it("creates a wallet before Automerge's wasm has loaded; an edit of the document waits for it", async () => {
+    let loaded = () => {};
+    const crdtReady = new Promise<void>((r) => {
+      loaded = r;
+    });
+    const db = new WalletDb(`host-${++n}`);
+    const host = await WalletHost.open({ db, config, cipher, onViews: () => {}, crdtReady });
+    ok(await host.run({ _tag: "CreateWallet" }));
+    expect(host.views().wallet.exists).toBe(true);
+    expect(host.views().settings.fiat).toBe("USD");
+    let answered = false;
+    const fiat = host.run({ _tag: "SetFiat", code: "EUR" }).then((a) => {
+      answered = true;
+      return a;
+    });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(answered).toBe(false);
+    loaded();
+    ok(await fiat);
+    expect(host.views().settings.fiat).toBe("EUR");
+    const { live: _live, ...views } = host.views();
+    expect(deriveViews(foldEvents(await readEvents(db)))).toEqual(views);
+  });
+
   it("refuses a second wallet and an unknown currency, and appends nothing", async () => {
     const { host, db } = await openHost();
     ok(await host.run({ _tag: "CreateWallet" }));

@@ -7,7 +7,7 @@ import { appendEvents, readEvents, readKv } from "../events/log";
 import { type NewEvent, type Stamp, stamp } from "../events/make";
 import { KV } from "../events/storage-keys";
 import { isWalletError, toWire, unexpected, type WalletError, WalletState, type WireError } from "../errors";
-import { crdtProjection } from "../projections/crdt";
+import { crdtProjection, noEdits } from "../projections/crdt";
 import { settingsOf } from "../projections/settings";
 import { deriveViews, foldEvent, foldEvents, type States } from "../projections";
 import { lockedError } from "./at-rest";
@@ -40,7 +40,15 @@ export interface HostDeps {
   readonly onUnlocked?: () => void;
   /** KDF parameters for a new password (tests use weak ones to stay fast). */
   readonly kdf?: KdfParams;
+  /**
+   * Resolves once Automerge's wasm is loaded; absent when it already is. A log without owner edits opens,
+   * and a new wallet is created, before it: everything else that may touch the document waits for it.
+   */
+  readonly crdtReady?: Promise<void>;
 }
+
+/** The only command that never touches the owner-edited document: a new wallet has no edits yet. */
+const WITHOUT_CRDT: ReadonlySet<CommandTag> = new Set(["CreateWallet"]);
 
 export type { EngineBlobWrite } from "./secrets";
 
@@ -55,6 +63,7 @@ export class WalletHost {
   private stopped = false;
   private syncTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly engines: EngineRunner;
+  private crdtLoaded = false;
   live: LiveState;
 
   private constructor(
@@ -92,7 +101,9 @@ export class WalletHost {
       device = uuid().replaceAll("-", "");
       await deps.db.kv.put({ key: KV.device, value: device });
     }
-    const states = foldEvents(await readEvents(deps.db));
+    const events = await readEvents(deps.db);
+    if (events.some((e) => e.type === "crdt.change")) await deps.crdtReady;
+    const states = foldEvents(events);
     const secrets = await Secrets.open(deps.db, deps.kdf);
     const host = new WalletHost(deps, { uuid, now: deps.now ?? (() => Date.now()), device }, states, secrets);
     await host.startEngines();
@@ -115,7 +126,7 @@ export class WalletHost {
 
   /** The fiat currency the owner chose. */
   get fiat(): string {
-    return settingsOf(crdtProjection.view(this.states.crdt)).fiat;
+    return settingsOf(this.states.crdt ?? noEdits).fiat;
   }
 
   views(): AllViews {
@@ -124,6 +135,15 @@ export class WalletHost {
 
   /** Runs a command after those before it; never rejects. */
   run(command: Command): Promise<CommandAnswer> {
+    const { crdtReady } = this.deps;
+    if (crdtReady && !this.crdtLoaded && !WITHOUT_CRDT.has(command._tag))
+      return crdtReady.then(
+        () => {
+          this.crdtLoaded = true;
+          return this.run(command);
+        },
+        (e): CommandAnswer => ({ ok: false, error: toWire(unexpected(e)) }),
+      );
     // A command for an engine that is still starting (just after opening the wallet) waits for it rather
     // than failing; one that does not need it never waits.
     const need = needs[command._tag];

@@ -2,7 +2,7 @@ import type { ContactRecord, Doc } from "../crdt/doc";
 import type { WalletEvent } from "../events/types";
 import { ACTIVITY_PAGE, type ActivityItem, activityItems } from "./activity";
 import { type BalanceView, balanceOf } from "./balance";
-import { crdtProjection } from "./crdt";
+import { crdtProjection, noEdits } from "./crdt";
 import { type LightningState, lightningProjection } from "./lightning";
 import { type OnchainState, onchainProjection } from "./onchain";
 import { contactsOf, labelsOf, type SettingsView, settingsOf } from "./settings";
@@ -89,7 +89,7 @@ export interface Views {
 export type ViewName = keyof Views;
 
 export const deriveViews = (s: States): Views => {
-  const doc = crdtProjection.view(s.crdt);
+  const doc = s.crdt ?? noEdits;
   const items = activityItems(s.onchain, labelsOf(doc), s.lightning);
   const channels = s.lightning.channels.map((c) => ({
     channel_id: c.channel_id,
