@@ -9,6 +9,7 @@ import { benchLoad } from "./load";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
 import { benchReplay } from "./replay";
+import { benchImportInChromium } from "./import";
 import { benchRestoreScan, benchUnlock } from "./security";
 import { benchParse, benchQrDecode } from "./scan";
 
@@ -21,7 +22,8 @@ if (build.status !== 0) process.exit(1);
 
 console.log("\n== Foundation ==");
 await benchBundle();
-await benchReplay();
+const stateFile = await benchReplay();
+await benchImportInChromium(stateFile.json, stateFile.password, stateFile.events);
 console.log("\n== Payment strings and scanning ==");
 benchParse();
 await benchQrDecode();

@@ -173,6 +173,25 @@ describe("WalletHost", () => {
     expect(ok(await host.run({ _tag: "ShowSeed" }))).toEqual({ words });
   });
 
+  it("after an import, replacing or merging, the views are the fold of the log on disk", async () => {
+    const { host, db } = await openHost();
+    ok(await host.run({ _tag: "CreateWallet" }));
+    ok(await host.run({ _tag: "SetFiat", code: "JPY" }));
+    const { json } = ok(await host.run({ _tag: "ExportState", password: "pw" })) as { json: string };
+    ok(await host.run({ _tag: "SetFiat", code: "EUR" }));
+    const onDisk = async () => deriveViews(foldEvents(await readEvents(db)));
+    // The same wallet: the file's events merge into this log.
+    ok(await host.run({ _tag: "ImportState", text: json, password: "pw" }));
+    const { live: _a, ...merged } = host.views();
+    expect(merged).toEqual(await onDisk());
+    // Another device's copy of it, into a browser with none: the file becomes the log.
+    const other = await openHost();
+    ok(await other.host.run({ _tag: "ImportState", text: json, password: "pw" }));
+    const { live: _b, ...replaced } = other.host.views();
+    expect(replaced).toEqual(deriveViews(foldEvents(await readEvents(other.db))));
+    expect(replaced.settings.fiat).toBe("JPY");
+  });
+
   it("refuses empty, non-JSON, foreign and other-network files with their messages", async () => {
     const { host } = await openHost();
     const key = (k: string) => ({ ok: false, error: { key: `settings.emergency_kit.import_export.${k}` } });

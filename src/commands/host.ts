@@ -2,7 +2,7 @@ import { Effect, Result } from "effect";
 import type { AnyEngine, EngineName, Platform } from "../engine/engine";
 import type { KdfParams } from "../engine/vault";
 import { forgetRootKey, normaliseWords } from "../engine/keys/mnemonic";
-import type { WalletDb } from "../events/db";
+import type { StoredEvent, WalletDb } from "../events/db";
 import { appendEvents, readEvents, readKv } from "../events/log";
 import { type NewEvent, type Stamp, stamp } from "../events/make";
 import { KV } from "../events/storage-keys";
@@ -21,7 +21,7 @@ import { lightningHooks, lightningLive } from "./lightning-hooks";
 import type { AllViews, LiveState } from "../projections/live";
 import type { WalletConfig } from "../config";
 import { Secrets } from "./secrets";
-import { deleteEverything, exportState, importState, type StateCipher } from "./state-file";
+import { deleteEverything, exportState, importStateEvents, type StateCipher } from "./state-file";
 import { checkRestoreWords } from "./wallet";
 
 export type CommandAnswer = { ok: true; value: unknown } | { ok: false; error: WireError };
@@ -290,7 +290,7 @@ export class WalletHost {
       case "ImportState":
         // The node stops (writing its state) before anything of the file lands: nothing may write after.
         return whileStopped(() =>
-          importState(
+          importStateEvents(
             db,
             command.text,
             command.password,
@@ -301,7 +301,9 @@ export class WalletHost {
             this.secrets.atRest(),
           ),
         ).pipe(
-          Effect.tap(() => Effect.promise(() => this.reload())),
+          // What the log became is known from the import's own transaction: folded without reading it back.
+          Effect.tap((written) => Effect.promise(() => this.reload(written))),
+          Effect.map(({ imported }) => ({ imported })),
           // Imported or refused, the wallet runs again (a refused file changed nothing).
           Effect.ensuring(Effect.promise(() => this.startEngines())),
         );
@@ -368,12 +370,19 @@ export class WalletHost {
   }
 
   /** After an import or a delete, the log on disk is the truth again. */
-  private async reload(): Promise<void> {
+  private async reload(written?: {
+    readonly replaced: boolean;
+    readonly events: readonly StoredEvent[];
+  }): Promise<void> {
     const wasLocked = this.locked;
     forgetRootKey();
     await Promise.all([this.engines.stop("onchain"), this.engines.stop("lightning")]);
     await this.secrets.reload();
-    this.states = foldEvents(await readEvents(this.deps.db));
+    this.states = !written
+      ? foldEvents(await readEvents(this.deps.db))
+      : written.replaced
+        ? foldEvents(written.events)
+        : written.events.reduce(foldEvent, this.states);
     this.live = { ...this.live, needs_password: this.locked, has_password: this.secrets.hasPassword };
     this.deps.onViews(this.views());
     if (wasLocked && !this.locked) await this.unlocked();
