@@ -21,6 +21,8 @@ export interface BootState {
   readonly stage: LoadStage;
   readonly error: string | null;
   readonly client: WalletClient | null;
+  /** The wallet failed to start and runs in emergency mode: the kit's repairs, no engines. */
+  readonly emergency?: boolean;
 }
 
 /** Which boot-error screen a message gets, by its prefix (spec 1 §2). */
@@ -109,7 +111,11 @@ const rememberWallet = (network: Network, exists: boolean) => {
 };
 
 /** The boot already under way in this page, and who wants to hear of it. */
-let current: { state: BootState; reporters: Set<(s: BootState) => void> } | null = null;
+let current: {
+  state: BootState;
+  reporters: Set<(s: BootState) => void>;
+  set: (patch: Partial<BootState>) => void;
+} | null = null;
 
 /**
  * Runs the boot flow of spec 1 §4 and reports each step: existing tab, browser checks, double-init,
@@ -134,12 +140,13 @@ export const boot = async (
   const run = {
     state: { stage: "fresh", error: null, client: null } as BootState,
     reporters: new Set([report]),
+    set: (patch: Partial<BootState>) => {
+      run.state = { ...run.state, ...patch };
+      for (const r of run.reporters) r(run.state);
+    },
   };
   current = run;
-  const set = (patch: Partial<BootState>) => {
-    run.state = { ...run.state, ...patch };
-    for (const r of run.reporters) r(run.state);
-  };
+  const set = run.set;
   set({});
   if (!(await holdWalletLock())) return set({ error: BOOT_MESSAGES.existingTab });
   const problem = browserProblem(globalThis as never);
@@ -169,8 +176,29 @@ export const boot = async (
       set({ stage: client.stage });
     }
   });
-  worker.onerror = (e) =>
-    set({ error: `Failed to initialize Mutiny: ${e.message || "the wallet engine did not start"}` });
+  worker.onerror = (e) => {
+    if (!run.state.emergency)
+      set({ error: `Failed to initialize Mutiny: ${e.message || "the wallet engine did not start"}` });
+  };
   set({ client });
+  client.start(config);
+};
+
+/**
+ * Emergency mode (spec 2's emergency kit): the wallet's worker failed to start, so a minimal one takes its
+ * place in this tab (which still holds the wallet's lock). It opens the database with no engines, and the
+ * kit's save, import, delete and log download work through it. A reload starts the wallet normally again.
+ */
+export const startEmergency = (config: WalletConfig, client: WalletClient): void => {
+  const run = current;
+  if (!run || run.state.emergency) return;
+  const worker = new Worker(new URL("./emergency-worker.ts", import.meta.url), {
+    type: "module",
+    name: "wallet-emergency",
+  });
+  worker.onerror = (e) =>
+    run.set({ error: `Failed to initialize Mutiny: ${e.message || "the emergency kit did not start"}` });
+  client.replaceWorker(worker);
+  run.set({ emergency: true, error: null, client, stage: "fresh" });
   client.start(config);
 };

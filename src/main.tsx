@@ -1,13 +1,14 @@
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { boot, type BootState, knownWallet } from "./boot";
+import { boot, type BootState, knownWallet, startEmergency } from "./boot";
 import { WalletClient } from "./commands/client";
 import { BUILD_DEFAULTS } from "./build";
 import { resolveConfig } from "./config";
 import { I18nProvider, initialLanguage, loadMessages } from "./i18n/intl";
-import { BootError, Loading } from "./screens/Loading";
+import { BootError, EmergencyBanner, Loading } from "./screens/Loading";
 import { applyConnectPolicy } from "./security/csp";
+import { EmergencyContext } from "./ui/emergency";
 import { ToastProvider } from "./ui/toast";
 import "./ui/app.css";
 
@@ -28,9 +29,26 @@ function Root({ noWallet }: { noWallet: boolean }) {
     // script and wasm are warm by the time "New wallet" is pressed.
     void boot(config, setState, { client, workerAfter: noWallet ? afterPaint() : undefined });
   }, [noWallet]);
-  if (state.error) return <BootError message={state.error} />;
+  const [failure, setFailure] = useState<string | null>(null);
+  if (state.error) {
+    const error = state.error;
+    const emergency = () => {
+      // The kit runs in this tab, which keeps the wallet's lock, through a worker with no engines.
+      setFailure(error);
+      history.replaceState(null, "", "/settings/emergencykit");
+      startEmergency(config, client);
+    };
+    return <BootError message={error} onEmergency={state.emergency ? undefined : emergency} />;
+  }
   // Home renders as soon as the log's views arrive; the progress bar there shows the rest of setup.
   if (!noWallet && !state.client?.views.wallet) return <Loading stage={state.stage} />;
+  if (state.emergency)
+    return (
+      <EmergencyContext.Provider value={{ failure: failure ?? "" }}>
+        <EmergencyBanner />
+        <App client={client} config={config} />
+      </EmergencyContext.Provider>
+    );
   return <App client={client} config={config} noWallet={noWallet} />;
 }
 

@@ -47,6 +47,20 @@ export class WalletClient {
     if (worker) this.attach(worker);
   }
 
+  /**
+   * Swaps a worker that failed to start for another (emergency mode): the old one is ended, and what it
+   * showed or reported is forgotten.
+   */
+  replaceWorker(worker: WorkerLike): void {
+    this.worker?.terminate();
+    this.worker = null;
+    this.views = {};
+    this.stage = "fresh";
+    this.bootError = null;
+    this.attach(worker);
+    this.emit();
+  }
+
   /** Gives the client its worker; what was sent before goes to it now, in order. */
   attach(worker: WorkerLike): void {
     this.worker = worker;

@@ -45,6 +45,12 @@ export interface HostDeps {
    * and a new wallet is created, before it: everything else that may touch the document waits for it.
    */
   readonly crdtReady?: Promise<void>;
+  /**
+   * Emergency mode: the wallet failed to start and the owner opened the emergency kit. The host runs no
+   * engines, opens even when Automerge cannot load or an event cannot be read (those are left out of the
+   * views; the log on disk is untouched and a saved state file still carries every event).
+   */
+  readonly emergency?: boolean;
 }
 
 /** The only command that never touches the owner-edited document: a new wallet has no edits yet. */
@@ -64,6 +70,8 @@ export class WalletHost {
   private syncTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly engines: EngineRunner;
   private crdtLoaded = false;
+  /** Emergency mode without Automerge: a saved file carries the log (every change) but no document. */
+  private crdtMissing = false;
   live: LiveState;
 
   private constructor(
@@ -102,8 +110,16 @@ export class WalletHost {
       await deps.db.kv.put({ key: KV.device, value: device });
     }
     const events = await readEvents(deps.db);
-    if (events.some((e) => e.type === "crdt.change")) await deps.crdtReady;
-    const states = foldEvents(events);
+    let crdt = true;
+    if (events.some((e) => e.type === "crdt.change"))
+      crdt = await (deps.crdtReady ?? Promise.resolve()).then(
+        () => true,
+        (e) => {
+          if (!deps.emergency) throw e;
+          return false;
+        },
+      );
+    const states = deps.emergency ? foldReadable(events, crdt) : foldEvents(events);
     const secrets = await Secrets.open(deps.db, deps.kdf);
     const host = new WalletHost(deps, { uuid, now: deps.now ?? (() => Date.now()), device }, states, secrets);
     await host.startEngines();
@@ -142,7 +158,13 @@ export class WalletHost {
           this.crdtLoaded = true;
           return this.run(command);
         },
-        (e): CommandAnswer => ({ ok: false, error: toWire(unexpected(e)) }),
+        (e): CommandAnswer | Promise<CommandAnswer> => {
+          if (!this.deps.emergency) return { ok: false, error: toWire(unexpected(e)) };
+          // In emergency mode the kit works without Automerge: only edits of the document fail.
+          this.crdtLoaded = true;
+          this.crdtMissing = true;
+          return this.run(command);
+        },
       );
     // A command for an engine that is still starting (just after opening the wallet) waits for it rather
     // than failing; one that does not need it never waits.
@@ -279,7 +301,7 @@ export class WalletHost {
         if (this.locked) return Effect.fail(lockedError());
         return exportState(
           db,
-          crdtProjection.view(this.states.crdt),
+          this.crdtMissing ? null : crdtProjection.view(this.states.crdt),
           config.network,
           this.states.wallet.walletId ?? "",
           command.password,
@@ -445,3 +467,20 @@ export class WalletHost {
 }
 
 const needsSeed = (need: Need | undefined): boolean => need === "seed" || need === "onchain";
+
+/**
+ * The fold of emergency mode: every event it can read, in order; one it cannot (or, without Automerge, an
+ * owner edit) is left out of the views so the kit still opens. Nothing is removed from the log.
+ */
+const foldReadable = (events: readonly StoredEvent[], crdt: boolean): States => {
+  let states = foldEvents([]);
+  for (const e of events) {
+    if (!crdt && e.type === "crdt.change") continue;
+    try {
+      states = foldEvent(states, e);
+    } catch {
+      // left out of the views only
+    }
+  }
+  return states;
+};

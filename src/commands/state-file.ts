@@ -88,7 +88,8 @@ const tryCipher = <A>(f: () => Promise<A>): Effect.Effect<A, WalletError> =>
 
 export const exportState = (
   db: WalletDb,
-  doc: Doc,
+  /** The owner-edited document; null when Automerge could not load (emergency mode): the log carries it. */
+  doc: Doc | null,
   network: Network,
   walletId: string,
   password: string,
@@ -115,7 +116,7 @@ export const exportState = (
     const contents: StateContents = {
       walletId,
       events: events.map(({ seq: _seq, ...e }) => e as WalletEvent),
-      crdt: saveDoc(doc),
+      crdt: doc ? saveDoc(doc) : "",
       kv: rows.map((r) => ({ key: r.key, value: toJsonValue(r.value) })),
     };
     const sealed = yield* tryCipher(() => cipher.seal(contents, password));
