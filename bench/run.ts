@@ -8,6 +8,7 @@ import { benchColdLoad } from "./cold-load";
 import { benchLoad } from "./load";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
+import { benchWorkerMemory } from "./memory";
 import { benchReplay } from "./replay";
 import { benchImportInChromium } from "./import";
 import { benchRestoreScan, benchUnlock } from "./security";
@@ -41,6 +42,7 @@ try {
   await benchPayments(world);
   await benchJitReceive(world);
   await benchLightningReady(world);
+  await benchWorkerMemory(world);
 } finally {
   await world.stop();
 }
