@@ -79,7 +79,7 @@ export interface Visit {
 export const firstVisit = async (
   browser: Browser,
   server: StaticServer,
-  opts: { button: string; home: string | null; esplora?: string; settleMs?: number },
+  opts: { button: string; home: string | null; esplora?: string; settleMs?: number; pauseMs?: number },
 ): Promise<Visit> => {
   const context = await browser.newContext();
   if (opts.esplora)
@@ -94,6 +94,8 @@ export const firstVisit = async (
     let clickToHomeMs: number | null = null;
     let navToHomeMs: number | null = null;
     if (opts.home) {
+      // A person reads the screen before pressing: the pause lets the worker warm up behind it.
+      if (opts.pauseMs) await page.waitForTimeout(opts.pauseMs);
       const [clicked, home] = await clickToHome(page, opts.button, opts.home);
       clickToHomeMs = home - clicked;
       navToHomeMs = home;
@@ -170,8 +172,24 @@ export const benchLoad = async (
     if (home) {
       const click = visits.map((v) => v.clickToHomeMs ?? Number.NaN);
       const nav = visits.map((v) => v.navToHomeMs ?? Number.NaN);
-      console.log(`welcome button click to usable home: ${spread(click)}`);
-      console.log(`navigation to home with a new wallet (one click): ${spread(nav)}`);
+      console.log(`welcome button click to usable home, clicked the moment it shows: ${spread(click)}`);
+      console.log(`navigation to home with a new wallet (one click, at once): ${spread(nav)}`);
+      const read: number[] = [];
+      for (let i = 0; i < runs; i++)
+        read.push(
+          (
+            await firstVisit(browser, ours, {
+              button,
+              home,
+              esplora: opts.esplora,
+              pauseMs: 1500,
+              settleMs: 0,
+            })
+          ).clickToHomeMs ?? Number.NaN,
+        );
+      console.log(
+        `welcome button click to usable home, clicked 1.5 s after it shows (a person reading it): ${spread(read)}`,
+      );
     }
   } finally {
     await browser.close();
