@@ -10,11 +10,16 @@ import { serveStatic } from "./serve";
  * wallet, the file, its password. Times the import (the password's stretch included) from the click to the
  * wallet's answer, then the reload to home with the imported log's balance.
  */
-export const benchImportInChromium = async (json: string, password: string, events: number) => {
+export const benchImportInChromium = async (
+  json: string,
+  password: string,
+  events: number,
+  build = "dist",
+) => {
   const dir = await mkdtemp(join(tmpdir(), "state-file-"));
   const file = join(dir, "mutiny-state.json");
   await writeFile(file, json);
-  const server = await serveStatic("dist");
+  const server = await serveStatic(build);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext();
