@@ -9,7 +9,11 @@ export default defineConfig({
   // Sized to the work on two busy cores (page loads, key derivations, a worker's wasm), not a quiet machine;
   // tests that open channels, mine or stretch passwords several times set more.
   timeout: 120_000,
-  expect: { timeout: 30_000 },
+  expect: {
+    timeout: 30_000,
+    // Screenshots are compared with committed baselines; the tolerance absorbs font anti-aliasing.
+    toHaveScreenshot: { maxDiffPixelRatio: 0.02, animations: "disabled", caret: "hide" },
+  },
   fullyParallel: true,
   workers: 2,
   retries: 0,

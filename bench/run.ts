@@ -3,12 +3,15 @@ import { spawnSync } from "node:child_process";
 import { initCrdtNode } from "../src/crdt/node";
 import { startHarness } from "../harness/world";
 import { benchBundle } from "./bundle";
+import { benchCashuMint } from "./cashu";
+import { benchContactsView, benchGlobalSearch } from "./contacts";
 import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
 import { benchLoad } from "./load";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
 import { benchWorkerMemory } from "./memory";
+import { benchRelay } from "./nostr";
 import { benchReplay } from "./replay";
 import { benchImportInChromium } from "./import";
 import { benchRestoreScan, benchUnlock } from "./security";
@@ -28,6 +31,9 @@ await benchImportInChromium(stateFile.json, stateFile.password, stateFile.events
 console.log("\n== Payment strings and scanning ==");
 benchParse();
 await benchQrDecode();
+console.log("\n== Contacts and search ==");
+await benchContactsView();
+await benchGlobalSearch();
 const world = await startHarness({ port: 0 });
 try {
   console.log("\n== First visit and reload ==");
@@ -43,6 +49,10 @@ try {
   await benchJitReceive(world);
   await benchLightningReady(world);
   await benchWorkerMemory(world);
+  console.log("\n== Nostr ==");
+  await benchRelay(world.nostr.relayUrl);
+  console.log("\n== Ecash ==");
+  await benchCashuMint(world);
 } finally {
   await world.stop();
 }

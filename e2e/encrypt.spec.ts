@@ -12,6 +12,7 @@ test.describe.configure({ timeout: 180_000 });
 /** Shows the seed, ticks the three acknowledgements and confirms; answers the words. */
 const backUp = async (page: Page) => {
   await page.goto("/settings/backup");
+  await page.getByRole("button", { name: "Show the 12 words" }).click();
   const seed = page.getByRole("list", { name: "Seed words" }).getByRole("listitem");
   await expect(seed).toHaveCount(12);
   const words = (await seed.allTextContents()).map((w) => w.trim());
@@ -90,6 +91,7 @@ test("the password link waits for a backup; back up, set a password, reload: a w
   // The seed opens with the password: the same words as before.
   await page.getByRole("link", { name: "Settings" }).first().click();
   await page.getByRole("link", { name: "Backup" }).click();
+  await page.getByRole("button", { name: "Show the 12 words" }).click();
   const seed = page.getByRole("list", { name: "Seed words" }).getByRole("listitem");
   await expect(seed).toHaveCount(12);
   expect((await seed.allTextContents()).map((w) => w.trim())).toEqual(words);
@@ -166,7 +168,9 @@ test("an encrypted export from one browser imports into another with the same ba
   await fresh.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
   const other = await fresh.newPage();
   await other.goto("/settings/emergencykit");
-  await other.getByLabel("Import state from file").setInputFiles(file);
+  const chooser = other.waitForEvent("filechooser");
+  await other.getByRole("button", { name: "Import state from file" }).click();
+  await (await chooser).setFiles(file);
   await other.getByRole("button", { name: "Continue" }).click();
   const ask = other.getByRole("dialog", { name: "Import state from file" });
   await ask.getByLabel("Password").fill(PASSWORD);

@@ -19,11 +19,13 @@ export const test = base.extend<{ esplora: string }>({
 });
 export { expect };
 
-/** Creates a new wallet from the welcome screen and waits for home. */
+/** Creates a new wallet from the welcome screen (skipping the first-run profile) and waits for home. */
 export const createWallet = async (page: Page) => {
   await page.goto("/");
   await expect(page).toHaveURL(/\/setup$/);
   await page.getByRole("button", { name: "New wallet" }).click();
+  await expect(page).toHaveURL(/\/(newprofile)?$/);
+  if (page.url().endsWith("/newprofile")) await page.getByRole("button", { name: "Skip" }).click();
   await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
 };
@@ -71,7 +73,9 @@ export const deleteEverything = async (page: Page) => {
 /** Imports a state file from the emergency kit with its password, and waits for home. */
 export const importStateFile = async (page: Page, file: string, password: string) => {
   await page.goto("/settings/emergencykit");
-  await page.getByLabel("Import state from file").setInputFiles(file);
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: "Import state from file" }).click();
+  await (await chooser).setFiles(file);
   await page.getByRole("button", { name: "Continue" }).click();
   await page.getByLabel("Password").fill(password);
   await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();

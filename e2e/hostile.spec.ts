@@ -58,7 +58,7 @@ test("a fee spike asks a second confirmation stating the fee, and an absurd rate
   try {
     await lie(esplora, scope, "fee-spike", { rate: 400 });
     await page.getByRole("link", { name: "Send" }).first().click();
-    await page.getByLabel("Bitcoin address").fill(PAYEE);
+    await page.getByLabel("Address, invoice, lightning address or LNURL").fill(PAYEE);
     await page.getByLabel("Amount (sats)").fill("10000");
     await expect(page.getByTestId("send-fee")).toBeVisible();
     await page.getByRole("button", { name: "Confirm send" }).click();
@@ -88,9 +88,9 @@ test("a fee spike asks a second confirmation stating the fee, and an absurd rate
     await page.goto("/");
     await page.getByRole("button", { name: "Sync now" }).click();
     await page.getByRole("link", { name: "Send" }).first().click();
-    await page.getByLabel("Bitcoin address").fill(PAYEE);
+    await page.getByLabel("Address, invoice, lightning address or LNURL").fill(PAYEE);
     await page.getByLabel("Amount (sats)").fill("10000");
-    await expect(page.getByRole("alert")).toContainText("5000 sat/vB");
+    await expect(page.getByRole("alert")).toContainText("5,000 sat/vB");
     await expect(page.getByRole("button", { name: "Confirm send" })).toBeDisabled();
   } finally {
     await lie(esplora, scope, null);
@@ -109,7 +109,7 @@ test("a broadcast answered with a page instead of the txid records nothing, and 
   try {
     await lie(esplora, scope, "broadcast-lie");
     await page.getByRole("link", { name: "Send" }).first().click();
-    await page.getByLabel("Bitcoin address").fill(PAYEE);
+    await page.getByLabel("Address, invoice, lightning address or LNURL").fill(PAYEE);
     await page.getByLabel("Amount (sats)").fill("20000");
     await expect(page.getByTestId("send-fee")).toBeVisible();
     await page.getByRole("button", { name: "Confirm send" }).click();

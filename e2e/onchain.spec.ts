@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { postJson } from "../harness/http";
-import { createWallet, expect, test } from "./fixtures";
+import { createWallet, expect, fundOnchain, test } from "./fixtures";
 
 // These tests mine blocks on the run's one regtest chain, so they take turns.
 // Each mines, syncs and waits for confirmations (a restore scans the chain) on two busy cores.
@@ -51,7 +51,7 @@ test("send to an address: the fee is shown first, the payment confirms and shows
 
   await page.getByRole("link", { name: "Send" }).first().click();
   const payee = "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080";
-  await page.getByLabel("Bitcoin address").fill(payee);
+  await page.getByLabel("Address, invoice, lightning address or LNURL").fill(payee);
   await page.getByLabel("Amount (sats)").fill("300000");
   await expect(page.getByRole("alert")).toContainText("enough balance");
   await page.getByLabel("Amount (sats)").fill("50000");
@@ -81,6 +81,7 @@ test("restoring from the 12 words in a fresh browser profile finds the on-chain 
   await postJson(esplora, "/faucet", { address, sats: 120_000 });
   await postJson(esplora, "/mine", { blocks: 1 });
   await page.goto("/settings/backup");
+  await page.getByRole("button", { name: "Show the 12 words" }).click();
   const seed = page.getByRole("list", { name: "Seed words" }).getByRole("listitem");
   await expect(seed).toHaveCount(12);
   const words = (await seed.allTextContents()).map((w) => w.trim());
@@ -103,4 +104,67 @@ test("restoring from the 12 words in a fresh browser profile finds the on-chain 
   // A restored wallet counts as backed up.
   await expect(other.getByRole("link", { name: /not backed up/ })).toHaveCount(0);
   await fresh.close();
+});
+
+test("paying the same address the same amount again within minutes asks once more: nothing leaves without it", async ({
+  page,
+  esplora,
+}) => {
+  test.setTimeout(180_000);
+  await createWallet(page);
+  await fundOnchain(page, esplora, 200_000);
+  const payee = "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080";
+  const AMOUNT = 31_337;
+  /** How many transactions on the chain (mempool included) pay the payee exactly AMOUNT. */
+  const paid = async () => {
+    const txs = (await (await fetch(`${esplora}/address/${payee}/txs`)).json()) as {
+      vout: { scriptpubkey_address?: string; value: number }[];
+    }[];
+    return txs.filter((t) => t.vout.some((o) => o.scriptpubkey_address === payee && o.value === AMOUNT))
+      .length;
+  };
+  const fillSend = async () => {
+    await page.getByRole("link", { name: "Send" }).first().click();
+    await page.getByLabel("Address, invoice, lightning address or LNURL").fill(payee);
+    await page.getByLabel("Amount (sats)").fill(String(AMOUNT));
+    await expect(page.getByTestId("send-fee")).toContainText("31,337 sats to the address");
+  };
+
+  await fillSend();
+  await page.getByRole("button", { name: "Confirm send" }).click();
+  await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible();
+  // Closing the result with × takes the owner home: no filled form is left behind.
+  await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect.poll(paid).toBe(1);
+
+  // The same address and amount again: the worker asks once more and nothing leaves.
+  await fillSend();
+  await page.getByRole("button", { name: "Confirm send" }).click();
+  const again = page.getByRole("dialog", { name: "Pay again?" });
+  await expect(again).toContainText("31,337 sats");
+  await again.getByRole("button", { name: "Cancel" }).click();
+  await expect(again).toBeHidden();
+  await page.getByRole("button", { name: "Confirm send" }).click();
+  await expect(again).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(again).toBeHidden();
+  expect(await paid()).toBe(1);
+  await expect(page.getByRole("dialog", { name: "Sent" })).toHaveCount(0);
+
+  // Only the new, explicit confirmation sends it.
+  await page.getByRole("button", { name: "Confirm send" }).click();
+  await again.getByRole("button", { name: "Yes, send it again" }).click();
+  await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible();
+  await expect.poll(paid).toBe(2);
+
+  // Nothing on lightning but coins on-chain: an invoice offers a swap, not only a refusal.
+  await page.getByRole("dialog").getByRole("link", { name: "Home" }).click();
+  const { bolt11 } = await postJson(esplora, "/ln/invoice", { amount_sats: 20_000, description: "tea" });
+  await page.getByRole("link", { name: "Send" }).first().click();
+  await page.getByLabel("Address, invoice, lightning address or LNURL").fill(bolt11);
+  await expect(page.getByRole("alert")).toContainText("enough balance");
+  await page.getByRole("link", { name: "Swap to lightning" }).click();
+  await expect(page).toHaveURL(/\/swap$/);
+  await expect(page.getByText("A channel needs at least 100,000 sats.")).toBeVisible();
 });

@@ -2,8 +2,9 @@
  * The local world's hostile mode: each service can be told to lie, hang or flood the way an attacker's server
  * would, so tests prove the wallet survives it. Hostility is scoped, so tests running side by side on one
  * world never see each other's lies: the Esplora API and the price feed answer dishonestly only under
- * `/hostile/<scope>/…` (the honest API stays at the root, for the world's own node and every other test), and
- * an LNURL offer's scope is its name.
+ * `/hostile/<scope>/…` (the honest API stays at the root, for the world's own node and every other test), an
+ * LNURL offer's scope is its name, the social-profile cache service lies under `/hostile/<scope>/primal`, and a
+ * Cashu mint lies only under `<mint URL>/hostile/<scope>`.
  *
  *   POST /hostile {"service": "esplora", "scope": "t1", "mode": "fee-spike"}   → {"service", "scope", "mode"}
  *   POST /hostile {"service": "esplora", "scope": "t1", "mode": null}          → back to honest
@@ -53,6 +54,32 @@ export const HOSTILE_MODES = {
   price: [
     /** Prices of 1e308, 1e-300, zero, negative or not a number (the `value` option picks one). */
     "absurd",
+  ],
+  /** The social-profile cache service under `/hostile/<scope>/primal` (see `nostr/hostile-cache.ts`). */
+  primal: [
+    /** Answers a JSON object instead of an array. */
+    "not-an-array",
+    /** JSON cut off in the middle. */
+    "malformed-json",
+    /** Accepts the request and never answers. */
+    "never-answers",
+    /** Answers 50 MB. */
+    "huge-answer",
+    /** The honest events, profiles with an attacker's lightning address: their signatures no longer match. */
+    "forged-events",
+    /** Validly signed profiles, of someone other than who was asked for. */
+    "wrong-person",
+  ],
+  /** Under `<mint URL>/hostile/<scope>` (e.g. `/cashu/hostile/t1`): the same mint and ledger, answering so. */
+  cashu: [
+    /** Every blind signature carries a DLEQ proof that does not verify (the signature itself is good). */
+    "bad-dleq",
+    /** Blind signatures come without DLEQ proofs. */
+    "no-dleq",
+    /** A melt is carried out (paid, inputs spent, change signed) and then never answered. */
+    "melt-no-answer",
+    /** Accepts every request and never answers. */
+    "never-answers",
   ],
 } as const;
 

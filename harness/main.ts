@@ -1,5 +1,10 @@
 /** `npm run harness`: the local regtest world on 127.0.0.1 (port from ESPLORA_PORT, default 3002). */
-import { DEFAULT_ESPLORA_PORT, DEFAULT_LIGHTNING_TCP_PORT, DEFAULT_LIGHTNING_WS_PORT } from "./ports";
+import {
+  DEFAULT_ESPLORA_PORT,
+  DEFAULT_LIGHTNING_TCP_PORT,
+  DEFAULT_LIGHTNING_WS_PORT,
+  DEFAULT_LNURL_PORT,
+} from "./ports";
 import { startHarness } from "./world";
 
 const port = Number(process.env.ESPLORA_PORT ?? DEFAULT_ESPLORA_PORT);
@@ -7,6 +12,7 @@ const h = await startHarness({
   port,
   lightningTcpPort: Number(process.env.LIGHTNING_PORT ?? DEFAULT_LIGHTNING_TCP_PORT),
   lightningWsPort: Number(process.env.LIGHTNING_WS_PORT ?? DEFAULT_LIGHTNING_WS_PORT),
+  lnurlPort: Number(process.env.LNURL_PORT ?? DEFAULT_LNURL_PORT),
 });
 console.log(`Regtest chain at height ${h.tipHeight()}`);
 console.log(`Esplora API   ${h.esploraUrl}   (e.g. ${h.esploraUrl}/blocks/tip/height)`);
@@ -21,6 +27,16 @@ console.log(
 );
 console.log(`LSP           ${h.esploraUrl}/api/v1/info   Proxy ${h.proxyUrl}/v1/<host>/<port>`);
 console.log(`LSPS2 LSP     ${h.lsps2.connectionString}   token ${h.lsps2.token}`);
+console.log(`Nostr relay   ${h.nostr.relayUrl}   (NIP-11: GET with Accept: application/nostr+json)`);
+console.log(
+  `Profile cache POST ${h.nostr.cacheUrl} ["user_search",{"query","limit"}] …   (the primal_api setting)`,
+);
+console.log(`Blossom       PUT ${h.nostr.blossomUrl}/upload   GET ${h.nostr.blossomUrl}/<sha256>`);
+console.log(
+  `Nostr people  ${h.nostr.seeded.map((p) => p.lud16 ?? p.name).join(", ")}\n              more: POST ${h.esploraUrl}/nostr/seed {"name"}  or  npx tsx harness/cli.ts seed <name>`,
+);
+console.log(`Cashu mint    ${h.cashu.mintUrl}   (keyset ${h.cashu.mint.keysetId})`);
+console.log(`Cashu mint 2  ${h.cashu.mint2Url}   (keyset ${h.cashu.mint2.keysetId})`);
 
 let stopping = false;
 const stop = async () => {

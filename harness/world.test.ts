@@ -154,13 +154,16 @@ describe("npm run harness", () => {
     await new Promise<void>((resolve, reject) => {
       child.stdout.on("data", (d: Buffer) => {
         out += d.toString();
-        if (out.includes("Price feed")) resolve();
+        if (out.includes("Cashu mint 2")) resolve();
       });
       child.on("exit", () => reject(new Error(`exited early: ${out}`)));
     });
     const url = out.match(/Esplora API\s+(\S+)/)?.[1];
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(Number(await (await fetch(`${url}/blocks/tip/height`)).text())).toBeGreaterThan(0);
+    const mint = out.match(/Cashu mint\s+(\S+)/)?.[1];
+    expect(mint).toBe(`${url}/cashu`);
+    expect((await (await fetch(`${mint}/v1/info`)).json()).nuts["12"]).toEqual({ supported: true });
     const code = await new Promise<number | null>((resolve) => {
       child.removeAllListeners("exit");
       child.on("exit", (c) => resolve(c));

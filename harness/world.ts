@@ -5,6 +5,7 @@
  *   await h.faucet(address, 100_000n); await h.mine(1); ... await h.stop();
  */
 import type { Server } from "node:http";
+import { type CashuWorld, startCashuWorld } from "./cashu/service";
 import { Hostility, hostileRoutes } from "./hostile";
 import { attachProxy, type HarnessNode, lightningRoutes, startLightningNode } from "./lightning";
 import { portOf, type RouteTable, serve } from "./server";
@@ -13,6 +14,7 @@ import { startLnurlAuth } from "./lnurl-auth";
 import { type LnurlService, lnurlRoutes, startLnurlService } from "./lnurl";
 import { type Lsp, type LspFeeParams, startLsp, startPayer } from "./lsp";
 import { type Lsps2Service, startLsps2 } from "./lsps2";
+import { type NostrWorld, startNostr } from "./nostr/world";
 
 import { DEFAULT_ESPLORA_PORT } from "./ports";
 
@@ -58,10 +60,20 @@ export interface Harness {
   readonly lnurlAuthLogin: (k1: string) => string | null;
   /** LNURL-pay, lightning addresses and LNURL-withdraw, paid and paying through the world's node. */
   readonly lnurl: LnurlService;
+  /**
+   * The world's two Cashu mints (`/cashu` and `/cashu2` on this server): their URLs, the mints themselves,
+   * and the end-of-service date they announce (see `harness/cashu/`).
+   */
+  readonly cashu: CashuWorld;
   /** Hostile modes per service and scope (also `POST /hostile`): see `harness/hostile.ts`. */
   readonly hostility: Hostility;
   /** The Esplora API (and price feed) that answers as `scope`'s hostile mode says. */
   readonly hostileEsploraUrl: (scope: string) => string;
+  /**
+   * Nostr on the same server (see `harness/nostr/`): the relay (`ws://…/nostr`), the social-profile cache
+   * service (`/primal`), the Blossom server (`/blossom`), the seeded people and `seed()` for more.
+   */
+  readonly nostr: NostrWorld;
   readonly stop: () => Promise<void>;
 }
 
@@ -71,6 +83,8 @@ export interface HarnessOptions {
   /** Fixed ports for the lightning node (for `npm start`); free ones by default. */
   readonly lightningTcpPort?: number;
   readonly lightningWsPort?: number;
+  /** A fixed port for the LNURL service (lightning addresses stay the same across restarts); free by default. */
+  readonly lnurlPort?: number;
   readonly lspFees?: Partial<LspFeeParams>;
 }
 
@@ -129,9 +143,12 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
           throw new Error(`The payment ${r.status === "failed" ? r.reason : r.status}`);
       },
     },
-    { host, hostility },
+    { host, hostility, ...(opts.lnurlPort !== undefined ? { port: opts.lnurlPort } : {}) },
   );
   extra.push(...lnurlRoutes(lnurl));
+  const nostr = startNostr(server, esploraUrl, { lnurl, hostility });
+  const cashu = startCashuWorld(esploraUrl, lightning, payerNode, hostility);
+  extra.push(...cashu.routes);
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {
@@ -164,9 +181,13 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     lnurlAuthUrl: (action) => lnurlAuth.newLogin(action),
     lnurlAuthLogin: (k1) => lnurlAuth.loginOf(k1),
     lnurl,
+    cashu,
     hostility,
     hostileEsploraUrl: (scope) => `${esploraUrl}/hostile/${scope}`,
+    nostr,
     stop: () => {
+      nostr.stop();
+      cashu.stop();
       stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()))
         .then(
           () =>

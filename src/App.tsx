@@ -10,6 +10,7 @@ import { DecryptDialog } from "./ui/DecryptDialog";
 import { ErrorBoundary } from "./ui/ErrorBoundary";
 import { registerProtocolHandlers } from "./ui/protocol-handlers";
 import { MobileActions, SideNav } from "./ui/Nav";
+import { MAIN_CONTENT_ID, RouteFocus, SkipLink } from "./ui/RouteFocus";
 import { UpdateBanner } from "./ui/UpdateBanner";
 import { useView, WalletProvider } from "./ui/wallet";
 
@@ -36,6 +37,11 @@ const SettingsRoot = screen(() => import("./screens/settings/SettingsRoot"), "Se
 const Channels = screen(() => import("./screens/settings/Channels"), "Channels");
 const Admin = screen(() => import("./screens/settings/Admin"), "Admin");
 const Swap = screen(() => import("./screens/swap/Swap"), "Swap");
+const NewProfile = screen(() => import("./screens/profile/NewProfile"), "NewProfile");
+const Profile = screen(() => import("./screens/profile/Profile"), "Profile");
+const EditProfile = screen(() => import("./screens/profile/EditProfile"), "EditProfile");
+const ImportProfile = screen(() => import("./screens/profile/ImportProfile"), "ImportProfile");
+const NostrKeys = screen(() => import("./screens/settings/NostrKeys"), "NostrKeys");
 
 /** Paths a person may open with no wallet yet. */
 const WITHOUT_WALLET = ["/setup", "/setup/restore", "/settings/emergencykit"];
@@ -69,6 +75,12 @@ function Routes({ noWallet }: { noWallet: boolean }) {
         <Route path="/swap" component={Swap} />
         <Route path="/settings/encrypt" component={EncryptSettings} />
         <Route path="/settings/servers" component={ServersSettings} />
+        <Route path="/newprofile" component={NewProfile} />
+        <Route path="/profile" component={Profile} />
+        <Route path="/editprofile" component={EditProfile} />
+        <Route path="/importprofile" component={ImportProfile} />
+        <Route path="/settings/importprofile" component={ImportProfile} />
+        <Route path="/settings/nostrkeys" component={NostrKeys} />
         <Route component={NotFound} />
       </Switch>
     </Suspense>
@@ -103,9 +115,11 @@ export function App({
     <ConfigContext.Provider value={config}>
       <WalletProvider client={client}>
         <RememberPrevious />
+        <RouteFocus />
+        <SkipLink />
         <div className="layout">
           <SideNav />
-          <div className="content">
+          <div className="content" id={MAIN_CONTENT_ID} tabIndex={-1}>
             <UpdateBanner />
             <ErrorBoundary>
               <Routes noWallet={noWallet} />

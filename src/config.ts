@@ -14,7 +14,73 @@ export interface WalletConfig {
   readonly lsp: string | null;
   /** Every server of the settings page (lsp, proxy, rgs, storage, ...), as resolved at start. */
   readonly servers?: Servers;
+  /** The nostr servers: relays, the social-profile cache (`primal_api`) and the Blossom media server. */
+  readonly nostr?: NostrServers;
 }
+
+/** Where the wallet's nostr identity lives. An empty `primal` means none is set. */
+export interface NostrServers {
+  readonly relays: readonly string[];
+  readonly primal: string;
+  readonly blossom: string;
+}
+
+/**
+ * Each network's nostr servers. Regtest points at the local world, whose one HTTP port also serves the relay
+ * (`/nostr`), the cache service (`/primal`) and the media server (`/blossom`), following its Esplora URL.
+ */
+export const defaultNostrServers = (network: Network, esplora: string): NostrServers =>
+  network === "regtest"
+    ? {
+        relays: [`${esplora.replace(/^http/, "ws").replace(/\/$/, "")}/nostr`],
+        primal: `${esplora.replace(/\/$/, "")}/primal`,
+        blossom: `${esplora.replace(/\/$/, "")}/blossom`,
+      }
+    : {
+        relays: ["wss://relay.primal.net", "wss://relay.damus.io", "wss://nos.lol"],
+        primal: DEFAULT_PRIMAL_API[network],
+        blossom: "https://blossom.primal.net",
+      };
+
+/**
+ * The nostr servers in use: `primal_api` and `nostr_relays` (comma-separated) and `blossom` over the
+ * network's defaults; an empty stored `primal_api` means none (spec: 'Missing PRIMAL_API environment variable').
+ */
+export const resolveNostrServers = (
+  storage: KeyValueStorage,
+  network: Network,
+  esplora: string,
+): NostrServers => {
+  const defaults = defaultNostrServers(network, esplora);
+  const relays = (readLocalSetting(storage, "nostr_relays") ?? "")
+    .split(",")
+    .map((r) => r.trim())
+    .filter((r) => /^wss?:\/\//.test(r));
+  return {
+    relays: relays.length > 0 ? relays : defaults.relays,
+    primal: resolvePrimalApi(storage, network, esplora),
+    blossom: readLocalSetting(storage, "blossom") ?? defaults.blossom,
+  };
+};
+
+/** Each network's social-profile cache service; regtest's is the local world's (`<world>/primal`). */
+export const DEFAULT_PRIMAL_API: { readonly [N in Network]: string } = {
+  bitcoin: "https://primal-cache.mutinywallet.com/api",
+  testnet: "https://primal-cache.mutinywallet.com/api",
+  signet: "https://primal-cache.mutinywallet.com/api",
+  regtest: "http://127.0.0.1:3002/primal",
+};
+
+/**
+ * The cache service in use: the stored setting (an empty stored string means none), else the network's
+ * default; on regtest the default follows the local world the owner pointed Esplora at.
+ */
+export const resolvePrimalApi = (storage: KeyValueStorage, network: Network, esplora: string): string => {
+  const stored = storage.getItem("USER_SETTINGS_primal_api");
+  if (stored !== null) return stored.trim();
+  if (network === "regtest" && esplora !== DEFAULT_SERVERS.regtest.esplora) return `${esplora}/primal`;
+  return DEFAULT_PRIMAL_API[network];
+};
 
 /** The servers the wallet talks to (spec 2 §3 server settings). An empty string means none. */
 export interface Servers {
@@ -165,6 +231,7 @@ export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): W
     esplora,
     priceSource,
     servers,
+    nostr: resolveNostrServers(storage, network, esplora),
     proxy: servers.proxy || null,
     lsp: servers.lsp || null,
   };

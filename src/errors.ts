@@ -27,6 +27,8 @@ export class ServerUnavailable extends Data.TaggedError("ServerUnavailable")<Det
 export class PaymentFailed extends Data.TaggedError("PaymentFailed")<Detail> {}
 /** The fee is high (above a tenth of the amount, or a fixed ceiling): the owner must confirm it a second time. */
 export class FeeNeedsConfirmation extends Data.TaggedError("FeeNeedsConfirmation")<Detail> {}
+/** The same destination was paid the same amount moments ago: the owner must confirm paying it again. */
+export class RepeatNeedsConfirmation extends Data.TaggedError("RepeatNeedsConfirmation")<Detail> {}
 /** A bug or an unexpected state; the message says where. */
 export class Unexpected extends Data.TaggedError("Unexpected")<Detail> {}
 
@@ -41,6 +43,7 @@ export type WalletError =
   | ServerUnavailable
   | PaymentFailed
   | FeeNeedsConfirmation
+  | RepeatNeedsConfirmation
   | Unexpected;
 
 export const WRONG_PASSWORD_TEXT = "Incorrect password entered.";

@@ -10,6 +10,7 @@ import { readViewsSnapshot, saveViewsSnapshot } from "./events/snapshot";
 import { stateCipher } from "./commands/state-cipher";
 import type { Platform } from "./engine/engine";
 import { lightningEngine } from "./engine/lightning/engine";
+import { nostrEngine } from "./engine/nostr/engine";
 import { onchainEngine } from "./engine/onchain/engine";
 import { startWalletLoops, type WalletLoops } from "./commands/loops";
 
@@ -95,7 +96,7 @@ const start = async (config: WalletConfig) => {
       cipher: stateCipher,
       onViews: pushViews,
       onUnlocked: ready,
-      engines: { list: [onchainEngine, lightningEngine], platform },
+      engines: { list: [onchainEngine, lightningEngine, nostrEngine], platform },
       crdtReady,
     });
     showViews(host.views());

@@ -1,5 +1,9 @@
 import type { Network, OnchainKeychain } from "../events/types";
 import type { ChannelDetails, LightningDetails, OnchainDetails } from "../projections/activity";
+import type { NostrProfile } from "../projections/nostr";
+import type { ProfileSearchResult } from "../engine/nostr/search";
+
+export type { ProfileSearchResult };
 
 /** A lightning payment that arrived, or is still on its way ('Payment timed out.'). */
 export interface PaymentOutcome {
@@ -91,8 +95,17 @@ export interface CommandSpecs {
    * `maxFeeSats` is the fee the owner was shown: a send that would now cost more is refused. A high fee is
    * paid only with `highFeeConfirmed`, the owner's second confirmation.
    */
+  /**
+   * Paying the same address the same amount again within `REPEAT_WINDOW_MS` is refused with
+   * RepeatNeedsConfirmation unless `repeatConfirmed`: the owner confirmed paying it a second time.
+   */
   SendToAddress: {
-    input: FeeConsentInput & { address: string; amountSats: bigint; labels: string[] };
+    input: FeeConsentInput & {
+      address: string;
+      amountSats: bigint;
+      labels: string[];
+      repeatConfirmed?: boolean;
+    };
     output: { txid: string; feeSats: bigint };
   };
   EstimateSweepTxFee: {
@@ -197,12 +210,71 @@ export interface CommandSpecs {
     input: { paymentHash: string; ciphertext: string; iv: string };
     output: { message: string };
   };
+  /** The npub in use (get_npub): the seed's (NIP-06) or an imported one. */
+  GetNpub: { input: Empty; output: { npub: string; imported: boolean } };
+  /** The nsec in use (export_nsec), for the nostr keys screen only. */
+  ExportNsec: { input: Empty; output: { nsec: string } };
+  /** Uses an imported nsec (change_nostr_keys), sealed like the seed; 'Invalid nsec' otherwise. */
+  ImportNsec: {
+    input: { nsec: string };
+    output: {
+      npub: string;
+      profileFound: boolean;
+      /** The people its follow list follows, as contacts the worker creates next (followed). */
+      contacts: { name: string; npub: string; ln_address: string; image_url: string }[];
+    };
+  };
+  /** Publishes the follow list (kind 3) with hex keys followed or unfollowed; other entries stay. */
+  PublishFollows: { input: { follow: string[]; unfollow: string[] }; output: null };
+  /** Forgets an imported nsec: the seed's key is in use again. */
+  UnlinkNostrKey: { input: Empty; output: { npub: string } };
+  /** setup_new_profile(name, image). */
+  SetupNewProfile: { input: { name: string; imageUrl: string | null }; output: null };
+  /** edit_nostr_profile(nym, image, lightning address); the existing nip05 is kept. */
+  EditNostrProfile: {
+    input: { nym: string; imageUrl: string | null; lightningAddress: string };
+    output: null;
+  };
+  /** delete_profile: publishes a profile marked deleted. */
+  DeleteProfile: { input: Empty; output: null };
+  /** upload_profile_pic: the picture's bytes and type; answers its URL on the media server. */
+  UploadProfilePic: { input: { bytes: Uint8Array; type: string }; output: { url: string } };
+  /** A picture (avatar) read by the worker within bounds, shown from a blob: URL. */
+  GetPicture: { input: { url: string }; output: { bytes: Uint8Array; type: string } };
+  /** get_nostr_profile: the owner's profile, or the one of `npub`; null when none is published. */
+  GetNostrProfile: { input: { npub?: string }; output: NostrProfile | null };
   LnurlWithdraw: {
     input: { lnurl: string; amountSats: bigint; fingerprint: string };
     output: { amountSats: bigint; paymentHash: string };
   };
   LnurlAuth: { input: { lnurl: string }; output: { domain: string } };
+
+  /**
+   * create_new_contact, with the contact form's rules (src/commands/contact-form.ts). `fromProfile`: a
+   * profile chosen in search (npub required, lightning address optional); one already kept is answered
+   * with `existing`.
+   */
+  CreateContact: {
+    input: ContactInput & { fromProfile?: boolean };
+    output: { id: string; existing: boolean };
+  };
+  /** edit_contact; lnurl and image stay as they are when absent. 'Contact not found' when gone. */
+  EditContact: { input: ContactInput & { id: string }; output: null };
+  DeleteContact: { input: { id: string }; output: null };
+  /** follow_npub / unfollow_npub: the contact must have an npub ("Contact doesn't have a npub"). */
+  SetFollowed: { input: { id: string; followed: boolean }; output: null };
+  /** Global search of social profiles through the cache service (trimmed, at most 10). */
+  SearchProfiles: { input: { query: string }; output: ProfileSearchResult[] };
 }
+
+/** The contact form's fields (spec 2 §5), plus what a profile brings. */
+type ContactInput = {
+  name: string;
+  npub: string;
+  ln_address: string;
+  lnurl?: string;
+  image_url?: string;
+};
 
 export type CommandTag = keyof CommandSpecs;
 export type Command = { [K in CommandTag]: { _tag: K } & CommandSpecs[K]["input"] }[CommandTag];

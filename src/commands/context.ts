@@ -7,7 +7,9 @@ import type { CommandOf, CommandTag, ResultOf } from "./command";
 import type { WalletError } from "../errors";
 import type { OnchainPort } from "../engine/onchain/port";
 import type { LightningPort } from "../engine/lightning/live";
+import type { NostrPort } from "../engine/nostr/live";
 import type { EngineName } from "../engine/engine";
+import type { WalletConfig } from "../config";
 
 export type { KvWrite };
 
@@ -27,6 +29,8 @@ export const outcome = <R>(
 /** The seed, when the wallet has one and it is unlocked. */
 export interface KeysPort {
   readonly mnemonic: () => Effect.Effect<string, WalletError>;
+  /** The nsec the owner imported (a sealed kv secret), or null when the seed's key is in use. */
+  readonly nostrSecret?: () => Effect.Effect<string | null, WalletError>;
 }
 
 /**
@@ -43,12 +47,16 @@ export interface HandlerContext {
   /** The folded state of the log as it is now. */
   readonly states: States;
   readonly network: Network;
+  /** Where the wallet runs (its servers); absent in tests that need none. */
+  readonly config?: WalletConfig;
   readonly stamp: Stamp;
   readonly keys: KeysPort;
   /** Present once the wallet exists and the on-chain engine is started. */
   readonly onchain: OnchainPort | null;
   /** Present once the lightning node runs. */
   readonly lightning: LightningPort | null;
+  /** Present once the nostr engine (relays, outbox) runs. */
+  readonly nostr?: NostrPort | null;
   /**
    * Runs `effect` with the command queue released, so other commands go on while it waits on a server (an
    * LNURL service, the chain scan). After it the handler holds the queue again and `states` is the log as

@@ -69,6 +69,22 @@ export class EngineRunner {
     }
   }
 
+  /**
+   * Starts an engine that starts on demand (`onDemand`) when it is neither running nor starting, whatever
+   * `needed` says: a command needs it now. Resolves once it runs or failed.
+   */
+  ensure(name: EngineName, mnemonic: string, env: EngineEnv): Promise<void> {
+    const engine = this.engines.find((e) => e.name === name);
+    if (!this.stopped && engine?.onDemand && !this.ports.has(name) && !this.starting.has(name))
+      this.launch(engine, mnemonic, env);
+    return this.whenStarted(name);
+  }
+
+  /** Whether the engine `name` starts on demand. */
+  onDemand(name: EngineName): boolean {
+    return this.engines.find((e) => e.name === name)?.onDemand === true;
+  }
+
   /** Stops one engine and starts it anew (a fresh on-chain scan, a node restarted by the owner). */
   async restart(name: EngineName, states: States, mnemonic: string, env: EngineEnv): Promise<void> {
     await this.stop(name);

@@ -1,12 +1,14 @@
 import type { CommandTag } from "./command";
 import type { Handler, Needs } from "./context";
 import { getTransaction } from "./activity";
+import { contactsHandlers } from "./contacts";
 import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers, lightningNeeds } from "./lightning";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
 import { lspHandlers, lspNeeds } from "./lsp";
+import { nostrHandlers, nostrNeeds } from "./nostr";
 import { onchainHandlers, onchainNeeds } from "./onchain";
 import {
   createWallet,
@@ -52,6 +54,8 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   CheckReceived: checkReceived,
   EstimateReceiveFee: estimateReceiveFee,
   ...lspHandlers,
+  ...nostrHandlers,
+  ...contactsHandlers,
 };
 
 /**
@@ -64,6 +68,7 @@ export const needs: Needs = {
   ...lightningNeeds,
   ...lnurlNeeds,
   ...lspNeeds,
+  ...nostrNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
 };

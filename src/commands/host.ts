@@ -1,13 +1,15 @@
 import { Effect, Result } from "effect";
-import type { AnyEngine, EngineName, Platform } from "../engine/engine";
+import type { AnyEngine, EngineHooks, EngineName, Platform } from "../engine/engine";
+import { forgetSeedSecretKey } from "../engine/nostr/keys";
 import type { KdfParams } from "../engine/vault";
 import { forgetRootKey, normaliseWords } from "../engine/keys/mnemonic";
 import type { StoredEvent, WalletDb } from "../events/db";
 import { appendEvents, readEvents, readKv } from "../events/log";
-import { type NewEvent, type Stamp, stamp } from "../events/make";
+import { type NewEvent, newEvent, type Stamp, stamp } from "../events/make";
 import { KV } from "../events/storage-keys";
 import { isWalletError, toWire, unexpected, type WalletError, WalletState, type WireError } from "../errors";
 import { crdtProjection, noEdits } from "../projections/crdt";
+import { pendingEvents } from "../projections/nostr";
 import { settingsOf } from "../projections/settings";
 import { deriveViews, foldEvent, foldEvents, type States } from "../projections";
 import { lockedError } from "./at-rest";
@@ -16,6 +18,7 @@ import type { Handler, HandlerContext, Need, Outcome } from "./context";
 import { CommandLock, type Hold } from "./command-lock";
 import { type EngineEnv, EngineRunner, type EngineStatus } from "./engines";
 import { handlers, needs } from "./handlers";
+import { nostrFollowUps } from "./nostr";
 import { isStartedPayment } from "./lightning";
 import { lightningHooks, lightningLive } from "./lightning-hooks";
 import type { AllViews, LiveState } from "../projections/live";
@@ -171,6 +174,14 @@ export class WalletHost {
     const need = needs[command._tag];
     if (need && need !== "seed" && this.engines.isStarting(need))
       return this.engines.whenStarted(need).then(() => this.run(command));
+    // An engine that starts on demand (nostr) is started by the first command that needs it.
+    if (need && need !== "seed" && this.engines.onDemand(need) && !this.engines.port(need) && this.canStart())
+      return this.ensureEngine(need).then(() => this.runQueued(command));
+    return this.runQueued(command);
+  }
+
+  /** Runs a command in the queue (its engine started or not needed); never rejects. */
+  private runQueued(command: Command): Promise<CommandAnswer> {
     const next = (async (): Promise<CommandAnswer> => {
       const hold: Hold = { release: await this.lock.acquire() };
       try {
@@ -181,6 +192,7 @@ export class WalletHost {
     })();
     // A payment on its way is awaited here, outside the queue.
     return next.then(async (answer) => {
+      if (answer.ok && !isStartedPayment(answer.value)) this.followUp(command, answer.value);
       if (!answer.ok || !isStartedPayment(answer.value)) return answer;
       try {
         return { ok: true, value: await answer.value.settle() };
@@ -188,6 +200,15 @@ export class WalletHost {
         return { ok: false, error: toWire(isWalletError(e) ? e : unexpected(e)) };
       }
     });
+  }
+
+  /** Runs, one after another behind the queue, the commands that follow a successful one (nostrFollowUps). */
+  private followUp(command: Command, result: unknown): void {
+    const next = nostrFollowUps(command, result, this.states);
+    if (next.length === 0 || this.stopped) return;
+    void (async () => {
+      for (const c of next) await this.run(c);
+    })();
   }
 
   setLive(patch: Partial<LiveState>): void {
@@ -221,10 +242,12 @@ export class WalletHost {
         return host.states;
       },
       network: this.deps.config.network,
+      config: this.deps.config,
       stamp: this.stampWith,
       keys: this.secrets.keys,
       onchain: this.engines.port("onchain"),
       lightning: this.engines.port("lightning"),
+      nostr: this.engines.port("nostr"),
       outside: (effect) =>
         Effect.acquireUseRelease(
           Effect.sync(() => hold.release()),
@@ -377,6 +400,8 @@ export class WalletHost {
       const hadWallet = self.states.wallet.exists;
       yield* Effect.tryPromise({ try: () => self.commit(decided), catch: unexpected });
       if (!hadWallet && self.states.wallet.exists) yield* Effect.promise(() => self.startEngines());
+      if (decided.events.some((e) => e.type === "nostr.queued" || e.type === "nostr.identity"))
+        yield* Effect.sync(() => self.nostrChanged());
       return decided.result;
     });
   }
@@ -391,6 +416,38 @@ export class WalletHost {
     if (fresh.length > 0) this.deps.onViews(this.views());
   }
 
+  /** Whether engines may start: the wallet exists and is unlocked. */
+  private canStart(): boolean {
+    return this.states.wallet.exists && !this.locked && !this.stopped;
+  }
+
+  /** Starts an on-demand engine now (a command needs it); resolves once it runs or failed. */
+  private async ensureEngine(name: EngineName): Promise<void> {
+    const env = this.env();
+    const mnemonic = await Effect.runPromise(Effect.result(this.secrets.keys.mnemonic()));
+    if (env && Result.isSuccess(mnemonic)) await this.engines.ensure(name, mnemonic.success, env);
+  }
+
+  /** Something to publish was queued, or the identity changed: the outbox sends it (the engine starts if need be). */
+  private nostrChanged(): void {
+    const port = this.engines.port("nostr");
+    if (port) port.flush();
+    else if (this.canStart() && !this.engines.isStarting("nostr")) void this.ensureEngine("nostr");
+  }
+
+  /** The nostr engine's calls back into the wallet: what waits in the outbox, and what a relay accepted. */
+  private nostrHooks(): EngineHooks["nostr"] {
+    return {
+      pending: () => pendingEvents(this.states.nostr),
+      published: (id, relay) =>
+        this.enqueue(async () => {
+          if (!this.states.nostr.outbox.has(id)) return;
+          await this.commit({ events: [newEvent("nostr.published", { id, relay: relay.slice(0, 2_000) })] });
+        }),
+      onStatus: (status) => this.setLive({ nostr_relays: status }),
+    };
+  }
+
   /** After an import or a delete, the log on disk is the truth again. */
   private async reload(written?: {
     readonly replaced: boolean;
@@ -398,7 +455,12 @@ export class WalletHost {
   }): Promise<void> {
     const wasLocked = this.locked;
     forgetRootKey();
-    await Promise.all([this.engines.stop("onchain"), this.engines.stop("lightning")]);
+    forgetSeedSecretKey();
+    await Promise.all([
+      this.engines.stop("onchain"),
+      this.engines.stop("lightning"),
+      this.engines.stop("nostr"),
+    ]);
     await this.secrets.reload();
     this.states = !written
       ? foldEvents(await readEvents(this.deps.db))
@@ -431,7 +493,8 @@ export class WalletHost {
       config,
       platform: engines.platform,
       store: this.secrets.store,
-      hooks: (name) => (name === "lightning" ? this.lightningHooks() : {}) as never,
+      hooks: (name) =>
+        (name === "lightning" ? this.lightningHooks() : name === "nostr" ? this.nostrHooks() : {}) as never,
     };
   }
 
@@ -466,7 +529,8 @@ export class WalletHost {
   }
 }
 
-const needsSeed = (need: Need | undefined): boolean => need === "seed" || need === "onchain";
+const needsSeed = (need: Need | undefined): boolean =>
+  need === "seed" || need === "onchain" || need === "nostr";
 
 /**
  * The fold of emergency mode: every event it can read, in order; one it cannot (or, without Automerge, an

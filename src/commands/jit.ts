@@ -44,7 +44,7 @@ const fromLsps2 = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
         case "below_min": {
           const amount = String(msatToSatsUp(r.limitMsat));
           return new InvalidInput({
-            message: `The LSP opens channels for payments of at least ${amount} sats.`,
+            message: `Your channels have no room for this payment, so it needs a new channel, and the LSP opens one only for payments of at least ${amount} sats. Ask for more, or receive on-chain.`,
             key: "receive.error_lsp_below_min",
             values: { amount },
           });

@@ -36,8 +36,9 @@ import {
 } from "../errors";
 import { msatToSatsUp } from "../engine/amount";
 
-/** The smallest channel the wallet opens (spec 2 swap rules). */
-export const MIN_CHANNEL_SATS = 100_000n;
+import { MIN_CHANNEL_SATS } from "../money";
+
+export { MIN_CHANNEL_SATS };
 /** An invoice is valid for a day. */
 export const INVOICE_EXPIRY_SECS = 86_400;
 /** A funding output's script (P2WSH) is 34 bytes: what a fee estimate of an open assumes. */

@@ -11,7 +11,9 @@ import type { Command, CommandTag, ResultOf } from "./command";
 import type { HandlerContext } from "./context";
 import type { WalletError } from "../errors";
 import { makeOnchainPort } from "../engine/onchain/live";
-import { onchainHandlers } from "./onchain";
+import { hex } from "@scure/base";
+import { onchainHandlers, REPEAT_WINDOW_MS, recentSameSend } from "./onchain";
+import { checkDestination } from "../engine/onchain/validate";
 
 type OnchainCommand = Extract<Command, { _tag: keyof typeof onchainHandlers }>;
 
@@ -225,5 +227,45 @@ describe("on-chain commands against the local regtest world", () => {
     expect(await w.fail({ _tag: "SweepWallet", address: to, labels: [] })).toMatchObject({
       _tag: "InsufficientFunds",
     });
+  });
+  it("asks once more before paying the same address the same amount again within minutes", async () => {
+    const mine = await w.run({ _tag: "GetNewAddress", labels: [] });
+    await h.faucet(mine.result.address, 100_000n);
+    await h.mine(1);
+    await w.run({ _tag: "SyncOnchain" });
+    const to = h.faucetAddress;
+    const first = await w.run({ _tag: "SendToAddress", address: to, amountSats: 20_000n, labels: [] });
+    const script = (checkDestination(to, "regtest") as { script: Uint8Array }).script;
+    expect(first.events.at(-1)!.payload).toMatchObject({
+      paidTo: { script: hex.encode(script), amount: "20000" },
+    });
+
+    // The same address and amount: refused, nothing appended, nothing broadcast.
+    expect(
+      await w.fail({ _tag: "SendToAddress", address: to, amountSats: 20_000n, labels: [] }),
+    ).toMatchObject({
+      _tag: "RepeatNeedsConfirmation",
+      key: "send.repeat_warning",
+      values: { amount: "20000", minutes: "1" },
+    });
+    // Another amount is another payment.
+    const other = await w.run({ _tag: "SendToAddress", address: to, amountSats: 21_000n, labels: [] });
+    expect(other.result.txid).not.toBe(first.result.txid);
+    // Confirmed a second time, it goes.
+    const again = await w.run({
+      _tag: "SendToAddress",
+      address: to,
+      amountSats: 20_000n,
+      labels: [],
+      repeatConfirmed: true,
+    });
+    expect(again.result.txid).not.toBe(first.result.txid);
+
+    // The window is decided from the log's times: after it, the same payment is a new one.
+    const seenAt = w.states.onchain.txs.get(first.result.txid)!.seenAt;
+    expect(recentSameSend(w.states.onchain, script, 20_000n, seenAt + 1)).not.toBeNull();
+    expect(recentSameSend(w.states.onchain, script, 20_000n, seenAt + REPEAT_WINDOW_MS * 2)).toBeNull();
+    // The log folded from scratch decides the same.
+    expect(recentSameSend(foldEvents(w.log).onchain, script, 20_000n, seenAt + 1)).not.toBeNull();
   });
 });

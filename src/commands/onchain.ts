@@ -2,6 +2,7 @@
  * The on-chain commands: receive addresses and BIP21 requests, fee estimates, sends, sweeps and the
  * chain sync. Handlers validate, ask the on-chain port and return events; they never write.
  */
+import { hex } from "@scure/base";
 import { Effect } from "effect";
 import type { OnchainPort, SpendTarget } from "../engine/onchain/port";
 import {
@@ -15,7 +16,8 @@ import { encodeBip21 } from "../engine/parse/bip21";
 import { newEvent } from "../events/make";
 import type { CommandTag } from "./command";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
-import { type InvalidInput, WalletState, type WrongNetwork } from "../errors";
+import { type InvalidInput, RepeatNeedsConfirmation, WalletState, type WrongNetwork } from "../errors";
+import type { OnchainState } from "../projections/onchain";
 
 type OnchainTag =
   | "GetNewAddress"
@@ -106,9 +108,48 @@ export const estimateTxFee: Handler<"EstimateTxFee"> = (cmd, ctx) =>
     return outcome({ feeSats: plan.feeSats, highFee: isHighFee(plan.feeSats, plan.amountSats) });
   });
 
+/** How long after a payment paying the same destination the same amount asks once more (ten minutes). */
+export const REPEAT_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * The send made here, within `REPEAT_WINDOW_MS` before `now`, that paid `amountSats` to the output script
+ * `script`, and was not dropped; null when there is none. Decided from the log alone.
+ */
+export const recentSameSend = (
+  state: OnchainState,
+  script: Uint8Array,
+  amountSats: bigint,
+  now: number,
+): { readonly txid: string; readonly seenAt: number } | null => {
+  const wanted = hex.encode(script);
+  for (const t of state.txs.values())
+    if (
+      t.paidTo?.script === wanted &&
+      t.paidTo.amount === amountSats &&
+      !t.dropped &&
+      now - t.seenAt < REPEAT_WINDOW_MS
+    )
+      return { txid: t.txid, seenAt: t.seenAt };
+  return null;
+};
+
 export const sendToAddress: Handler<"SendToAddress"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const target = yield* payTarget(cmd, ctx);
+    if (cmd.repeatConfirmed !== true) {
+      const now = ctx.stamp.now();
+      const before = recentSameSend(ctx.states.onchain, target.script, target.amountSats, now);
+      if (before) {
+        const minutes = String(Math.max(1, Math.ceil((now - before.seenAt) / 60_000)));
+        return yield* Effect.fail(
+          new RepeatNeedsConfirmation({
+            message: `You paid ${target.amountSats} sats to this address ${minutes} min ago. Pay it again?`,
+            key: "send.repeat_warning",
+            values: { amount: target.amountSats.toString(), minutes },
+          }),
+        );
+      }
+    }
     const port = yield* portOf(ctx);
     const sent = yield* port.spend(ctx.states.onchain, target, cmd.labels, { consent: consentOf(cmd) });
     return outcome({ txid: sent.txid, feeSats: sent.feeSats }, sent.events);

@@ -80,6 +80,20 @@ export class Secrets {
         },
         catch: (e) => (isWalletError(e) ? e : unexpected(e)),
       }),
+    nostrSecret: () =>
+      Effect.tryPromise({
+        try: () =>
+          this.serial(async () => {
+            if (this.locked) throw lockedError();
+            const stored = await readKv<unknown>(this.db, KV.nostrSecret);
+            if (stored === undefined) return null;
+            const value = (await openValue(this.key, KV.nostrSecret, stored)) as
+              | { nsec?: unknown }
+              | undefined;
+            return typeof value?.nsec === "string" ? value.nsec : null;
+          }),
+        catch: (e) => (isWalletError(e) ? e : unexpected(e)),
+      }),
   };
 
   /** The engines' store: blobs sealed with the wallet's key when a password is set. */

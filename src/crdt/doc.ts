@@ -1,7 +1,12 @@
 import * as A from "@automerge/automerge/slim";
 import { base64 } from "@scure/base";
 
-/** A contact the owner keeps (filled in by the nostr work). */
+/**
+ * A contact the owner keeps (spec 2 §3). Each field is set on its own, so edits of different fields on two
+ * devices both survive a merge. A deleted contact stays as a blank tombstone (`deleted`), so an edit made
+ * on another device before it saw the delete cannot bring it back, and payments labelled with its id do
+ * not show a bare id.
+ */
 export type ContactRecord = {
   id: string;
   name: string;
@@ -10,6 +15,9 @@ export type ContactRecord = {
   lnurl: string | null;
   image_url: string | null;
   is_followed: boolean;
+  /** When it was created (unix seconds; absent on contacts from before it was recorded). */
+  created_at?: number;
+  deleted?: boolean;
 };
 
 /**
@@ -35,7 +43,17 @@ export const initCrdt = (wasm: () => Promise<Uint8Array | string>): Promise<void
   return ready;
 };
 
-export const emptyDoc = (): Doc => A.init<WalletDoc>({ actor: "00" });
+/**
+ * The document every wallet starts from: one change, the same bytes on every device (fixed actor, no
+ * time), that creates the top-level maps. Every device's edits build on it, so two devices that each add
+ * their first contact merge into one `contacts` map instead of two concurrent ones of which one would win.
+ */
+export const emptyDoc = (): Doc =>
+  A.change(A.init<WalletDoc>({ actor: "00" }), { time: 0 }, (d) => {
+    d.settings = {};
+    d.labels = {};
+    d.contacts = {};
+  });
 
 /** Applies a stored change; deterministic for the same sequence of changes. */
 export const applyChange = (doc: Doc, changeB64: string): Doc =>

@@ -10,12 +10,14 @@ import type { States } from "../projections";
 import type { LightningHooks, LightningPort } from "./lightning/live";
 import type { WebSocketFactory } from "./lightning/socket";
 import type { BlobStore } from "./lightning/store";
+import type { NostrHooks, NostrPort } from "./nostr/live";
 import type { OnchainPort } from "./onchain/port";
 
 /** The port each engine gives the handlers, by engine name. */
 export interface EnginePorts {
   readonly onchain: OnchainPort;
   readonly lightning: LightningPort;
+  readonly nostr: NostrPort;
 }
 
 export type EngineName = keyof EnginePorts;
@@ -24,6 +26,7 @@ export type EngineName = keyof EnginePorts;
 export interface EngineHooks {
   readonly onchain: Record<string, never>;
   readonly lightning: Omit<LightningHooks, "mnemonic" | "store">;
+  readonly nostr: NostrHooks;
 }
 
 /** Where the wallet runs (the browser's worker, or Node for tests and benches): what engines need of it. */
@@ -32,6 +35,8 @@ export interface Platform {
   readonly makeSocket: WebSocketFactory;
   /** Loads and initialises LDK's wasm, once however often it is called. */
   readonly loadLdk: () => Promise<void>;
+  /** The WebSocket class relay clients use; the global one when absent (Node tests give the `ws` package's). */
+  readonly webSocket?: typeof WebSocket;
 }
 
 /** Everything an engine starts from: the wallet's servers, its unlocked seed, a sealed store and its hooks. */
@@ -48,6 +53,11 @@ export interface Engine<N extends EngineName> {
   readonly name: N;
   /** Whether this wallet runs the engine, from its folded state (the wallet exists and is unlocked). */
   readonly needed: (states: States) => boolean;
+  /**
+   * Started by the first command that needs it even when `needed` says no (then it is needed from there on),
+   * or after a command whose events make it needed.
+   */
+  readonly onDemand?: boolean;
   /** Loads the engine's code and starts it; rejects when it cannot start. */
   readonly start: (env: EngineStart<N>) => Promise<EnginePorts[N]>;
   /** Stops it; resolves once everything it must write is durable. */

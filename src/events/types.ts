@@ -41,6 +41,11 @@ export interface EventPayloads {
     labels: string[];
     /** The wallet made this transaction (a send or sweep). */
     outgoing: boolean;
+    /**
+     * For a send made here: the destination's output script (hex) and what it was paid, so paying the same
+     * destination the same amount again soon asks once more. Absent on transactions found by a sync.
+     */
+    paidTo?: { script: string; amount: Sats };
   };
   /** A transaction was confirmed in a block. */
   "onchain.tx_confirmed": { txid: string; height: number; blockHash: string; blockTime: number };
@@ -114,6 +119,32 @@ export interface EventPayloads {
   "ln.outputs_swept": { txid: string; sats: Sats; channel_ids: string[] };
   /** The channels as the node now has them (sizes and balances); the lightning balance folds from it. */
   "ln.channels_changed": { channels: ChannelSnapshot[] };
+
+  /**
+   * The nostr key in use: the seed's (NIP-06) or one the owner imported (`imported`). Only the public key
+   * (hex): the imported nsec is a sealed kv secret.
+   */
+  "nostr.identity": { pubkey: string; imported: boolean };
+  /**
+   * A signed nostr event the wallet publishes (profile, follow list): stored before it is sent, sent again
+   * to the relays until one answers OK (`nostr.published`), across reloads.
+   */
+  "nostr.queued": { event: NostrEventJson };
+  /** A relay answered OK to a queued event. */
+  "nostr.published": { id: string; relay: string };
+  /** A signed event read from a relay or the cache service (an imported profile or follow list). */
+  "nostr.fetched": { event: NostrEventJson };
+}
+
+/** A signed nostr event (NIP-01), as stored in the log. */
+export interface NostrEventJson {
+  id: string;
+  pubkey: string;
+  created_at: number;
+  kind: number;
+  tags: string[][];
+  content: string;
+  sig: string;
 }
 
 /** One channel in `ln.channels_changed`. */
@@ -169,6 +200,10 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "ln.channel_closed": 1,
   "ln.outputs_swept": 1,
   "ln.channels_changed": 1,
+  "nostr.identity": 1,
+  "nostr.queued": 1,
+  "nostr.published": 1,
+  "nostr.fetched": 1,
 };
 
 export const isEventType = (t: unknown): t is EventType =>

@@ -32,4 +32,14 @@ describe("validateEvent", () => {
       expect(withReceived(bad)).toMatch(/field received/);
     expect(withReceived("2100000000000000")).toMatchObject({ payload: { received: "2100000000000000" } });
   });
+
+  it("accepts a send's destination and amount, and refuses a malformed one", () => {
+    const [, tx] = toEvents([{ k: "tx", received: 5n, sent: 0n, fee: 0n, outgoing: true, label: "" }]);
+    const withPaidTo = (paidTo: unknown) => validateEvent({ ...tx, payload: { ...tx!.payload, paidTo } });
+    const paidTo = { script: "0014751e76e8199196d454941c45d1b3a323f1433bd6", amount: "31337" };
+    expect(withPaidTo(paidTo)).toMatchObject({ payload: { paidTo } });
+    expect(withPaidTo({ ...paidTo, amount: "-1" })).toMatch(/field paidTo/);
+    expect(withPaidTo({ ...paidTo, script: "not hex" })).toMatch(/field paidTo/);
+    expect(withPaidTo("bcrt1q")).toMatch(/field paidTo/);
+  });
 });

@@ -1,3 +1,4 @@
+import { checkEvent } from "./nostr-event";
 import { MAX_MONEY_SATS } from "../money";
 import { EVENT_VERSIONS, type EventType, isEventType, NETWORKS, type WalletEvent } from "./types";
 import { upcast } from "./upcast";
@@ -72,6 +73,9 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
     fee: sats,
     labels: strings,
     outgoing: (x) => typeof x === "boolean",
+    paidTo: (x) =>
+      x === undefined ||
+      (isObject(x) && typeof x.script === "string" && /^[0-9a-f]{2,200}$/.test(x.script) && sats(x.amount)),
   }),
   "onchain.tx_confirmed": fields({ txid: hex64, height: nat, blockHash: hex64, blockTime: nat }),
   "onchain.tx_unconfirmed": fields({ txid: hex64 }),
@@ -138,4 +142,9 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
           typeof c.is_ready === "boolean",
       ),
   }),
+  "nostr.identity": fields({ pubkey: hex64, imported: (x) => typeof x === "boolean" }),
+  // A nostr event in the log is signed by its author: one whose id or signature does not check is refused.
+  "nostr.queued": fields({ event: (x) => checkEvent(x) !== null }),
+  "nostr.published": fields({ id: hex64, relay: (x) => str(x) && (x as string).length <= 2_000 }),
+  "nostr.fetched": fields({ event: (x) => checkEvent(x) !== null }),
 };

@@ -4,8 +4,10 @@ import { ACTIVITY_PAGE, type ActivityItem, activityItems } from "./activity";
 import { type BalanceView, balanceOf } from "./balance";
 import { crdtProjection, noEdits } from "./crdt";
 import { type LightningState, lightningProjection } from "./lightning";
+import { type NostrState, nostrProjection, type ProfileView, profileView } from "./nostr";
 import { type OnchainState, onchainProjection } from "./onchain";
-import { contactsOf, labelsOf, type SettingsView, settingsOf } from "./settings";
+import { contactsOf, withContacts } from "./contacts";
+import { labelsOf, type SettingsView, settingsOf } from "./settings";
 import { type WalletView, walletProjection } from "./wallet";
 
 /** Every fold's state. Folding the same log always gives the same `States`; folds update it in place. */
@@ -15,6 +17,7 @@ export interface States {
   readonly onchain: OnchainState;
   readonly lightning: LightningState;
   readonly crdt: Doc | null;
+  readonly nostr: NostrState;
 }
 
 export const initialStates = (): States => ({
@@ -23,6 +26,7 @@ export const initialStates = (): States => ({
   onchain: onchainProjection.initial(),
   lightning: lightningProjection.initial(),
   crdt: crdtProjection.initial(),
+  nostr: nostrProjection.initial(),
 });
 
 export const foldEvent = (s: States, e: WalletEvent): States => ({
@@ -31,6 +35,7 @@ export const foldEvent = (s: States, e: WalletEvent): States => ({
   onchain: onchainProjection.apply(s.onchain, e),
   lightning: lightningProjection.apply(s.lightning, e),
   crdt: crdtProjection.apply(s.crdt, e),
+  nostr: nostrProjection.apply(s.nostr, e),
 });
 
 export const foldEvents = (events: Iterable<WalletEvent>, from: States = initialStates()): States => {
@@ -85,12 +90,16 @@ export interface Views {
   readonly channel_totals: ChannelTotals;
   readonly federations: readonly FederationView[];
   readonly nwc: NwcView;
+  /** The owner's nostr key and profile (spec 2 profile and nostr keys). */
+  readonly profile: ProfileView;
 }
 export type ViewName = keyof Views;
 
 export const deriveViews = (s: States): Views => {
   const doc = s.crdt ?? noEdits;
-  const items = activityItems(s.onchain, labelsOf(doc), s.lightning);
+  const contacts = doc.contacts ?? {};
+  // Payments labelled with a contact's id show that contact on their rows.
+  const items = withContacts(activityItems(s.onchain, labelsOf(doc), s.lightning), contacts);
   const channels = s.lightning.channels.map((c) => ({
     channel_id: c.channel_id,
     outpoint: c.outpoint ?? "",
@@ -106,10 +115,11 @@ export const deriveViews = (s: States): Views => {
     balance: balanceOf(s.onchain, s.lightning),
     activity: { items: items.slice(0, ACTIVITY_PAGE), total: items.length },
     settings: settingsOf(doc),
-    contacts: contactsOf(doc),
+    contacts: contactsOf(contacts, items),
     channels,
     channel_totals: totalsOf(channels),
     federations: [],
     nwc: { profiles: [], pending: [] },
+    profile: profileView(s.nostr),
   };
 };

@@ -29,6 +29,8 @@ export interface LiveState {
   readonly needs_password: boolean;
   /** The seed and engine blobs are encrypted at rest with the owner's password. */
   readonly has_password: boolean;
+  /** The nostr relays in use and whether each is connected now (empty while the nostr engine is off). */
+  readonly nostr_relays?: readonly { readonly url: string; readonly connected: boolean }[];
 }
 
 export type AllViews = Views & { readonly live: LiveState };

@@ -8,6 +8,8 @@ export interface OnchainTx {
   readonly fee: bigint;
   readonly labels: readonly string[];
   readonly outgoing: boolean;
+  /** A send made here: the destination's output script (hex) and the amount paid to it. */
+  readonly paidTo: { readonly script: string; readonly amount: bigint } | null;
   /** When the wallet first saw it (event time, ms). */
   readonly seenAt: number;
   readonly confirmation: {
@@ -60,6 +62,8 @@ export const onchainProjection = projection<OnchainState, OnchainState>({
           fee: toSats(p.fee),
           labels: prior ? [...new Set([...prior.labels, ...p.labels])] : p.labels,
           outgoing: p.outgoing || (prior?.outgoing ?? false),
+          paidTo:
+            prior?.paidTo ?? (p.paidTo ? { script: p.paidTo.script, amount: toSats(p.paidTo.amount) } : null),
           seenAt: prior?.seenAt ?? e.at,
           confirmation: prior?.confirmation ?? null,
           dropped: false,

@@ -1,4 +1,4 @@
-import type { ContactRecord, Doc } from "../crdt/doc";
+import type { Doc } from "../crdt/doc";
 
 export const DEFAULT_FIAT = "USD";
 
@@ -14,8 +14,3 @@ export const settingsOf = (doc: Doc): SettingsView => ({
 });
 
 export const labelsOf = (doc: Doc): { readonly [id: string]: readonly string[] } => doc.labels ?? {};
-
-export const contactsOf = (doc: Doc): readonly ContactRecord[] =>
-  Object.values(doc.contacts ?? {})
-    .map((c) => ({ ...c }))
-    .sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));

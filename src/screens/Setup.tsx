@@ -2,6 +2,7 @@ import { ErrorBox, useErrorText } from "../ui/errors";
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../i18n/intl";
+import { afterNewWallet } from "../ui/profile";
 import { useView, useWallet } from "../ui/wallet";
 
 /** First run (spec 2 §2): a new wallet, or import an existing one. */
@@ -19,7 +20,8 @@ export function Setup() {
     setError(null);
     try {
       await client.dispatch({ _tag: "CreateWallet" });
-      navigate("/", { replace: true });
+      // First run: a profile, unless one was set up before or a browser extension holds the identity.
+      navigate(afterNewWallet(), { replace: true });
     } catch (e) {
       setError(errorText(e));
       setBusy(false);

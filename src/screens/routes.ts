@@ -22,4 +22,10 @@ export const ROUTES_BUILT: readonly string[] = [
   "/swap",
   "/settings/encrypt",
   "/settings/servers",
+  "/newprofile",
+  "/profile",
+  "/editprofile",
+  "/importprofile",
+  "/settings/importprofile",
+  "/settings/nostrkeys",
 ];

@@ -18,6 +18,9 @@ export const LOCAL_SETTING_NAMES = [
   "primal_api",
   "blind_auth",
   "hermes",
+  // Beyond the spec's list: the nostr relays (comma-separated) and the Blossom media server.
+  "nostr_relays",
+  "blossom",
 ] as const;
 export type LocalSettingName = (typeof LOCAL_SETTING_NAMES)[number];
 

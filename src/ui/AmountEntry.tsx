@@ -13,7 +13,7 @@ import {
   typeFiat,
   typeSats,
 } from "./amount-entry";
-import { groupSats } from "./format";
+import { useFormat } from "./useFormat";
 import { currencyByCode } from "./money";
 import { useView } from "./wallet";
 
@@ -67,7 +67,8 @@ export function AmountEntry({
   onMethod?: () => void;
   onSubmit?: () => void;
 }) {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
+  const fmt = useFormat();
   const { rate, code } = useFiatRate();
   const keyboard = useKeyboardShown();
   const [state, setState] = useState<AmountEntryState>(() => initialAmountEntry(value, rate));
@@ -129,11 +130,11 @@ export function AmountEntry({
             onClick={onMethod}
             aria-label={t("amount.method_cycle", {
               method: t(`amount.method_${current.method}`),
-              max: groupSats(current.maxAmountSats, lang),
+              max: fmt.sats(current.maxAmountSats),
             })}
           >
             {t(`amount.method_${current.method}`)} ·{" "}
-            {t("amount.max", { max: groupSats(current.maxAmountSats, lang) })}
+            {t("amount.max", { max: fmt.sats(current.maxAmountSats) })}
           </button>
         ) : null}
       </div>

@@ -1,3 +1,4 @@
+import { ChevronLeft } from "lucide-react";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../i18n/intl";
 
@@ -16,7 +17,8 @@ export function BackControl() {
   const target = backTarget(path, previous);
   return (
     <Link href={target} className="back-control">
-      ‹ {target === "/" ? t("common.home") : t("common.back")}
+      <ChevronLeft aria-hidden="true" size={20} />
+      {target === "/" ? t("common.home") : t("common.back")}
     </Link>
   );
 }

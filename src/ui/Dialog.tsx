@@ -1,3 +1,4 @@
+import { X } from "lucide-react";
 import { type ReactNode, useEffect, useRef } from "react";
 import { useI18n } from "../i18n/intl";
 
@@ -23,7 +24,16 @@ export function Dialog({
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
-    if (open && !d.open) d.showModal();
+    if (open && !d.open) {
+      d.showModal();
+      // Focus starts on the dialog's first field, else its first action: never on the close button.
+      const first =
+        d.querySelector<HTMLElement>("input:not([disabled]):not([type='hidden']), select, textarea") ??
+        d.querySelector<HTMLElement>(
+          ".dialog-body button:not([disabled]), .dialog-body a[href], .dialog-body [tabindex='0']",
+        );
+      first?.focus();
+    }
     if (!open && d.open) d.close();
   }, [open]);
   return (
@@ -43,11 +53,11 @@ export function Dialog({
             <h2 id="dialog-title">{title}</h2>
             {closable ? (
               <button type="button" className="icon-button" aria-label={t("common.close")} onClick={onClose}>
-                ×
+                <X aria-hidden="true" size={22} />
               </button>
             ) : null}
           </header>
-          {children}
+          <div className="dialog-body">{children}</div>
         </>
       ) : null}
     </dialog>

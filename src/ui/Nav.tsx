@@ -1,15 +1,29 @@
+import {
+  ArrowDownLeft,
+  ArrowUpRight,
+  CircleUserRound,
+  House,
+  ScanLine,
+  Search,
+  Settings,
+} from "lucide-react";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../i18n/intl";
+import { useView } from "./wallet";
 
 /** The routes the chrome links to, in order (desktop side navigation). */
 const SIDE_ITEMS = [
-  { href: "/", key: "nav.home" },
-  { href: "/send", key: "nav.send" },
-  { href: "/search", key: "nav.search" },
-  { href: "/receive", key: "nav.receive" },
-  { href: "/scanner", key: "nav.scan" },
-  { href: "/settings", key: "nav.settings" },
+  { href: "/", key: "nav.home", Icon: House },
+  { href: "/send", key: "nav.send", Icon: ArrowUpRight },
+  { href: "/search", key: "nav.search", Icon: Search },
+  { href: "/receive", key: "nav.receive", Icon: ArrowDownLeft },
+  { href: "/scanner", key: "nav.scan", Icon: ScanLine },
+  { href: "/profile", key: "profile.title", Icon: CircleUserRound },
+  { href: "/settings", key: "nav.settings", Icon: Settings },
 ] as const;
+
+/** Paths that show the floating Send / Receive / Scan group on a phone (spec 1 §2: home). */
+export const ACTION_PATHS: readonly string[] = ["/"];
 
 export function SideNav() {
   const [path] = useLocation();
@@ -17,10 +31,11 @@ export function SideNav() {
   return (
     <nav className="side-nav" aria-label={t("nav.main")}>
       <ul>
-        {SIDE_ITEMS.map((i) => (
-          <li key={i.href}>
-            <Link href={i.href} aria-current={path === i.href ? "page" : undefined}>
-              {t(i.key)}
+        {SIDE_ITEMS.map(({ href, key, Icon }) => (
+          <li key={href}>
+            <Link href={href} aria-current={path === href ? "page" : undefined}>
+              <Icon aria-hidden="true" size={20} />
+              {t(key)}
             </Link>
           </li>
         ))}
@@ -29,19 +44,29 @@ export function SideNav() {
   );
 }
 
-/** Floating action buttons on small screens. */
+/**
+ * The Send / Receive / Scan group on small screens: only where the spec puts it (home) and only once a
+ * wallet exists. It is a bar of equal thirds at the bottom, so it never leaves the screen, and home keeps
+ * room below its content so it never covers it.
+ */
 export function MobileActions() {
   const { t } = useI18n();
+  const [path] = useLocation();
+  const wallet = useView("wallet");
+  if (!ACTION_PATHS.includes(path) || !wallet?.exists) return null;
   return (
     <nav className="mobile-actions" aria-label={t("nav.actions")}>
       <Link href="/send" className="fab">
-        {t("nav.send")}
+        <ArrowUpRight aria-hidden="true" size={20} />
+        <span>{t("nav.send")}</span>
       </Link>
       <Link href="/receive" className="fab">
-        {t("nav.receive")}
+        <ArrowDownLeft aria-hidden="true" size={20} />
+        <span>{t("nav.receive")}</span>
       </Link>
       <Link href="/scanner" className="fab">
-        {t("nav.scan")}
+        <ScanLine aria-hidden="true" size={20} />
+        <span>{t("nav.scan")}</span>
       </Link>
     </nav>
   );

@@ -1,3 +1,5 @@
+import type { IntlShape } from "@formatjs/intl";
+
 /** Pure formatting for screens: relative times, truncated addresses, grouped sats. */
 
 /**
@@ -20,11 +22,29 @@ export const relativeTime = (then: number, now: number, locale: string): string 
 export const truncateMiddle = (text: string): string =>
   text.length > 32 ? `${text.slice(0, 8)}…${text.slice(-8)}` : text;
 
-/** Sats with the locale's grouping, exact for any bigint. */
-export const groupSats = (sats: bigint, locale: string): string => {
-  const sep = new Intl.NumberFormat(locale).format(1000).replace(/\d/g, "") || ",";
-  const neg = sats < 0n;
-  const digits = (neg ? -sats : sats).toString();
-  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, sep);
-  return neg ? `-${grouped}` : grouped;
-};
+/** What the formatters need of the language's @formatjs/intl instance. */
+export type NumberIntl = Pick<IntlShape<string>, "formatNumber" | "formatDate">;
+
+/**
+ * The one way an amount of sats is written: whole sats grouped as the chosen language writes numbers
+ * ("500,000" in English, "500.000" in Deutsch), exact for any bigint.
+ */
+export const formatSats = (intl: NumberIntl, sats: bigint): string =>
+  intl.formatNumber(sats, { maximumFractionDigits: 0 });
+
+/**
+ * The one way a fiat amount is written: `decimal` is the exact decimal string the amount maths gives,
+ * shown in the language's currency format ("€10.00" in English, "10,00 €" in Deutsch).
+ */
+export const formatFiat = (intl: NumberIntl, decimal: string, currency: string, digits: number): string =>
+  // A decimal string is formatted exactly by Intl.NumberFormat (no rounding through a float).
+  intl.formatNumber(decimal as unknown as number, {
+    style: "currency",
+    currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+
+/** A moment (ms) as the chosen language writes a date and time. */
+export const formatDateTime = (intl: NumberIntl, ms: number): string =>
+  intl.formatDate(ms, { dateStyle: "medium", timeStyle: "medium" });

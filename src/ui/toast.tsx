@@ -1,3 +1,4 @@
+import { X } from "lucide-react";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
 import { useI18n } from "../i18n/intl";
 
@@ -110,7 +111,7 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: () => void }
       <strong>{toast.title}</strong>
       {toast.description ? <p>{toast.description}</p> : null}
       <button type="button" className="toast-close" aria-label={t("common.dismiss")} onClick={onDismiss}>
-        ×
+        <X aria-hidden="true" size={18} />
       </button>
     </li>
   );

@@ -168,6 +168,9 @@ export const makeOnchainPort = (
             fee: selection.fee.toString(),
             labels: [...labels],
             outgoing: true,
+            ...(target.kind === "pay"
+              ? { paidTo: { script: hex.encode(target.script), amount: selection.amount.toString() } }
+              : {}),
           }),
         );
         return {

@@ -7,6 +7,7 @@ import type {
   OnchainDetails,
 } from "../../projections/activity";
 import { useI18n } from "../../i18n/intl";
+import { useFormat } from "../../ui/useFormat";
 import { CapacityBar } from "../../ui/CapacityBar";
 import { CopyButton } from "../../ui/CopyButton";
 import { Dialog } from "../../ui/Dialog";
@@ -19,9 +20,11 @@ import { Amount } from "./Amount";
 /** The details modal of an activity row (spec 1 §2 "Details modal by activity kind"). */
 export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; onClose: () => void }) {
   const { t } = useI18n();
+  const fmt = useFormat();
   const errorText = useErrorText();
   const client = useWallet();
   const live = useView("live");
+  const contacts = useView("contacts");
   const [shown] = useBalanceShown();
   const [details, setDetails] = useState<OnchainDetails | null>(null);
   const [payment, setPayment] = useState<LightningDetails | null>(null);
@@ -108,7 +111,14 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
           </>
         ) : null}
         <dt>{t("activity.tag")}</dt>
-        <dd>{item.labels.length > 0 ? item.labels.join(", ") : t("activity.no_tag")}</dd>
+        <dd>
+          {(() => {
+            // The contacts a payment was made with come first, by name.
+            const names = (contacts ?? []).filter((c) => item.contacts.includes(c.id)).map((c) => c.name);
+            const tags = [...names, ...item.labels];
+            return tags.length > 0 ? tags.join(", ") : t("activity.no_tag");
+          })()}
+        </dd>
         <dt>{t("activity.status")}</dt>
         <dd>
           {item.dropped
@@ -118,11 +128,7 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
               : t("activity.confirmed")}
         </dd>
         <dt>{t("activity.date")}</dt>
-        <dd>
-          {item.last_updated === 0
-            ? t("activity.pending")
-            : new Date(item.last_updated * 1000).toLocaleString()}
-        </dd>
+        <dd>{item.last_updated === 0 ? t("activity.pending") : fmt.dateTime(item.last_updated * 1000)}</dd>
         {txid ? (
           <>
             <dt>{t("activity.txid")}</dt>

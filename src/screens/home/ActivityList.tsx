@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { ArrowDownLeft, ArrowUpRight } from "lucide-react";
 import { Link } from "wouter";
 import type { ActivityItem } from "../../projections/activity";
 import { useI18n } from "../../i18n/intl";
@@ -22,10 +23,17 @@ const useNowSeconds = () => {
 export function ActivityList() {
   const { t, lang } = useI18n();
   const activity = useView("activity");
+  const contacts = useView("contacts");
   const live = useView("live");
   const [shown] = useBalanceShown();
   const [open, setOpen] = useState<ActivityItem | null>(null);
   const now = useNowSeconds();
+
+  /** A payment to or from a contact is shown as that contact's ("To Alice", "From Alice"). */
+  const contactName = (item: ActivityItem): string | null => {
+    const c = contacts?.find((x) => item.contacts.includes(x.id));
+    return c ? t(item.inbound ? "activity.from_contact" : "activity.to_contact", { name: c.name }) : null;
+  };
 
   if (!activity) return <Skeleton width="100%" height="3rem" />;
   if (activity.items.length === 0) {
@@ -46,9 +54,14 @@ export function ActivityList() {
         {activity.items.map((item) => (
           <li key={item.id}>
             <button type="button" className="activity-row" onClick={() => setOpen(item)}>
+              <span className={item.inbound ? "activity-icon inbound" : "activity-icon"} aria-hidden="true">
+                {item.inbound ? <ArrowDownLeft size={20} /> : <ArrowUpRight size={20} />}
+              </span>
               <span className="activity-kind">{t(`activity.kind.${item.kind}`)}</span>
               <span className="activity-label">
-                {item.labels[0] ?? (item.inbound ? t("activity.received") : t("activity.sent"))}
+                {contactName(item) ??
+                  item.labels[0] ??
+                  (item.inbound ? t("activity.received") : t("activity.sent"))}
                 {item.dropped ? ` · ${t("activity.dropped")}` : ""}
               </span>
               <span className={item.inbound ? "activity-amount inbound" : "activity-amount"}>

@@ -2,7 +2,7 @@ import type { LiveState } from "../../projections/live";
 import { satsToFiat } from "../../ui/money";
 import { currencyByCode } from "../../ui/money";
 import { useI18n } from "../../i18n/intl";
-import { groupSats } from "../../ui/format";
+import { useFormat } from "../../ui/useFormat";
 import type { BalanceShown } from "../../ui/prefs";
 
 /** An amount as the owner chose to see it: sats, fiat at the live price, or hidden. */
@@ -17,7 +17,8 @@ export function Amount({
   live: LiveState | undefined;
   unit?: "sats" | "e-sats";
 }) {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
+  const fmt = useFormat();
   if (shown === "hidden")
     return (
       <span>
@@ -28,11 +29,19 @@ export function Amount({
   if (shown === "fiat" && live?.price) {
     const currency = currencyByCode(live.fiat);
     if (currency)
-      return <span>{`${satsToFiat(sats, live.price, currency.maxFractionalDigits)} ${currency.value}`}</span>;
+      return (
+        <span>
+          {fmt.fiat(
+            satsToFiat(sats, live.price, currency.maxFractionalDigits),
+            currency.value,
+            currency.maxFractionalDigits,
+          )}
+        </span>
+      );
   }
   return (
     <span>
-      {groupSats(sats, lang)}{" "}
+      {fmt.sats(sats)}{" "}
       {unit === "e-sats" ? t("common.esats") : t("common.sats", { count: sats === 1n ? 1 : 2 })}
     </span>
   );

@@ -1,27 +1,34 @@
+import { useState } from "react";
 import { useI18n } from "../../i18n/intl";
+import { CONTACT_STRIP_LIMIT } from "../../projections/contacts";
 import { useView } from "../../ui/wallet";
+import { Avatar } from "../contacts/Avatar";
+import { ContactDetailDialog, CreateContactDialog, NewContactButton } from "../contacts/ContactDialogs";
 
-/** Home shows up to 40 contacts. */
-export const CONTACT_STRIP_LIMIT = 40;
-
+/** Home's contacts strip (spec 1 §2): a new-contact tile, then up to 40 contacts, the most recent first. */
 export function ContactsStrip() {
   const { t } = useI18n();
   const contacts = useView("contacts");
-  if (!contacts || contacts.length === 0) return null;
+  const [open, setOpen] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  if (!contacts) return null;
   return (
-    <ul className="contacts-strip" aria-label={t("home.contacts")}>
-      {contacts.slice(0, CONTACT_STRIP_LIMIT).map((c) => (
-        <li key={c.id} className="contact-chip">
-          <span className="avatar" aria-hidden="true">
-            {c.image_url ? (
-              <img src={c.image_url} alt="" width={40} height={40} />
-            ) : (
-              (c.name[0] ?? "?").toUpperCase()
-            )}
-          </span>
-          <span>{c.name}</span>
+    <>
+      <ul className="contacts-strip" aria-label={t("home.contacts")}>
+        <li>
+          <NewContactButton variant="tile" onClick={() => setCreating(true)} />
         </li>
-      ))}
-    </ul>
+        {contacts.slice(0, CONTACT_STRIP_LIMIT).map((c) => (
+          <li key={c.id}>
+            <button type="button" className="contact-chip" onClick={() => setOpen(c.id)}>
+              <Avatar name={c.name} image={c.image_url} />
+              <span>{c.name}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <CreateContactDialog open={creating} onClose={() => setCreating(false)} onCreated={setOpen} />
+      <ContactDetailDialog contactId={open} onClose={() => setOpen(null)} />
+    </>
   );
 }

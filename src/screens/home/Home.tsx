@@ -1,6 +1,8 @@
+import { CircleUserRound, Settings } from "lucide-react";
 import { Link, useSearch } from "wouter";
 import { useState } from "react";
 import { useI18n } from "../../i18n/intl";
+import { Avatar } from "../../ui/profile";
 import { ProgressBar } from "../../ui/Skeleton";
 import { useView, useWallet } from "../../ui/wallet";
 import { useSyncExternalStore } from "react";
@@ -9,6 +11,7 @@ import { BalanceCard } from "./BalanceCard";
 import { ContactsStrip } from "./ContactsStrip";
 import { HomeRequests } from "./HomeRequests";
 import { homeProgress } from "./progress";
+import { nextTab } from "./tabs";
 
 const TABS = ["me", "friends", "requests"] as const;
 type Tab = (typeof TABS)[number];
@@ -21,6 +24,7 @@ export function Home() {
   const [tab, setTab] = useState<Tab>(TABS.includes(preset as Tab) ? (preset as Tab) : "me");
   const wallet = useView("wallet");
   const nwc = useView("nwc");
+  const profile = useView("profile");
   const live = useView("live");
   const client = useWallet();
   const stage = useSyncExternalStore(client.subscribe, () => client.stage);
@@ -29,6 +33,13 @@ export function Home() {
   const tabs = safeMode ? TABS.filter((x) => x !== "requests") : TABS;
   // The wallet's boot, then the lightning node starting; home and on-chain work meanwhile.
   const progress = homeProgress(stage, live);
+  const onTabKey = (e: React.KeyboardEvent<HTMLDivElement>) => {
+    const next = nextTab(tabs, tab, e.key);
+    if (next === null) return;
+    e.preventDefault();
+    setTab(next);
+    document.getElementById(`tab-${next}`)?.focus();
+  };
 
   return (
     <main className="screen home">
@@ -46,12 +57,21 @@ export function Home() {
         </div>
       ) : null}
       <header className="home-header">
-        <span className="avatar" aria-hidden="true">
-          ₿
-        </span>
+        <Link href="/profile" className="avatar-link" aria-label={t("profile.open")}>
+          {profile?.profile && !profile.profile.deleted ? (
+            <Avatar
+              picture={profile.profile.picture}
+              name={profile.profile.display_name ?? profile.profile.name}
+            />
+          ) : (
+            <span className="avatar" aria-hidden="true">
+              <CircleUserRound size={28} />
+            </span>
+          )}
+        </Link>
         <h1 className="visually-hidden">{t("home.title")}</h1>
         <Link href="/settings" className="icon-button" aria-label={t("nav.settings")}>
-          ⚙
+          <Settings aria-hidden="true" size={24} />
         </Link>
       </header>
       <BalanceCard />
@@ -61,7 +81,8 @@ export function Home() {
           {t("home.backup_prompt")}
         </Link>
       ) : null}
-      <div role="tablist" aria-label={t("home.tabs")} className="tabs">
+      {/* WAI-ARIA tabs: one tab stop, arrows and Home/End move between tabs and select them. */}
+      <div role="tablist" aria-label={t("home.tabs")} className="tabs" onKeyDown={onTabKey}>
         {tabs.map((x) => (
           <button
             key={x}
@@ -70,6 +91,7 @@ export function Home() {
             id={`tab-${x}`}
             aria-selected={tab === x}
             aria-controls={`panel-${x}`}
+            tabIndex={tab === x ? 0 : -1}
             className="tab"
             onClick={() => setTab(x)}
           >

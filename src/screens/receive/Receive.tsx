@@ -6,7 +6,8 @@ import { AmountEntry } from "../../ui/AmountEntry";
 import { BackControl } from "../../ui/BackControl";
 import { CopyButton } from "../../ui/CopyButton";
 import { ErrorBox, useErrorText } from "../../ui/errors";
-import { groupSats, truncateMiddle } from "../../ui/format";
+import { truncateMiddle } from "../../ui/format";
+import { useFormat } from "../../ui/useFormat";
 import { Qr } from "../../ui/Qr";
 import { useView, useWallet } from "../../ui/wallet";
 import {
@@ -24,7 +25,8 @@ type SetupFee = ResultOf<"EstimateReceiveFee"> & { amountSats: bigint };
 
 /** Receive (spec 1 §5): edit (amount, flavor, note), then show the request polled every second, then paid. */
 export function Receive() {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
+  const fmt = useFormat();
   const errorText = useErrorText();
   const client = useWallet();
   const balance = useView("balance");
@@ -107,7 +109,7 @@ export function Receive() {
         <h1>{t("receive.paid_title")}</h1>
         <p role="status">
           {t(paid.kind === "lightning_paid" ? "receive.lightning_paid" : "receive.onchain_paid", {
-            amount: groupSats(paid.amountSats, lang),
+            amount: fmt.sats(paid.amountSats),
           })}
         </p>
         <div className="row">
@@ -124,24 +126,34 @@ export function Receive() {
 
   if (shown) {
     return (
-      <main className="screen center">
+      <main className="screen">
         <BackControl />
         <h1>{t("receive.title")}</h1>
-        <Qr value={shown.uri} size={256} label={t("receive.qr_label")} />
-        {shown.address ? (
-          <p>
-            <code data-testid="receive-address" title={shown.address}>
-              {truncateMiddle(shown.address)}
-            </code>
-          </p>
-        ) : null}
-        {shown.invoice ? (
-          <p>
-            <code data-testid="receive-invoice" title={shown.invoice}>
-              {truncateMiddle(shown.invoice)}
-            </code>
-          </p>
-        ) : null}
+        <div className="qr-frame">
+          <Qr value={shown.uri} size={256} label={t("receive.qr_label")} />
+        </div>
+        <dl className="details">
+          {shown.address ? (
+            <>
+              <dt>{t("receive.address_label")}</dt>
+              <dd>
+                <code data-testid="receive-address" title={shown.address}>
+                  {truncateMiddle(shown.address)}
+                </code>
+              </dd>
+            </>
+          ) : null}
+          {shown.invoice ? (
+            <>
+              <dt>{t("receive.invoice_label")}</dt>
+              <dd>
+                <code data-testid="receive-invoice" title={shown.invoice}>
+                  {truncateMiddle(shown.invoice)}
+                </code>
+              </dd>
+            </>
+          ) : null}
+        </dl>
         <div className="row">
           {shown.address ? <CopyButton text={shown.address} label={t("receive.copy_address")} /> : null}
           {shown.invoice ? <CopyButton text={shown.invoice} label={t("receive.copy_invoice")} /> : null}
@@ -152,16 +164,16 @@ export function Receive() {
         {setupFee?.needsChannel && shown.invoice ? (
           <p className="hint" role="note">
             {t("receive.setup_fee", {
-              fee: groupSats(setupFee.feeSats, lang),
-              amount: groupSats(setupFee.amountSats - setupFee.feeSats, lang),
+              fee: fmt.sats(setupFee.feeSats),
+              amount: fmt.sats(setupFee.amountSats - setupFee.feeSats),
             })}
           </p>
         ) : null}
         {refused ? (
           <p className="error-text" role="alert" data-testid="receive-refused">
             {t("receive.payment_refused", {
-              kept: groupSats(refused.keptSats, lang),
-              promised: groupSats(refused.promisedSats, lang),
+              kept: fmt.sats(refused.keptSats),
+              promised: fmt.sats(refused.promisedSats),
             })}
           </p>
         ) : null}
@@ -198,7 +210,7 @@ export function Receive() {
         <fieldset className="column">
           <legend>{t("receive.flavor")}</legend>
           {(["unified", "lightning", "onchain"] as const).map((f) => (
-            <label key={f} className="row">
+            <label key={f} className="check-row">
               <input type="radio" name="flavor" checked={flavor === f} onChange={() => setFlavor(f)} />
               {t(`receive.flavor_${f}`)}
             </label>
@@ -206,10 +218,10 @@ export function Receive() {
         </fieldset>
         <label htmlFor="receive-note">{t("receive.note")}</label>
         <input id="receive-note" value={note} maxLength={255} onChange={(e) => setNote(e.target.value)} />
-        {hint ? <p className="hint">{t(hint, { amount: groupSats(100_000n, lang) })}</p> : null}
+        {hint ? <p className="hint">{t(hint, { amount: fmt.sats(100_000n) })}</p> : null}
         {notices.map((n) => (
           <p key={n.key} className="hint" role="note">
-            {t(n.key, { fee: groupSats(n.fee, lang), amount: groupSats(n.arrives, lang) })}
+            {t(n.key, { fee: fmt.sats(n.fee), amount: fmt.sats(n.arrives) })}
           </p>
         ))}
         <ErrorBox text={error} />

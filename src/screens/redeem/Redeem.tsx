@@ -6,7 +6,7 @@ import { AmountEntry } from "../../ui/AmountEntry";
 import { BackControl } from "../../ui/BackControl";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
-import { groupSats } from "../../ui/format";
+import { useFormat } from "../../ui/useFormat";
 import { useView, useWallet } from "../../ui/wallet";
 
 /** How long the screen waits for a service that said OK to actually pay before saying it has not. */
@@ -14,7 +14,8 @@ const ARRIVAL_WAIT_MS = 60_000;
 
 /** Redeem (spec 2): an LNURL-withdraw link, an amount within its limits, then 'lnurl redeem success'. */
 export function Redeem() {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
+  const fmt = useFormat();
   const errorText = useErrorText();
   const client = useWallet();
   const [, navigate] = useLocation();
@@ -98,14 +99,14 @@ export function Redeem() {
             onSubmit={() => void redeem()}
           />
           <p className="hint">
-            {t("redeem.limits", { min: groupSats(offer.minSats, lang), max: groupSats(offer.maxSats, lang) })}
+            {t("redeem.limits", { min: fmt.sats(offer.minSats), max: fmt.sats(offer.maxSats) })}
           </p>
           <ErrorBox text={outside ? t("lnurl.error_amount_range") : error} />
           {asked && !arrived ? (
             <p role="status" className={late ? "warning" : "hint"}>
               {late
                 ? t("redeem.not_arrived", { domain: offer.domain })
-                : t("redeem.waiting", { amount: groupSats(asked.amountSats, lang) })}
+                : t("redeem.waiting", { amount: fmt.sats(asked.amountSats) })}
             </p>
           ) : null}
           <button
@@ -122,7 +123,7 @@ export function Redeem() {
       <ConfirmDialog
         open={arrived}
         title={t("redeem.lnurl_redeem_success")}
-        message={t("redeem.success_text", { amount: groupSats(asked?.amountSats ?? 0n, lang) })}
+        message={t("redeem.success_text", { amount: fmt.sats(asked?.amountSats ?? 0n) })}
         onConfirm={() => navigate("/")}
         onCancel={() => navigate("/")}
       />

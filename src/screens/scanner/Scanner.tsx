@@ -1,3 +1,5 @@
+import { ClipboardPaste, ImageUp } from "lucide-react";
+import { FilePicker } from "../../ui/FilePicker";
 import { useEffect, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
@@ -82,7 +84,10 @@ export function Scanner() {
   return (
     <main className="screen scanner">
       <h1>{t("scanner.title")}</h1>
-      <video ref={video} className="scanner-video" muted playsInline aria-label={t("scanner.camera")} />
+      <div className="viewfinder" hidden={camera === "off"}>
+        <video ref={video} className="scanner-video" muted playsInline aria-label={t("scanner.camera")} />
+        <span className="viewfinder-frame" aria-hidden="true" />
+      </div>
       {camera === "off" ? <p className="hint">{t("scanner.no_camera")}</p> : null}
       <ErrorBox text={error} />
       <div className="row">
@@ -95,23 +100,21 @@ export function Scanner() {
             else use(text);
           }}
         >
+          <ClipboardPaste aria-hidden="true" size={18} />
           {t("scanner.paste")}
         </button>
-        <label className="button">
+        <FilePicker
+          accept="image/*"
+          onFile={async (file, input) => {
+            const text = await decodeQr(file);
+            input.value = "";
+            if (text === null) setError(t("scanner.no_code"));
+            else use(text);
+          }}
+        >
+          <ImageUp aria-hidden="true" size={18} />
           {t("scanner.from_image")}
-          <input
-            type="file"
-            accept="image/*"
-            className="visually-hidden"
-            onChange={async (e) => {
-              const file = e.target.files?.[0];
-              if (!file) return;
-              const text = await decodeQr(file);
-              if (text === null) setError(t("scanner.no_code"));
-              else use(text);
-            }}
-          />
-        </label>
+        </FilePicker>
         <button type="button" className="button" onClick={() => navigate("/")}>
           {t("common.cancel")}
         </button>

@@ -1,3 +1,4 @@
+import { ClipboardPaste, ScanLine } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import type { LnurlOffer, LnurlSuccessAction } from "../../commands/command";
@@ -7,7 +8,8 @@ import { BackControl } from "../../ui/BackControl";
 import { useWalletConfig } from "../../ui/config";
 import { Dialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
-import { groupSats, truncateMiddle } from "../../ui/format";
+import { truncateMiddle } from "../../ui/format";
+import { useFormat } from "../../ui/useFormat";
 import {
   fromProtocolLink,
   isHodlDestination,
@@ -16,6 +18,7 @@ import {
 } from "../../ui/incoming";
 import type { PaymentMethod } from "../../ui/amount-entry";
 import { nextMethod } from "../../ui/amount-entry";
+import { readClipboard } from "../../ui/useIncoming";
 import { useView, useWallet } from "../../ui/wallet";
 import { amountProblem, fixedAmount, methodsFor, routeFor, type SendRoute } from "./send-rules";
 import { CommandFailed } from "../../commands/client";
@@ -54,14 +57,22 @@ type Fee = {
  * by, the fee before confirming, then the result. Every rule is decided in send-rules and the worker.
  */
 export function Send() {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
+  const fmt = useFormat();
   const errorText = useErrorText();
   const client = useWallet();
   const [, navigate] = useLocation();
   const { network } = useWalletConfig();
   const balance = useView("balance");
-  const to = new URLSearchParams(useSearch()).get("to") ?? "";
+  const params = new URLSearchParams(useSearch());
+  const to = params.get("to") ?? "";
+  // Paying a contact (its privateTag): its name is shown, and its id labels the payment.
+  const contactId = params.get("contact");
+  const contacts = useView("contacts");
+  const linked = contactId ? (contacts?.find((c) => c.id === contactId) ?? null) : null;
   const [destination, setDestination] = useState(fromProtocolLink(to));
+  // Only while the destination is still the contact's own.
+  const contact = linked && destination.trim() === fromProtocolLink(to).trim() ? linked : null;
   const [amount, setAmount] = useState<bigint | null>(null);
   const [method, setMethod] = useState<PaymentMethod["method"]>("lightning");
   const [sendAll, setSendAll] = useState(false);
@@ -73,6 +84,8 @@ export function Send() {
   const [result, setResult] = useState<Result | null>(null);
   const [whyFees, setWhyFees] = useState(false);
   const [askHighFee, setAskHighFee] = useState(false);
+  /** The worker's words when this address was paid this amount minutes ago: confirm once more. */
+  const [askRepeat, setAskRepeat] = useState<{ minutes: string } | null>(null);
 
   const parsed = useMemo((): { request: ParsedPaymentRequest | null; problem: string | null } => {
     const text = destination.trim();
@@ -191,17 +204,21 @@ export function Send() {
     );
   };
 
-  /** Sends; a high on-chain fee first asks a second confirmation, given by `highFeeConfirmed`. */
-  const send = async (highFeeConfirmed = false) => {
+  /**
+   * Sends; a high on-chain fee first asks a second confirmation, given by `highFeeConfirmed`, and paying an
+   * address the same amount again within minutes asks once more (the worker decides), `repeatConfirmed`.
+   */
+  const send = async (highFeeConfirmed = false, repeatConfirmed = false) => {
     if (!route || !fee || problem || (route.kind === "lnurl" && !offer)) return;
     if (route.kind === "onchain" && fee.highFee && !highFeeConfirmed) {
       setAskHighFee(true);
       return;
     }
     setAskHighFee(false);
+    setAskRepeat(null);
     setSending(true);
     try {
-      const labels: string[] = [];
+      const labels: string[] = contact ? [contact.id] : [];
       // The worker pays at most the fee shown, and a high one only after the second confirmation.
       const consent = { maxFeeSats: fee.feeSats, highFeeConfirmed };
       if (route.kind === "onchain") {
@@ -214,6 +231,7 @@ export function Send() {
                 amountSats,
                 labels,
                 ...consent,
+                ...(repeatConfirmed ? { repeatConfirmed } : {}),
               })),
               amountSats,
             };
@@ -259,7 +277,9 @@ export function Send() {
         successAction: await shown(successAction, paid),
       });
     } catch (err) {
-      setResult({ ok: false, reason: failure(err, route.kind) });
+      if (err instanceof CommandFailed && err._tag === "RepeatNeedsConfirmation")
+        setAskRepeat({ minutes: err.values?.minutes ?? "1" });
+      else setResult({ ok: false, reason: failure(err, route.kind) });
     } finally {
       setSending(false);
     }
@@ -267,6 +287,17 @@ export function Send() {
 
   const hodl = request ? isHodlDestination(request.lightning_address, request.lnurl) : false;
   const current = methods.find((m) => m.method === chosen);
+  // An invoice with nothing on lightning but coins on-chain: the way forward is a swap, not only a refusal.
+  const offerSwap =
+    chosen === "lightning" &&
+    problem === "send.error_low_balance" &&
+    balances.lightning === 0n &&
+    balances.onchain > 0n;
+  const paste = async () => {
+    const text = await readClipboard();
+    if (text === null) setError(t("send.error_clipboard"));
+    else setDestination(fromProtocolLink(text.trim()));
+  };
   return (
     <main className="screen">
       <BackControl />
@@ -279,13 +310,24 @@ export function Send() {
         }}
       >
         <label htmlFor="send-address">{t("send.destination")}</label>
-        <input
-          id="send-address"
-          autoComplete="off"
-          spellCheck={false}
-          value={destination}
-          onChange={(e) => setDestination(e.target.value)}
-        />
+        <div className="input-with-actions">
+          <input
+            id="send-address"
+            autoComplete="off"
+            spellCheck={false}
+            value={destination}
+            onChange={(e) => setDestination(e.target.value)}
+          />
+          <button type="button" className="button button-small" onClick={() => void paste()}>
+            <ClipboardPaste aria-hidden="true" size={18} />
+            {t("send.paste")}
+          </button>
+          <Link href="/scanner" className="button button-small">
+            <ScanLine aria-hidden="true" size={18} />
+            {t("send.scan")}
+          </Link>
+        </div>
+        {contact ? <p data-testid="send-contact">{t("send.to_contact", { name: contact.name })}</p> : null}
         {request ? (
           <section aria-label={t("send.request")} className="column" data-testid="send-request">
             <p>
@@ -307,7 +349,7 @@ export function Send() {
               </code>
             </p>
             {request.amount_sats !== null ? (
-              <p>{t("send.request_amount", { amount: groupSats(request.amount_sats, lang) })}</p>
+              <p>{t("send.request_amount", { amount: fmt.sats(request.amount_sats) })}</p>
             ) : null}
             {request.memo ? <p>{request.memo}</p> : null}
             {!request.memo && offer?.description ? (
@@ -363,8 +405,8 @@ export function Send() {
         {fee ? (
           <p data-testid="send-fee">
             {t(fee.upTo ? "send.fee_line_lightning" : "send.fee_line", {
-              amount: groupSats(fee.amountSats, lang),
-              fee: groupSats(fee.feeSats, lang),
+              amount: fmt.sats(fee.amountSats),
+              fee: fmt.sats(fee.feeSats),
             })}{" "}
             <button type="button" className="link-button" onClick={() => setWhyFees(true)}>
               {t("send.why_fees")}
@@ -374,11 +416,16 @@ export function Send() {
         <ErrorBox
           text={
             parsed.problem ??
-            (problem ? t(problem, { amount: groupSats(amountSats, lang) }) : null) ??
+            (problem ? t(problem, { amount: fmt.sats(amountSats) }) : null) ??
             (request && !route ? t("send.error_address") : null) ??
             error
           }
         />
+        {offerSwap ? (
+          <Link href="/swap" className="button">
+            {t("send.swap_to_lightning")}
+          </Link>
+        ) : null}
         <button
           type="submit"
           className="button button-primary"
@@ -391,15 +438,35 @@ export function Send() {
         <div className="column">
           <p role="alert">
             {t("send.high_fee_text", {
-              fee: groupSats(fee?.feeSats ?? 0n, lang),
-              amount: groupSats(fee?.amountSats ?? 0n, lang),
+              fee: fmt.sats(fee?.feeSats ?? 0n),
+              amount: fmt.sats(fee?.amountSats ?? 0n),
             })}
           </p>
           <button type="button" className="button button-primary" onClick={() => void send(true)}>
-            {t("send.high_fee_confirm", { fee: groupSats(fee?.feeSats ?? 0n, lang) })}
+            {t("send.high_fee_confirm", { fee: fmt.sats(fee?.feeSats ?? 0n) })}
           </button>
           <button type="button" className="button" onClick={() => setAskHighFee(false)}>
             {t("common.cancel")}
+          </button>
+        </div>
+      </Dialog>
+      <Dialog open={askRepeat !== null} title={t("send.repeat_title")} onClose={() => setAskRepeat(null)}>
+        <div className="column">
+          <p role="alert">
+            {t("send.repeat_text", {
+              amount: fmt.sats(amountSats),
+              minutes: askRepeat?.minutes ?? "1",
+            })}
+          </p>
+          <button type="button" className="button" onClick={() => setAskRepeat(null)}>
+            {t("common.cancel")}
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => void send(fee?.highFee === true, true)}
+          >
+            {t("send.repeat_confirm")}
           </button>
         </div>
       </Dialog>
@@ -427,8 +494,8 @@ export function Send() {
               {result.pending
                 ? t("send.pending_text")
                 : t(result.txid ? "send.sent_text" : "send.sent_text_lightning", {
-                    amount: groupSats(result.amountSats, lang),
-                    fee: groupSats(result.feeSats, lang),
+                    amount: fmt.sats(result.amountSats),
+                    fee: fmt.sats(result.feeSats),
                   })}
             </p>
             {result.txid ? <code title={result.txid}>{truncateMiddle(result.txid)}</code> : null}

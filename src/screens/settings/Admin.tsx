@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Link } from "wouter";
 import type { PeerRow } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
+import { useFormat } from "../../ui/useFormat";
 import type { ChannelView } from "../../projections";
 import { BackControl } from "../../ui/BackControl";
 import { ConfirmDialog } from "../../ui/Dialog";
@@ -26,6 +27,7 @@ const download = (text: string, fileName: string) => {
 /** The admin page (spec 2): servers, the node, peers, channels, zaps to hodl, resync, logs. */
 export function Admin() {
   const { t } = useI18n();
+  const fmt = useFormat();
   const client = useWallet();
   const toast = useToast();
   const errorText = useErrorText();
@@ -188,7 +190,7 @@ export function Admin() {
             {t("admin.resync")}
           </button>
         </div>
-        <label className="row">
+        <label className="check-row">
           <input
             type="checkbox"
             checked={settings?.should_zap_hodl ?? false}
@@ -258,7 +260,7 @@ export function Admin() {
             <li key={c.channel_id} className="column">
               <span>
                 <code title={c.channel_id}>{truncateMiddle(c.channel_id)}</code>{" "}
-                {t("channels.size", { amount: c.size.toString() })}
+                {t("channels.size", { amount: fmt.sats(c.size) })}
               </span>
               <div className="row">
                 <button

@@ -1,4 +1,5 @@
 import { ErrorBox, useErrorText } from "../../ui/errors";
+import { Eye, EyeOff } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
@@ -16,6 +17,15 @@ export function Backup() {
   const [words, setWords] = useState<string[] | null>(null);
   const [checked, setChecked] = useState<Record<string, boolean>>({});
   const [error, setError] = useState<string | null>(null);
+  // The words stay covered until the owner asks, and are covered again whenever the page is hidden.
+  const [revealed, setRevealed] = useState(false);
+  useEffect(() => {
+    const hide = () => {
+      if (document.visibilityState === "hidden") setRevealed(false);
+    };
+    document.addEventListener("visibilitychange", hide);
+    return () => document.removeEventListener("visibilitychange", hide);
+  }, []);
   // With a password, the words can be shown once the owner has entered it.
   const locked = useView("live")?.needs_password ?? false;
 
@@ -42,19 +52,34 @@ export function Backup() {
       <BackControl />
       <h1>{t("settings.backup.title")}</h1>
       <p>{t("settings.backup.caption")}</p>
-      {words ? (
-        <ol className="seed-words" aria-label={t("settings.backup.seed_words")}>
-          {words.map((w, i) => (
-            // The words never change order while shown; position is their identity.
-            // biome-ignore lint/suspicious/noArrayIndexKey: a seed word's position is its identity
-            <li key={i}>{w}</li>
-          ))}
-        </ol>
+      {words && revealed ? (
+        <>
+          <ol className="seed-words" aria-label={t("settings.backup.seed_words")}>
+            {words.map((w, i) => (
+              // The words never change order while shown; position is their identity.
+              // biome-ignore lint/suspicious/noArrayIndexKey: a seed word's position is its identity
+              <li key={i}>{w}</li>
+            ))}
+          </ol>
+          <button type="button" className="button" onClick={() => setRevealed(false)}>
+            <EyeOff aria-hidden="true" size={18} />
+            {t("settings.backup.hide")}
+          </button>
+        </>
+      ) : null}
+      {words && !revealed ? (
+        <div className="seed-cover">
+          <p className="hint">{t("settings.backup.hidden_note")}</p>
+          <button type="button" className="button button-primary" onClick={() => setRevealed(true)}>
+            <Eye aria-hidden="true" size={18} />
+            {t("settings.backup.reveal")}
+          </button>
+        </div>
       ) : null}
       <fieldset className="column">
         <legend>{t("settings.backup.confirm_title")}</legend>
         {CHECKS.map((c) => (
-          <label key={c} className="row">
+          <label key={c} className="check-row">
             <input
               type="checkbox"
               checked={checked[c] ?? false}

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Link } from "wouter";
 import type { ChannelView } from "../../projections";
 import { useI18n } from "../../i18n/intl";
+import { useFormat } from "../../ui/useFormat";
 import { BackControl } from "../../ui/BackControl";
 import { CapacityBar } from "../../ui/CapacityBar";
 import { ConfirmDialog } from "../../ui/Dialog";
@@ -22,18 +23,19 @@ function ChannelRow({
   onClose: () => void;
 }) {
   const { t } = useI18n();
+  const fmt = useFormat();
   const txid = channel.outpoint.split(":")[0] ?? "";
   const ours = channel.balance + channel.reserve;
   return (
     <li className="channel">
       <div className="row">
-        <span>{t("channels.size", { amount: channel.size.toString() })}</span>
+        <span>{t("channels.size", { amount: fmt.sats(channel.size) })}</span>
         <code title={channel.peer}>{truncateMiddle(channel.peer)}</code>
       </div>
       <CapacityBar ours={ours} size={channel.size} />
       <div className="row">
-        <span>{t("channels.can_send", { amount: channel.balance.toString() })}</span>
-        <span>{t("channels.can_receive", { amount: channel.inbound.toString() })}</span>
+        <span>{t("channels.can_send", { amount: fmt.sats(channel.balance) })}</span>
+        <span>{t("channels.can_receive", { amount: fmt.sats(channel.inbound) })}</span>
       </div>
       <div className="row">
         {txid ? <ExplorerLink txid={txid} /> : null}
@@ -48,6 +50,7 @@ function ChannelRow({
 /** Lightning channels (spec 1 "Channels"): totals, online and offline lists, close with confirmation. */
 export function Channels() {
   const { t } = useI18n();
+  const fmt = useFormat();
   const client = useWallet();
   const toast = useToast();
   const errorText = useErrorText();
@@ -94,11 +97,11 @@ export function Channels() {
       <h1>{t("settings.channels")}</h1>
       <dl className="details">
         <dt>{t("channels.total_outbound")}</dt>
-        <dd>{t("channels.sats", { amount: (totals?.balance ?? 0n).toString() })}</dd>
+        <dd>{t("channels.sats", { amount: fmt.sats(totals?.balance ?? 0n) })}</dd>
         <dt>{t("channels.total_reserve")}</dt>
-        <dd>{t("channels.sats", { amount: (totals?.reserve ?? 0n).toString() })}</dd>
+        <dd>{t("channels.sats", { amount: fmt.sats(totals?.reserve ?? 0n) })}</dd>
         <dt>{t("channels.total_inbound")}</dt>
-        <dd>{t("channels.sats", { amount: (totals?.inbound ?? 0n).toString() })}</dd>
+        <dd>{t("channels.sats", { amount: fmt.sats(totals?.inbound ?? 0n) })}</dd>
       </dl>
       <p>{t("channels.count", { count: channels.length })}</p>
       {channels.length === 0 ? (

@@ -1,3 +1,5 @@
+import { Upload } from "lucide-react";
+import { FilePicker } from "../../ui/FilePicker";
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { useRef, useState } from "react";
 import { CommandFailed } from "../../commands/client";
@@ -98,17 +100,14 @@ function LabelsSection() {
       <button type="button" className="button" onClick={exportLabels} disabled={!wallet?.exists}>
         {t("settings.emergency_kit.labels.export")}
       </button>
-      <label className="button" htmlFor="labels-file">
-        {t("settings.emergency_kit.labels.import")}
-      </label>
-      <input
-        id="labels-file"
-        className="visually-hidden"
-        type="file"
+      <FilePicker
         accept=".jsonl,.json,application/jsonl,text/plain"
         disabled={!wallet?.exists}
-        onChange={(e) => void importLabels(e.target.files?.[0], e.target)}
-      />
+        onFile={(file, input) => importLabels(file, input)}
+      >
+        <Upload aria-hidden="true" size={18} />
+        {t("settings.emergency_kit.labels.import")}
+      </FilePicker>
     </section>
   );
 }
@@ -248,17 +247,10 @@ export function EmergencyKit() {
         >
           {t("settings.emergency_kit.import_export.save_state")}
         </button>
-        <label className="button" htmlFor="import-file">
+        <FilePicker inputRef={fileInput} accept="application/json,.json" onFile={(file) => pickFile(file)}>
+          <Upload aria-hidden="true" size={18} />
           {t("settings.emergency_kit.import_export.import_state")}
-        </label>
-        <input
-          id="import-file"
-          ref={fileInput}
-          className="visually-hidden"
-          type="file"
-          accept="application/json,.json"
-          onChange={(e) => void pickFile(e.target.files?.[0])}
-        />
+        </FilePicker>
         <ErrorBox text={importStep !== "password" ? importError : null} />
       </section>
 
@@ -267,7 +259,7 @@ export function EmergencyKit() {
       <section className="card column" aria-labelledby="ek-safe">
         <h2 id="ek-safe">{t("settings.emergency_kit.safe_mode.title")}</h2>
         <p>{t("settings.emergency_kit.safe_mode.caption")}</p>
-        <label className="row">
+        <label className="check-row">
           <input
             type="checkbox"
             checked={wallet?.safe_mode ?? false}

@@ -6,7 +6,9 @@ import { BackControl } from "../../ui/BackControl";
 import { Dialog } from "../../ui/Dialog";
 import { useWalletConfig } from "../../ui/config";
 import { ErrorBox, useErrorText } from "../../ui/errors";
+import { useFormat } from "../../ui/useFormat";
 import { normaliseSatsInput } from "../../ui/money";
+import { MIN_CHANNEL_SATS } from "../../money";
 import { useView, useWallet } from "../../ui/wallet";
 
 type Result = { ok: true; amountSats: bigint } | { ok: false; message: string };
@@ -14,6 +16,7 @@ type Result = { ok: true; amountSats: bigint } | { ok: false; message: string };
 /** Swap on-chain funds into a lightning channel (spec 2 "Swap"): peer, amount, fee, confirm, result. */
 export function Swap() {
   const { t } = useI18n();
+  const fmt = useFormat();
   const client = useWallet();
   const errorText = useErrorText();
   const [, navigate] = useLocation();
@@ -30,12 +33,14 @@ export function Swap() {
   const onchain = (balance?.confirmed ?? 0n) + (balance?.unconfirmed ?? 0n);
   const sats = amount === "" ? null : BigInt(amount);
   const needsPeer = config.lsp === null;
+  // The smallest channel is known before pressing: below it the button stays off and says why.
+  const belowMinimum = sats !== null && sats < MIN_CHANNEL_SATS;
 
   // The worker decides the fee and whether the amount sweeps everything; nothing is shown for an
   // amount it refuses.
   useEffect(() => {
     setEstimate(null);
-    if (sats === null) return;
+    if (sats === null || belowMinimum) return;
     const timer = setTimeout(() => {
       client
         .dispatch({ _tag: "EstimateChannelOpenFee", amountSats: sats })
@@ -43,7 +48,7 @@ export function Swap() {
         .catch(() => setEstimate(null));
     }, 300);
     return () => clearTimeout(timer);
-  }, [client, sats]);
+  }, [client, sats, belowMinimum]);
 
   const submit = async () => {
     setError(null);
@@ -99,25 +104,34 @@ export function Swap() {
           <p>{t("swap.lsp_peer")}</p>
         )}
         <label htmlFor="swap-amount">{t("swap.amount")}</label>
+        <p id="swap-minimum" className={belowMinimum ? "warning" : "hint"}>
+          {t("swap.minimum", { amount: fmt.sats(MIN_CHANNEL_SATS) })}
+        </p>
         <div className="row">
           <input
             id="swap-amount"
             inputMode="numeric"
+            aria-describedby="swap-minimum"
+            aria-invalid={belowMinimum}
             value={amount}
             onChange={(e) => setAmount(normaliseSatsInput(e.target.value))}
           />
-          <button type="button" className="button" onClick={() => setAmount(onchain.toString())}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => setAmount(onchain.toString() /* amount-text: input value */)}
+          >
             {t("swap.max")}
           </button>
         </div>
-        <p>{t("swap.available", { amount: onchain.toString() })}</p>
-        {estimate ? <p>{t("swap.fee", { amount: estimate.feeSats.toString() })}</p> : null}
+        <p>{t("swap.available", { amount: fmt.sats(onchain) })}</p>
+        {estimate ? <p>{t("swap.fee", { amount: fmt.sats(estimate.feeSats) })}</p> : null}
         {estimate?.sweep ? <p>{t("swap.sweep_notice")}</p> : null}
         <ErrorBox text={error} />
         <button
           type="submit"
           className="button button-primary"
-          disabled={busy || sats === null || (needsPeer && peer.trim() === "")}
+          disabled={busy || sats === null || belowMinimum || (needsPeer && peer.trim() === "")}
         >
           {busy ? t("swap.opening") : t("swap.confirm")}
         </button>
@@ -127,7 +141,7 @@ export function Swap() {
         title={result?.ok ? t("swap.success_title") : t("swap.failure_title")}
         onClose={reset}
       >
-        <p>{result?.ok ? t("swap.success", { amount: result.amountSats.toString() }) : result?.message}</p>
+        <p>{result?.ok ? t("swap.success", { amount: fmt.sats(result.amountSats) }) : result?.message}</p>
         <button type="button" className="button button-primary" onClick={() => navigate("/")}>
           {t("common.home")}
         </button>

@@ -1,0 +1,203 @@
+/**
+ * The wallet's connections to its relays (nostr-tools' relay client): each relay is dialled within a deadline
+ * and dialled again after it drops, waiting longer after each failure (1 s doubling to a minute). Every
+ * message a relay sends is input: one larger than the wallet reads is dropped unread, and events are checked
+ * (shape, size, id, signature) before anyone sees them.
+ */
+import { AbstractRelay } from "nostr-tools/abstract-relay";
+import type { Filter } from "nostr-tools/filter";
+import { verifyEvent } from "nostr-tools/pure";
+import { checkEvent, MAX_EVENT_BYTES, type NostrEvent } from "./event";
+
+/** Timings of the relay client; tests shorten them. */
+export interface RelayTimings {
+  readonly connectMs: number;
+  readonly publishMs: number;
+  /** How long a query waits for a relay's end of stored events. */
+  readonly queryMs: number;
+  /** Back-off after a failed or dropped connection: first wait, doubling to the most. */
+  readonly retryFirstMs: number;
+  readonly retryMaxMs: number;
+}
+
+export const RELAY_TIMINGS: RelayTimings = {
+  connectMs: 10_000,
+  publishMs: 10_000,
+  queryMs: 8_000,
+  retryFirstMs: 1_000,
+  retryMaxMs: 60_000,
+};
+
+/** The most events one query keeps from one relay. */
+export const MAX_QUERY_EVENTS = 500;
+
+/** nostr-tools' relay, reading no message larger than one event may be. */
+class BoundedRelay extends AbstractRelay {
+  override _onmessage(ev: MessageEvent<unknown>): void {
+    const data = ev.data;
+    // Only a JSON array of bounded size is a relay message; anything else is dropped unread.
+    if (typeof data !== "string" || data.length > MAX_EVENT_BYTES + 1_000 || !data.startsWith("[")) return;
+    super._onmessage(ev as MessageEvent<string>);
+  }
+}
+
+interface Slot {
+  readonly url: string;
+  relay: BoundedRelay | null;
+  failures: number;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+export interface RelayStatus {
+  readonly url: string;
+  readonly connected: boolean;
+}
+
+export class RelaySet {
+  private readonly slots: Slot[];
+  private stopped = false;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(
+    urls: readonly string[],
+    private readonly socket: typeof WebSocket,
+    /** Called each time a relay connects (the outbox sends what waits). */
+    private readonly onConnected: (url: string) => void,
+    private readonly onStatus: (status: readonly RelayStatus[]) => void = () => undefined,
+    private readonly timings: RelayTimings = RELAY_TIMINGS,
+  ) {
+    this.slots = [...new Set(urls)].map((url) => ({ url, relay: null, failures: 0, timer: null }));
+  }
+
+  start(): void {
+    this.report();
+    for (const slot of this.slots) void this.dial(slot);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const slot of this.slots) {
+      if (slot.timer) clearTimeout(slot.timer);
+      const relay = slot.relay;
+      slot.relay = null;
+      relay?.close();
+    }
+    this.onStatus([]);
+  }
+
+  status(): RelayStatus[] {
+    return this.slots.map((s) => ({ url: s.url, connected: s.relay?.connected ?? false }));
+  }
+
+  /** The relays connected now. */
+  connected(): AbstractRelay[] {
+    return this.slots.flatMap((s) => (s.relay?.connected ? [s.relay] : []));
+  }
+
+  /** Resolves once a relay is connected, or after `ms` (a query made just after start waits for one). */
+  whenConnected(ms: number): Promise<void> {
+    if (this.connected().length > 0 || this.slots.length === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
+  }
+
+  /** Sends `event` to every connected relay; answers the URLs of those that answered OK. */
+  async publish(event: NostrEvent): Promise<string[]> {
+    const relays = this.connected();
+    const answers = await Promise.allSettled(relays.map((r) => r.publish(event)));
+    // A relay that already holds the event (or a newer one) may say so with OK false and `duplicate:`.
+    const accepted = (a: PromiseSettledResult<string> | undefined) =>
+      a?.status === "fulfilled" || (a?.reason instanceof Error && a.reason.message.startsWith("duplicate:"));
+    return relays.flatMap((r, i) => (accepted(answers[i]) ? [r.url] : []));
+  }
+
+  /**
+   * The events matching `filter` on the connected relays, each checked, at most `MAX_QUERY_EVENTS` per relay;
+   * each relay's answer ends at its end of stored events or after the query deadline.
+   */
+  async query(filter: Filter): Promise<NostrEvent[]> {
+    const relays = this.connected();
+    const all = await Promise.all(relays.map((r) => this.queryOne(r, filter)));
+    const byId = new Map<string, NostrEvent>();
+    for (const e of all.flat()) byId.set(e.id, e);
+    return [...byId.values()];
+  }
+
+  private queryOne(relay: AbstractRelay, filter: Filter): Promise<NostrEvent[]> {
+    return new Promise((resolve) => {
+      const found: NostrEvent[] = [];
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        sub.close();
+        resolve(found);
+      };
+      const timer = setTimeout(finish, this.timings.queryMs);
+      const sub = relay.subscribe([filter], {
+        eoseTimeout: this.timings.queryMs,
+        onevent: (e) => {
+          const checked = checkEvent(e);
+          if (checked) found.push(checked);
+          if (found.length >= MAX_QUERY_EVENTS) finish();
+        },
+        oneose: finish,
+        onclose: finish,
+      });
+    });
+  }
+
+  private async dial(slot: Slot): Promise<void> {
+    if (this.stopped) return;
+    slot.timer = null;
+    const relay = new BoundedRelay(slot.url, {
+      verifyEvent: (e) => verifyEvent(e),
+      websocketImplementation: this.socket,
+      enableReconnect: false,
+    });
+    relay.publishTimeout = this.timings.publishMs;
+    relay.baseEoseTimeout = this.timings.queryMs;
+    relay.onnotice = () => undefined;
+    try {
+      await relay.connect({ timeout: this.timings.connectMs });
+    } catch {
+      relay.close();
+      this.retry(slot);
+      return;
+    }
+    if (this.stopped) {
+      relay.close();
+      return;
+    }
+    slot.relay = relay;
+    slot.failures = 0;
+    relay.onclose = () => {
+      if (slot.relay !== relay) return;
+      slot.relay = null;
+      this.report();
+      this.retry(slot);
+    };
+    this.report();
+    for (const w of [...this.waiters]) w();
+    this.onConnected(slot.url);
+  }
+
+  private retry(slot: Slot): void {
+    if (this.stopped || slot.timer) return;
+    const wait = Math.min(this.timings.retryFirstMs * 2 ** slot.failures, this.timings.retryMaxMs);
+    slot.failures = Math.min(slot.failures + 1, 30);
+    slot.timer = setTimeout(() => void this.dial(slot), wait);
+  }
+
+  private report(): void {
+    this.onStatus(this.status());
+  }
+}

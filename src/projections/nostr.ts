@@ -1,0 +1,142 @@
+/**
+ * The wallet's nostr identity, its profile and follow list, and the outbox of events still to publish, folded
+ * from the log. The newest kind 0 and kind 3 of each key win by NIP-01's rule for replaceable events, so two
+ * devices' logs merged by an import agree on the same profile.
+ */
+import { newerThan, type NostrEvent } from "../events/nostr-event";
+import type { WalletEvent } from "../events/types";
+import { npubEncode } from "nostr-tools/nip19";
+import { projection } from "./projection";
+
+export interface NostrState {
+  /** The key in use as last recorded; null until the wallet first used nostr. */
+  identity: { pubkey: string; imported: boolean } | null;
+  /** The newest profile (kind 0) and follow list (kind 3) of each key. */
+  readonly profiles: Map<string, NostrEvent>;
+  readonly follows: Map<string, NostrEvent>;
+  /** Queued events no relay has accepted yet, in the order they were queued. */
+  readonly outbox: Map<string, NostrEvent>;
+  readonly published: Set<string>;
+}
+
+/**
+ * Keeps `e` when it is the newest of its key and kind; a queued event it replaces no longer needs sending
+ * (a relay keeps only the newest). Answers whether `e` is the newest.
+ */
+const keep = (s: NostrState, m: Map<string, NostrEvent>, e: NostrEvent): boolean => {
+  const had = m.get(e.pubkey);
+  if (!newerThan(e, had)) return had?.id === e.id;
+  if (had) s.outbox.delete(had.id);
+  m.set(e.pubkey, e);
+  return true;
+};
+
+const seen = (s: NostrState, e: NostrEvent): boolean =>
+  e.kind === 0 ? keep(s, s.profiles, e) : e.kind === 3 ? keep(s, s.follows, e) : true;
+
+export const nostrProjection = projection<NostrState, NostrState>({
+  name: "nostr",
+  initial: () => ({
+    identity: null,
+    profiles: new Map(),
+    follows: new Map(),
+    outbox: new Map(),
+    published: new Set(),
+  }),
+  apply: (s, e: WalletEvent) => {
+    switch (e.type) {
+      case "nostr.identity":
+        s.identity = { pubkey: e.payload.pubkey, imported: e.payload.imported };
+        return s;
+      case "nostr.queued":
+        // An edit already replaced by a newer one (from another device) is not sent.
+        if (seen(s, e.payload.event) && !s.published.has(e.payload.event.id))
+          s.outbox.set(e.payload.event.id, e.payload.event);
+        return s;
+      case "nostr.published":
+        s.published.add(e.payload.id);
+        s.outbox.delete(e.payload.id);
+        return s;
+      case "nostr.fetched":
+        seen(s, e.payload.event);
+        return s;
+      default:
+        return s;
+    }
+  },
+  view: (s) => s,
+});
+
+/** The events still to publish, oldest first. */
+export const pendingEvents = (s: NostrState): NostrEvent[] => [...s.outbox.values()];
+
+/** The newest profile event of the key in use, or null. */
+export const ownProfileEvent = (s: NostrState): NostrEvent | null =>
+  s.identity ? (s.profiles.get(s.identity.pubkey) ?? null) : null;
+
+export const ownFollowsEvent = (s: NostrState): NostrEvent | null =>
+  s.identity ? (s.follows.get(s.identity.pubkey) ?? null) : null;
+
+/** A profile as the screens show it. */
+export interface NostrProfile {
+  readonly name: string | null;
+  readonly display_name: string | null;
+  readonly picture: string | null;
+  readonly lud16: string | null;
+  readonly lud06: string | null;
+  readonly nip05: string | null;
+  /** Deleted (spec: `deleted` true, or the string 'true'). */
+  readonly deleted: boolean;
+}
+
+const MAX_FIELD = 2_000;
+
+const text = (x: unknown): string | null => {
+  if (typeof x !== "string") return null;
+  const t = x.trim();
+  return t === "" ? null : t.slice(0, MAX_FIELD);
+};
+
+/** The content's JSON object, or an empty one when it is not one. */
+export const contentObject = (content: string): Record<string, unknown> => {
+  try {
+    const o: unknown = JSON.parse(content);
+    return typeof o === "object" && o !== null && !Array.isArray(o) ? (o as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+export const readProfile = (content: string): NostrProfile => {
+  const o = contentObject(content);
+  return {
+    name: text(o.name),
+    display_name: text(o.display_name) ?? text(o.displayName),
+    picture: text(o.picture) ?? text(o.image),
+    lud16: text(o.lud16),
+    lud06: text(o.lud06),
+    nip05: text(o.nip05),
+    deleted: o.deleted === true || o.deleted === "true",
+  };
+};
+
+/** What the profile screens read: the key in use, its profile, and how many events wait for a relay. */
+export interface ProfileView {
+  readonly npub: string | null;
+  readonly imported: boolean;
+  readonly profile: NostrProfile | null;
+  /** When the profile shown was signed (unix seconds), or null. */
+  readonly updated_at: number | null;
+  readonly pending: number;
+}
+
+export const profileView = (s: NostrState): ProfileView => {
+  const event = ownProfileEvent(s);
+  return {
+    npub: s.identity ? npubEncode(s.identity.pubkey) : null,
+    imported: s.identity?.imported ?? false,
+    profile: event ? readProfile(event.content) : null,
+    updated_at: event?.created_at ?? null,
+    pending: s.outbox.size,
+  };
+};

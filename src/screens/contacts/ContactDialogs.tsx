@@ -1,0 +1,208 @@
+import { useState } from "react";
+import type { ContactRecord } from "../../crdt/doc";
+import { useI18n } from "../../i18n/intl";
+import { CopyButton } from "../../ui/CopyButton";
+import { Dialog } from "../../ui/Dialog";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { truncateMiddle } from "../../ui/format";
+import { useView, useWallet } from "../../ui/wallet";
+import { Avatar } from "./Avatar";
+import { ContactForm } from "./ContactForm";
+import { payTarget, usePayContact } from "./usePayContact";
+
+const EMPTY = { name: "", npub: "", ln_address: "" };
+
+/** The create dialog behind the new-contact button; `onCreated` gets the new contact's id. */
+export function CreateContactDialog({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated?: (id: string) => void;
+}) {
+  const { t } = useI18n();
+  const client = useWallet();
+  return (
+    <Dialog open={open} title={t("contacts.create_title")} onClose={onClose}>
+      {open ? (
+        <ContactForm
+          initial={EMPTY}
+          submitLabel={t("contacts.create")}
+          onSubmit={async (v) => {
+            const r = await client.dispatch({ _tag: "CreateContact", ...v });
+            onClose();
+            onCreated?.(r.id);
+          }}
+        />
+      ) : null}
+    </Dialog>
+  );
+}
+
+/** The new-contact button: a tile in the contacts strip, a row in lists (spec 1 §2). */
+export function NewContactButton({ variant, onClick }: { variant: "tile" | "row"; onClick: () => void }) {
+  const { t } = useI18n();
+  return (
+    <button
+      type="button"
+      className={variant === "tile" ? "contact-chip contact-new" : "contact-row contact-new"}
+      onClick={onClick}
+    >
+      <span className="avatar" aria-hidden="true">
+        +
+      </span>
+      <span>{t("contacts.new")}</span>
+    </button>
+  );
+}
+
+/**
+ * The contact detail dialog (spec 1 §2): avatar, name, npub and lightning address with copy buttons,
+ * edit and pay; edit mode is the form with a delete button that asks first. `contactId` null: closed.
+ */
+export function ContactDetailDialog({
+  contactId,
+  onClose,
+}: {
+  contactId: string | null;
+  onClose: () => void;
+}) {
+  const { t } = useI18n();
+  const contacts = useView("contacts");
+  const contact = contactId ? (contacts?.find((c) => c.id === contactId) ?? null) : null;
+  return (
+    <Dialog open={contact !== null} title={contact?.name || t("contacts.contact")} onClose={onClose}>
+      {contact ? <ContactDetail key={contact.id} contact={contact} onClose={onClose} /> : null}
+    </Dialog>
+  );
+}
+
+function ContactDetail({ contact, onClose }: { contact: ContactRecord; onClose: () => void }) {
+  const { t } = useI18n();
+  const client = useWallet();
+  const errorText = useErrorText();
+  const pay = usePayContact();
+  const [mode, setMode] = useState<"view" | "edit" | "delete">("view");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (mode === "edit")
+    return (
+      <ContactForm
+        initial={{ name: contact.name, npub: contact.npub ?? "", ln_address: contact.ln_address ?? "" }}
+        submitLabel={t("contacts.save")}
+        onSubmit={async (v) => {
+          await client.dispatch({ _tag: "EditContact", id: contact.id, ...v });
+          setMode("view");
+        }}
+      >
+        <div className="row">
+          <button type="button" className="button" onClick={() => setMode("view")}>
+            {t("common.cancel")}
+          </button>
+          <button type="button" className="button button-danger" onClick={() => setMode("delete")}>
+            {t("contacts.delete")}
+          </button>
+        </div>
+      </ContactForm>
+    );
+
+  if (mode === "delete")
+    return (
+      <div className="column">
+        <p>{t("contacts.delete_confirm", { name: contact.name })}</p>
+        <ErrorBox text={error} />
+        <div className="row">
+          <button type="button" className="button" onClick={() => setMode("edit")}>
+            {t("common.cancel")}
+          </button>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={busy}
+            onClick={async () => {
+              setBusy(true);
+              try {
+                await client.dispatch({ _tag: "DeleteContact", id: contact.id });
+                onClose();
+              } catch (e) {
+                setError(errorText(e));
+              } finally {
+                setBusy(false);
+              }
+            }}
+          >
+            {t("contacts.delete")}
+          </button>
+        </div>
+      </div>
+    );
+
+  const payable = payTarget(contact) !== null;
+  return (
+    <div className="column contact-detail">
+      <Avatar name={contact.name} image={contact.image_url} size={72} />
+      {contact.npub ? (
+        <div className="row contact-field">
+          <span>
+            {t("contacts.npub")}: <code title={contact.npub}>{truncateMiddle(contact.npub)}</code>
+          </span>
+          <CopyButton text={contact.npub} label={t("contacts.copy_npub")} />
+        </div>
+      ) : null}
+      {contact.ln_address ? (
+        <div className="row contact-field">
+          <span>
+            {t("contacts.ln_address")}: <code>{contact.ln_address}</code>
+          </span>
+          <CopyButton text={contact.ln_address} label={t("contacts.copy_ln_address")} />
+        </div>
+      ) : null}
+      <ErrorBox text={error} />
+      <div className="row">
+        <button type="button" className="button" onClick={() => setMode("edit")}>
+          {t("contacts.edit")}
+        </button>
+        {contact.npub ? (
+          <button
+            type="button"
+            className="button"
+            aria-pressed={contact.is_followed}
+            disabled={busy}
+            onClick={async () => {
+              setBusy(true);
+              setError(null);
+              try {
+                await client.dispatch({
+                  _tag: "SetFollowed",
+                  id: contact.id,
+                  followed: !contact.is_followed,
+                });
+              } catch (e) {
+                setError(errorText(e));
+              } finally {
+                setBusy(false);
+              }
+            }}
+          >
+            {contact.is_followed ? t("contacts.unfollow") : t("contacts.follow")}
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={!payable}
+          onClick={() => {
+            onClose();
+            pay(contact);
+          }}
+        >
+          {t("contacts.pay")}
+        </button>
+      </div>
+      {payable ? null : <p className="hint">{t("contacts.error_no_pay_target")}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { useState } from "react";
+import { Link, useLocation } from "wouter";
+import { useI18n } from "../../i18n/intl";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { Avatar, PicturePicker, storeProfileStage } from "../../ui/profile";
+import { useWallet } from "../../ui/wallet";
+
+/**
+ * First-run profile (spec 2 /newprofile): a name and a picture, skip, or import. Skipping stores the stage
+ * and goes home at once: it never waits on a relay.
+ */
+export function NewProfile() {
+  const { t } = useI18n();
+  const errorText = useErrorText();
+  const client = useWallet();
+  const [, navigate] = useLocation();
+  const [name, setName] = useState("");
+  const [picture, setPicture] = useState<string | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const create = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      // Queued in the wallet's log: published as soon as a relay is reachable.
+      await client.dispatch({ _tag: "SetupNewProfile", name, imageUrl: picture });
+      storeProfileStage("saved");
+      navigate("/", { replace: true });
+    } catch (e) {
+      setError(errorText(e));
+      setBusy(false);
+    }
+  };
+
+  const skip = () => {
+    storeProfileStage("skipped");
+    navigate("/", { replace: true });
+  };
+
+  return (
+    <main className="screen">
+      <h1>{t("profile.create_title")}</h1>
+      <p>{t("profile.create_caption")}</p>
+      <form
+        className="column"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create();
+        }}
+      >
+        <Avatar picture={picture} name={name} size={80} />
+        <label htmlFor="newprofile-name">{t("profile.name")}</label>
+        <input
+          id="newprofile-name"
+          value={name}
+          maxLength={100}
+          autoComplete="nickname"
+          onChange={(e) => setName(e.target.value)}
+        />
+        <PicturePicker id="newprofile-picture" onUploaded={setPicture} onBusy={setUploading} />
+        <ErrorBox text={error} />
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={busy || uploading || name.trim() === ""}
+        >
+          {busy ? t("common.saving") : t("profile.create")}
+        </button>
+      </form>
+      <div className="column">
+        <button type="button" className="button" onClick={skip}>
+          {t("profile.skip")}
+        </button>
+        <Link href="/importprofile" className="link">
+          {t("profile.import_existing")}
+        </Link>
+      </div>
+    </main>
+  );
+}

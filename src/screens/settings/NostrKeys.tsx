@@ -1,0 +1,165 @@
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import { useI18n } from "../../i18n/intl";
+import { BackControl } from "../../ui/BackControl";
+import { CopyButton } from "../../ui/CopyButton";
+import { Dialog } from "../../ui/Dialog";
+import { ErrorBox, useErrorText } from "../../ui/errors";
+import { Qr } from "../../ui/Qr";
+import { useToast } from "../../ui/toast";
+import { useView, useWallet } from "../../ui/wallet";
+import { NostrServersForm } from "./NostrServers";
+
+/**
+ * Nostr keys (spec 2 /settings/nostrkeys): QR and copy of the npub, the nsec hidden until revealed, import
+ * profile, delete account (with confirmation) and unlink an imported key.
+ */
+export function NostrKeys() {
+  const { t } = useI18n();
+  const errorText = useErrorText();
+  const toast = useToast();
+  const client = useWallet();
+  const view = useView("profile");
+  const live = useView("live");
+  const locked = live?.needs_password ?? false;
+  const relays = live?.nostr_relays ?? [];
+  const [nsec, setNsec] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (locked) return;
+    // Records the key in use in the log; the view then shows its npub.
+    client.dispatch({ _tag: "GetNpub" }).catch((e) => setError(errorText(e)));
+  }, [client, errorText, locked]);
+
+  const reveal = async () => {
+    if (nsec) {
+      setNsec(null);
+      return;
+    }
+    try {
+      setNsec((await client.dispatch({ _tag: "ExportNsec" })).nsec);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+
+  const run = async (f: () => Promise<unknown>, done?: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await f();
+      setNsec(null);
+      if (done) toast({ title: done });
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const shown = view?.npub ?? null;
+
+  return (
+    <main className="screen">
+      <BackControl />
+      <h1>{t("nostr_keys.title")}</h1>
+      <p>{t("nostr_keys.caption")}</p>
+      <section className="card column" aria-labelledby="nostr-npub">
+        <h2 id="nostr-npub">{t("nostr_keys.npub")}</h2>
+        {shown ? (
+          <>
+            <Qr value={shown} size={200} label={t("nostr_keys.npub_qr")} />
+            <p className="mono break" data-testid="npub">
+              {shown}
+            </p>
+            <CopyButton text={shown} />
+          </>
+        ) : (
+          <p aria-busy="true">{t("common.loading")}</p>
+        )}
+      </section>
+      <section className="card column" aria-labelledby="nostr-nsec">
+        <h2 id="nostr-nsec">{t("nostr_keys.nsec")}</h2>
+        <p>{t("nostr_keys.nsec_warning")}</p>
+        {nsec ? (
+          <>
+            <p className="mono break" data-testid="nsec">
+              {nsec}
+            </p>
+            <CopyButton text={nsec} />
+          </>
+        ) : null}
+        <button type="button" className="button" onClick={() => void reveal()} aria-expanded={nsec !== null}>
+          {nsec ? t("nostr_keys.hide") : t("nostr_keys.reveal")}
+        </button>
+      </section>
+      <section className="card column">
+        <Link href="/settings/importprofile" className="button">
+          {t("profile.import")}
+        </Link>
+        {view?.imported ? (
+          <>
+            <p>{t("nostr_keys.imported")}</p>
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              onClick={() => void run(() => client.dispatch({ _tag: "UnlinkNostrKey" }))}
+            >
+              {t("nostr_keys.unlink")}
+            </button>
+          </>
+        ) : null}
+        <button
+          type="button"
+          className="button button-danger"
+          disabled={busy || view?.profile?.deleted === true}
+          onClick={() => setConfirmDelete(true)}
+        >
+          {t("nostr_keys.delete_account")}
+        </button>
+      </section>
+      <ErrorBox text={error} />
+      {relays.length > 0 ? (
+        <section className="card column" aria-labelledby="nostr-relays">
+          <h2 id="nostr-relays">{t("nostr_keys.relay_status")}</h2>
+          <ul>
+            {relays.map((r) => (
+              <li key={r.url} className="row">
+                <span className="mono break">{r.url}</span>{" "}
+                <span>{r.connected ? t("nostr_keys.connected") : t("nostr_keys.not_connected")}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <NostrServersForm />
+      <Dialog
+        open={confirmDelete}
+        title={t("nostr_keys.delete_account")}
+        onClose={() => setConfirmDelete(false)}
+      >
+        <p>{t("nostr_keys.delete_confirm")}</p>
+        <div className="row">
+          <button type="button" className="button" onClick={() => setConfirmDelete(false)}>
+            {t("common.cancel")}
+          </button>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={busy}
+            onClick={() => {
+              setConfirmDelete(false);
+              void run(() => client.dispatch({ _tag: "DeleteProfile" }), t("nostr_keys.deleted"));
+            }}
+          >
+            {t("nostr_keys.delete_account")}
+          </button>
+        </div>
+      </Dialog>
+    </main>
+  );
+}

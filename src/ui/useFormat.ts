@@ -1,0 +1,17 @@
+import { useMemo } from "react";
+import { useI18n } from "../i18n/intl";
+import { formatDateTime, formatFiat, formatSats } from "./format";
+
+/** The formatters bound to the chosen language: every amount and date a screen shows goes through them. */
+export const useFormat = () => {
+  const { intl } = useI18n();
+  return useMemo(
+    () => ({
+      sats: (sats: bigint) => formatSats(intl, sats),
+      fiat: (decimal: string, currency: string, digits: number) =>
+        formatFiat(intl, decimal, currency, digits),
+      dateTime: (ms: number) => formatDateTime(intl, ms),
+    }),
+    [intl],
+  );
+};
