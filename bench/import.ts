@@ -25,7 +25,9 @@ export const benchImportInChromium = async (
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${server.url}/settings/emergencykit`);
-    await page.getByLabel("Import state from file").setInputFiles(file);
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByRole("button", { name: "Import state from file" }).click();
+    await (await chooser).setFiles(file);
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByLabel("Password").fill(password);
     const submit = page.getByRole("dialog").getByRole("button", { name: "Import state from file" });

@@ -63,7 +63,9 @@ test("when the wallet's worker cannot start, the emergency kit saves the state, 
   await expect(page.getByRole("button", { name: "Save state as file" })).toBeDisabled();
 
   // Import state brings the wallet back, still in emergency mode.
-  await page.getByLabel("Import state from file").setInputFiles(file);
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: "Import state from file" }).click();
+  await (await chooser).setFiles(file);
   await page.getByRole("button", { name: "Continue" }).click();
   await page.getByLabel("Password").fill("emergency password");
   await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();
