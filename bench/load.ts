@@ -42,7 +42,10 @@ const buttonReady = async (page: Page, pattern: string): Promise<number> => {
   return (await handle.jsonValue()) as number;
 };
 
-/** Clicks the button and answers [click time, time home is usable], both from navigation start. */
+/**
+ * Clicks the button and answers [click time, time the next screen is usable: home, or the new-profile step
+ * that may come first], both from navigation start.
+ */
 const clickToHome = async (page: Page, pattern: string, home: string): Promise<[number, number]> => {
   const clickedAt = await page.evaluate((source) => {
     const re = new RegExp(source, "i");
@@ -55,7 +58,11 @@ const clickToHome = async (page: Page, pattern: string, home: string): Promise<[
   const handle = await page.waitForFunction(
     (selector) => {
       const el = document.querySelector(selector);
-      return el && /\d/.test(el.textContent ?? "") ? performance.now() : false;
+      if (el && /\d/.test(el.textContent ?? "")) return performance.now();
+      // This wallet's new-profile step, when it comes first: usable once its Skip button is.
+      if (location.pathname !== "/newprofile") return false;
+      const skip = [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === "Skip");
+      return skip && !skip.disabled ? performance.now() : false;
     },
     home,
     { polling: "raf", timeout: 120_000 },

@@ -100,6 +100,8 @@ export const benchWorkerMemory = async (world: Harness) => {
     const base = server.url;
     await page.goto(`${base}/setup`);
     await page.getByRole("button", { name: "New wallet" }).click();
+    await page.waitForURL(/\/(newprofile)?$/);
+    if (page.url().endsWith("/newprofile")) await page.getByRole("button", { name: "Skip" }).click();
     await page.getByTestId("onchain-balance").waitFor();
     await page.goto(`${base}/receive`);
     await page.getByRole("button", { name: "Show address" }).click();
