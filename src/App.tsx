@@ -2,7 +2,6 @@ import { type ComponentType, lazy, Suspense, useEffect, useSyncExternalStore } f
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import type { WalletClient } from "./commands/client";
 import type { WalletConfig } from "./config";
-import { Home } from "./screens/home/Home";
 import { NotFound } from "./screens/NotFound";
 import { Setup } from "./screens/Setup";
 import { ConfigContext } from "./ui/config";
@@ -21,6 +20,9 @@ import { useView, WalletProvider } from "./ui/wallet";
 const screen = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
   lazy(() => load().then((m) => ({ default: m[name] })));
 
+// Home too: its contacts and payment code are not needed by a first visit's welcome screen. A returning
+// wallet fetches it beside the worker's start, and the welcome screen fetches it once it is up.
+const Home = screen(() => import("./screens/home/Home"), "Home");
 const Receive = screen(() => import("./screens/receive/Receive"), "Receive");
 const Redeem = screen(() => import("./screens/redeem/Redeem"), "Redeem");
 const Scanner = screen(() => import("./screens/scanner/Scanner"), "Scanner");

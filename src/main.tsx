@@ -55,6 +55,8 @@ function Root({ noWallet }: { noWallet: boolean }) {
 const start = async () => {
   const lang = initialLanguage();
   const [messages, wallet] = await Promise.all([loadMessages(lang), knownWallet(config.network)]);
+  // A wallet here opens on home: its screen's code comes while the worker starts.
+  if (wallet === "maybe") void import("./screens/home/Home").catch(() => undefined);
   const root = document.getElementById("root");
   if (!root) throw new Error("No #root element");
   createRoot(root).render(
