@@ -6,9 +6,11 @@ const PORT = Number(process.env.E2E_PORT ?? 4173);
 /** End-to-end tests in Debian's Chromium against the built wallet and a local regtest world. */
 export default defineConfig({
   testDir: "e2e",
-  timeout: 60_000,
+  // Sized to the work on two busy cores (page loads, key derivations, a worker's wasm), not a quiet machine;
+  // tests that open channels, mine or stretch passwords several times set more.
+  timeout: 120_000,
   expect: {
-    timeout: 15_000,
+    timeout: 30_000,
     // Screenshots are compared with committed baselines; the tolerance absorbs font anti-aliasing.
     toHaveScreenshot: { maxDiffPixelRatio: 0.02, animations: "disabled", caret: "hide" },
   },
@@ -35,7 +37,8 @@ export default defineConfig({
     command: `npx vite build --logLevel warn && npx vite preview --port ${PORT} --strictPort`,
     url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: !process.env.CI,
-    timeout: 120_000,
+    // A production build takes minutes when the machine is busy.
+    timeout: 600_000,
     env: { VITE_NETWORK: "regtest" },
   },
 });

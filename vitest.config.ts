@@ -4,8 +4,9 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "property-tests/**/*.test.ts", "harness/**/*.test.ts"],
     environment: "node",
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Sized to the work on two busy cores (key stretches, LDK starts, a world starting), not a quiet machine.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     setupFiles: ["./src/test-setup.ts"],
   },
 });

@@ -8,13 +8,16 @@ import { benchEcash } from "./ecash";
 import { benchContactsView, benchGlobalSearch } from "./contacts";
 import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
+import { benchLoad } from "./load";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
 import { benchNwcPay } from "./nwc";
 import { benchLightningAddress } from "./lnaddress";
+import { benchWorkerMemory } from "./memory";
 import { benchRelay } from "./nostr";
 import { benchChat } from "./chat";
 import { benchReplay } from "./replay";
+import { benchImportInChromium } from "./import";
 import { benchRestoreScan, benchUnlock } from "./security";
 import { benchParse, benchQrDecode } from "./scan";
 
@@ -27,7 +30,8 @@ if (build.status !== 0) process.exit(1);
 
 console.log("\n== Foundation ==");
 await benchBundle();
-await benchReplay();
+const stateFile = await benchReplay();
+await benchImportInChromium(stateFile.json, stateFile.password, stateFile.events);
 console.log("\n== Payment strings and scanning ==");
 benchParse();
 await benchQrDecode();
@@ -36,6 +40,8 @@ await benchContactsView();
 await benchGlobalSearch();
 const world = await startHarness({ port: 0 });
 try {
+  console.log("\n== First visit and reload ==");
+  await benchLoad("dist", { esplora: world.esploraUrl, label: "this wallet" });
   await benchColdLoad(world.esploraUrl);
   console.log("\n== On-chain ==");
   await benchOnchainSync(world);
@@ -46,6 +52,7 @@ try {
   await benchPayments(world);
   await benchJitReceive(world);
   await benchLightningReady(world);
+  await benchWorkerMemory(world);
   console.log("\n== Nostr ==");
   await benchRelay(world.nostr.relayUrl);
   await benchChat();

@@ -79,5 +79,6 @@ export const importStateFile = async (page: Page, file: string, password: string
   await page.getByRole("button", { name: "Continue" }).click();
   await page.getByLabel("Password").fill(password);
   await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();
-  await expect(page).toHaveURL(/\/$/);
+  // The file's password is stretched (real iterations), then the wallet reloads.
+  await expect(page).toHaveURL(/\/$/, { timeout: 90_000 });
 };

@@ -60,6 +60,8 @@ test("the chosen currency shows in the balance", async ({ page }) => {
 });
 
 test("save state, delete everything, import the file: the same wallet comes back", async ({ page }, info) => {
+  // Each save and import stretches the file's password with real iterations, on two busy cores.
+  test.setTimeout(180_000);
   await createWallet(page);
   await page.goto("/settings/currency");
   await page.getByLabel("Currency", { exact: true }).selectOption("JPY");

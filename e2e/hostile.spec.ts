@@ -27,6 +27,9 @@ const hostileWallet = async (page: Page, esplora: string, scope: string) => {
 const lie = (esplora: string, scope: string, mode: string | null, options: Record<string, unknown> = {}) =>
   postJson(esplora, "/hostile", { service: "esplora", scope, mode, ...options });
 
+// These mine, sync and pay on the run's chain on two busy cores.
+test.describe.configure({ timeout: 180_000 });
+
 test("a link whose amount disagrees with its invoice's is refused and nothing leaves", async ({
   page,
   esplora,
@@ -98,6 +101,8 @@ test("a broadcast answered with a page instead of the txid records nothing, and 
   page,
   esplora,
 }, info) => {
+  // Mining, syncs, and a save and import that each stretch the file's password, on two busy cores.
+  test.setTimeout(180_000);
   const scope = `broadcast-${test.info().workerIndex}-${Date.now()}`;
   await hostileWallet(page, esplora, scope);
   await fundOnchain(page, esplora, 100_000);

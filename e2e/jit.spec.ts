@@ -5,16 +5,16 @@ test("a new wallet receives over lightning through a channel the LSP opens just 
   page,
   esplora,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await createWallet(page);
-  await expect(page.getByText("Starting lightning…")).toBeHidden({ timeout: 30_000 });
+  await expect(page.getByText("Starting lightning…")).toBeHidden({ timeout: 60_000 });
 
   await page.getByRole("link", { name: "Receive" }).first().click();
   await page.getByLabel("Amount (sats, optional)").fill("50000");
   await page.getByRole("radio", { name: "Lightning only" }).check();
   // No channel yet: the LSP's fee (max of 2,000 sats and 0.4%) and what will arrive, before the invoice.
   await expect(page.getByText("setup fee of 2,000 sats. You will receive 48,000 sats.")).toBeVisible({
-    timeout: 20_000,
+    timeout: 45_000,
   });
   await expect(page.getByText("The channel setup fee is 2,000 sats, more than 1,000 sats.")).toBeVisible();
   await page.getByRole("button", { name: "Show address" }).click();
@@ -23,7 +23,7 @@ test("a new wallet receives over lightning through a channel the LSP opens just 
   expect(invoice).toMatch(/^lnbcrt500u1/);
   const paid = await postJson(esplora, "/ln/pay", { bolt11: invoice });
   expect(paid.status).toBe("succeeded");
-  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole("status")).toContainText("48,000 sats arrived over lightning");
 
   await page.getByRole("link", { name: "Home" }).last().click();

@@ -4,11 +4,14 @@ import { createWallet, expect, fundOnchain, syncNow, test } from "./fixtures";
 // These tests mine blocks on the run's one regtest chain and share its lightning node, so they take turns.
 test.describe.configure({ mode: "serial" });
 
+// Every test here starts a lightning node (LDK's 12 MB wasm) on two busy cores; some open and close channels.
+test.describe.configure({ timeout: 180_000 });
+
 test("swap on-chain funds into a channel with the LSP, see it, reload, close it and get the funds back", async ({
   page,
   esplora,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await createWallet(page);
   await fundOnchain(page, esplora, 300_000);
 
@@ -41,7 +44,7 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
 
   await page.goto("/settings/channels");
   await expect(page.getByText("1 channel")).toBeVisible();
-  await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 45_000 });
 
   // From here the test moves between screens inside the app (no reload), as a person would: the node
   // keeps its connection. The reload comes later, on purpose.
@@ -51,7 +54,7 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   await page.getByLabel("Address, invoice, lightning address or LNURL").fill(bolt11);
   await expect(page.getByTestId("send-request")).toContainText("20,000");
   await page.getByRole("button", { name: "Confirm send" }).click();
-  await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 60_000 });
   await page.getByRole("dialog", { name: "Sent" }).getByRole("link", { name: "Home" }).click();
 
   // Receive from it: the screen polls and turns to "Payment received" once paid.
@@ -81,7 +84,7 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   await expect(page.getByText("Tips for Alice")).toBeVisible();
   await page.getByLabel("Amount (sats)").fill("3000");
   await page.getByRole("button", { name: "Confirm send" }).click();
-  await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 60_000 });
   await page.getByRole("dialog", { name: "Sent" }).getByRole("link", { name: "Home" }).click();
   // A service whose receipt is a secret sealed with the payment's preimage (LUD-10): shown once paid.
   const shop = await postJson(esplora, "/lnurl/pay", {
@@ -97,25 +100,25 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   await page.getByLabel("Amount (sats)").fill("2000");
   await page.getByRole("button", { name: "Confirm send" }).click();
   const sent = page.getByRole("dialog", { name: "Sent" });
-  await expect(sent.getByText("Your gift card code")).toBeVisible({ timeout: 30_000 });
+  await expect(sent.getByText("Your gift card code")).toBeVisible({ timeout: 60_000 });
   await expect(sent.getByText("GIFT-4242-XYZ")).toBeVisible();
   await sent.getByRole("link", { name: "Home" }).click();
   const withdraw = await postJson(esplora, "/lnurl/withdraw", { min_sats: 1_000, max_sats: 4_000 });
   await page.goto(`/redeem?lnurl=${withdraw.lnurl}`);
   await page.getByLabel("Amount to redeem (sats)").fill("2000");
   await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page.getByRole("dialog", { name: "Redeemed" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("dialog", { name: "Redeemed" })).toBeVisible({ timeout: 60_000 });
 
   // The node restores its channel from the browser's storage after a reload.
   await page.goto("/settings/channels");
   await page.reload();
   await expect(page.getByText("1 channel")).toBeVisible();
-  await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 60_000 });
 
   await page.getByRole("button", { name: "Close channel" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Close channel" }).click();
   await expect(page.getByText("Closing the channel…")).toBeVisible();
-  await expect(page.getByText("0 channels")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText("0 channels")).toBeVisible({ timeout: 45_000 });
 
   await page.goto("/");
   await expect(page.getByText("Channel close").first()).toBeVisible();
@@ -158,7 +161,7 @@ test("home shows the lightning node loading in its progress bar, with the on-cha
           last: s.at(-1)?.text,
         };
       },
-      { timeout: 30_000 },
+      { timeout: 60_000 },
     )
     .toEqual({ node: nodeSteps, last: null });
   // Home and the on-chain balance did not wait for the node.
@@ -173,7 +176,7 @@ test("home shows the lightning node loading in its progress bar, with the on-cha
 test("admin page: the node's status, peers, stop and start, logs", async ({ page, esplora }) => {
   await createWallet(page);
   await page.goto("/settings/admin");
-  await expect(page.getByText("Status: running")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("Status: running")).toBeVisible({ timeout: 60_000 });
 
   await page.getByRole("button", { name: "Connect", exact: true }).click();
   await expect(page.getByRole("alert")).toContainText("Enter a peer to connect to.");
@@ -194,7 +197,7 @@ test("admin page: the node's status, peers, stop and start, logs", async ({ page
   await page.getByRole("button", { name: "Stop node" }).click();
   await expect(page.getByText("Status: stopped")).toBeVisible();
   await page.getByRole("button", { name: "Start node" }).click();
-  await expect(page.getByText("Status: running")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("Status: running")).toBeVisible({ timeout: 60_000 });
 });
 
 test("a second tab never starts a lightning node, even while the first is still loading", async ({
@@ -214,5 +217,5 @@ test("a second tab never starts a lightning node, even while the first is still 
   expect(sockets).toEqual([]);
   // The first tab's node runs.
   await page.goto("/settings/admin");
-  await expect(page.getByText("Status: running")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("Status: running")).toBeVisible({ timeout: 60_000 });
 });

@@ -3,7 +3,8 @@ import { postJson } from "../harness/http";
 import { createWallet, expect, fundOnchain, test } from "./fixtures";
 
 // These tests mine blocks on the run's one regtest chain, so they take turns.
-test.describe.configure({ mode: "serial" });
+// Each mines, syncs and waits for confirmations (a restore scans the chain) on two busy cores.
+test.describe.configure({ mode: "serial", timeout: 180_000 });
 
 /** Shows a receive address on the receive screen and answers it. */
 const receiveAddress = async (page: Page) => {

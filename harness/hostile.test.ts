@@ -8,7 +8,7 @@ import { type Harness, startHarness } from "./world";
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({ port: 0 });
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await h?.stop();
 });

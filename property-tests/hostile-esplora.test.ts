@@ -34,7 +34,7 @@ beforeAll(async () => {
     foldEvents(stamp(await Effect.runPromise(fresh.sync(initialStates().onchain)), stamper)).onchain,
   );
   expect(truth).toMatchObject({ confirmed: 150_000n, unconfirmed: 20_000n });
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await h?.stop();
 });

@@ -35,7 +35,7 @@ let runs = 0;
 
 beforeAll(async () => {
   h = await startHarness({ port: 0 });
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await h?.stop();
 });
@@ -239,5 +239,5 @@ describe("lightning crash consistency", () => {
         offline.halt();
       }
     }
-  }, 120_000);
+  }, 240_000);
 });

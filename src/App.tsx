@@ -2,7 +2,6 @@ import { type ComponentType, lazy, Suspense, useEffect, useSyncExternalStore } f
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import type { WalletClient } from "./commands/client";
 import type { WalletConfig } from "./config";
-import { Home } from "./screens/home/Home";
 import { NotFound } from "./screens/NotFound";
 import { Setup } from "./screens/Setup";
 import { ConfigContext } from "./ui/config";
@@ -21,6 +20,9 @@ import { useView, WalletProvider } from "./ui/wallet";
 const screen = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
   lazy(() => load().then((m) => ({ default: m[name] })));
 
+// Home too: its contacts and payment code are not needed by a first visit's welcome screen. A returning
+// wallet fetches it beside the worker's start, and the welcome screen fetches it once it is up.
+const Home = screen(() => import("./screens/home/Home"), "Home");
 const Receive = screen(() => import("./screens/receive/Receive"), "Receive");
 const Redeem = screen(() => import("./screens/redeem/Redeem"), "Redeem");
 const Scanner = screen(() => import("./screens/scanner/Scanner"), "Scanner");
@@ -56,12 +58,13 @@ const Feedback = screen(() => import("./screens/feedback/Feedback"), "Feedback")
 /** Paths a person may open with no wallet yet. */
 const WITHOUT_WALLET = ["/setup", "/setup/restore", "/settings/emergencykit"];
 
-function Routes() {
+function Routes({ noWallet }: { noWallet: boolean }) {
   const wallet = useView("wallet");
   const [path] = useLocation();
   const skipSetup = new URLSearchParams(location.search).has("skip_setup");
-  if (wallet && !wallet.exists && !skipSetup && !WITHOUT_WALLET.includes(path))
-    return <Redirect to="/setup" replace />;
+  // Before the worker's first views, a browser known to hold no wallet goes to the welcome screen.
+  const none = wallet ? !wallet.exists : noWallet;
+  if (none && !skipSetup && !WITHOUT_WALLET.includes(path)) return <Redirect to="/setup" replace />;
   return (
     <Suspense fallback={<p className="screen" aria-busy="true" />}>
       <Switch>
@@ -121,7 +124,16 @@ function RememberPrevious() {
   return null;
 }
 
-export function App({ client, config }: { client: WalletClient; config: WalletConfig }) {
+export function App({
+  client,
+  config,
+  noWallet = false,
+}: {
+  client: WalletClient;
+  config: WalletConfig;
+  /** This browser holds no wallet (known before the worker answers): the welcome screen needs no views. */
+  noWallet?: boolean;
+}) {
   useSyncExternalStore(client.subscribe, () => client.views);
   useEffect(() => registerProtocolHandlers(location.origin), []);
   return (
@@ -135,7 +147,7 @@ export function App({ client, config }: { client: WalletClient; config: WalletCo
           <div className="content" id={MAIN_CONTENT_ID} tabIndex={-1}>
             <UpdateBanner />
             <ErrorBoundary>
-              <Routes />
+              <Routes noWallet={noWallet} />
               <DecryptDialog />
             </ErrorBoundary>
           </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BOOT_MESSAGES, bootErrorKind, browserProblem } from "./boot";
+import { BOOT_MESSAGES, bootErrorKind, browserProblem, knownWallet, walletFlagKey } from "./boot";
 
 describe("boot checks", () => {
   it("names the first missing browser feature with the catalogue's text", () => {
@@ -14,5 +14,20 @@ describe("boot checks", () => {
     expect(bootErrorKind("Mutiny is already running on another device")).toBe("already_running");
     expect(bootErrorKind(BOOT_MESSAGES.noWasm)).toBe("browser");
     expect(bootErrorKind(BOOT_MESSAGES.timeout)).toBe("failed");
+  });
+  it("knows a browser holds no wallet from the page's flag, else from the list of databases", async () => {
+    const flag = (v: string | null) => ({
+      getItem: (k: string) => (k === walletFlagKey("regtest") ? v : null),
+    });
+    const dbs = (names: string[]) => ({ databases: async () => names.map((name) => ({ name, version: 1 })) });
+    expect(await knownWallet("regtest", flag("0"), dbs(["mutiny-wallet-regtest"]))).toBe("none");
+    expect(await knownWallet("regtest", flag("1"), dbs([]))).toBe("maybe");
+    expect(await knownWallet("regtest", flag(null), dbs([]))).toBe("none");
+    expect(await knownWallet("regtest", flag(null), dbs(["mutiny-wallet-signet"]))).toBe("none");
+    expect(await knownWallet("regtest", flag(null), dbs(["mutiny-wallet-regtest"]))).toBe("maybe");
+    // A browser that cannot list its databases, or refuses, may hold one.
+    expect(await knownWallet("regtest", flag(null), {} as never)).toBe("maybe");
+    const refusing = { databases: () => Promise.reject(new Error("denied")) };
+    expect(await knownWallet("regtest", flag(null), refusing)).toBe("maybe");
   });
 });

@@ -1,6 +1,8 @@
 import { WalletClient } from "./commands/client";
 import type { LoadStage } from "./commands/protocol";
 import type { WalletConfig } from "./config";
+import { walletDbName } from "./events/db-name";
+import type { Network } from "./events/types";
 
 /** Boot constants of spec 1 §9. */
 export const SETUP_TIMEOUT_MS = 90_000;
@@ -19,6 +21,8 @@ export interface BootState {
   readonly stage: LoadStage;
   readonly error: string | null;
   readonly client: WalletClient | null;
+  /** The wallet failed to start and runs in emergency mode: the kit's repairs, no engines. */
+  readonly emergency?: boolean;
 }
 
 /** Which boot-error screen a message gets, by its prefix (spec 1 §2). */
@@ -70,15 +74,64 @@ export const holdWalletLock = (): Promise<boolean> =>
     });
   });
 
+/** Where this browser remembers whether it holds a wallet on a network: "1" or "0". */
+export const walletFlagKey = (network: Network): string => `wallet_exists_${network}`;
+
+/**
+ * Whether this browser surely holds no wallet on `network`, known without the worker, any wasm or opening
+ * the database: the flag the page keeps from the worker's views, else the list of IndexedDB databases (a
+ * browser that never opened the wallet's database has no wallet). "maybe" whenever it cannot tell.
+ */
+export const knownWallet = async (
+  network: Network,
+  storage: Pick<Storage, "getItem"> | undefined = globalThis.localStorage,
+  idb: Pick<IDBFactory, "databases"> | undefined = globalThis.indexedDB,
+): Promise<"none" | "maybe"> => {
+  try {
+    const flag = storage?.getItem(walletFlagKey(network));
+    if (flag === "0") return "none";
+    if (flag === "1") return "maybe";
+    if (typeof idb?.databases !== "function") return "maybe";
+    const dbs = await idb.databases();
+    return dbs.some((d) => d.name === walletDbName(network)) ? "maybe" : "none";
+  } catch {
+    return "maybe";
+  }
+};
+
+/** Keeps the flag of `knownWallet` in step with the wallet the worker reports. */
+const rememberWallet = (network: Network, exists: boolean) => {
+  try {
+    const key = walletFlagKey(network);
+    const value = exists ? "1" : "0";
+    if (localStorage.getItem(key) !== value) localStorage.setItem(key, value);
+  } catch {
+    // No storage: the next visit asks IndexedDB instead.
+  }
+};
+
 /** The boot already under way in this page, and who wants to hear of it. */
-let current: { state: BootState; reporters: Set<(s: BootState) => void> } | null = null;
+let current: {
+  state: BootState;
+  reporters: Set<(s: BootState) => void>;
+  set: (patch: Partial<BootState>) => void;
+} | null = null;
 
 /**
  * Runs the boot flow of spec 1 §4 and reports each step: existing tab, browser checks, double-init,
  * loading the engine, then setup. Setup that takes over 90 s ends with the timeout message. A second
  * call in the same page (a remount) joins the boot already running instead of starting another engine.
  */
-export const boot = async (config: WalletConfig, report: (s: BootState) => void): Promise<void> => {
+export const boot = async (
+  config: WalletConfig,
+  report: (s: BootState) => void,
+  opts: {
+    /** The client screens already hold (the welcome screen shows before the worker exists). */
+    readonly client?: WalletClient;
+    /** Resolves when the worker may start: after the first screen is painted, so nothing delays it. */
+    readonly workerAfter?: Promise<void>;
+  } = {},
+): Promise<void> => {
   if (current) {
     current.reporters.add(report);
     report(current.state);
@@ -87,12 +140,13 @@ export const boot = async (config: WalletConfig, report: (s: BootState) => void)
   const run = {
     state: { stage: "fresh", error: null, client: null } as BootState,
     reporters: new Set([report]),
+    set: (patch: Partial<BootState>) => {
+      run.state = { ...run.state, ...patch };
+      for (const r of run.reporters) r(run.state);
+    },
   };
   current = run;
-  const set = (patch: Partial<BootState>) => {
-    run.state = { ...run.state, ...patch };
-    for (const r of run.reporters) r(run.state);
-  };
+  const set = run.set;
   set({});
   if (!(await holdWalletLock())) return set({ error: BOOT_MESSAGES.existingTab });
   const problem = browserProblem(globalThis as never);
@@ -100,12 +154,16 @@ export const boot = async (config: WalletConfig, report: (s: BootState) => void)
 
   set({ stage: "checking_double_init" });
   set({ stage: "downloading" });
+  await opts.workerAfter;
   const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: "wallet" });
-  const client = new WalletClient(worker);
+  const client = opts.client ?? new WalletClient();
+  client.attach(worker);
   const timeout = setTimeout(() => {
     if (client.stage !== "done") set({ error: BOOT_MESSAGES.timeout });
   }, SETUP_TIMEOUT_MS);
   client.subscribe(() => {
+    const wallet = client.views.wallet;
+    if (wallet) rememberWallet(config.network, wallet.exists);
     if (client.bootError) {
       clearTimeout(timeout);
       set({ error: client.bootError });
@@ -118,8 +176,29 @@ export const boot = async (config: WalletConfig, report: (s: BootState) => void)
       set({ stage: client.stage });
     }
   });
-  worker.onerror = (e) =>
-    set({ error: `Failed to initialize Mutiny: ${e.message || "the wallet engine did not start"}` });
+  worker.onerror = (e) => {
+    if (!run.state.emergency)
+      set({ error: `Failed to initialize Mutiny: ${e.message || "the wallet engine did not start"}` });
+  };
   set({ client });
+  client.start(config);
+};
+
+/**
+ * Emergency mode (spec 2's emergency kit): the wallet's worker failed to start, so a minimal one takes its
+ * place in this tab (which still holds the wallet's lock). It opens the database with no engines, and the
+ * kit's save, import, delete and log download work through it. A reload starts the wallet normally again.
+ */
+export const startEmergency = (config: WalletConfig, client: WalletClient): void => {
+  const run = current;
+  if (!run || run.state.emergency) return;
+  const worker = new Worker(new URL("./emergency-worker.ts", import.meta.url), {
+    type: "module",
+    name: "wallet-emergency",
+  });
+  worker.onerror = (e) =>
+    run.set({ error: `Failed to initialize Mutiny: ${e.message || "the emergency kit did not start"}` });
+  client.replaceWorker(worker);
+  run.set({ emergency: true, error: null, client, stage: "fresh" });
   client.start(config);
 };

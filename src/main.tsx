@@ -1,12 +1,14 @@
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { boot, type BootState } from "./boot";
+import { boot, type BootState, knownWallet, startEmergency } from "./boot";
+import { WalletClient } from "./commands/client";
 import { BUILD_DEFAULTS } from "./build";
 import { resolveConfig } from "./config";
 import { I18nProvider, initialLanguage, loadMessages } from "./i18n/intl";
-import { BootError, Loading } from "./screens/Loading";
+import { BootError, EmergencyBanner, Loading } from "./screens/Loading";
 import { applyConnectPolicy } from "./security/csp";
+import { EmergencyContext } from "./ui/emergency";
 import { ToastProvider } from "./ui/toast";
 import "./ui/app.css";
 
@@ -14,27 +16,54 @@ const config = resolveConfig(localStorage, BUILD_DEFAULTS);
 // Before anything connects: only this origin and the servers of this configuration.
 applyConnectPolicy(document, config);
 
-function Root() {
+/** The screens' client: it exists before the worker does, which joins it once the first screen is up. */
+const client = new WalletClient();
+
+/** After the next paint: a task queued from inside a frame callback runs once that frame is on screen. */
+const afterPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
+function Root({ noWallet }: { noWallet: boolean }) {
   const [state, setState] = useState<BootState>({ stage: "fresh", error: null, client: null });
   useEffect(() => {
-    void boot(config, setState);
-  }, []);
-  if (state.error) return <BootError message={state.error} />;
+    // With no wallet here, the welcome screen shows at once and the worker starts behind it, so its
+    // script and wasm are warm by the time "New wallet" is pressed.
+    void boot(config, setState, { client, workerAfter: noWallet ? afterPaint() : undefined });
+  }, [noWallet]);
+  const [failure, setFailure] = useState<string | null>(null);
+  if (state.error) {
+    const error = state.error;
+    const emergency = () => {
+      // The kit runs in this tab, which keeps the wallet's lock, through a worker with no engines.
+      setFailure(error);
+      history.replaceState(null, "", "/settings/emergencykit");
+      startEmergency(config, client);
+    };
+    return <BootError message={error} onEmergency={state.emergency ? undefined : emergency} />;
+  }
   // Home renders as soon as the log's views arrive; the progress bar there shows the rest of setup.
-  if (!state.client?.views.wallet) return <Loading stage={state.stage} />;
-  return <App client={state.client} config={config} />;
+  if (!noWallet && !state.client?.views.wallet) return <Loading stage={state.stage} />;
+  if (state.emergency)
+    return (
+      <EmergencyContext.Provider value={{ failure: failure ?? "" }}>
+        <EmergencyBanner />
+        <App client={client} config={config} />
+      </EmergencyContext.Provider>
+    );
+  return <App client={client} config={config} noWallet={noWallet} />;
 }
 
 const start = async () => {
   const lang = initialLanguage();
-  const messages = await loadMessages(lang);
+  const [messages, wallet] = await Promise.all([loadMessages(lang), knownWallet(config.network)]);
+  // A wallet here opens on home: its screen's code comes while the worker starts.
+  if (wallet === "maybe") void import("./screens/home/Home").catch(() => undefined);
   const root = document.getElementById("root");
   if (!root) throw new Error("No #root element");
   createRoot(root).render(
     <StrictMode>
       <I18nProvider initial={{ lang, messages }}>
         <ToastProvider>
-          <Root />
+          <Root noWallet={wallet === "none"} />
         </ToastProvider>
       </I18nProvider>
     </StrictMode>,

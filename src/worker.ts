@@ -49,6 +49,11 @@ const pushViews = (views: Partial<AllViews>) => {
 
 let db: WalletDb | null = null;
 
+// Automerge's wasm is fetched and compiled from the moment the worker's script runs, beside the
+// database's first read: the worker starts behind the welcome screen, so a click finds it ready.
+const crdtReady = initCrdt(async () => automergeWasm);
+crdtReady.catch(() => undefined);
+
 /**
  * LDK's wasm (12 MB, from the service worker's cache after the first visit) and its bindings, loaded and
  * initialised once.
@@ -81,7 +86,6 @@ const start = async (config: WalletConfig) => {
     // Started beside the log's fold, so the node is ready sooner; home never waits for it.
     if (cached?.wallet?.exists && !cached.wallet.safe_mode)
       void Promise.all([loadLdk(), import("./engine/lightning/live")]).catch(() => undefined);
-    await initCrdt(async () => automergeWasm);
     post({ kind: "stage", stage: "checking_for_existing_wallet" });
     const ready = () => {
       if (!host || loops) return;
@@ -95,6 +99,7 @@ const start = async (config: WalletConfig) => {
       onViews: pushViews,
       onUnlocked: ready,
       engines: { list: [onchainEngine, lightningEngine, nostrEngine, nwcEngine, ecashEngine], platform },
+      crdtReady,
     });
     showViews(host.views());
     post({ kind: "stage", stage: "setup" });

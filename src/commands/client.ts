@@ -20,6 +20,10 @@ export class CommandFailed extends Error {
 
 type Listener = () => void;
 
+type WorkerLike = Pick<Worker, "postMessage" | "terminate"> & {
+  onmessage: ((ev: MessageEvent<FromWorker>) => void) | null;
+};
+
 /**
  * The main thread's side of the bus: sends commands, keeps the latest views the worker pushed, and
  * tells subscribers when they change. Screens read it through `useView`; nothing here polls.
@@ -35,12 +39,33 @@ export class WalletClient {
   stage: LoadStage = "fresh";
   bootError: string | null = null;
 
-  constructor(
-    private readonly worker: Pick<Worker, "postMessage" | "terminate"> & {
-      onmessage: ((ev: MessageEvent<FromWorker>) => void) | null;
-    },
-  ) {
+  private worker: WorkerLike | null = null;
+  /** Messages sent before the worker exists (the welcome screen is up before the worker starts). */
+  private readonly queued: ToWorker[] = [];
+
+  constructor(worker?: WorkerLike) {
+    if (worker) this.attach(worker);
+  }
+
+  /**
+   * Swaps a worker that failed to start for another (emergency mode): the old one is ended, and what it
+   * showed or reported is forgotten.
+   */
+  replaceWorker(worker: WorkerLike): void {
+    this.worker?.terminate();
+    this.worker = null;
+    this.views = {};
+    this.stage = "fresh";
+    this.bootError = null;
+    this.attach(worker);
+    this.emit();
+  }
+
+  /** Gives the client its worker; what was sent before goes to it now, in order. */
+  attach(worker: WorkerLike): void {
+    this.worker = worker;
     worker.onmessage = (ev) => this.receive(ev.data);
+    for (const m of this.queued.splice(0)) worker.postMessage(m);
   }
 
   start(config: WalletConfig): void {
@@ -68,11 +93,12 @@ export class WalletClient {
   }
 
   terminate(): void {
-    this.worker.terminate();
+    this.worker?.terminate();
   }
 
   private send(m: ToWorker) {
-    this.worker.postMessage(m);
+    if (this.worker) this.worker.postMessage(m);
+    else this.queued.push(m);
   }
 
   private emit() {

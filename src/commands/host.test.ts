@@ -41,6 +41,30 @@ describe("WalletHost", () => {
     expect(deriveViews(foldEvents(await readEvents(db)))).toEqual(views);
   });
 
+  it("creates a wallet before Automerge's wasm has loaded; an edit of the document waits for it", async () => {
+    let loaded = () => {};
+    const crdtReady = new Promise<void>((r) => {
+      loaded = r;
+    });
+    const db = new WalletDb(`host-${++n}`);
+    const host = await WalletHost.open({ db, config, cipher, onViews: () => {}, crdtReady });
+    ok(await host.run({ _tag: "CreateWallet" }));
+    expect(host.views().wallet.exists).toBe(true);
+    expect(host.views().settings.fiat).toBe("USD");
+    let answered = false;
+    const fiat = host.run({ _tag: "SetFiat", code: "EUR" }).then((a) => {
+      answered = true;
+      return a;
+    });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(answered).toBe(false);
+    loaded();
+    ok(await fiat);
+    expect(host.views().settings.fiat).toBe("EUR");
+    const { live: _live, ...views } = host.views();
+    expect(deriveViews(foldEvents(await readEvents(db)))).toEqual(views);
+  });
+
   it("refuses a second wallet and an unknown currency, and appends nothing", async () => {
     const { host, db } = await openHost();
     ok(await host.run({ _tag: "CreateWallet" }));
@@ -147,6 +171,25 @@ describe("WalletHost", () => {
     const { live: _b, ...expected } = before;
     expect(after).toEqual(expected);
     expect(ok(await host.run({ _tag: "ShowSeed" }))).toEqual({ words });
+  });
+
+  it("after an import, replacing or merging, the views are the fold of the log on disk", async () => {
+    const { host, db } = await openHost();
+    ok(await host.run({ _tag: "CreateWallet" }));
+    ok(await host.run({ _tag: "SetFiat", code: "JPY" }));
+    const { json } = ok(await host.run({ _tag: "ExportState", password: "pw" })) as { json: string };
+    ok(await host.run({ _tag: "SetFiat", code: "EUR" }));
+    const onDisk = async () => deriveViews(foldEvents(await readEvents(db)));
+    // The same wallet: the file's events merge into this log.
+    ok(await host.run({ _tag: "ImportState", text: json, password: "pw" }));
+    const { live: _a, ...merged } = host.views();
+    expect(merged).toEqual(await onDisk());
+    // Another device's copy of it, into a browser with none: the file becomes the log.
+    const other = await openHost();
+    ok(await other.host.run({ _tag: "ImportState", text: json, password: "pw" }));
+    const { live: _b, ...replaced } = other.host.views();
+    expect(replaced).toEqual(deriveViews(foldEvents(await readEvents(other.db))));
+    expect(replaced.settings.fiat).toBe("JPY");
   });
 
   it("refuses empty, non-JSON, foreign and other-network files with their messages", async () => {

@@ -3,7 +3,7 @@ import type { AnyEngine, EngineHooks, EngineName, Platform } from "../engine/eng
 import { forgetSeedSecretKey } from "../engine/nostr/keys";
 import type { KdfParams } from "../engine/vault";
 import { forgetRootKey, normaliseWords } from "../engine/keys/mnemonic";
-import type { WalletDb } from "../events/db";
+import type { StoredEvent, WalletDb } from "../events/db";
 import { appendEvents, readEvents, readKv } from "../events/log";
 import { type NewEvent, newEvent, type Stamp, stamp } from "../events/make";
 import { KV } from "../events/storage-keys";
@@ -16,7 +16,7 @@ import {
   WalletState,
   type WireError,
 } from "../errors";
-import { crdtProjection } from "../projections/crdt";
+import { crdtProjection, noEdits } from "../projections/crdt";
 import { pendingEvents } from "../projections/nostr";
 import { settingsOf } from "../projections/settings";
 import { deriveViews, foldEvent, foldEvents, type States } from "../projections";
@@ -32,7 +32,7 @@ import { lightningHooks, lightningLive, usableChannels } from "./lightning-hooks
 import type { AllViews, LiveState } from "../projections/live";
 import type { WalletConfig } from "../config";
 import { Secrets } from "./secrets";
-import { deleteEverything, exportState, importState, type StateCipher } from "./state-file";
+import { deleteEverything, exportState, importStateEvents, type StateCipher } from "./state-file";
 import { checkRestoreWords } from "./wallet";
 import { NwcDesk } from "./nwc-desk";
 
@@ -52,7 +52,21 @@ export interface HostDeps {
   readonly onUnlocked?: () => void;
   /** KDF parameters for a new password (tests use weak ones to stay fast). */
   readonly kdf?: KdfParams;
+  /**
+   * Resolves once Automerge's wasm is loaded; absent when it already is. A log without owner edits opens,
+   * and a new wallet is created, before it: everything else that may touch the document waits for it.
+   */
+  readonly crdtReady?: Promise<void>;
+  /**
+   * Emergency mode: the wallet failed to start and the owner opened the emergency kit. The host runs no
+   * engines, opens even when Automerge cannot load or an event cannot be read (those are left out of the
+   * views; the log on disk is untouched and a saved state file still carries every event).
+   */
+  readonly emergency?: boolean;
 }
+
+/** The only command that never touches the owner-edited document: a new wallet has no edits yet. */
+const WITHOUT_CRDT: ReadonlySet<CommandTag> = new Set(["CreateWallet"]);
 
 export type { EngineBlobWrite } from "./secrets";
 
@@ -69,6 +83,9 @@ export class WalletHost {
   private readonly engines: EngineRunner;
   /** Wallet-connect: what the service's requests are answered with. */
   private readonly nwc: NwcDesk;
+  private crdtLoaded = false;
+  /** Emergency mode without Automerge: a saved file carries the log (every change) but no document. */
+  private crdtMissing = false;
   live: LiveState;
 
   private constructor(
@@ -118,7 +135,17 @@ export class WalletHost {
       device = uuid().replaceAll("-", "");
       await deps.db.kv.put({ key: KV.device, value: device });
     }
-    const states = foldEvents(await readEvents(deps.db));
+    const events = await readEvents(deps.db);
+    let crdt = true;
+    if (events.some((e) => e.type === "crdt.change"))
+      crdt = await (deps.crdtReady ?? Promise.resolve()).then(
+        () => true,
+        (e) => {
+          if (!deps.emergency) throw e;
+          return false;
+        },
+      );
+    const states = deps.emergency ? foldReadable(events, crdt) : foldEvents(events);
     const secrets = await Secrets.open(deps.db, deps.kdf);
     const host = new WalletHost(deps, { uuid, now: deps.now ?? (() => Date.now()), device }, states, secrets);
     await host.startEngines();
@@ -141,7 +168,7 @@ export class WalletHost {
 
   /** The fiat currency the owner chose. */
   get fiat(): string {
-    return settingsOf(crdtProjection.view(this.states.crdt)).fiat;
+    return settingsOf(this.states.crdt ?? noEdits).fiat;
   }
 
   views(): AllViews {
@@ -150,6 +177,21 @@ export class WalletHost {
 
   /** Runs a command after those before it; never rejects. */
   run(command: Command): Promise<CommandAnswer> {
+    const { crdtReady } = this.deps;
+    if (crdtReady && !this.crdtLoaded && !WITHOUT_CRDT.has(command._tag))
+      return crdtReady.then(
+        () => {
+          this.crdtLoaded = true;
+          return this.run(command);
+        },
+        (e): CommandAnswer | Promise<CommandAnswer> => {
+          if (!this.deps.emergency) return { ok: false, error: toWire(unexpected(e)) };
+          // In emergency mode the kit works without Automerge: only edits of the document fail.
+          this.crdtLoaded = true;
+          this.crdtMissing = true;
+          return this.run(command);
+        },
+      );
     // A command for an engine that is still starting (just after opening the wallet) waits for it rather
     // than failing; one that does not need it never waits.
     const need = needs[command._tag];
@@ -325,7 +367,7 @@ export class WalletHost {
         if (this.locked) return Effect.fail(lockedError());
         return exportState(
           db,
-          crdtProjection.view(this.states.crdt),
+          this.crdtMissing ? null : crdtProjection.view(this.states.crdt),
           config.network,
           this.states.wallet.walletId ?? "",
           command.password,
@@ -336,7 +378,7 @@ export class WalletHost {
       case "ImportState":
         // The node stops (writing its state) before anything of the file lands: nothing may write after.
         return whileStopped(() =>
-          importState(
+          importStateEvents(
             db,
             command.text,
             command.password,
@@ -347,7 +389,9 @@ export class WalletHost {
             this.secrets.atRest(),
           ),
         ).pipe(
-          Effect.tap(() => Effect.promise(() => this.reload())),
+          // What the log became is known from the import's own transaction: folded without reading it back.
+          Effect.tap((written) => Effect.promise(() => this.reload(written))),
+          Effect.map(({ imported }) => ({ imported })),
           // Imported or refused, the wallet runs again (a refused file changed nothing).
           Effect.ensuring(Effect.promise(() => this.startEngines())),
         );
@@ -494,7 +538,10 @@ export class WalletHost {
   }
 
   /** After an import or a delete, the log on disk is the truth again. */
-  private async reload(): Promise<void> {
+  private async reload(written?: {
+    readonly replaced: boolean;
+    readonly events: readonly StoredEvent[];
+  }): Promise<void> {
     const wasLocked = this.locked;
     forgetRootKey();
     forgetSeedSecretKey();
@@ -506,7 +553,11 @@ export class WalletHost {
       this.engines.stop("nwc"),
     ]);
     await this.secrets.reload();
-    this.states = foldEvents(await readEvents(this.deps.db));
+    this.states = !written
+      ? foldEvents(await readEvents(this.deps.db))
+      : written.replaced
+        ? foldEvents(written.events)
+        : written.events.reduce(foldEvent, this.states);
     this.live = { ...this.live, needs_password: this.locked, has_password: this.secrets.hasPassword };
     this.deps.onViews(this.views());
     if (wasLocked && !this.locked) await this.unlocked();
@@ -602,4 +653,21 @@ export class WalletHost {
 const needsSeed = (need: Need | readonly EngineName[] | undefined): boolean => {
   const engines: readonly string[] = need === undefined ? [] : typeof need === "string" ? [need] : need;
   return engines.some((e) => e === "seed" || e === "onchain" || e === "nostr");
+};
+
+/**
+ * The fold of emergency mode: every event it can read, in order; one it cannot (or, without Automerge, an
+ * owner edit) is left out of the views so the kit still opens. Nothing is removed from the log.
+ */
+const foldReadable = (events: readonly StoredEvent[], crdt: boolean): States => {
+  let states = foldEvents([]);
+  for (const e of events) {
+    if (!crdt && e.type === "crdt.change") continue;
+    try {
+      states = foldEvent(states, e);
+    } catch {
+      // left out of the views only
+    }
+  }
+  return states;
 };

@@ -42,7 +42,7 @@ beforeAll(async () => {
   views = host.views();
   ok(await host.run({ _tag: "CreateWallet" }));
   await host.whenLightning();
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await host?.stop();
@@ -93,7 +93,7 @@ describe("receiving over a just-in-time channel from the LSP", () => {
       balance_sats: 48_000n,
     });
     expect(items.find((i) => i.kind === "Lightning")).toMatchObject({ inbound: true, amount_sats: 48_000n });
-  }, 90_000);
+  }, 180_000);
 
   it("a second receive uses the channel it has, with no second fee", async () => {
     expect(ok(await host.run({ _tag: "EstimateReceiveFee", amountSats: 20_000n }))).toEqual({
@@ -113,7 +113,7 @@ describe("receiving over a just-in-time channel from the LSP", () => {
     await until("balance", () => views.balance?.lightning === 68_000n);
     expect(h.lsp.opened).toHaveLength(1);
     expect(views.activity?.items.filter((i) => i.kind === "ChannelOpen")).toHaveLength(1);
-  }, 60_000);
+  }, 180_000);
 
   it("refuses amounts outside the LSP's range and expired fee quotes", async () => {
     const node = `02${"11".repeat(32)}`;
@@ -172,7 +172,7 @@ describe("receiving over a just-in-time channel from the LSP", () => {
       h.lsp.params.validitySecs = validity;
     }
     expect(await post("/api/v1/proposal", { bolt11: "x", fee_id: "nope" }).then((x) => x.status)).toBe(400);
-  }, 30_000);
+  }, 180_000);
 
   it("takes zero-confirmation channels from the LSP only: another node's channel waits for its confirmations", async () => {
     const wallet = h.lsp.opened[0]!.pubkey;
@@ -193,7 +193,7 @@ describe("receiving over a just-in-time channel from the LSP", () => {
     await until("ready once confirmed", () =>
       other.node.channels().some((c) => c.peer === wallet && c.isUsable),
     );
-  }, 60_000);
+  }, 180_000);
 });
 
 const max = (a: bigint, b: bigint) => (a > b ? a : b);

@@ -42,7 +42,7 @@ beforeAll(async () => {
     lsp: h.esploraUrl,
   };
   await open();
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await host?.stop();
@@ -83,7 +83,7 @@ describe("lightning in the wallet (host, node and local world together)", () => 
     await until("usable channel", () => views.channels?.some((c) => c.is_usable) ?? false);
     expect(views.balance?.lightning).toBeGreaterThan(190_000n);
     expect(views.balance?.confirmed).toBeLessThan(100_000n);
-  }, 60_000);
+  }, 180_000);
 
   it("pays an invoice of the LSP's node and receives one from it", async () => {
     const { bolt11 } = h.lightning.node.createInvoice(20_000_000n, "coffee");
@@ -114,7 +114,7 @@ describe("lightning in the wallet (host, node and local world together)", () => 
       paid: true,
       amountSats: 5_000n,
     });
-  }, 30_000);
+  }, 180_000);
 
   it("makes an invoice while a lightning address's server never answers: a silent server delays only its own command", async () => {
     h.hostility.set("lnurl", "silent", "never-answers");
@@ -136,7 +136,7 @@ describe("lightning in the wallet (host, node and local world together)", () => 
     } finally {
       h.hostility.set("lnurl", "silent", null);
     }
-  }, 60_000);
+  }, 180_000);
 
   it("refuses an invoice it cannot pay with the catalogue's words, recording nothing", async () => {
     // The node records channel changes of its own meanwhile; a refused payment adds no payment event.
@@ -173,7 +173,7 @@ describe("lightning in the wallet (host, node and local world together)", () => 
     await until("peer back online", () => views.live?.online_peers.includes(peer) ?? false);
     const { live: _live, ...folded } = host.views();
     expect(deriveViews(foldEvents(await readEvents(db)))).toEqual(folded);
-  }, 30_000);
+  }, 180_000);
 
   it("keeps channel state in one place: a merge keeps this device's channels, another wallet is refused", async () => {
     const { json } = ok<{ json: string }>(await host.run({ _tag: "ExportState", password: "export-pw" }));
@@ -198,7 +198,7 @@ describe("lightning in the wallet (host, node and local world together)", () => 
     expect(host.views().channels).toEqual(channels);
     await other.stop();
     await host.whenLightning();
-  }, 30_000);
+  }, 180_000);
 
   it("closes the channel and the funds come back on-chain", async () => {
     const channel = host.views().channels[0]!;
@@ -215,5 +215,5 @@ describe("lightning in the wallet (host, node and local world together)", () => 
     await until("swept", () => views.balance?.force_close === 0n, 20_000);
     await mine(1);
     await until("back on-chain", () => (views.balance?.confirmed ?? 0n) > 270_000n, 20_000);
-  }, 40_000);
+  }, 180_000);
 });

@@ -54,7 +54,7 @@ beforeAll(async () => {
   views = host.views();
   ok(await host.run({ _tag: "CreateWallet" }));
   await host.whenLightning();
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await host?.stop();
@@ -87,7 +87,7 @@ describe("receiving over a just-in-time channel from an LSPS2 LSP", () => {
       fee_sats: 2_000n,
       capacity_sats: 100_000n,
     });
-  }, 120_000);
+  }, 240_000);
 
   it("a second receive uses the channel with no second fee", async () => {
     expect(ok(await host.run({ _tag: "EstimateReceiveFee", amountSats: 20_000n }))).toEqual({
@@ -101,7 +101,7 @@ describe("receiving over a just-in-time channel from an LSPS2 LSP", () => {
     await until("paid", async () => (await check(shown.paymentHash)).paid === "lightning_paid");
     expect((await check(shown.paymentHash)).amountSats).toBe(20_000n);
     expect(h.lsps2.opened).toHaveLength(1);
-  }, 60_000);
+  }, 180_000);
 
   it("says which amounts the LSP serves", async () => {
     const low = await host.run({
@@ -117,7 +117,7 @@ describe("receiving over a just-in-time channel from an LSPS2 LSP", () => {
       ok: false,
       error: { _tag: "InvalidInput", key: "receive.error_lsp_above_max", values: { amount: "5000000" } },
     });
-  }, 30_000);
+  }, 180_000);
 
   it("refuses a payment the LSP kept too much of, and the receive screen hears why", async () => {
     h.lsps2.greedyMsat = 1_000n;
@@ -147,7 +147,7 @@ describe("receiving over a just-in-time channel from an LSPS2 LSP", () => {
     } finally {
       h.lsps2.greedyMsat = 0n;
     }
-  }, 120_000);
+  }, 240_000);
 
   it("changes the lightning service only to one that answers", async () => {
     const bad = await host.run({
@@ -191,5 +191,5 @@ describe("receiving over a just-in-time channel from an LSPS2 LSP", () => {
       feeSats: 3_000n,
       needsChannel: true,
     });
-  }, 60_000);
+  }, 180_000);
 });

@@ -2,8 +2,8 @@ import { base64 } from "@scure/base";
 import { Effect } from "effect";
 import type { Doc } from "../crdt/doc";
 import { saveDoc } from "../crdt/doc";
-import type { KvRow, WalletDb } from "../events/db";
-import { appendEvents, readEvents } from "../events/log";
+import type { KvRow, StoredEvent, WalletDb } from "../events/db";
+import { appendChecked, readEvents } from "../events/log";
 import { KV } from "../events/storage-keys";
 import { LN_PREFIX, MONITOR_PREFIX } from "../engine/lightning/store";
 import { NETWORKS, type Network, type WalletEvent } from "../events/types";
@@ -88,7 +88,8 @@ const tryCipher = <A>(f: () => Promise<A>): Effect.Effect<A, WalletError> =>
 
 export const exportState = (
   db: WalletDb,
-  doc: Doc,
+  /** The owner-edited document; null when Automerge could not load (emergency mode): the log carries it. */
+  doc: Doc | null,
   network: Network,
   walletId: string,
   password: string,
@@ -115,7 +116,7 @@ export const exportState = (
     const contents: StateContents = {
       walletId,
       events: events.map(({ seq: _seq, ...e }) => e as WalletEvent),
-      crdt: saveDoc(doc),
+      crdt: doc ? saveDoc(doc) : "",
       kv: rows.map((r) => ({ key: r.key, value: toJsonValue(r.value) })),
     };
     const sealed = yield* tryCipher(() => cipher.seal(contents, password));
@@ -216,6 +217,24 @@ export const importState = (
   cipher: StateCipher,
   atRest: AtRest = plainAtRest,
 ): Effect.Effect<{ imported: number }, WalletError> =>
+  importStateEvents(db, text, password, network, currentWalletId, cipher, atRest).pipe(
+    Effect.map(({ imported }) => ({ imported })),
+  );
+
+/**
+ * `importState`, answering also what the log became: the file's whole log when it replaced the wallet, or
+ * the events it added to this one when it merged (in log order, with their sequence numbers). The host
+ * folds that instead of reading the log back.
+ */
+export const importStateEvents = (
+  db: WalletDb,
+  text: string,
+  password: string | undefined,
+  network: Network,
+  currentWalletId: string | null,
+  cipher: StateCipher,
+  atRest: AtRest = plainAtRest,
+): Effect.Effect<{ imported: number; replaced: boolean; events: readonly StoredEvent[] }, WalletError> =>
   Effect.gen(function* () {
     const file = yield* readStateHeader(text, network);
     if (!password)
@@ -258,8 +277,9 @@ export const importState = (
           await db.kv.clear();
           await db.kv.bulkPut(kept);
         }
-        // Joins this transaction, so a failure anywhere below rolls the whole import back.
-        const fresh = await appendEvents(db, contents.events);
+        // Joins this transaction, so a failure anywhere below rolls the whole import back. Every event was
+        // checked by validateContents just above, so the log's own check is not repeated.
+        const fresh = await appendChecked(db, contents.events);
         if (takeLightning) {
           // All of it or none: a manager and its monitors only make sense together.
           const own = (await db.kv.where("key").startsWith(LN_PREFIX).primaryKeys()) as string[];
@@ -273,10 +293,10 @@ export const importState = (
           if (merge && (await db.kv.get(row.key))) continue;
           await db.kv.put(row);
         }
-        return fresh.length;
+        return fresh;
       }),
     );
-    return { imported };
+    return { imported: imported.length, replaced: !merge, events: imported };
   });
 
 /** Removes every event, blob and snapshot of the wallet on this device. */

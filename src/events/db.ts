@@ -1,5 +1,5 @@
 import Dexie, { type Table } from "dexie";
-import type { Network, WalletEvent } from "./types";
+import type { WalletEvent } from "./types";
 
 export type StoredEvent = WalletEvent & { seq: number };
 
@@ -30,4 +30,4 @@ export class WalletDb extends Dexie {
 }
 
 /** Each network's wallet lives in its own database, so switching networks never mixes two logs. */
-export const walletDbName = (network: Network): string => `mutiny-wallet-${network}`;
+export { walletDbName } from "./db-name";

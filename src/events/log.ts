@@ -31,18 +31,37 @@ export const appendEvents = async (
     if (typeof checked === "string")
       throw new Unexpected({ message: `The wallet refused to record a malformed event: ${checked}` });
   }
-  return db.transaction("rw", db.events, db.kv, async () => {
-    const seen = new Set<string>(
-      (await db.events
-        .where("id")
-        .anyOf(events.map((e) => e.id))
-        .keys()) as string[],
-    );
+  return appendChecked(db, events, kv);
+};
+
+/** Above this many events, the log's ids are read in one pass of their index rather than looked up. */
+const SCAN_IDS_ABOVE = 512;
+
+/**
+ * `appendEvents` for events that each already passed `validateEvent` (an import checked every event of its
+ * file before it writes): the same idempotent append in one transaction, without checking them twice.
+ */
+export const appendChecked = (
+  db: WalletDb,
+  events: readonly WalletEvent[],
+  kv: readonly KvWrite[] = [],
+): Promise<StoredEvent[]> =>
+  db.transaction("rw", db.events, db.kv, async () => {
+    // A command's few events are looked up by id; an import's many are checked against every id at once.
+    const known =
+      events.length > SCAN_IDS_ABOVE
+        ? await db.events.orderBy("id").keys()
+        : await db.events
+            .where("id")
+            .anyOf(events.map((e) => e.id))
+            .keys();
+    const seen = new Set<string>(known as string[]);
     const rows: WalletEvent[] = [];
-    for (const { seq: _seq, ...e } of events) {
+    for (const e of events) {
       if (seen.has(e.id)) continue;
       seen.add(e.id);
-      rows.push(e as WalletEvent);
+      const { seq: _seq, ...plain } = e as StoredEvent;
+      rows.push(plain as WalletEvent);
     }
     const seqs = rows.length > 0 ? await db.events.bulkAdd(rows as StoredEvent[], { allKeys: true }) : [];
     for (const w of kv) {
@@ -51,7 +70,6 @@ export const appendEvents = async (
     }
     return rows.map((e, i) => ({ ...e, seq: seqs[i] as number }) as StoredEvent);
   });
-};
 
 /** Every event after `afterSeq`, in log order, each at its type's current version. */
 export const readEvents = async (db: WalletDb, afterSeq = 0): Promise<StoredEvent[]> =>

@@ -3,7 +3,7 @@ import type { WalletEvent } from "../events/types";
 import { ACTIVITY_PAGE, type ActivityItem, activityItems } from "./activity";
 import { type BalanceView, balanceOf } from "./balance";
 import { type ChatState, chatProjection, withZaps } from "./chat";
-import { crdtProjection } from "./crdt";
+import { crdtProjection, noEdits } from "./crdt";
 import { type EcashState, ecashProjection, ecashTotal, joinedCustodians } from "./ecash";
 import { type LightningState, lightningProjection } from "./lightning";
 import { type NostrState, nostrProjection, type ProfileView, profileView } from "./nostr";
@@ -112,7 +112,7 @@ export interface Views {
 export type ViewName = keyof Views;
 
 export const deriveViews = (s: States): Views => {
-  const doc = crdtProjection.view(s.crdt);
+  const doc = s.crdt ?? noEdits;
   const contacts = doc.contacts ?? {};
   // Payments labelled with a contact's id show that contact on their rows.
   // A zap whose receipt matched its request shows as one.

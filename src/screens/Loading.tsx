@@ -33,7 +33,7 @@ export function Loading({ stage }: { stage: LoadStage }) {
 const LOCK_WAIT_FALLBACK_S = 60;
 
 /** Boot errors, chosen by the message's prefix. */
-export function BootError({ message }: { message: string }) {
+export function BootError({ message, onEmergency }: { message: string; onEmergency?: () => void }) {
   const { t } = useI18n();
   const kind = bootErrorKind(message);
   const [seconds, setSeconds] = useState(LOCK_WAIT_FALLBACK_S);
@@ -58,9 +58,16 @@ export function BootError({ message }: { message: string }) {
           <button type="button" className="button button-primary" onClick={() => location.reload()}>
             {t("error.reload")}
           </button>
-          <a className="button" href="/settings/emergencykit">
-            {t("boot.emergency_kit")}
-          </a>
+          {onEmergency ? (
+            // Emergency mode: the kit opens here, through a minimal worker, without the one that failed.
+            <button type="button" className="button" onClick={onEmergency}>
+              {t("boot.emergency_kit")}
+            </button>
+          ) : (
+            <a className="button" href="/settings/emergencykit">
+              {t("boot.emergency_kit")}
+            </a>
+          )}
         </div>
       ) : null}
       {kind === "existing_tab" ? (
@@ -69,5 +76,18 @@ export function BootError({ message }: { message: string }) {
         </button>
       ) : null}
     </main>
+  );
+}
+
+/** Above every screen in emergency mode: what runs, and the way back to the wallet. */
+export function EmergencyBanner() {
+  const { t } = useI18n();
+  return (
+    <div className="update-banner" role="status">
+      {t("boot.emergency_mode")}
+      <button type="button" className="button button-small" onClick={() => location.assign("/")}>
+        {t("error.reload")}
+      </button>
+    </div>
   );
 }

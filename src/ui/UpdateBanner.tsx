@@ -2,6 +2,8 @@ import { useEffect, useState } from "react";
 import { useI18n } from "../i18n/intl";
 
 const RELOAD_ASKED = "update_reload_asked";
+/** The service worker registers this long after the app mounts, when the browser is idle. */
+const REGISTER_AFTER_MS = 3000;
 
 /** Registers the service worker at /sw.js and offers a reload when a new version waits. */
 export function UpdateBanner() {
@@ -17,20 +19,31 @@ export function UpdateBanner() {
         location.reload();
       }
     };
-    navigator.serviceWorker
-      .register("/sw.js", { scope: "/" })
-      .then((reg) => {
-        if (reg.waiting && navigator.serviceWorker.controller) setWaiting(reg.waiting);
-        reg.addEventListener("updatefound", () => {
-          const next = reg.installing;
-          next?.addEventListener("statechange", () => {
-            if (next.state === "installed" && navigator.serviceWorker.controller) setWaiting(next);
+    // Its install fetches every file of the app shell: it waits until the first screens are up and the
+    // browser is idle, so a first visit's welcome screen and new wallet never compete with it.
+    let cancelled = false;
+    const register = () =>
+      navigator.serviceWorker
+        .register("/sw.js", { scope: "/" })
+        .then((reg) => {
+          if (reg.waiting && navigator.serviceWorker.controller) setWaiting(reg.waiting);
+          reg.addEventListener("updatefound", () => {
+            const next = reg.installing;
+            next?.addEventListener("statechange", () => {
+              if (next.state === "installed" && navigator.serviceWorker.controller) setWaiting(next);
+            });
           });
-        });
-      })
-      .catch((e) => console.warn("Service worker not registered", e));
+        })
+        .catch((e) => console.warn("Service worker not registered", e));
+    const idle = (f: () => void) =>
+      "requestIdleCallback" in window ? requestIdleCallback(f, { timeout: 5000 }) : setTimeout(f, 0);
+    const timer = setTimeout(() => idle(() => cancelled || void register()), REGISTER_AFTER_MS);
     navigator.serviceWorker.addEventListener("controllerchange", onController);
-    return () => navigator.serviceWorker.removeEventListener("controllerchange", onController);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+      navigator.serviceWorker.removeEventListener("controllerchange", onController);
+    };
   }, []);
 
   if (!waiting) return null;

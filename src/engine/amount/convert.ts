@@ -1,4 +1,3 @@
-import { Data } from "effect";
 import { SATS_PER_BTC } from "../parse/amount";
 import { divideRoundingHalfUp, formatScaled, parseDecimal, type ScaledDecimal } from "./decimal";
 import { normaliseFiatInput } from "./normalise";
@@ -16,8 +15,17 @@ import { normaliseFiatInput } from "./normalise";
  *   sat is worth less than a minor unit (step > 1).
  */
 
-/** A price that is not a finite positive decimal; the price feed never yields one. */
-export class InvalidPrice extends Data.TaggedError("InvalidPrice")<{ readonly message: string }> {}
+/**
+ * A price that is not a finite positive decimal; the price feed never yields one. A plain tagged error, not
+ * Effect's: the page formats amounts on its first screen, and Effect's runtime would come with it.
+ */
+export class InvalidPrice extends Error {
+  readonly _tag = "InvalidPrice" as const;
+  constructor(args: { readonly message: string }) {
+    super(args.message);
+    this.name = "InvalidPrice";
+  }
+}
 
 /** Fraction digits are a currency's `maxFractionalDigits`: whole numbers from 0 to 18. */
 const MAX_DIGITS = 18;

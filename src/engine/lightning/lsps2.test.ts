@@ -145,7 +145,7 @@ beforeAll(async () => {
   const lsp = parsePeerAddress(h.lsps2.connectionString);
   if (!lsp) throw new Error("The world's LSPS2 connection string cannot be read");
   client = new Lsps2Client(wallet, lsp, DEFAULT_LSPS_TOKEN);
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await wallet?.stop();
@@ -180,7 +180,7 @@ describe("a just-in-time channel bought over the lightning connection (LSPS2)", 
     expect(channel).toMatchObject({ peer: h.lightning.pubkey, sizeSats: 100_000n, isOutbound: false });
     // A zero-confirmation channel: usable before any block.
     expect(channel.confirmations ?? 0).toBe(0);
-  }, 120_000);
+  }, 240_000);
 
   it("a second receive uses the new channel, with no second fee", async () => {
     const { bolt11, paymentHash } = wallet.createInvoice(20_000_000n, "again");
@@ -189,7 +189,7 @@ describe("a just-in-time channel bought over the lightning connection (LSPS2)", 
     expect(received(paymentHash)?.amountMsat).toBe(20_000_000n);
     expect(h.lsps2.opened).toHaveLength(1);
     expect(wallet.channels()).toHaveLength(1);
-  }, 60_000);
+  }, 180_000);
 
   it("charges exactly the proportional fee rounded up to a millisat", async () => {
     const menu = h.lsps2.menu;
@@ -205,7 +205,7 @@ describe("a just-in-time channel bought over the lightning connection (LSPS2)", 
     } finally {
       h.lsps2.menu = menu;
     }
-  }, 120_000);
+  }, 240_000);
 
   it("refuses a payment the LSP skimmed more than promised: it goes back to the payer, nothing is claimed", async () => {
     // What the wallet holds once the payments so far are settled on its channels.
@@ -240,7 +240,7 @@ describe("a just-in-time channel bought over the lightning connection (LSPS2)", 
     } finally {
       h.lsps2.greedyMsat = 0n;
     }
-  }, 120_000);
+  }, 240_000);
 
   it("answers bLIP-52's errors: unknown token, changed or expired params, payment sizes out of range", async () => {
     const lsp = h.lightning.pubkey;
@@ -276,5 +276,5 @@ describe("a just-in-time channel bought over the lightning connection (LSPS2)", 
     await expect(client.quote(9_000_000n)).rejects.toMatchObject({
       refusal: { reason: "below_min", limitMsat: 10_000_000n },
     });
-  }, 60_000);
+  }, 180_000);
 });

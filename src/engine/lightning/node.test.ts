@@ -51,7 +51,7 @@ const mineAndSync = async (n: number) => {
 beforeAll(async () => {
   h = await startHarness({ port: 0 });
   wallet = await startWallet();
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await wallet?.stop();
@@ -72,7 +72,7 @@ describe("the wallet's lightning node against the local world", () => {
     const { bolt11 } = h.lightning.node.createInvoice(10_000_000n, "coffee");
     const paid = await wallet.payInvoice(bolt11, 100_000n);
     expect(paid.status).toBe("succeeded");
-  }, 60_000);
+  }, 180_000);
 
   it("receives a payment from the world's node", async () => {
     // The first payment settles on the world's side once the commitment dance is done.
@@ -85,7 +85,7 @@ describe("the wallet's lightning node against the local world", () => {
         (e) => e.type === "payment_received" && e.paymentHash === paymentHash && e.amountMsat === 5_000_000n,
       ),
     );
-  }, 30_000);
+  }, 180_000);
 
   it("restarts from its store with the same channel and keeps paying", async () => {
     const before = wallet
@@ -101,7 +101,7 @@ describe("the wallet's lightning node against the local world", () => {
     await until("reconnected and usable", () => wallet.channels().some((c) => c.isUsable), 20_000);
     const { bolt11 } = h.lightning.node.createInvoice(1_000_000n, "again");
     expect((await wallet.payInvoice(bolt11, 100_000n)).status).toBe("succeeded");
-  }, 40_000);
+  }, 180_000);
 
   it("pays over two hops to a node behind a private channel", async () => {
     const carol = await h.startNode();
@@ -122,7 +122,7 @@ describe("the wallet's lightning node against the local world", () => {
     const r = await wallet.payInvoice(bolt11, 100_000n);
     expect(r.status).toBe("succeeded");
     if (r.status === "succeeded") expect(r.feeMsat).toBeGreaterThan(0n);
-  }, 60_000);
+  }, 180_000);
 
   it("says why a payment it cannot make fails, before sending anything", async () => {
     const { bolt11 } = h.lightning.node.createInvoice(10_000_000_000n, "too much");
@@ -138,7 +138,7 @@ describe("the wallet's lightning node against the local world", () => {
     );
     await mineAndSync(1);
     expect(wallet.channels()).toHaveLength(0);
-  }, 30_000);
+  }, 180_000);
 
   it("force closes and sweeps its output after the delay", async () => {
     wallet.openChannel(h.lightning.pubkey, 150_000n);
@@ -160,7 +160,7 @@ describe("the wallet's lightning node against the local world", () => {
     const swept = events.find((e) => e.type === "outputs_swept");
     expect(swept).toBeDefined();
     if (swept?.type === "outputs_swept") expect(swept.sats).toBeGreaterThan(140_000n);
-  }, 60_000);
+  }, 180_000);
 
   it("with only the seed, finds and sweeps what a cooperative close paid to it", async () => {
     const openedBefore = events.filter((e) => e.type === "channel_pending").length;
@@ -185,7 +185,7 @@ describe("the wallet's lightning node against the local world", () => {
     await until("swept", () => events.filter((e) => e.type === "outputs_swept").length > sweptBefore);
     const swept = events.filter((e) => e.type === "outputs_swept").at(-1);
     if (swept?.type === "outputs_swept") expect(swept.sats).toBeGreaterThan(110_000n);
-  }, 60_000);
+  }, 180_000);
 
   it("reconnects to a peer it keeps (an LSP whose invoice is open) though no channel is open with it", async () => {
     const lsp = await h.startNode();
@@ -194,7 +194,7 @@ describe("the wallet's lightning node against the local world", () => {
     wallet.disconnectPeer(lsp.pubkey);
     expect(wallet.isConnected(lsp.pubkey)).toBe(false);
     await until("reconnected", () => wallet.isConnected(lsp.pubkey), 25_000, 100);
-  }, 40_000);
+  }, 180_000);
 
   it("archives a closed channel's monitor once it is resolved for four weeks of blocks, and starts without it", async () => {
     const monitors = () => store.keys(MONITOR_PREFIX);
@@ -220,5 +220,5 @@ describe("the wallet's lightning node against the local world", () => {
     await wallet.stop();
     wallet = await startWallet();
     expect(wallet.channels()).toHaveLength(0);
-  }, 120_000);
+  }, 240_000);
 });

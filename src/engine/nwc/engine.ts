@@ -1,6 +1,6 @@
 import type { Engine } from "../engine";
 import { DEFAULT_NWC_RELAY } from "../../config";
-import { crdtProjection } from "../../projections/crdt";
+import { noEdits } from "../../projections/crdt";
 import { nwcProfilesOf } from "../../projections/nwc";
 
 /**
@@ -13,7 +13,8 @@ export const nwcEngine: Engine<"nwc"> = {
   needed: (states) =>
     states.wallet.exists &&
     !states.wallet.safe_mode &&
-    nwcProfilesOf(crdtProjection.view(states.crdt)).some((p) => p.enabled),
+    // No owner edits yet (or Automerge not loaded yet): no connections.
+    nwcProfilesOf(states.crdt ?? noEdits).some((p) => p.enabled),
   start: async ({ config, mnemonic, platform, hooks }) => {
     const { startNwcService } = await import("./service");
     return startNwcService(config.nwcRelay ?? DEFAULT_NWC_RELAY, mnemonic, platform.makeSocket, hooks);

@@ -173,6 +173,6 @@ describe("on-chain sync against the local regtest world", () => {
       const events = await Effect.runPromise(same.sync(initialStates().onchain));
       const states = foldEvents(stamp(events, stamper), initialStates());
       expect(balanceOf(states.onchain).unconfirmed + balanceOf(states.onchain).confirmed).toBe(12_345n);
-    }, 60_000);
+    }, 180_000);
   });
 });

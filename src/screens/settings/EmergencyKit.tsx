@@ -6,6 +6,7 @@ import { CommandFailed } from "../../commands/client";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { ConfirmDialog, Dialog } from "../../ui/Dialog";
+import { useEmergency } from "../../ui/emergency";
 import { useToast } from "../../ui/toast";
 import { useView, useWallet } from "../../ui/wallet";
 import { AFTER_SAVE_MS } from "../routes";
@@ -111,6 +112,31 @@ function LabelsSection() {
   );
 }
 
+/** In emergency mode: why the wallet did not start, and its logs to download (the failure, then the node's). */
+function FailureSection({ failure }: { failure: string }) {
+  const { t } = useI18n();
+  const client = useWallet();
+  const downloadLogs = async () => {
+    const { lines } = await client.dispatch({ _tag: "GetLogs" }).catch(() => ({ lines: [] as string[] }));
+    download(
+      [`${new Date().toISOString()} ${failure}`, ...lines].join("\n"),
+      "mutiny-logs.txt",
+      "text/plain",
+    );
+  };
+  return (
+    <section className="card column" aria-labelledby="ek-failure">
+      <h2 id="ek-failure">{t("boot.error.failed.title")}</h2>
+      <p className="error-box" role="alert">
+        {failure}
+      </p>
+      <button type="button" className="button" onClick={() => void downloadLogs()}>
+        {t("admin.download_logs")}
+      </button>
+    </section>
+  );
+}
+
 /** The way out when something breaks: save and import the whole state, safe mode, delete everything. */
 export function EmergencyKit() {
   const { t } = useI18n();
@@ -118,6 +144,7 @@ export function EmergencyKit() {
   const client = useWallet();
   const wallet = useView("wallet");
   const toast = useToast();
+  const emergency = useEmergency();
 
   // Save state: always sealed with a password, so the seed never leaves the device in the clear.
   const [exportOpen, setExportOpen] = useState(false);
@@ -207,6 +234,7 @@ export function EmergencyKit() {
       <BackControl />
       <h1>{t("settings.emergency_kit.title")}</h1>
       <p>{t("settings.emergency_kit.caption")}</p>
+      {emergency ? <FailureSection failure={emergency.failure} /> : null}
 
       <section className="card column" aria-labelledby="ek-state">
         <h2 id="ek-state">{t("settings.emergency_kit.import_export.title")}</h2>

@@ -1,0 +1,61 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
+import { serveStatic } from "./serve";
+
+/**
+ * Import of a large state file in Chromium, as the owner does it: the emergency kit of a browser with no
+ * wallet, the file, its password. Times the import (the password's stretch included) from the click to the
+ * wallet's answer, then the reload to home with the imported log's balance.
+ */
+export const benchImportInChromium = async (
+  json: string,
+  password: string,
+  events: number,
+  build = "dist",
+) => {
+  const dir = await mkdtemp(join(tmpdir(), "state-file-"));
+  const file = join(dir, "mutiny-state.json");
+  await writeFile(file, json);
+  const server = await serveStatic(build);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/settings/emergencykit`);
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByRole("button", { name: "Import state from file" }).click();
+    await (await chooser).setFiles(file);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByLabel("Password").fill(password);
+    const submit = page.getByRole("dialog").getByRole("button", { name: "Import state from file" });
+    await submit.waitFor();
+    const clickedAt = await page.evaluate(() => performance.now());
+    await submit.click();
+    const answered = await page.waitForFunction(
+      () => (document.body.innerText.includes("Imported. Reloading") ? performance.now() : false),
+      null,
+      { polling: "raf", timeout: 300_000 },
+    );
+    const importMs = ((await answered.jsonValue()) as number) - clickedAt;
+    await page.waitForURL(/\/$/, { timeout: 120_000 });
+    const home = await page.waitForFunction(
+      () =>
+        /[1-9]/.test(document.querySelector("[data-testid=onchain-balance]")?.textContent ?? "")
+          ? performance.now()
+          : false,
+      null,
+      { polling: "raf", timeout: 300_000 },
+    );
+    const homeMs = (await home.jsonValue()) as number;
+    console.log(
+      `import of a ${events.toLocaleString("en")}-event state file (${(json.length / 1e6).toFixed(1)} MB) in Chromium: ${(importMs / 1000).toFixed(2)} s from the click to the wallet's answer (password stretch included); then the reload to home with its balance: ${homeMs.toFixed(0)} ms`,
+    );
+  } finally {
+    await browser.close();
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+};
