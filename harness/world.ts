@@ -20,6 +20,7 @@ import { type FeedbackService, startFeedback } from "./feedback";
 import { type PlusService, startPlus } from "./plus";
 import { type HermesService, startHermes } from "./hermes";
 
+import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { DEFAULT_ESPLORA_PORT } from "./ports";
 
 export { DEFAULT_ESPLORA_PORT };
@@ -158,6 +159,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
         publish: (receipt) => void nostr?.relay.publish(receipt),
       },
       payInvoice: async (bolt11) => {
+        await channelRoomFor(bolt11);
         const r = await lightning.node.payInvoice(bolt11, 1_000_000n);
         if (r.status !== "succeeded")
           throw new Error(`The payment ${r.status === "failed" ? r.reason : r.status}`);
@@ -166,6 +168,21 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     { host, hostility, ...(opts.lnurlPort !== undefined ? { port: opts.lnurlPort } : {}) },
   );
   extra.push(...lnurlRoutes(lnurl));
+  /**
+   * A withdraw service pays once its channel to the payee has room: right after other payments on that
+   * channel, their settling can hold the balance for a moment (longer on a busy machine).
+   */
+  async function channelRoomFor(bolt11: string): Promise<void> {
+    const invoice = decodeBolt11(bolt11);
+    if (!invoice || invoice.amountMsat === null) return;
+    const amountSats = (invoice.amountMsat + 999n) / 1000n;
+    const direct = () => lightning.node.channels().filter((c) => c.peer === invoice.payeePubkey);
+    const end = Date.now() + 30_000;
+    while (direct().length > 0 && Date.now() < end) {
+      if (direct().some((c) => c.isUsable && c.outboundSats >= amountSats)) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
   nostr = startNostr(server, esploraUrl, { lnurl, hostility });
   const cashu = startCashuWorld(esploraUrl, lightning, payerNode, hostility);
   extra.push(...cashu.routes);
