@@ -34,4 +34,8 @@ export const ROUTES_BUILT: readonly string[] = [
   "/feedback",
   "/settings/plus",
   "/settings/lightningaddress",
+  "/settings/federations",
+  "/addfederation",
+  "/swaplightning",
+  "/transfer",
 ];

@@ -22,6 +22,7 @@ const GROUPS: readonly { readonly key: string; readonly items: readonly Item[] }
       { path: "/settings/encrypt", key: "settings.encrypt", needsBackup: true },
       { path: "/settings/servers", key: "settings.servers" },
       { path: "/settings/connections", key: "settings.connections.title" },
+      { path: "/settings/federations", key: "federations.title" },
     ],
   },
   {
