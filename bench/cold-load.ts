@@ -22,6 +22,9 @@ export const benchColdLoad = async (esplora: string) => {
     const page = await context.newPage();
     await page.goto(`http://127.0.0.1:${port}/setup`);
     await page.getByRole("button", { name: "New wallet" }).click();
+    // A new wallet is offered a nostr profile first: skipped, as in the end-to-end tests.
+    await page.waitForURL(/\/(newprofile)?$/);
+    if (page.url().endsWith("/newprofile")) await page.getByRole("button", { name: "Skip" }).click();
     await page.getByTestId("onchain-balance").waitFor();
     await page.close();
     const times: number[] = [];

@@ -41,6 +41,9 @@ export const benchLightningReady = async (world: Harness) => {
     const page = await context.newPage();
     await page.goto(`${base}/setup`);
     await page.getByRole("button", { name: "New wallet" }).click();
+    // A new wallet is offered a nostr profile first: skipped, as in the end-to-end tests.
+    await page.waitForURL(/\/(newprofile)?$/);
+    if (page.url().endsWith("/newprofile")) await page.getByRole("button", { name: "Skip" }).click();
     await page.getByTestId("onchain-balance").waitFor();
     await page.goto(`${base}/receive`);
     await page.getByRole("button", { name: "Show address" }).click();
