@@ -37,6 +37,8 @@ export const benchUnlock = async (esplora: string) => {
     if (page.url().endsWith("/newprofile")) await page.getByRole("button", { name: "Skip" }).click();
     await page.getByTestId("onchain-balance").waitFor();
     await page.goto(`${base}/settings/backup`);
+    // The words stay covered until the owner asks to see them.
+    await page.getByRole("button", { name: "Show the 12 words" }).click();
     await page.getByRole("list", { name: "Seed words" }).getByRole("listitem").nth(11).waitFor();
     for (const box of await page.getByRole("checkbox").all()) await box.check();
     await page.getByRole("button", { name: "I wrote down the words" }).click();
