@@ -87,6 +87,9 @@ export const esploraLie = async (setting: HostileSetting<"esplora">, c: LieConte
       if (c.method === "POST" && c.path === "/tx")
         return reply({ text: "<!doctype html><html><body><h1>Transaction accepted</h1></body></html>" });
       return reply(await c.honest());
+    case "broadcast-hang":
+      if (c.method === "POST" && c.path === "/tx") return { kind: "hang" };
+      return reply(await c.honest());
     case "fee-spike":
       if (c.path === "/fee-estimates") {
         const rate = Number(setting.options.rate ?? 5000);

@@ -104,7 +104,7 @@ export const estimateTxFee: Handler<"EstimateTxFee"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const target = yield* payTarget(cmd, ctx);
     const port = yield* portOf(ctx);
-    const plan = yield* port.plan(ctx.states.onchain, target);
+    const plan = yield* ctx.outside(port.plan(ctx.states.onchain, target));
     return outcome({ feeSats: plan.feeSats, highFee: isHighFee(plan.feeSats, plan.amountSats) });
   });
 
@@ -133,33 +133,74 @@ export const recentSameSend = (
   return null;
 };
 
+/**
+ * Refuses, unless the owner already confirmed a repeat, a payment of the same amount to the same address as
+ * one made within `REPEAT_WINDOW_MS` or one still on its way (signed, not yet recorded).
+ */
+const repeatCheck = (
+  cmd: { repeatConfirmed?: boolean },
+  target: Extract<SpendTarget, { kind: "pay" }>,
+  port: OnchainPort,
+  ctx: HandlerContext,
+): Effect.Effect<void, RepeatNeedsConfirmation> => {
+  if (cmd.repeatConfirmed === true) return Effect.void;
+  const now = ctx.stamp.now();
+  const script = hex.encode(target.script);
+  const onItsWay = port.inFlight().some((p) => p.script === script && p.amountSats === target.amountSats);
+  const before = onItsWay
+    ? { seenAt: now }
+    : recentSameSend(ctx.states.onchain, target.script, target.amountSats, now);
+  if (!before) return Effect.void;
+  const minutes = String(Math.max(1, Math.ceil((now - before.seenAt) / 60_000)));
+  return Effect.fail(
+    new RepeatNeedsConfirmation({
+      message: `You paid ${target.amountSats} sats to this address ${minutes} min ago. Pay it again?`,
+      key: "send.repeat_warning",
+      values: { amount: target.amountSats.toString(), minutes },
+    }),
+  );
+};
+
+/**
+ * A send or a sweep. Only the decisions hold the command queue: the chain scan with the fee estimate and
+ * the broadcast wait on the server with it released, so a slow or silent Esplora server delays this payment
+ * and nothing else. Back in the queue, `sign` decides on the log as it is then (coins no other spend holds,
+ * the fee the owner agreed to, a change address not handed out); `check` runs again there too. The order
+ * of what the world sees and what the log says is unchanged: the transaction is broadcast, then the event
+ * that records it is appended; a broadcast that fails records nothing and frees its coins, and one the
+ * server took while the log missed it (the tab closed in between) comes back with the next sync.
+ */
+const spendTo = (
+  ctx: HandlerContext,
+  port: OnchainPort,
+  target: SpendTarget,
+  labels: readonly string[],
+  consent: FeeConsent,
+  check: () => Effect.Effect<void, RepeatNeedsConfirmation> = () => Effect.void,
+) =>
+  Effect.gen(function* () {
+    const draft = yield* ctx.outside(port.draft(ctx.states.onchain, target));
+    yield* check();
+    const signed = yield* port.sign(ctx.states.onchain, draft, target, consent);
+    yield* ctx.outside(port.broadcast(signed));
+    return { signed, events: port.record(ctx.states.onchain, signed, labels) };
+  });
+
 export const sendToAddress: Handler<"SendToAddress"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const target = yield* payTarget(cmd, ctx);
-    if (cmd.repeatConfirmed !== true) {
-      const now = ctx.stamp.now();
-      const before = recentSameSend(ctx.states.onchain, target.script, target.amountSats, now);
-      if (before) {
-        const minutes = String(Math.max(1, Math.ceil((now - before.seenAt) / 60_000)));
-        return yield* Effect.fail(
-          new RepeatNeedsConfirmation({
-            message: `You paid ${target.amountSats} sats to this address ${minutes} min ago. Pay it again?`,
-            key: "send.repeat_warning",
-            values: { amount: target.amountSats.toString(), minutes },
-          }),
-        );
-      }
-    }
     const port = yield* portOf(ctx);
-    const sent = yield* port.spend(ctx.states.onchain, target, cmd.labels, { consent: consentOf(cmd) });
-    return outcome({ txid: sent.txid, feeSats: sent.feeSats }, sent.events);
+    const check = () => repeatCheck(cmd, target, port, ctx);
+    yield* check();
+    const { signed, events } = yield* spendTo(ctx, port, target, cmd.labels, consentOf(cmd), check);
+    return outcome({ txid: signed.txid, feeSats: signed.feeSats }, events);
   });
 
 export const estimateSweepTxFee: Handler<"EstimateSweepTxFee"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const target = yield* sweepTarget(cmd, ctx);
     const port = yield* portOf(ctx);
-    const plan = yield* port.plan(ctx.states.onchain, target);
+    const plan = yield* ctx.outside(port.plan(ctx.states.onchain, target));
     return outcome({
       feeSats: plan.feeSats,
       amountSats: plan.amountSats,
@@ -171,8 +212,8 @@ export const sweepWallet: Handler<"SweepWallet"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const target = yield* sweepTarget(cmd, ctx);
     const port = yield* portOf(ctx);
-    const sent = yield* port.spend(ctx.states.onchain, target, cmd.labels, { consent: consentOf(cmd) });
-    return outcome({ txid: sent.txid, feeSats: sent.feeSats, amountSats: sent.amountSats }, sent.events);
+    const { signed, events } = yield* spendTo(ctx, port, target, cmd.labels, consentOf(cmd));
+    return outcome({ txid: signed.txid, feeSats: signed.feeSats, amountSats: signed.amountSats }, events);
   });
 
 /** Catches the log up with the chain. Before the on-chain wallet runs there is nothing to sync. */

@@ -36,6 +36,40 @@ const chronological = (a: EsploraTx, b: EsploraTx): number =>
   (a.status.block_height ?? Number.MAX_SAFE_INTEGER) - (b.status.block_height ?? Number.MAX_SAFE_INTEGER) ||
   (a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : 0);
 
+/**
+ * What a spend needs the log to know of a view that may be older than the log: the used addresses and the
+ * transactions the log lacks (the coins it spends come from them). Pure; it never contradicts what the log
+ * holds (a newer sync's confirmation stays), which is left to the next sync's `diff`.
+ */
+export const catchUp = (account: Bip84Account, state: OnchainState, view: ChainView): NewEvent[] => {
+  const events: NewEvent[] = [];
+  for (const a of [...view.used].sort((x, y) => x.keychain.localeCompare(y.keychain) || x.index - y.index))
+    if (!state.addresses.has(a.address))
+      events.push(
+        newEvent("onchain.address_issued", {
+          address: a.address,
+          keychain: a.keychain,
+          index: a.index,
+          labels: [],
+        }),
+      );
+  for (const t of [...view.txs.values()].sort(chronological)) {
+    if (state.txs.has(t.txid)) continue;
+    events.push(txSeen(account, t));
+    const s = t.status;
+    if (s.confirmed && s.block_hash && s.block_height !== undefined)
+      events.push(
+        newEvent("onchain.tx_confirmed", {
+          txid: t.txid,
+          height: s.block_height,
+          blockHash: s.block_hash,
+          blockTime: s.block_time ?? 0,
+        }),
+      );
+  }
+  return events;
+};
+
 export const diff = async (
   client: EsploraClient,
   account: Bip84Account,

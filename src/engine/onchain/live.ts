@@ -17,10 +17,10 @@ import type { OnchainState } from "../../projections/onchain";
 import { rootKey } from "../keys/mnemonic";
 import { Bip84Account } from "./account";
 import { MIN_FEE_RATE, type SelectionResult, selectCoins, sweepCoins } from "./coin-select";
-import { diff } from "./diff";
+import { catchUp, diff } from "./diff";
 import { type EsploraClient, EsploraError, type EsploraOptions, makeEsplora } from "./esplora";
-import type { OnchainPort, SpendTarget } from "./port";
-import { checkedFeeRate, feeRefusal } from "./fee-rules";
+import type { OnchainPort, SignedSpend, SpendDraft, SpendTarget } from "./port";
+import { checkedFeeRate, type FeeConsent, feeRefusal } from "./fee-rules";
 import { emptyCache, type ScanCache, scan } from "./scan";
 import { signSpend, spendableCoins, type WalletCoin } from "./spend";
 import { MIN_ONCHAIN_SATS } from "./validate";
@@ -87,16 +87,128 @@ export const makeOnchainPort = (
       catch: toWalletError,
     });
 
-  const planFor = async (state: OnchainState, target: SpendTarget) => {
+  /**
+   * Coins held by spends signed here, by txid: from `sign` until a scan shows the transaction (its inputs are
+   * then spent in the view itself) or its broadcast fails. `recorded` once its events were answered.
+   */
+  const held = new Map<
+    string,
+    {
+      readonly coins: ReadonlySet<string>;
+      readonly paidTo: { readonly script: string; readonly amountSats: bigint } | null;
+      readonly changeIndex: number | null;
+      recorded: boolean;
+    }
+  >();
+  const outpoint = (c: { txid: string; vout: number }) => `${c.txid}:${c.vout}`;
+
+  /** The chain as the server shows it now; spends it shows are no longer held. */
+  const scanned = async (state: OnchainState) => {
     const view = await scan(client, account, state, cache);
-    const rate = await feeRateOf(client, cache);
-    const coins = spendableCoins(account, view);
+    for (const [txid, h] of held) if (h.recorded && view.txs.has(txid)) held.delete(txid);
+    return view;
+  };
+
+  const draftFor = async (state: OnchainState): Promise<SpendDraft> => {
+    const view = await scanned(state);
+    return { view, feeRate: await feeRateOf(client, cache) };
+  };
+
+  /** The coins of `draft` no spend holds, chosen for `target`; InsufficientFunds when they cannot pay. */
+  const select = (draft: SpendDraft, target: SpendTarget) => {
+    const taken = new Set<string>();
+    for (const h of held.values()) for (const c of h.coins) taken.add(c);
+    const coins = spendableCoins(account, draft.view).filter((c) => !taken.has(outpoint(c)));
     const result: SelectionResult<WalletCoin> =
       target.kind === "pay"
-        ? selectCoins(coins, target.amountSats, target.script.length, rate)
-        : sweepCoins(coins, target.script.length, rate, MIN_ONCHAIN_SATS);
+        ? selectCoins(coins, target.amountSats, target.script.length, draft.feeRate)
+        : sweepCoins(coins, target.script.length, draft.feeRate, MIN_ONCHAIN_SATS);
     if (!result.ok) throw lowBalance();
-    return { view, rate, selection: result.selection };
+    return result.selection;
+  };
+
+  /** Decides and signs on `state` as it is now; asks the server nothing. */
+  const decide = (
+    state: OnchainState,
+    draft: SpendDraft,
+    target: SpendTarget,
+    consent: FeeConsent | undefined,
+  ): SignedSpend => {
+    const selection = select(draft, target);
+    // What is paid is what the owner asked for, at a fee they agreed to: checked here, before signing.
+    if (target.kind === "pay" && selection.amount !== target.amountSats)
+      throw unexpected(new Error("The amount to pay is not what was asked."));
+    if (consent) {
+      const refusal = feeRefusal(selection.fee, selection.amount, consent);
+      if (refusal) throw refusal;
+    }
+    // A change address never handed out, nor taken by a spend not yet recorded.
+    let changeIndex = Math.max(state.nextIndex.internal, draft.view.lastUsed.internal + 1);
+    for (const h of held.values())
+      if (h.changeIndex !== null) changeIndex = Math.max(changeIndex, h.changeIndex + 1);
+    const change = selection.change > 0n ? account.address("internal", changeIndex) : null;
+    const signed = signSpend(account, selection, target.script, change);
+    return {
+      txid: signed.txid,
+      hex: signed.hex,
+      target,
+      draft,
+      selection,
+      change: change ? { address: change.address, index: change.index } : null,
+      amountSats: selection.amount,
+      feeSats: selection.fee,
+      feeRate: draft.feeRate,
+    };
+  };
+
+  const hold = (s: SignedSpend) =>
+    held.set(s.txid, {
+      coins: new Set(s.selection.inputs.map(outpoint)),
+      paidTo:
+        s.target.kind === "pay"
+          ? { script: hex.encode(s.target.script), amountSats: s.selection.amount }
+          : null,
+      changeIndex: s.change?.index ?? null,
+      recorded: false,
+    });
+
+  const send = async (s: SignedSpend): Promise<void> => {
+    // The txid is the one computed here: a server that answers anything else did not take this
+    // transaction as sent, and its answer must never reach the log.
+    const answered = await client.broadcast(s.hex);
+    if (answered !== s.txid) throw broadcastDisagrees(answered);
+    // The mempool changed: the next sync must look again.
+    cache.mempool = null;
+  };
+
+  /** The events of a spend signed (and sent) here: the change address, then the transaction. */
+  const spent = (state: OnchainState, s: SignedSpend, labels: readonly string[]): NewEvent[] => {
+    const events: NewEvent[] = [];
+    if (s.change && !state.addresses.has(s.change.address)) {
+      events.push(
+        newEvent("onchain.address_issued", {
+          address: s.change.address,
+          keychain: "internal",
+          index: s.change.index,
+          labels: [],
+        }),
+      );
+    }
+    const toSelf = account.isMine(hex.encode(s.target.script)) ? s.selection.amount : 0n;
+    events.push(
+      newEvent("onchain.tx_seen", {
+        txid: s.txid,
+        received: (toSelf + s.selection.change).toString(),
+        sent: s.selection.inputs.reduce((sum, c) => sum + c.value, 0n).toString(),
+        fee: s.selection.fee.toString(),
+        labels: [...labels],
+        outgoing: true,
+        ...(s.target.kind === "pay"
+          ? { paidTo: { script: hex.encode(s.target.script), amount: s.selection.amount.toString() } }
+          : {}),
+      }),
+    );
+    return events;
   };
 
   return {
@@ -114,73 +226,59 @@ export const makeOnchainPort = (
 
     sync: (state) =>
       serial(async () => {
-        const view = await scan(client, account, state, cache);
+        const view = await scanned(state);
         return diff(client, account, state, view, cache);
       }),
 
-    scan: (state) => serial(() => scan(client, account, state, cache)),
+    scan: (state) => serial(() => scanned(state)),
 
     changes: (state, view) => serial(() => diff(client, account, state, view, cache)),
 
     plan: (state, target) =>
       serial(async () => {
-        const { rate, selection } = await planFor(state, target);
-        return { amountSats: selection.amount, feeSats: selection.fee, feeRate: rate };
+        const draft = await draftFor(state);
+        const selection = select(draft, target);
+        return { amountSats: selection.amount, feeSats: selection.fee, feeRate: draft.feeRate };
       }),
+
+    draft: (state) => serial(() => draftFor(state)),
+
+    sign: (state, draft, target, consent) =>
+      Effect.try({
+        try: () => {
+          const s = decide(state, draft, target, consent);
+          hold(s);
+          return s;
+        },
+        catch: toWalletError,
+      }),
+
+    broadcast: (s) =>
+      Effect.tryPromise({
+        try: () =>
+          send(s).catch((e: unknown) => {
+            // Not taken: its coins are free again, and nothing of it reaches the log.
+            held.delete(s.txid);
+            throw e;
+          }),
+        catch: toWalletError,
+      }),
+
+    record: (state, s, labels) => {
+      const h = held.get(s.txid);
+      if (h) h.recorded = true;
+      return [...catchUp(account, state, s.draft.view), ...spent(state, s, labels)];
+    },
+
+    inFlight: () => [...held.values()].flatMap((h) => (h.paidTo && !h.recorded ? [h.paidTo] : [])),
 
     spend: (state, target, labels, options) =>
       serial(async () => {
-        const { view, rate, selection } = await planFor(state, target);
-        // Checked here, after planning and before signing: what is paid is what the owner agreed to.
-        if (options?.consent) {
-          const refusal = feeRefusal(selection.fee, selection.amount, options.consent);
-          if (refusal) throw refusal;
-        }
-        const events: NewEvent[] = await diff(client, account, state, view, cache);
-        const changeIndex = Math.max(state.nextIndex.internal, view.lastUsed.internal + 1);
-        const change = selection.change > 0n ? account.address("internal", changeIndex) : null;
-        const signed = signSpend(account, selection, target.script, change);
-        if (options?.broadcast !== false) {
-          // The txid is the one computed here: a server that answers anything else did not take this
-          // transaction as sent, and its answer must never reach the log.
-          const answered = await client.broadcast(signed.hex);
-          if (answered !== signed.txid) throw broadcastDisagrees(answered);
-        }
-        const txid = signed.txid;
-        // The mempool changed: the next sync must look again.
-        cache.mempool = null;
-        if (change) {
-          events.push(
-            newEvent("onchain.address_issued", {
-              address: change.address,
-              keychain: "internal",
-              index: change.index,
-              labels: [],
-            }),
-          );
-        }
-        const toSelf = account.isMine(hex.encode(target.script)) ? selection.amount : 0n;
-        events.push(
-          newEvent("onchain.tx_seen", {
-            txid,
-            received: (toSelf + selection.change).toString(),
-            sent: selection.inputs.reduce((sum, c) => sum + c.value, 0n).toString(),
-            fee: selection.fee.toString(),
-            labels: [...labels],
-            outgoing: true,
-            ...(target.kind === "pay"
-              ? { paidTo: { script: hex.encode(target.script), amount: selection.amount.toString() } }
-              : {}),
-          }),
-        );
-        return {
-          txid,
-          hex: signed.hex,
-          amountSats: selection.amount,
-          feeSats: selection.fee,
-          feeRate: rate,
-          events,
-        };
+        const draft = await draftFor(state);
+        const s = decide(state, draft, target, options?.consent);
+        const events: NewEvent[] = await diff(client, account, state, draft.view, cache);
+        if (options?.broadcast !== false) await send(s);
+        return { ...s, events: [...events, ...spent(state, s, labels)] };
       }),
   };
 };

@@ -4,7 +4,9 @@ import type { NewEvent } from "../../events/make";
 import type { Network, OnchainKeychain } from "../../events/types";
 import type { OnchainState } from "../../projections/onchain";
 import type { FeeConsent } from "./fee-rules";
+import type { Selection } from "./coin-select";
 import type { ChainView } from "./scan";
+import type { WalletCoin } from "./spend";
 
 /** Where a spend goes: an amount to an address, or everything the wallet can spend (a sweep). */
 export type SpendTarget =
@@ -25,6 +27,26 @@ export interface SpendOutcome extends SpendPlan {
   readonly hex: string;
   /** The sync's catch-up events, then the change address and the new transaction as the wallet sees it. */
   readonly events: readonly NewEvent[];
+}
+
+/** A spend's network half: the chain as the server showed it for the wallet's addresses, and the fee rate. */
+export interface SpendDraft {
+  readonly view: ChainView;
+  /** Sats per 1000 vbytes. */
+  readonly feeRate: bigint;
+}
+
+/**
+ * A spend decided and signed, not yet recorded. From `sign` until the chain shows it (or its broadcast
+ * fails) its coins are held: no other spend of this wallet picks them.
+ */
+export interface SignedSpend extends SpendPlan {
+  readonly txid: string;
+  readonly hex: string;
+  readonly target: SpendTarget;
+  readonly draft: SpendDraft;
+  readonly selection: Selection<WalletCoin>;
+  readonly change: { readonly address: string; readonly index: number } | null;
 }
 
 /**
@@ -50,7 +72,28 @@ export interface OnchainPort {
   /** The fee and amount a spend would have now; InsufficientFunds when the coins cannot pay. */
   readonly plan: (state: OnchainState, target: SpendTarget) => Effect.Effect<SpendPlan, WalletError>;
   /**
-   * Builds, signs and broadcasts the spend, with `labels` on the new transaction's event. With
+   * A spend in four steps, so the network waits happen with the command queue released: `draft` asks the
+   * server (scan, fee rate); `sign` decides on the log as it is then (coins no other spend holds, the fee
+   * the owner agreed to, the next change address) and asks nothing; `broadcast` sends it (a failure frees
+   * its coins); `record` answers the events that bring the log as it is then up to the spend.
+   */
+  readonly draft: (state: OnchainState, target: SpendTarget) => Effect.Effect<SpendDraft, WalletError>;
+  readonly sign: (
+    state: OnchainState,
+    draft: SpendDraft,
+    target: SpendTarget,
+    consent: FeeConsent,
+  ) => Effect.Effect<SignedSpend, WalletError>;
+  readonly broadcast: (signed: SignedSpend) => Effect.Effect<void, WalletError>;
+  readonly record: (
+    state: OnchainState,
+    signed: SignedSpend,
+    labels: readonly string[],
+  ) => readonly NewEvent[];
+  /** What the spends signed and not yet recorded pay (output script as hex, amount): a repeat is asked about. */
+  readonly inFlight: () => readonly { readonly script: string; readonly amountSats: bigint }[];
+  /**
+   * Builds, signs and broadcasts the spend in one go (in the queue: a channel's funding), with `labels` on the new transaction's event. With
    * `broadcast: false` it only signs (a channel funding, which the lightning node broadcasts itself).
    */
   readonly spend: (
