@@ -524,7 +524,7 @@ export class WalletHost {
     else if (this.canStart() && !this.engines.isStarting("nostr")) void this.ensureEngine("nostr");
   }
 
-  /** The nostr engine's calls back into the wallet: what waits in the outbox, and what a relay accepted. */
+  /** The nostr engine's calls back into the wallet: what waits in the outbox, what a relay accepted, what all refused. */
   private nostrHooks(): EngineHooks["nostr"] {
     return {
       pending: () => pendingEvents(this.states.nostr),
@@ -532,6 +532,14 @@ export class WalletHost {
         this.enqueue(async () => {
           if (!this.states.nostr.outbox.has(id)) return;
           await this.commit({ events: [newEvent("nostr.published", { id, relay: relay.slice(0, 2_000) })] });
+        }),
+      failed: (id, refusals) =>
+        this.enqueue(async () => {
+          if (!this.states.nostr.outbox.has(id) || this.states.nostr.failed.has(id)) return;
+          const kept = refusals
+            .slice(0, 100)
+            .map((r) => ({ relay: r.relay.slice(0, 2_000), reason: r.reason.slice(0, 300) }));
+          await this.commit({ events: [newEvent("nostr.failed", { id, refusals: kept })] });
         }),
       onStatus: (status) => this.setLive({ nostr_relays: status }),
     };

@@ -175,6 +175,11 @@ export interface EventPayloads {
   "nostr.published": { id: string; relay: string };
   /** A signed event read from a relay or the cache service (an imported profile or follow list). */
   "nostr.fetched": { event: NostrEventJson };
+  /**
+   * Every relay refused a queued event for good (NIP-01 `blocked:`, `invalid:`, `pow:`, `restricted:`), with
+   * their reasons as they said them: the outbox no longer sends it, and the owner is told.
+   */
+  "nostr.failed": { id: string; refusals: { relay: string; reason: string }[] };
 
   /**
    * A wallet-connect request arrived from the app of connection `index` (a multi-payment's parts each get
@@ -322,6 +327,7 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "nostr.queued": 1,
   "nostr.published": 1,
   "nostr.fetched": 1,
+  "nostr.failed": 1,
   "nwc.request": 1,
   "nwc.payment_accepted": 1,
   "nwc.payment_held": 1,

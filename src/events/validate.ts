@@ -174,6 +174,20 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
   "nostr.queued": fields({ event: (x) => checkEvent(x) !== null }),
   "nostr.published": fields({ id: hex64, relay: (x) => str(x) && (x as string).length <= 2_000 }),
   "nostr.fetched": fields({ event: (x) => checkEvent(x) !== null }),
+  "nostr.failed": fields({
+    id: hex64,
+    refusals: (x) =>
+      Array.isArray(x) &&
+      x.length <= 100 &&
+      x.every(
+        (r) =>
+          isObject(r) &&
+          str(r.relay) &&
+          (r.relay as string).length <= 2_000 &&
+          str(r.reason) &&
+          (r.reason as string).length <= 300,
+      ),
+  }),
   "nwc.request": fields({
     request_id: requestId,
     index: nat,

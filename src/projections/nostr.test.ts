@@ -40,6 +40,7 @@ describe("the nostr fold", () => {
       },
       updated_at: 200,
       pending: 1,
+      failed: { count: 0, reason: null },
     });
     expect(pendingEvents(s).map((e) => e.id)).toEqual([newer.id]);
   });
@@ -54,5 +55,23 @@ describe("the nostr fold", () => {
     const s = fold([...log, ev("nostr.published", { id: newer.id, relay: "ws://relay" })]);
     expect(pendingEvents(s)).toEqual([]);
     expect(profileView(s).profile?.name).toBe("New");
+  });
+
+  it("stops sending an event every relay refused for good, and shows it as failed", () => {
+    const refused = ev("nostr.failed", {
+      id: newer.id,
+      refusals: [{ relay: "ws://relay", reason: "blocked: deleted by its author" }],
+    });
+    const s = fold([...log, refused]);
+    expect(pendingEvents(s)).toEqual([]);
+    expect(profileView(s)).toMatchObject({
+      pending: 0,
+      failed: { count: 1, reason: "blocked: deleted by its author" },
+    });
+    // A newer edit replaces it: that one is sent, and nothing shows as failed any more.
+    const newest = profile(300, { name: "Newest" });
+    const next = fold([...log, refused, ev("nostr.queued", { event: newest })]);
+    expect(pendingEvents(next).map((e) => e.id)).toEqual([newest.id]);
+    expect(profileView(next).failed).toEqual({ count: 0, reason: null });
   });
 });

@@ -16,6 +16,8 @@ export interface NostrState {
   readonly follows: Map<string, NostrEvent>;
   /** Queued events no relay has accepted yet, in the order they were queued. */
   readonly outbox: Map<string, NostrEvent>;
+  /** Queued events every relay refused for good, with the first relay's reason: no longer sent. */
+  readonly failed: Map<string, string>;
   readonly published: Set<string>;
 }
 
@@ -41,6 +43,7 @@ export const nostrProjection = projection<NostrState, NostrState>({
     profiles: new Map(),
     follows: new Map(),
     outbox: new Map(),
+    failed: new Map(),
     published: new Set(),
   }),
   apply: (s, e: WalletEvent) => {
@@ -60,6 +63,9 @@ export const nostrProjection = projection<NostrState, NostrState>({
       case "nostr.fetched":
         seen(s, e.payload.event);
         return s;
+      case "nostr.failed":
+        s.failed.set(e.payload.id, e.payload.refusals[0]?.reason ?? "");
+        return s;
       default:
         return s;
     }
@@ -67,8 +73,16 @@ export const nostrProjection = projection<NostrState, NostrState>({
   view: (s) => s,
 });
 
-/** The events still to publish, oldest first. */
-export const pendingEvents = (s: NostrState): NostrEvent[] => [...s.outbox.values()];
+/** The events still to publish, oldest first (not those every relay refused for good). */
+export const pendingEvents = (s: NostrState): NostrEvent[] =>
+  [...s.outbox.values()].filter((e) => !s.failed.has(e.id));
+
+/** The queued events every relay refused for good, oldest first, with a relay's reason. */
+export const failedEvents = (s: NostrState): { readonly event: NostrEvent; readonly reason: string }[] =>
+  [...s.outbox.values()].flatMap((event) => {
+    const reason = s.failed.get(event.id);
+    return reason === undefined ? [] : [{ event, reason }];
+  });
 
 /** The newest profile event of the key in use, or null. */
 export const ownProfileEvent = (s: NostrState): NostrEvent | null =>
@@ -128,15 +142,19 @@ export interface ProfileView {
   /** When the profile shown was signed (unix seconds), or null. */
   readonly updated_at: number | null;
   readonly pending: number;
+  /** Events every relay refused for good (never sent again), with the newest one's reason as a relay gave it. */
+  readonly failed: { readonly count: number; readonly reason: string | null };
 }
 
 export const profileView = (s: NostrState): ProfileView => {
   const event = ownProfileEvent(s);
+  const refused = failedEvents(s);
   return {
     npub: s.identity ? npubEncode(s.identity.pubkey) : null,
     imported: s.identity?.imported ?? false,
     profile: event ? readProfile(event.content) : null,
     updated_at: event?.created_at ?? null,
-    pending: s.outbox.size,
+    pending: pendingEvents(s).length,
+    failed: { count: refused.length, reason: refused.at(-1)?.reason ?? null },
   };
 };

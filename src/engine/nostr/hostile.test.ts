@@ -99,7 +99,7 @@ describe("the relay client against a hostile relay", () => {
     }
   });
 
-  it("counts a relay's 'duplicate:' refusal as holding the event, and any other refusal as not", async () => {
+  it("counts a relay's 'duplicate:' refusal as holding the event, and a 'blocked:' one as final", async () => {
     const sk = generateSecretKey();
     const kept = finalizeEvent({ kind: 1, created_at: 1_700_000_000, tags: [], content: "kept" }, sk);
     const blocked = finalizeEvent({ kind: 1, created_at: 1_700_000_000, tags: [], content: "blocked" }, sk);
@@ -118,8 +118,11 @@ describe("the relay client against a hostile relay", () => {
     try {
       relays.start();
       await relays.whenConnected(10_000);
-      expect(await relays.publish(kept)).toEqual([relays.connected()[0]?.url]);
-      expect(await relays.publish(blocked)).toEqual([]);
+      const relay = url;
+      expect(await relays.publish(kept)).toEqual([
+        { relay, kind: "held", reason: "duplicate: already have it" },
+      ]);
+      expect(await relays.publish(blocked)).toEqual([{ relay, kind: "final", reason: "blocked: not today" }]);
     } finally {
       relays.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -28,6 +28,28 @@ export const RELAY_TIMINGS: RelayTimings = {
   retryMaxMs: 60_000,
 };
 
+/** A relay's answer to a published event: it holds it, refused it for good, or may take it later. */
+export interface PublishAnswer {
+  readonly relay: string;
+  readonly kind: "held" | "final" | "retry";
+  /** The relay's reason (NIP-01's OK message), or what went wrong (a timeout, a closed connection). */
+  readonly reason: string;
+}
+
+/**
+ * What a relay's refusal (NIP-01 OK false, "prefix: message") means for the outbox. `duplicate:` is the
+ * relay holding it already. `blocked:`, `invalid:`, `pow:` and `restricted:` do not change by sending the
+ * same signed event again: it is refused for good. Anything else (`rate-limited:`, `error:`, `auth-required:`,
+ * `mute:`, a timeout, a dropped connection, a prefix no NIP names) may pass on another try.
+ */
+export const answerKind = (reason: string): PublishAnswer["kind"] => {
+  const prefix = /^([a-z-]+):/.exec(reason.trim())?.[1];
+  if (prefix === "duplicate") return "held";
+  if (prefix === "blocked" || prefix === "invalid" || prefix === "pow" || prefix === "restricted")
+    return "final";
+  return "retry";
+};
+
 /** The most events one query keeps from one relay. */
 export const MAX_QUERY_EVENTS = 500;
 
@@ -108,14 +130,27 @@ export class RelaySet {
     });
   }
 
-  /** Sends `event` to every connected relay; answers the URLs of those that answered OK. */
-  async publish(event: NostrEvent): Promise<string[]> {
-    const relays = this.connected();
-    const answers = await Promise.allSettled(relays.map((r) => r.publish(event)));
-    // A relay that already holds the event (or a newer one) may say so with OK false and `duplicate:`.
-    const accepted = (a: PromiseSettledResult<string> | undefined) =>
-      a?.status === "fulfilled" || (a?.reason instanceof Error && a.reason.message.startsWith("duplicate:"));
-    return relays.flatMap((r, i) => (accepted(answers[i]) ? [r.url] : []));
+  /** Every relay the wallet uses, connected or not. */
+  urls(): string[] {
+    return this.slots.map((s) => s.url);
+  }
+
+  /**
+   * Sends `event` to every connected relay but those in `skip`; answers each one's answer, classified
+   * (`answerKind`): it holds the event, refused it for good, or may take it on another try.
+   */
+  async publish(event: NostrEvent, skip: ReadonlySet<string> = new Set()): Promise<PublishAnswer[]> {
+    // Named as the wallet's settings name them (nostr-tools normalises its own `url`).
+    const slots = this.slots.flatMap((s) =>
+      s.relay?.connected && !skip.has(s.url) ? [{ url: s.url, relay: s.relay }] : [],
+    );
+    const answers = await Promise.allSettled(slots.map((s) => s.relay.publish(event)));
+    return slots.map(({ url }, i) => {
+      const a = answers[i];
+      if (a?.status === "fulfilled") return { relay: url, kind: "held", reason: "" };
+      const reason = (a?.reason instanceof Error ? a.reason.message : String(a?.reason ?? "")).slice(0, 300);
+      return { relay: url, kind: answerKind(reason), reason };
+    });
   }
 
   /**

@@ -52,6 +52,11 @@ export function Profile() {
               {t("profile.pending")}
             </p>
           ) : null}
+          {view && view.failed.count > 0 ? (
+            <p className="hint" role="status" data-testid="profile-failed">
+              {t("profile.failed", { reason: view.failed.reason ?? "" })}
+            </p>
+          ) : null}
           <Link href="/editprofile" className="button button-primary">
             {t("profile.edit")}
           </Link>
