@@ -288,6 +288,7 @@ export class WalletHost {
       lightning: this.engines.port("lightning"),
       ecash: this.engines.port("ecash"),
       fetch: this.deps.engines?.platform.fetch ?? null,
+      loadFedimint: this.deps.engines?.platform.loadFedimint ?? null,
       nostr: this.engines.port("nostr"),
       outside: (effect) =>
         Effect.acquireUseRelease(
@@ -606,8 +607,9 @@ export class WalletHost {
     return {
       mints: () =>
         [...this.states.ecash.custodians.values()]
-          .filter((c) => c.kind === "cashu" && (c.joined || c.balance > 0n))
+          .filter((c) => c.joined || c.balance > 0n)
           .map((c) => c.mint),
+      held: (mint) => this.states.ecash.custodians.get(mint)?.balance ?? 0n,
       // Only what the log does not have yet: an operation recorded before is not recorded again.
       record: (events) =>
         this.enqueue(() =>
