@@ -6,6 +6,7 @@ import { ErrorBox, useErrorText } from "../../ui/errors";
 import { formatSats } from "../../ui/format";
 import { useView, useWallet } from "../../ui/wallet";
 import { FederationCard } from "./FederationCard";
+import { ResyncFederation } from "./ResyncFederation";
 
 /**
  * /settings/federations (spec 2): add a custodian by invite code or mint URL, the list with each one's
@@ -127,11 +128,10 @@ export function Federations() {
             {redeemed ? <p role="status">{redeemed}</p> : null}
           </form>
           {federations.map((f) => (
-            <FederationCard
-              key={f.federation_id}
-              federation={f}
-              pay={pay && f.federation_id === payFrom ? pay : undefined}
-            />
+            <div key={f.federation_id} className="column">
+              <FederationCard federation={f} pay={pay && f.federation_id === payFrom ? pay : undefined} />
+              <ResyncFederation federation={f} />
+            </div>
           ))}
         </>
       ) : (
