@@ -408,6 +408,14 @@ export class WalletHost {
       }
       case "DeleteEverything":
         return whileStopped(() => deleteEverything(db)).pipe(
+          // The federations' clients keep their own databases: deleted with the wallet.
+          Effect.tap(() =>
+            Effect.promise(() =>
+              import("../engine/ecash/fedimint/clients")
+                .then((m) => m.deleteClientDatabases(config.network))
+                .catch(() => undefined),
+            ),
+          ),
           Effect.tap(() => Effect.promise(() => this.reload())),
         );
       case "StopLightning":

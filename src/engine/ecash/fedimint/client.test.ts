@@ -17,7 +17,7 @@ import type { HandlerContext } from "../../../commands/context";
 import { foldEvents } from "../../../projections";
 import vectors from "../vectors/fedimint-invites.json";
 import { EcashFailure } from "../port";
-import type { FedimintLoader } from "./clients";
+import { clientName, deleteClientDatabases, type FedimintLoader } from "./clients";
 import { decodeInvite } from "./invite";
 import { joinFederation } from "./join";
 import { type FedimintClientClass, type FedimintGlue, instantiateFedimint } from "./wasm";
@@ -118,4 +118,24 @@ describe("the Fedimint client", () => {
         message: "Failed to connect to a federation.",
       });
   }, 120_000);
+
+  test("deleting the wallet deletes its federation clients' databases, and nothing else", async () => {
+    const name = clientName("regtest", "0a".repeat(32));
+    const make = async (db: string) => {
+      const req = indexedDB.open(db);
+      await new Promise((r) => {
+        req.onsuccess = r;
+      });
+      req.result.close();
+    };
+    // A federation client's database as the client leaves it once closed, and the wallet's own. The
+    // joins above still try in the background: their databases stay until the worker ends.
+    await make(name);
+    await make("wallet-regtest-other");
+    const names = async () => (await indexedDB.databases()).map((d) => d.name);
+    expect(await names()).toContain(name);
+    await deleteClientDatabases("regtest");
+    expect(await names()).not.toContain(name);
+    expect(await names()).toContain("wallet-regtest-other");
+  }, 60_000);
 });

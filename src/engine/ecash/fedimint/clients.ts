@@ -21,6 +21,11 @@ export const clientName = (network: string, federationId: string) =>
 
 const opened = new Map<string, Promise<FedimintWallet | null>>();
 const joining = new Map<string, Promise<FedimintWallet>>();
+/**
+ * Databases the client holds open without a client to free (a join still trying, an open that found no
+ * federation): its handlers for them are gone, so deleting them under it would raise in this worker.
+ */
+const held = new Set<string>();
 
 const newWallet = (load: FedimintLoader): Promise<FedimintWallet> =>
   new WalletDirector(new InThreadTransport(load), true).createWallet();
@@ -31,7 +36,9 @@ export const openClient = (load: FedimintLoader, name: string): Promise<Fedimint
   if (!p) {
     p = (async () => {
       const w = await newWallet(load);
-      return (await w.open(name)) ? w : null;
+      if (await w.open(name)) return w;
+      held.add(name);
+      return null;
     })();
     opened.set(name, p);
     p.then(
@@ -85,10 +92,12 @@ export const joinClient = async (
       return w;
     })();
     p = attempt;
+    held.add(name);
     joining.set(name, attempt);
     attempt.then(
       (w) => {
         joining.delete(name);
+        held.delete(name);
         opened.set(name, Promise.resolve(w));
       },
       () => joining.delete(name),
@@ -102,4 +111,29 @@ export const closeClients = async (): Promise<void> => {
   const all = [...opened.values()];
   opened.clear();
   await Promise.all(all.map((p) => p.then((w) => w?.cleanup()).catch(() => undefined)));
+};
+
+/**
+ * Deletes the databases of this network's federation clients (the owner deleted the wallet): a wallet
+ * made later on this device never opens the old one's notes.
+ */
+export const deleteClientDatabases = async (
+  network: string,
+  idb: IDBFactory | undefined = globalThis.indexedDB,
+): Promise<void> => {
+  await closeClients();
+  if (typeof idb?.databases !== "function") return;
+  const prefix = clientName(network, "");
+  for (const d of await idb.databases()) {
+    const name = d.name;
+    // One this worker's client still holds never joined, so it holds no notes: it is left behind.
+    if (!name?.startsWith(prefix) || held.has(name)) continue;
+    await new Promise<void>((resolve) => {
+      const req = idb.deleteDatabase(name);
+      req.onsuccess = () => resolve();
+      req.onerror = () => resolve();
+      // Still open in another tab or worker: deleted once it closes.
+      req.onblocked = () => resolve();
+    });
+  }
 };

@@ -17,7 +17,13 @@ import type { EcashVia } from "../../../events/types";
 import type { BlobStore } from "../../lightning/store";
 import { decodeBolt11 } from "../../parse";
 import { EcashFailure, type EcashHooks, type EcashAdapter, type MeltQuote } from "../port";
-import { clientName, FEDERATION_CONNECT_FAILED, type FedimintLoader, openClient } from "./clients";
+import {
+  clientName,
+  closeClients,
+  FEDERATION_CONNECT_FAILED,
+  type FedimintLoader,
+  openClient,
+} from "./clients";
 import {
   chooseGateway,
   feeSats,
@@ -454,6 +460,7 @@ export const startFedimint = async (env: FedimintEnv): Promise<EcashAdapter> => 
 
     stop: async () => {
       await Promise.all([...queues.values()]);
+      await closeClients();
     },
   };
 
