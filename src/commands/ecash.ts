@@ -318,7 +318,8 @@ export const restoreEcash: Handler<"RestoreEcash"> = (cmd, ctx) =>
         events.push(...r.success.events);
       } else unreachable.push(m);
     }
-    // Federations (Fedimint) cannot be restored by this build: named, never silently skipped.
+    // A Fedimint federation's client keeps a secret of its own, not one from the 12 words: its ecash
+    // cannot be restored from the seed. Named, never silently skipped.
     const notRestored = [
       ...unreachable,
       ...joinedCustodians(ctx.states.ecash)
