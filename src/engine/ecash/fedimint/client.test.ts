@@ -9,6 +9,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { bech32m, utf8 } from "@scure/base";
+import { newEvent, type NewEvent } from "../../../events/make";
+import { MemoryBlobStore } from "../../lightning/store";
 import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { WebSocket } from "ws";
@@ -20,6 +22,7 @@ import { EcashFailure } from "../port";
 import { clientName, deleteClientDatabases, type FedimintLoader } from "./clients";
 import { decodeInvite } from "./invite";
 import { joinFederation } from "./join";
+import { startFedimint } from "./live";
 import { type FedimintClientClass, type FedimintGlue, instantiateFedimint } from "./wasm";
 
 const require = createRequire(import.meta.url);
@@ -137,5 +140,43 @@ describe("the Fedimint client", () => {
     await deleteClientDatabases("regtest");
     expect(await names()).not.toContain(name);
     expect(await names()).toContain("wallet-regtest-other");
+  }, 60_000);
+
+  test("a federation whose client cannot open answers 'Failed to connect to a federation.'; what a crash kept is recorded at start", async () => {
+    const fed = "0b".repeat(32);
+    const store = new MemoryBlobStore();
+    const kept = newEvent("ecash.received", {
+      op: "op-1",
+      mint: fed,
+      amount: "1000",
+      fee: "0",
+      via: "lightning",
+      payment_hash: null,
+    });
+    await store.put([
+      {
+        key: `ecash/fedimint/${fed}`,
+        value: utf8.decode(JSON.stringify({ receives: [], pays: [], outbox: [kept] })),
+      },
+    ]);
+    const recorded: NewEvent[] = [];
+    const port = await startFedimint({
+      load,
+      network: "regtest",
+      store,
+      hooks: { mints: () => [fed], record: async (e) => void recorded.push(...e) },
+    });
+    expect(recorded).toEqual([kept]);
+    await expect(port.balance(fed)).rejects.toMatchObject({ message: "Failed to connect to a federation." });
+    await expect(port.receiveQuote(fed, 1_000n)).rejects.toMatchObject({
+      message: "Failed to connect to a federation.",
+    });
+    await expect(port.balance("not-a-federation")).rejects.toMatchObject({
+      message: "Invalid Arguments were given",
+    });
+    // Over every federation: one that cannot be reached is left for later, nothing is thrown.
+    expect(await port.checkReceives()).toEqual([]);
+    expect(await port.recover()).toEqual([]);
+    await port.stop();
   }, 60_000);
 });
