@@ -11,8 +11,8 @@ import { ResyncFederation } from "./ResyncFederation";
 /**
  * /settings/federations (spec 2): add a custodian by invite code or mint URL, the list with each one's
  * name, welcome message, end date and balance, recovering ecash from the seed, and (in safe mode) a
- * resync of each one. Recommending needs the
- * nostr relay, which this wallet does not use yet: the action is not offered.
+ * resync of each one. Recommending needs the nostr relay, which this wallet does not use yet: the action
+ * is not offered.
  */
 export function Federations() {
   const { t, intl } = useI18n();
