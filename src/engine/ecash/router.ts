@@ -44,8 +44,8 @@ export const startEcashRouter = async (env: RouterEnv): Promise<EcashPort> => {
     return fedimint;
   };
   const of = (mint: string) => (isFederationId(mint) ? fed() : Promise.resolve(cashu));
-  // A wallet with a federation starts its client now: it finishes what a crash left.
-  if (fedHooks.mints().length > 0) await fed().catch(() => undefined);
+  // A wallet with a federation loads its client now, beside the mints' start: what a crash kept is recorded.
+  if (fedHooks.mints().length > 0) void fed().catch(() => undefined);
 
   /** Over every custodian (or one): Fedimint's only when it is loaded or a federation is joined. */
   const both = async (
