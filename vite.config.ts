@@ -6,12 +6,18 @@ import { serviceWorkerSource } from "./src/sw/source.ts";
 const version = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"))
   .version as string;
 
-/** Emits /sw.js with the list of this build's files, so the app shell opens offline after one visit. */
+/**
+ * Emits /sw.js with the list of this build's files, so the app shell opens offline after one visit. The
+ * Fedimint client (8 MB of wasm) is left out: only a wallet that joins a federation downloads it, and a
+ * federation needs the network anyway.
+ */
 const serviceWorker = (): Plugin => ({
   name: "wallet-service-worker",
   apply: "build",
   generateBundle(_options, bundle) {
-    const files = Object.keys(bundle).filter((f) => !f.endsWith(".map"));
+    const files = Object.keys(bundle).filter(
+      (f) => !f.endsWith(".map") && !f.includes("fedimint_client_wasm"),
+    );
     const shell = ["/", ...files.map((f) => `/${f}`), "/icon.svg", "/manifest.webmanifest"];
     const buildId = `${version}-${Date.now().toString(36)}`;
     this.emitFile({ type: "asset", fileName: "sw.js", source: serviceWorkerSource(buildId, shell) });

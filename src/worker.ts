@@ -9,6 +9,7 @@ import { WalletDb, walletDbName } from "./events/db";
 import { readViewsSnapshot, saveViewsSnapshot } from "./events/snapshot";
 import { stateCipher } from "./commands/state-cipher";
 import type { Platform } from "./engine/engine";
+import type { FedimintClientClass } from "./engine/ecash/fedimint/wasm";
 import { lightningEngine } from "./engine/lightning/engine";
 import { nostrEngine } from "./engine/nostr/engine";
 import { nwcEngine } from "./engine/nwc/engine";
@@ -67,11 +68,29 @@ const loadLdk = () => {
   return ldkLoaded;
 };
 
+/**
+ * Fedimint's client (8 MB of wasm and its glue), loaded and instantiated once, only when the wallet joins
+ * or uses a federation.
+ */
+let fedimintLoaded: Promise<FedimintClientClass> | null = null;
+const loadFedimint = () => {
+  fedimintLoaded ??= Promise.all([
+    import("./engine/ecash/fedimint/wasm"),
+    import("@fedimint/fedimint-client-wasm-bundler/fedimint_client_wasm_bg.js"),
+    import("@fedimint/fedimint-client-wasm-bundler/fedimint_client_wasm_bg.wasm?url"),
+  ]).then(([{ instantiateFedimint }, glue, wasm]) => instantiateFedimint(glue, fetch(wasm.default)));
+  fedimintLoaded.catch(() => {
+    fedimintLoaded = null;
+  });
+  return fedimintLoaded;
+};
+
 /** The engines in the browser's worker. */
 const platform: Platform = {
   fetch: (i, init) => fetch(i, init),
   makeSocket: (url) => new WebSocket(url) as never,
   loadLdk,
+  loadFedimint,
 };
 
 const start = async (config: WalletConfig) => {

@@ -365,6 +365,23 @@ export interface CommandSpecs {
   ReserveLnName: { input: { host: string; name: string }; output: { address: string } };
 
   /**
+   * Starts a resync of one custodian (safe mode only): a Cashu mint restores from the seed (NUT-09), a
+   * Fedimint federation runs its client's recovery; polled with FederationResyncProgress.
+   */
+  ResyncFederation: { input: { federationId: string }; output: null };
+  /** How far the custodian's resync got: null until it started (spec 2: polled each second). */
+  FederationResyncProgress: {
+    input: { federationId: string };
+    output: {
+      total: number;
+      complete: number;
+      done: boolean;
+      recoveredSats: bigint;
+      error: string | null;
+    } | null;
+  };
+
+  /**
    * Joins an ecash custodian: a Cashu mint by its URL, or a Fedimint federation by its invite code.
    * 'Federation code required', already_in_fed, 'Failed to connect to a federation.', 'Invalid Arguments
    * were given'.

@@ -12,6 +12,7 @@ import type { EngineName } from "../engine/engine";
 import type { WalletConfig } from "../config";
 import type { EcashPort } from "../engine/ecash/port";
 import type { FetchFn } from "../engine/http/bounded";
+import type { FedimintLoader } from "../engine/ecash/fedimint/clients";
 
 export type { KvWrite };
 
@@ -63,6 +64,8 @@ export interface HandlerContext {
   readonly ecash?: EcashPort | null;
   /** The platform's fetch (wrap it with the bounded fetch), for servers no engine owns; null in tests. */
   readonly fetch?: FetchFn | null;
+  /** The platform's Fedimint client loader (federations are joined with it); null where none runs. */
+  readonly loadFedimint?: FedimintLoader | null;
   /**
    * Runs `effect` with the command queue released, so other commands go on while it waits on a server (an
    * LNURL service, the chain scan). After it the handler holds the queue again and `states` is the log as

@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect";
 import { EcashFailure, type EcashPort } from "../engine/ecash/port";
-import { boundedFetch } from "../engine/http/bounded";
+import type { FedimintInvite } from "../engine/ecash/fedimint/invite";
 import { decodeBolt11, networkAccepted } from "../engine/parse";
 import { type NewEvent, newEvent } from "../events/make";
 import { joinedCustodians } from "../projections/ecash";
@@ -66,20 +66,19 @@ const describe = (ctx: HandlerContext, url: string) =>
     catch: () => new ServerUnavailable({ message: FEDERATION_CONNECT_FAILED }),
   });
 
-/** A federation's guardians, asked whether they answer at all (no federation can be joined here without). */
-const reachGuardian = (ctx: HandlerContext, urls: readonly string[]) =>
+/**
+ * Joins a Fedimint federation with its real client (loaded now, in its own chunk): the guardians of the
+ * invite are reached within the client's timeout, or it fails with 'Failed to connect to a federation.'.
+ */
+const joinFedimint = (ctx: HandlerContext, invite: FedimintInvite) =>
   Effect.tryPromise({
     try: async () => {
-      if (!ctx.fetch) throw new Error("no network");
-      const fetchFn = boundedFetch(ctx.fetch, { timeoutMs: 10_000, maxBytes: 64 * 1024 });
-      for (const url of urls) {
-        const http = url.replace(/^ws(s?):\/\//i, "http$1://");
-        const res = await fetchFn(http).catch(() => null);
-        if (res) return true;
-      }
-      throw new Error("unreachable");
+      if (!ctx.loadFedimint)
+        throw new EcashFailure({ message: FEDERATION_CONNECT_FAILED, unreachable: true });
+      const { joinFederation: join } = await import("../engine/ecash/fedimint/join");
+      return join(ctx.loadFedimint, ctx.network, invite);
     },
-    catch: () => new ServerUnavailable({ message: FEDERATION_CONNECT_FAILED }),
+    catch: asWalletError,
   });
 
 export const joinFederation: Handler<"JoinFederation"> = (cmd, ctx) =>
@@ -97,19 +96,21 @@ export const joinFederation: Handler<"JoinFederation"> = (cmd, ctx) =>
         new InvalidInput({ message: "You're already a member of this federation.", key: "already_in_fed" }),
       );
     if (invite) {
-      yield* ctx.outside(
-        reachGuardian(
-          ctx,
-          invite.guardians.map((g) => g.url),
-        ),
-      );
-      // A guardian answered, but this build carries no Fedimint client to join with: said plainly.
-      return yield* Effect.fail(
-        new InvalidInput({
-          message: "Fedimint federations cannot be joined by this wallet yet; a Cashu mint can.",
-          key: "settings.manage_federations.fedimint_unsupported",
+      const meta = yield* ctx.outside(joinFedimint(ctx, invite));
+      if (custodian(ctx, invite.federationId))
+        return yield* Effect.fail(
+          new InvalidInput({ message: "You're already a member of this federation.", key: "already_in_fed" }),
+        );
+      return outcome({ federationId: invite.federationId, name: meta.name }, [
+        newEvent("ecash.joined", {
+          mint: invite.federationId,
+          kind: "fedimint",
+          name: meta.name,
+          welcome: meta.welcome,
+          expires_at: meta.expiresAt,
+          invite: invite.code,
         }),
-      );
+      ]);
     }
     const mint = yield* ctx.outside(describe(ctx, url as string));
     if (custodian(ctx, mint.url))
@@ -317,7 +318,8 @@ export const restoreEcash: Handler<"RestoreEcash"> = (cmd, ctx) =>
         events.push(...r.success.events);
       } else unreachable.push(m);
     }
-    // Federations (Fedimint) cannot be restored by this build: named, never silently skipped.
+    // A Fedimint federation's client keeps a secret of its own, not one from the 12 words: its ecash
+    // cannot be restored from the seed. Named, never silently skipped.
     const notRestored = [
       ...unreachable,
       ...joinedCustodians(ctx.states.ecash)

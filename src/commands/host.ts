@@ -288,6 +288,7 @@ export class WalletHost {
       lightning: this.engines.port("lightning"),
       ecash: this.engines.port("ecash"),
       fetch: this.deps.engines?.platform.fetch ?? null,
+      loadFedimint: this.deps.engines?.platform.loadFedimint ?? null,
       nostr: this.engines.port("nostr"),
       outside: (effect) =>
         Effect.acquireUseRelease(
@@ -407,6 +408,14 @@ export class WalletHost {
       }
       case "DeleteEverything":
         return whileStopped(() => deleteEverything(db)).pipe(
+          // The federations' clients keep their own databases: deleted with the wallet.
+          Effect.tap(() =>
+            Effect.promise(() =>
+              import("../engine/ecash/fedimint/clients")
+                .then((m) => m.deleteClientDatabases(config.network))
+                .catch(() => undefined),
+            ),
+          ),
           Effect.tap(() => Effect.promise(() => this.reload())),
         );
       case "StopLightning":
@@ -614,8 +623,9 @@ export class WalletHost {
     return {
       mints: () =>
         [...this.states.ecash.custodians.values()]
-          .filter((c) => c.kind === "cashu" && (c.joined || c.balance > 0n))
+          .filter((c) => c.joined || c.balance > 0n)
           .map((c) => c.mint),
+      held: (mint) => this.states.ecash.custodians.get(mint)?.balance ?? 0n,
       // Only what the log does not have yet: an operation recorded before is not recorded again.
       record: (events) =>
         this.enqueue(() =>

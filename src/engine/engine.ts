@@ -14,6 +14,7 @@ import type { NostrHooks, NostrPort } from "./nostr/live";
 import type { NwcHooks, NwcPort } from "./nwc/service";
 import type { OnchainPort } from "./onchain/port";
 import type { EcashHooks, EcashPort } from "./ecash/port";
+import type { FedimintLoader } from "./ecash/fedimint/clients";
 
 /** The port each engine gives the handlers, by engine name. */
 export interface EnginePorts {
@@ -41,6 +42,11 @@ export interface Platform {
   readonly makeSocket: WebSocketFactory;
   /** Loads and initialises LDK's wasm, once however often it is called. */
   readonly loadLdk: () => Promise<void>;
+  /**
+   * Loads and instantiates the Fedimint client's wasm, once however often it is called; absent where it
+   * cannot run (then federations cannot be joined or used).
+   */
+  readonly loadFedimint?: FedimintLoader;
   /** The WebSocket class relay clients use; the global one when absent (Node tests give the `ws` package's). */
   readonly webSocket?: typeof WebSocket;
 }

@@ -1,6 +1,6 @@
 /**
  * The ecash port: what the commands ask of a custodian the owner joined, whichever kind it is (a Cashu mint
- * now; a Fedimint federation behind the same shape). Every operation answers the events that record what
+ * by URL, a Fedimint federation by id). Every operation answers the events that record what
  * moved; the adapter has already written its own state (proofs, counters, operations on their way) before
  * it answers, and keeps those events until the next start so a crash between its write and the log's
  * records them then (the projection counts an operation once).
@@ -40,7 +40,19 @@ export interface MeltResult {
   readonly events: readonly NewEvent[];
 }
 
-export interface EcashPort {
+/** How far a resync got (spec 2: polled each second by the progress dialog). */
+export interface ResyncProgress {
+  readonly total: number;
+  readonly complete: number;
+  readonly done: boolean;
+  /** Sats found that the log did not count (recorded as restored). */
+  readonly recoveredSats: bigint;
+  /** Why it stopped, when it failed. */
+  readonly error: string | null;
+}
+
+/** One kind of custodian (Cashu mints, Fedimint federations): what the port asks of it. */
+export interface EcashAdapter {
   /** Sats held at `mint` (spendable proofs), per the adapter's own store. */
   readonly balance: (mint: string) => Promise<bigint>;
   /** An invoice of the mint that, once paid, becomes ecash here (`checkReceives` mints it). */
@@ -72,17 +84,35 @@ export interface EcashPort {
   readonly receiveToken: (
     token: string,
   ) => Promise<{ mint: string; amountSats: bigint; events: readonly NewEvent[] }>;
-  /** Looks for what the seed holds at `mint` (NUT-09/13). */
-  readonly restore: (mint: string) => Promise<{ amountSats: bigint; events: readonly NewEvent[] }>;
+  /**
+   * Looks for what the seed holds at `mint` (Cashu: NUT-09/13) or what the custodian's client recovers
+   * (Fedimint); `onProgress` hears how far it got.
+   */
+  readonly restore: (
+    mint: string,
+    onProgress?: (p: { complete: number; total: number }) => void,
+  ) => Promise<{ amountSats: bigint; events: readonly NewEvent[] }>;
   /** Settles operations a crash interrupted (NUT-07 checks); answers their events. */
   readonly recover: (mint?: string) => Promise<readonly NewEvent[]>;
   readonly stop: () => Promise<void>;
 }
 
+export interface EcashPort extends EcashAdapter {
+  /**
+   * Starts a resync of `mint` (a restore run in the background, its events recorded when it ends);
+   * answers at once. A resync already running is not started twice.
+   */
+  readonly resync: (mint: string) => Promise<void>;
+  /** How far the last resync of `mint` got; null before one started. */
+  readonly resyncProgress: (mint: string) => ResyncProgress | null;
+}
+
 /** What the host gives the ecash engine beyond the seed and the store. */
 export interface EcashHooks {
-  /** The mints the owner joined. */
+  /** The custodians the owner joined (mint URLs, federation ids), or still holds ecash at. */
   readonly mints: () => readonly string[];
+  /** Sats the log counts at `mint`. */
+  readonly held?: (mint: string) => bigint;
   /** Records events the engine kept from before a crash (an operation already recorded is counted once). */
   readonly record: (events: readonly NewEvent[]) => Promise<void>;
 }

@@ -6,11 +6,13 @@ import { ErrorBox, useErrorText } from "../../ui/errors";
 import { formatSats } from "../../ui/format";
 import { useView, useWallet } from "../../ui/wallet";
 import { FederationCard } from "./FederationCard";
+import { ResyncFederation } from "./ResyncFederation";
 
 /**
  * /settings/federations (spec 2): add a custodian by invite code or mint URL, the list with each one's
- * name, welcome message, end date and balance, and recovering ecash from the seed. Recommending needs the
- * nostr relay, which this wallet does not use yet: the action is not offered.
+ * name, welcome message, end date and balance, recovering ecash from the seed, and (in safe mode) a
+ * resync of each one. Recommending needs the nostr relay, which this wallet does not use yet: the action
+ * is not offered.
  */
 export function Federations() {
   const { t, intl } = useI18n();
@@ -127,11 +129,10 @@ export function Federations() {
             {redeemed ? <p role="status">{redeemed}</p> : null}
           </form>
           {federations.map((f) => (
-            <FederationCard
-              key={f.federation_id}
-              federation={f}
-              pay={pay && f.federation_id === payFrom ? pay : undefined}
-            />
+            <div key={f.federation_id} className="column">
+              <FederationCard federation={f} pay={pay && f.federation_id === payFrom ? pay : undefined} />
+              <ResyncFederation federation={f} />
+            </div>
           ))}
         </>
       ) : (

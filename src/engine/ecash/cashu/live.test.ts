@@ -12,7 +12,7 @@ import { type Harness, startHarness } from "../../../../harness/world";
 import type { NewEvent } from "../../../events/make";
 import { newMnemonic } from "../../keys/mnemonic";
 import { MemoryBlobStore } from "../../lightning/store";
-import type { EcashPort } from "../port";
+import type { EcashAdapter } from "../port";
 import { startCashu } from "./live";
 import { decodeState, stateKey } from "./state";
 
@@ -25,7 +25,7 @@ describe("the Cashu adapter at the world's mints", () => {
   const mnemonic = newMnemonic();
   const store = new MemoryBlobStore();
   const recorded: NewEvent[] = [];
-  let port: EcashPort;
+  let port: EcashAdapter;
   /** The world's first mint behind a lying path: the same ledger and keysets, so the same seed's counters. */
   let dleqLiar = "";
 

@@ -27,7 +27,7 @@ import type { EcashVia } from "../../../events/types";
 import type { FetchFn, RequestLimits } from "../../http/bounded";
 import type { BlobStore } from "../../lightning/store";
 import { decodeBolt11 } from "../../parse";
-import { EcashFailure, type EcashHooks, type EcashPort, type MeltQuote } from "../port";
+import { type EcashAdapter, EcashFailure, type EcashHooks, type MeltQuote } from "../port";
 import { normaliseMintUrl } from "./info";
 import { mintRequest } from "./request";
 import {
@@ -87,7 +87,7 @@ const failure = (e: unknown, fallback: string): EcashFailure => {
   return new EcashFailure({ message: unreachable ? fallback : message, unreachable });
 };
 
-export const startCashu = async (env: CashuEnv): Promise<EcashPort> => {
+export const startCashu = async (env: CashuEnv): Promise<EcashAdapter> => {
   const uuid = env.uuid ?? (() => crypto.randomUUID());
   const now = env.now ?? (() => Date.now());
   let seed: Uint8Array | null = null;
@@ -374,7 +374,7 @@ export const startCashu = async (env: CashuEnv): Promise<EcashPort> => {
       return events;
     });
 
-  const port: EcashPort = {
+  const port: EcashAdapter = {
     balance: async (mint) => sumProofs((await sessionOf(mint)).state.proofs),
 
     receiveQuote: (mint, amountSats, via = "lightning") => receiveQuoteAt(mint, amountSats, via),
@@ -582,14 +582,15 @@ export const startCashu = async (env: CashuEnv): Promise<EcashPort> => {
       });
     },
 
-    restore: (mint) =>
+    restore: (mint, onProgress) =>
       withMint(mint, async (s) => {
         if (s.state.pending) await settled(s);
         const w = await walletOf(s);
         const found: StoredProof[] = [];
         try {
-          for (const k of w.keyChain.getKeysets()) {
-            if (k.unit !== "sat" || !k.hasHexId) continue;
+          const keysets = w.keyChain.getKeysets().filter((k) => k.unit === "sat" && k.hasHexId);
+          for (const [i, k] of keysets.entries()) {
+            onProgress?.({ complete: i, total: keysets.length });
             const { proofs, lastCounterWithSignature } = await w.batchRestore(100, 100, 0, k.id);
             if (lastCounterWithSignature !== undefined) {
               const next = lastCounterWithSignature + 1;
@@ -597,6 +598,7 @@ export const startCashu = async (env: CashuEnv): Promise<EcashPort> => {
             }
             found.push(...(await unspent(w, proofs.map(toStored))));
           }
+          onProgress?.({ complete: keysets.length, total: keysets.length });
         } catch (e) {
           throw failure(e, "Failed to connect to a federation.");
         }

@@ -1,0 +1,58 @@
+import { Effect } from "effect";
+import { describe, expect, it } from "vitest";
+import { newEvent, stamp } from "../events/make";
+import { foldEvents } from "../projections";
+import type { HandlerContext } from "./context";
+import { federationResyncProgress, resyncFederation } from "./resync";
+
+const stampWith = { uuid: () => "id", now: () => 1_000, device: "d" };
+const mint = "http://127.0.0.1:1/cashu";
+const joined = newEvent("ecash.joined", {
+  mint,
+  kind: "cashu",
+  name: "Mint",
+  welcome: "",
+  expires_at: null,
+  invite: mint,
+});
+const ctxWith = (events: ReturnType<typeof newEvent>[]): HandlerContext => ({
+  states: foldEvents(stamp(events, stampWith)),
+  network: "regtest",
+  stamp: stampWith,
+  keys: { mnemonic: () => Effect.die("no seed here") },
+  onchain: null,
+  lightning: null,
+  ecash: null,
+  outside: (effect) => effect,
+});
+const failure = async (e: Effect.Effect<unknown, { message: string; key?: string }>) => {
+  const r = await Effect.runPromise(Effect.result(e));
+  if (r._tag !== "Failure") throw new Error("expected a failure");
+  return r.failure;
+};
+
+describe("federation resync", () => {
+  it("is refused outside safe mode, and for a custodian the owner did not join", async () => {
+    const cmd = { _tag: "ResyncFederation", federationId: mint } as const;
+    expect(await failure(resyncFederation(cmd, ctxWith([joined])))).toMatchObject({
+      _tag: "WalletState",
+      key: "federations.resync_safe_mode",
+    });
+    const safe = newEvent("wallet.safe_mode_set", { enabled: true });
+    expect(
+      await failure(resyncFederation({ ...cmd, federationId: "http://elsewhere" }, ctxWith([joined, safe]))),
+    ).toMatchObject({ message: "No from/to federation" });
+    // Joined, in safe mode, before the ecash engine runs: said so, nothing started.
+    expect(await failure(resyncFederation(cmd, ctxWith([joined, safe])))).toMatchObject({
+      key: "error_ecash_not_ready",
+    });
+  });
+
+  it("has no progress before a resync started", async () => {
+    const r = await Effect.runPromise(
+      federationResyncProgress({ _tag: "FederationResyncProgress", federationId: mint }, ctxWith([joined])),
+    );
+    expect(r.result).toBeNull();
+    expect(r.events).toEqual([]);
+  });
+});
