@@ -2,6 +2,7 @@ import type { CommandTag } from "./command";
 import type { Handler, Needs } from "./context";
 import { getTransaction } from "./activity";
 import { ecashHandlers, ecashNeeds } from "./ecash";
+import { federationsHandlers, federationsNeeds } from "./federations";
 import { chatHandlers, chatNeeds } from "./chat";
 import { contactsHandlers } from "./contacts";
 import { zapsHandlers, zapsNeeds } from "./zaps";
@@ -66,6 +67,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   EstimateReceiveFee: estimateReceiveFee,
   ...lspHandlers,
   ...ecashHandlers,
+  ...federationsHandlers,
   ...nostrHandlers,
   ...contactsHandlers,
   ...nwcHandlers,
@@ -89,6 +91,7 @@ export const needs: Needs = {
   ...lnurlNeeds,
   ...lspNeeds,
   ...ecashNeeds,
+  ...federationsNeeds,
   ...nostrNeeds,
   ...chatNeeds,
   ...zapsNeeds,

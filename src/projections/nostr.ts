@@ -7,6 +7,7 @@ import { newerThan, type NostrEvent } from "../events/nostr-event";
 import type { WalletEvent } from "../events/types";
 import { npubEncode } from "nostr-tools/nip19";
 import { projection } from "./projection";
+import { DELETION_KIND, RECOMMENDATION_KIND, recommendationAddress, recommendationId } from "../events/nip87";
 
 export interface NostrState {
   /** The key in use as last recorded; null until the wallet first used nostr. */
@@ -17,6 +18,8 @@ export interface NostrState {
   /** Queued events no relay has accepted yet, in the order they were queued. */
   readonly outbox: Map<string, NostrEvent>;
   readonly published: Set<string>;
+  /** The newest NIP-87 recommendation (kind 38000) of each author and custodian, by its address. */
+  readonly recommendations: Map<string, NostrEvent>;
 }
 
 /**
@@ -31,8 +34,36 @@ const keep = (s: NostrState, m: Map<string, NostrEvent>, e: NostrEvent): boolean
   return true;
 };
 
+/** A recommendation replaces an older one of the same address; a deletion (NIP-09) of its address ends it. */
+const recommendation = (s: NostrState, e: NostrEvent): boolean => {
+  if (e.kind === RECOMMENDATION_KIND) {
+    const id = recommendationId(e.tags);
+    if (id === null) return true;
+    const address = recommendationAddress(e.pubkey, id);
+    const had = s.recommendations.get(address);
+    if (!newerThan(e, had)) return had?.id === e.id;
+    if (had) s.outbox.delete(had.id);
+    s.recommendations.set(address, e);
+    return true;
+  }
+  for (const t of e.tags) {
+    const had = t[0] === "a" && t[1] ? s.recommendations.get(t[1]) : undefined;
+    if (had && had.pubkey === e.pubkey && had.created_at <= e.created_at) {
+      s.recommendations.delete(t[1] as string);
+      s.outbox.delete(had.id);
+    }
+  }
+  return true;
+};
+
 const seen = (s: NostrState, e: NostrEvent): boolean =>
-  e.kind === 0 ? keep(s, s.profiles, e) : e.kind === 3 ? keep(s, s.follows, e) : true;
+  e.kind === 0
+    ? keep(s, s.profiles, e)
+    : e.kind === 3
+      ? keep(s, s.follows, e)
+      : e.kind === RECOMMENDATION_KIND || e.kind === DELETION_KIND
+        ? recommendation(s, e)
+        : true;
 
 export const nostrProjection = projection<NostrState, NostrState>({
   name: "nostr",
@@ -42,6 +73,7 @@ export const nostrProjection = projection<NostrState, NostrState>({
     follows: new Map(),
     outbox: new Map(),
     published: new Set(),
+    recommendations: new Map(),
   }),
   apply: (s, e: WalletEvent) => {
     switch (e.type) {
@@ -69,6 +101,10 @@ export const nostrProjection = projection<NostrState, NostrState>({
 
 /** The events still to publish, oldest first. */
 export const pendingEvents = (s: NostrState): NostrEvent[] => [...s.outbox.values()];
+
+/** The recommendation of custodian `id` by the key in use, or null. */
+export const ownRecommendation = (s: NostrState, id: string): NostrEvent | null =>
+  s.identity ? (s.recommendations.get(recommendationAddress(s.identity.pubkey, id)) ?? null) : null;
 
 /** The newest profile event of the key in use, or null. */
 export const ownProfileEvent = (s: NostrState): NostrEvent | null =>

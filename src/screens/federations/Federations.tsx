@@ -9,8 +9,8 @@ import { FederationCard } from "./FederationCard";
 
 /**
  * /settings/federations (spec 2): add a custodian by invite code or mint URL, the list with each one's
- * name, welcome message, end date and balance, and recovering ecash from the seed. Recommending needs the
- * nostr relay, which this wallet does not use yet: the action is not offered.
+ * name, welcome message, end date and balance (each card recommends its custodian on nostr), and
+ * recovering ecash from the seed.
  */
 export function Federations() {
   const { t, intl } = useI18n();
@@ -137,7 +137,6 @@ export function Federations() {
       ) : (
         <p>{t("federations.none")}</p>
       )}
-      <p className="hint">{t("federations.recommend_unavailable")}</p>
     </main>
   );
 }
