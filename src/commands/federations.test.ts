@@ -152,6 +152,12 @@ describe("federations against the world's mint and relay", () => {
           ["k", "38000"],
         ]),
       );
+      // Recommended again at once: dated after the withdrawal, so it counts here and on the relay.
+      ok(await host.run({ _tag: "RecommendFederation", federationId: mint, recommend: true }));
+      expect(federation()?.recommended).toBe(true);
+      await until("the new recommendation on the relay", async () =>
+        (await onRelay([38000], pubkey)).some((e) => e.created_at > (deletions[0]?.created_at ?? 0)),
+      );
     },
     LONG,
   );

@@ -8,7 +8,13 @@ import { Effect } from "effect";
 import { finalizeEvent } from "nostr-tools/pure";
 import type { MintDescription } from "../engine/ecash/cashu/info";
 import { type NewEvent, newEvent } from "../events/make";
-import { DELETION_KIND, RECOMMENDATION_KIND, recommendationTags, withdrawalTags } from "../events/nip87";
+import {
+  DELETION_KIND,
+  RECOMMENDATION_KIND,
+  recommendationAddress,
+  recommendationTags,
+  withdrawalTags,
+} from "../events/nip87";
 import { InvalidInput, ServerUnavailable } from "../errors";
 import { joinedCustodians } from "../projections/ecash";
 import { ownRecommendation } from "../projections/nostr";
@@ -51,7 +57,10 @@ export const recommendFederation: Handler<"RecommendFederation"> = (cmd, ctx) =>
     const identity = identityEvents(ctx, key);
     if (cmd.recommend) {
       const tags = recommendationTags({ kind: c.kind, id: c.mint, invite: c.invite, network: ctx.network });
-      const event = signed(ctx, key, RECOMMENDATION_KIND, tags, previous?.created_at ?? null);
+      // After the last one and after its last withdrawal, or the relays (and the fold) would drop it.
+      const withdrawn = ctx.states.nostr.withdrawn.get(recommendationAddress(key.pubkey, c.mint));
+      const after = Math.max(previous?.created_at ?? -1, withdrawn ?? -1);
+      const event = signed(ctx, key, RECOMMENDATION_KIND, tags, after < 0 ? null : after);
       return outcome(null, [...identity, queued(event)]);
     }
     // Nothing recommended: nothing to withdraw.

@@ -20,6 +20,8 @@ export interface NostrState {
   readonly published: Set<string>;
   /** The newest NIP-87 recommendation (kind 38000) of each author and custodian, by its address. */
   readonly recommendations: Map<string, NostrEvent>;
+  /** The time of the newest deletion of each recommendation address. */
+  readonly withdrawn: Map<string, number>;
 }
 
 /**
@@ -34,12 +36,16 @@ const keep = (s: NostrState, m: Map<string, NostrEvent>, e: NostrEvent): boolean
   return true;
 };
 
-/** A recommendation replaces an older one of the same address; a deletion (NIP-09) of its address ends it. */
+/**
+ * A recommendation replaces an older one of the same address; a deletion (NIP-09) by the address's author
+ * ends it and every version up to the deletion's time (one fetched again later does not come back).
+ */
 const recommendation = (s: NostrState, e: NostrEvent): boolean => {
   if (e.kind === RECOMMENDATION_KIND) {
     const id = recommendationId(e.tags);
     if (id === null) return true;
     const address = recommendationAddress(e.pubkey, id);
+    if ((s.withdrawn.get(address) ?? -1) >= e.created_at) return false;
     const had = s.recommendations.get(address);
     if (!newerThan(e, had)) return had?.id === e.id;
     if (had) s.outbox.delete(had.id);
@@ -47,9 +53,12 @@ const recommendation = (s: NostrState, e: NostrEvent): boolean => {
     return true;
   }
   for (const t of e.tags) {
-    const had = t[0] === "a" && t[1] ? s.recommendations.get(t[1]) : undefined;
-    if (had && had.pubkey === e.pubkey && had.created_at <= e.created_at) {
-      s.recommendations.delete(t[1] as string);
+    const address = t[0] === "a" ? t[1] : undefined;
+    if (!address?.startsWith(`${RECOMMENDATION_KIND}:${e.pubkey}:`)) continue;
+    s.withdrawn.set(address, Math.max(s.withdrawn.get(address) ?? -1, e.created_at));
+    const had = s.recommendations.get(address);
+    if (had && had.created_at <= e.created_at) {
+      s.recommendations.delete(address);
       s.outbox.delete(had.id);
     }
   }
@@ -74,6 +83,7 @@ export const nostrProjection = projection<NostrState, NostrState>({
     outbox: new Map(),
     published: new Set(),
     recommendations: new Map(),
+    withdrawn: new Map(),
   }),
   apply: (s, e: WalletEvent) => {
     switch (e.type) {
