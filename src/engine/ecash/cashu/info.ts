@@ -4,6 +4,7 @@
  * each answer. Small on purpose (no cashu-ts): joining must not load the ecash engine's code.
  */
 import { Schema } from "effect";
+import { MAX_MONEY_SATS } from "../../../money";
 import { boundedFetch, type FetchFn } from "../../http/bounded";
 
 export const MINT_LIMITS = { timeoutMs: 15_000, maxBytes: 512 * 1024 } as const;
@@ -64,9 +65,10 @@ const maxReceiveOf = (nuts: Readonly<Record<string, unknown>> | undefined): bigi
   try {
     const nut04 = Schema.decodeUnknownSync(Nut04Schema)(nuts?.["4"]);
     const m = nut04.methods.find((x) => x.method === "bolt11" && x.unit === "sat");
-    return typeof m?.max_amount === "number" && Number.isSafeInteger(m.max_amount)
-      ? BigInt(m.max_amount)
-      : null;
+    if (typeof m?.max_amount !== "number" || !Number.isSafeInteger(m.max_amount)) return null;
+    // More than can exist is no limit at all.
+    const max = BigInt(m.max_amount);
+    return max > MAX_MONEY_SATS ? null : max;
   } catch {
     return null;
   }
