@@ -165,6 +165,8 @@ describe("federations against the world's mint and relay", () => {
   it(
     "reads the mint's info again: an end date it announced since joining, and its message of the day",
     async () => {
+      // Read once already when the ecash engine started (joining records no message of the day).
+      await until("the info read when the wallet opened", () => federation()?.motd != null, 60_000);
       expect(federation()?.federation_expiry_timestamp).toBeNull();
       const at = Math.floor(Date.now() / 1000) + 7 * 86_400;
       await postJson(mint, "/admin/expiry", { end_of_service: at });
