@@ -273,8 +273,13 @@ export function Receive() {
             ))}
           </fieldset>
         )}
-        <label htmlFor="receive-note">{t("receive.note")}</label>
-        <input id="receive-note" value={note} maxLength={255} onChange={(e) => setNote(e.target.value)} />
+        {into ? null : (
+          // A note labels the wallet's own request; the custodian's invoice carries none.
+          <>
+            <label htmlFor="receive-note">{t("receive.note")}</label>
+            <input id="receive-note" value={note} maxLength={255} onChange={(e) => setNote(e.target.value)} />
+          </>
+        )}
         {hint ? <p className="hint">{t(hint, { amount: fmt.sats(100_000n) })}</p> : null}
         {notices.map((n) => (
           <p key={n.key} className="hint" role="note">
