@@ -423,6 +423,16 @@ export interface CommandSpecs {
     input: { federationId?: string };
     output: { recoveredSats: bigint; notRestored: string[] };
   };
+  /**
+   * recommend_federation: publishes the owner's NIP-87 recommendation (kind 38000) of a joined custodian to
+   * the wallet's relays, or (`recommend` false, delete_federation_recommendation) withdraws it.
+   */
+  RecommendFederation: { input: { federationId: string; recommend: boolean }; output: null };
+  /**
+   * Reads each joined mint's info again (name, welcome message, message of the day, end date, most it
+   * mints at once) and records what changed; run when the wallet opens and on a schedule.
+   */
+  RefreshEcashInfo: { input: Empty; output: { changed: number } };
 }
 
 export interface EcashPaymentPreview {

@@ -3,6 +3,7 @@ import type { Handler, Needs } from "./context";
 import { getTransaction } from "./activity";
 import { ecashHandlers, ecashNeeds } from "./ecash";
 import { resyncHandlers, resyncNeeds } from "./resync";
+import { federationsHandlers, federationsNeeds } from "./federations";
 import { chatHandlers, chatNeeds } from "./chat";
 import { contactsHandlers } from "./contacts";
 import { zapsHandlers, zapsNeeds } from "./zaps";
@@ -68,6 +69,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ...lspHandlers,
   ...ecashHandlers,
   ...resyncHandlers,
+  ...federationsHandlers,
   ...nostrHandlers,
   ...contactsHandlers,
   ...nwcHandlers,
@@ -92,6 +94,7 @@ export const needs: Needs = {
   ...lspNeeds,
   ...ecashNeeds,
   ...resyncNeeds,
+  ...federationsNeeds,
   ...nostrNeeds,
   ...chatNeeds,
   ...zapsNeeds,

@@ -36,6 +36,9 @@ import { deleteEverything, exportState, importStateEvents, type StateCipher } fr
 import { checkRestoreWords } from "./wallet";
 import { NwcDesk } from "./nwc-desk";
 
+/** How often the joined mints' info is read again while the wallet is open. */
+export const ECASH_INFO_REFRESH_MS = 60 * 60 * 1000;
+
 export type CommandAnswer = { ok: true; value: unknown } | { ok: false; error: WireError };
 
 export interface HostDeps {
@@ -80,6 +83,8 @@ export class WalletHost {
   private readonly lock = new CommandLock();
   private stopped = false;
   private syncTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Reads the joined mints' info again while the ecash engine runs (see ECASH_INFO_REFRESH_MS). */
+  private ecashInfoTimer: ReturnType<typeof setInterval> | null = null;
   private readonly engines: EngineRunner;
   /** Wallet-connect: what the service's requests are answered with. */
   private readonly nwc: NwcDesk;
@@ -264,6 +269,7 @@ export class WalletHost {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.syncTimer) clearTimeout(this.syncTimer);
+    if (this.ecashInfoTimer) clearInterval(this.ecashInfoTimer);
     await this.engines.stopAll();
     await this.lock.idle();
   }
@@ -665,6 +671,12 @@ export class WalletHost {
     if (name === "lightning") this.setLive(lightningLive(status, this.engines.port("lightning")));
     // Payments a crash left unanswered are answered once the service runs again.
     if (name === "nwc" && status.state === "ready") void this.nwc.recover().catch(() => undefined);
+    // A mint's name, messages and end date are read again when the wallet opens, then on a schedule.
+    if (name === "ecash" && status.state === "ready" && !this.ecashInfoTimer && !this.stopped) {
+      const refresh = () => void this.run({ _tag: "RefreshEcashInfo" }).catch(() => undefined);
+      refresh();
+      this.ecashInfoTimer = setInterval(refresh, ECASH_INFO_REFRESH_MS);
+    }
   }
 }
 

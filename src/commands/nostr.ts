@@ -57,7 +57,7 @@ export const keyInUse = (ctx: HandlerContext): Effect.Effect<Key, WalletError> =
   });
 
 /** Records the key in use when the log does not say it yet (so the profile view knows whose profile to show). */
-const identityEvents = (ctx: HandlerContext, key: Key): NewEvent[] => {
+export const identityEvents = (ctx: HandlerContext, key: Key): NewEvent[] => {
   const known = ctx.states.nostr.identity;
   return known?.pubkey === key.pubkey && known.imported === key.imported
     ? []

@@ -5,6 +5,7 @@ import { saveDoc } from "../crdt/doc";
 import type { KvRow, StoredEvent, WalletDb } from "../events/db";
 import { appendChecked, readEvents } from "../events/log";
 import { KV } from "../events/storage-keys";
+import { isEcashBlob, mergeBlob } from "../engine/ecash/cashu/state";
 import { LN_PREFIX, MONITOR_PREFIX } from "../engine/lightning/store";
 import { NETWORKS, type Network, type WalletEvent } from "../events/types";
 import { validateEvent } from "../events/validate";
@@ -259,14 +260,13 @@ export const importStateEvents = (
       );
     // The file's lightning state comes in only where this device has no channels of its own.
     const takeLightning = fileLightning && !deviceChannels;
+    const plain = contents.kv
+      .filter((r) => !LOCAL_ONLY.includes(r.key))
+      .map((r) => ({ key: r.key, value: fromJsonValue(r.value) }));
+    // Ecash held at the same mint on both devices: the proof sets are merged, not one kept.
+    const merged = merge ? yield* tryCipher(() => mergeEcash(db, plain, atRest)) : new Set<string>();
     // Sealed for this device's password before the transaction: WebCrypto cannot run inside it.
-    const rows = yield* tryCipher(() =>
-      atRest.seal(
-        contents.kv
-          .filter((r) => !LOCAL_ONLY.includes(r.key))
-          .map((r) => ({ key: r.key, value: fromJsonValue(r.value) })),
-      ),
-    );
+    const rows = yield* tryCipher(() => atRest.seal(plain));
     const keep = [KV.device, ...atRest.keep];
     const imported = yield* tryCipher(() =>
       db.transaction("rw", db.events, db.kv, db.snapshots, async () => {
@@ -290,7 +290,7 @@ export const importStateEvents = (
             if (takeLightning) await db.kv.put(row);
             continue;
           }
-          if (merge && (await db.kv.get(row.key))) continue;
+          if (merge && !merged.has(row.key) && (await db.kv.get(row.key))) continue;
           await db.kv.put(row);
         }
         return fresh;
@@ -298,6 +298,27 @@ export const importStateEvents = (
     );
     return { imported: imported.length, replaced: !merge, events: imported };
   });
+
+/**
+ * Replaces, in `rows` (the file's plain entries), each ecash blob this device also holds by the two merged
+ * (`mergeBlob`); answers the keys merged. Read and opened before the import's transaction (the engines are
+ * stopped meanwhile, so nothing writes them in between).
+ */
+const mergeEcash = async (db: WalletDb, rows: KvRow[], atRest: AtRest): Promise<Set<string>> => {
+  const merged = new Set<string>();
+  for (const [i, row] of rows.entries()) {
+    if (!isEcashBlob(row.key) || !(row.value instanceof Uint8Array)) continue;
+    const existing = await db.kv.get(row.key);
+    if (!existing) continue;
+    const [mine] = await atRest.open([existing]);
+    if (!(mine?.value instanceof Uint8Array)) continue;
+    const value = mergeBlob(row.key, mine.value, row.value);
+    if (!value) continue;
+    rows[i] = { key: row.key, value };
+    merged.add(row.key);
+  }
+  return merged;
+};
 
 /** Removes every event, blob and snapshot of the wallet on this device. */
 export const deleteEverything = (db: WalletDb): Effect.Effect<null, WalletError> =>

@@ -133,8 +133,19 @@ export interface EventPayloads {
     /** A federation's invite code, or the mint's URL again. */
     invite: string;
   };
-  /** What a custodian now says of itself (its name, welcome message, announced end date). */
-  "ecash.info": { mint: string; name: string; welcome: string; expires_at: number | null };
+  /**
+   * What a custodian now says of itself (its name, welcome message, announced end date), read again when
+   * the wallet opens and on a schedule. Optional, added later in v1 (absent reads as unsaid): its message
+   * of the day, and the most it mints in one receive.
+   */
+  "ecash.info": {
+    mint: string;
+    name: string;
+    welcome: string;
+    expires_at: number | null;
+    motd?: string | null;
+    max_receive?: Sats | null;
+  };
   /** The owner removed a custodian (its ecash, if any, stays in the engine's store). */
   "ecash.removed": { mint: string };
   /**

@@ -12,6 +12,10 @@ export interface Custodian {
   readonly name: string;
   readonly welcome: string;
   readonly expires_at: number | null;
+  /** Its message of the day, as last read (null when none). */
+  readonly motd: string | null;
+  /** The most it mints in one receive, as last read (null when unsaid). */
+  readonly max_receive: bigint | null;
   readonly invite: string;
   /** Sats held there for the wallet (what it received less what it sent and paid in fees). */
   readonly balance: bigint;
@@ -52,6 +56,8 @@ const ensure = (s: EcashState, mint: string): void => {
     name: mint,
     welcome: "",
     expires_at: null,
+    motd: null,
+    max_receive: null,
     invite: mint,
     balance: 0n,
     joined: false,
@@ -73,6 +79,8 @@ export const ecashProjection = projection<EcashState, EcashState>({
           name: p.name,
           welcome: p.welcome,
           expires_at: p.expires_at,
+          motd: before?.motd ?? null,
+          max_receive: before?.max_receive ?? null,
           invite: p.invite,
           balance: before?.balance ?? 0n,
           joined: true,
@@ -86,6 +94,11 @@ export const ecashProjection = projection<EcashState, EcashState>({
           name: e.payload.name,
           welcome: e.payload.welcome,
           expires_at: e.payload.expires_at,
+          motd: e.payload.motd ?? null,
+          max_receive:
+            e.payload.max_receive === undefined || e.payload.max_receive === null
+              ? null
+              : BigInt(e.payload.max_receive),
         }));
         return s;
       case "ecash.removed":

@@ -6,7 +6,7 @@ import { type ChatState, chatProjection, withZaps } from "./chat";
 import { crdtProjection, noEdits } from "./crdt";
 import { type EcashState, ecashProjection, ecashTotal, joinedCustodians } from "./ecash";
 import { type LightningState, lightningProjection } from "./lightning";
-import { type NostrState, nostrProjection, type ProfileView, profileView } from "./nostr";
+import { type NostrState, nostrProjection, ownRecommendation, type ProfileView, profileView } from "./nostr";
 import { type NwcState, type NwcView, nwcProjection, nwcViewOf } from "./nwc";
 import { type OnchainState, onchainProjection } from "./onchain";
 import { contactsOf, withContacts } from "./contacts";
@@ -91,6 +91,12 @@ export interface FederationView {
   readonly balance: bigint;
   readonly popup_countdown_message: string | null;
   readonly popup_end_timestamp: number | null;
+  /** The custodian's message of the day, as last read, or null. */
+  readonly motd: string | null;
+  /** The most it takes in one receive, when it says (a receive method's maximum). */
+  readonly max_receive: bigint | null;
+  /** The owner's NIP-87 recommendation of it is published or queued (has_recommended_federation). */
+  readonly recommended: boolean;
 }
 export type { NwcView };
 
@@ -148,6 +154,9 @@ export const deriveViews = (s: States): Views => {
       balance: c.balance,
       popup_countdown_message: c.expires_at === null ? null : c.name,
       popup_end_timestamp: c.expires_at,
+      motd: c.motd,
+      max_receive: c.max_receive,
+      recommended: ownRecommendation(s.nostr, c.mint) !== null,
     })),
     nwc: nwcViewOf(doc, s.nwc),
     profile: profileView(s.nostr),

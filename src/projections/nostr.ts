@@ -7,6 +7,7 @@ import { newerThan, type NostrEvent } from "../events/nostr-event";
 import type { WalletEvent } from "../events/types";
 import { npubEncode } from "nostr-tools/nip19";
 import { projection } from "./projection";
+import { DELETION_KIND, RECOMMENDATION_KIND, recommendationAddress, recommendationId } from "../events/nip87";
 
 export interface NostrState {
   /** The key in use as last recorded; null until the wallet first used nostr. */
@@ -19,6 +20,10 @@ export interface NostrState {
   /** Queued events every relay refused for good, with the first relay's reason: no longer sent. */
   readonly failed: Map<string, string>;
   readonly published: Set<string>;
+  /** The newest NIP-87 recommendation (kind 38000) of each author and custodian, by its address. */
+  readonly recommendations: Map<string, NostrEvent>;
+  /** The time of the newest deletion of each recommendation address. */
+  readonly withdrawn: Map<string, number>;
 }
 
 /**
@@ -33,8 +38,43 @@ const keep = (s: NostrState, m: Map<string, NostrEvent>, e: NostrEvent): boolean
   return true;
 };
 
+/**
+ * A recommendation replaces an older one of the same address; a deletion (NIP-09) by the address's author
+ * ends it and every version up to the deletion's time (one fetched again later does not come back).
+ */
+const recommendation = (s: NostrState, e: NostrEvent): boolean => {
+  if (e.kind === RECOMMENDATION_KIND) {
+    const id = recommendationId(e.tags);
+    if (id === null) return true;
+    const address = recommendationAddress(e.pubkey, id);
+    if ((s.withdrawn.get(address) ?? -1) >= e.created_at) return false;
+    const had = s.recommendations.get(address);
+    if (!newerThan(e, had)) return had?.id === e.id;
+    if (had) s.outbox.delete(had.id);
+    s.recommendations.set(address, e);
+    return true;
+  }
+  for (const t of e.tags) {
+    const address = t[0] === "a" ? t[1] : undefined;
+    if (!address?.startsWith(`${RECOMMENDATION_KIND}:${e.pubkey}:`)) continue;
+    s.withdrawn.set(address, Math.max(s.withdrawn.get(address) ?? -1, e.created_at));
+    const had = s.recommendations.get(address);
+    if (had && had.created_at <= e.created_at) {
+      s.recommendations.delete(address);
+      s.outbox.delete(had.id);
+    }
+  }
+  return true;
+};
+
 const seen = (s: NostrState, e: NostrEvent): boolean =>
-  e.kind === 0 ? keep(s, s.profiles, e) : e.kind === 3 ? keep(s, s.follows, e) : true;
+  e.kind === 0
+    ? keep(s, s.profiles, e)
+    : e.kind === 3
+      ? keep(s, s.follows, e)
+      : e.kind === RECOMMENDATION_KIND || e.kind === DELETION_KIND
+        ? recommendation(s, e)
+        : true;
 
 export const nostrProjection = projection<NostrState, NostrState>({
   name: "nostr",
@@ -45,6 +85,8 @@ export const nostrProjection = projection<NostrState, NostrState>({
     outbox: new Map(),
     failed: new Map(),
     published: new Set(),
+    recommendations: new Map(),
+    withdrawn: new Map(),
   }),
   apply: (s, e: WalletEvent) => {
     switch (e.type) {
@@ -83,6 +125,10 @@ export const failedEvents = (s: NostrState): { readonly event: NostrEvent; reado
     const reason = s.failed.get(event.id);
     return reason === undefined ? [] : [{ event, reason }];
   });
+
+/** The recommendation of custodian `id` by the key in use, or null. */
+export const ownRecommendation = (s: NostrState, id: string): NostrEvent | null =>
+  s.identity ? (s.recommendations.get(recommendationAddress(s.identity.pubkey, id)) ?? null) : null;
 
 /** The newest profile event of the key in use, or null. */
 export const ownProfileEvent = (s: NostrState): NostrEvent | null =>

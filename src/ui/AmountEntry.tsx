@@ -8,6 +8,7 @@ import {
   type FiatRate,
   initialAmountEntry,
   keyboardShown,
+  methodKey,
   type PaymentMethod,
   toggleMode,
   typeFiat,
@@ -56,6 +57,7 @@ export function AmountEntry({
   method,
   onMethod,
   onSubmit,
+  receiving = false,
 }: {
   id: string;
   label: string;
@@ -63,9 +65,12 @@ export function AmountEntry({
   onChange: (sats: bigint | null) => void;
   frozen?: boolean;
   methods?: readonly PaymentMethod[];
-  method?: PaymentMethod["method"];
+  /** The chosen method's key (`methodKey`): its method, or for ecash the method and its custodian. */
+  method?: string;
   onMethod?: () => void;
   onSubmit?: () => void;
+  /** The methods are where a receive goes (the cycle button says so), not what pays. */
+  receiving?: boolean;
 }) {
   const { t } = useI18n();
   const fmt = useFormat();
@@ -88,7 +93,10 @@ export function AmountEntry({
     if (enterAction(onSubmit !== undefined) === "submit") onSubmit?.();
     else e.currentTarget.blur();
   };
-  const current = methods.find((m) => m.method === method);
+  const current = methods.find((m) => methodKey(m) === method);
+  const currentName = current
+    ? t(`amount.method_${current.method}`, { name: current.custodian?.name ?? "" })
+    : "";
   return (
     <div className={keyboard ? "amount-entry column keyboard" : "amount-entry column"}>
       <label htmlFor={`${id}-sats`}>{label}</label>
@@ -128,13 +136,12 @@ export function AmountEntry({
             className="button button-small"
             disabled={!canCycleMethods(methods)}
             onClick={onMethod}
-            aria-label={t("amount.method_cycle", {
-              method: t(`amount.method_${current.method}`),
+            aria-label={t(receiving ? "amount.method_cycle_receive" : "amount.method_cycle", {
+              method: currentName,
               max: fmt.sats(current.maxAmountSats),
             })}
           >
-            {t(`amount.method_${current.method}`)} ·{" "}
-            {t("amount.max", { max: fmt.sats(current.maxAmountSats) })}
+            {currentName} · {t("amount.max", { max: fmt.sats(current.maxAmountSats) })}
           </button>
         ) : null}
       </div>

@@ -11,9 +11,23 @@ export type AmountMode = "sats" | "fiat";
 export const KEYBOARD_THRESHOLD = 0.75;
 
 export interface PaymentMethod {
-  readonly method: "lightning" | "onchain";
+  readonly method: "lightning" | "onchain" | "ecash";
   readonly maxAmountSats: bigint;
+  /** An ecash method: the custodian the sats go to or come from (its id and name; custody is shown). */
+  readonly custodian?: { readonly id: string; readonly name: string };
 }
+
+/** What tells methods apart: the method, and for ecash its custodian (two mints are two methods). */
+export const methodKey = (m: PaymentMethod): string =>
+  m.custodian ? `${m.method}:${m.custodian.id}` : m.method;
+
+/** The key of the method after `current` in the cycle (the first when `current` is not offered). */
+export const nextMethodKey = (methods: readonly PaymentMethod[], current: string): string => {
+  if (methods.length === 0) return current;
+  const at = methods.findIndex((m) => methodKey(m) === current);
+  const next = methods[(at + 1) % methods.length];
+  return next ? methodKey(next) : current;
+};
 
 export interface AmountEntryState {
   readonly mode: AmountMode;

@@ -7,30 +7,66 @@ import { CopyButton } from "../../ui/CopyButton";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { formatDateTime, formatSats } from "../../ui/format";
-import { normaliseSatsInput } from "../../ui/money";
 import { useWallet } from "../../ui/wallet";
+import { AmountField } from "./AmountField";
 
 type Panel = "none" | "receive" | "pay" | "token";
 
-/** One custodian: who holds the ecash, its message and end date, and what the owner can do with it. */
+/** A command run from a form: busy while it runs, its failure as the owner's words. */
+const useAction = () => {
+  const errorText = useErrorText();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (f: () => Promise<void>) => {
+    setError(null);
+    setBusy(true);
+    try {
+      await f();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+};
+
+/** One custodian: who holds the ecash, its messages and end date, and what the owner can do with it. */
 export function FederationCard({ federation: f, pay }: { federation: FederationView; pay?: string }) {
   const { t, intl } = useI18n();
   const client = useWallet();
-  const errorText = useErrorText();
   const [panel, setPanel] = useState<Panel>(pay ? "pay" : "none");
   const [confirmRemove, setConfirmRemove] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const remove = () => {
     setConfirmRemove(false);
-    client
-      .dispatch({ _tag: "RemoveFederation", federationId: f.federation_id })
-      .catch((e) => setError(errorText(e)));
+    void run(async () => {
+      await client.dispatch({ _tag: "RemoveFederation", federationId: f.federation_id });
+    });
   };
+  const recommend = () =>
+    run(async () => {
+      await client.dispatch({
+        _tag: "RecommendFederation",
+        federationId: f.federation_id,
+        recommend: !f.recommended,
+      });
+    });
+  const panels: readonly { id: Exclude<Panel, "none">; label: string }[] = [
+    { id: "receive", label: t("federations.receive") },
+    { id: "pay", label: t("federations.pay") },
+    { id: "token", label: t("federations.send_token") },
+  ];
   return (
     <article className="card column" aria-label={f.federation_name}>
       <h2>{f.federation_name}</h2>
       <p className="hint">{t("federations.custody", { name: f.federation_name })}</p>
       {f.welcome_message ? <p>{f.welcome_message}</p> : null}
+      {f.motd ? (
+        <p role="note" data-testid="federation-motd">
+          {f.motd}
+        </p>
+      ) : null}
       <p>
         {t("federations.balance")}:{" "}
         <strong data-testid="federation-balance">
@@ -45,27 +81,27 @@ export function FederationCard({ federation: f, pay }: { federation: FederationV
         </p>
       ) : null}
       <p className="hint">{f.federation_id}</p>
+      {f.recommended ? (
+        <p role="status">{t("federations.recommended", { name: f.federation_name })}</p>
+      ) : null}
       <div className="row">
-        <button
-          type="button"
-          className="button"
-          onClick={() => setPanel(panel === "receive" ? "none" : "receive")}
-        >
-          {t("federations.receive")}
-        </button>
-        <button type="button" className="button" onClick={() => setPanel(panel === "pay" ? "none" : "pay")}>
-          {t("federations.pay")}
-        </button>
-        <button
-          type="button"
-          className="button"
-          onClick={() => setPanel(panel === "token" ? "none" : "token")}
-        >
-          {t("federations.send_token")}
-        </button>
+        {panels.map((p) => (
+          <button
+            key={p.id}
+            type="button"
+            className="button"
+            aria-expanded={panel === p.id}
+            onClick={() => setPanel(panel === p.id ? "none" : p.id)}
+          >
+            {p.label}
+          </button>
+        ))}
         <Link href={`/transfer?from=${encodeURIComponent(f.federation_id)}`} className="button">
           {t("federations.transfer")}
         </Link>
+        <button type="button" className="button" disabled={busy} onClick={() => void recommend()}>
+          {f.recommended ? t("federations.unrecommend") : t("federations.recommend")}
+        </button>
         <button type="button" className="button button-danger" onClick={() => setConfirmRemove(true)}>
           {t("federations.remove")}
         </button>
@@ -87,16 +123,41 @@ export function FederationCard({ federation: f, pay }: { federation: FederationV
   );
 }
 
+/** An amount and one button: the receive and token panels' form, running `submit` with the sats typed. */
+function AmountForm({
+  id,
+  label,
+  submit,
+}: {
+  id: string;
+  label: string;
+  submit: (amountSats: bigint) => Promise<void>;
+}) {
+  const [amount, setAmount] = useState("");
+  const { busy, error, run } = useAction();
+  return (
+    <form
+      className="column"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void run(() => submit(BigInt(amount || "0")));
+      }}
+    >
+      <AmountField id={id} value={amount} onChange={setAmount} />
+      <ErrorBox text={error} />
+      <button type="submit" className="button button-primary" disabled={busy || amount === ""}>
+        {label}
+      </button>
+    </form>
+  );
+}
+
 /** An amount → the custodian's invoice; the screen asks the worker each 2 s whether it was paid. */
 function ReceivePanel({ federation: f }: { federation: FederationView }) {
   const { t, intl } = useI18n();
   const client = useWallet();
-  const errorText = useErrorText();
-  const [amount, setAmount] = useState("");
   const [invoice, setInvoice] = useState<string | null>(null);
   const [received, setReceived] = useState<bigint | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (!invoice || received !== null) return;
     const timer = setInterval(() => {
@@ -109,22 +170,6 @@ function ReceivePanel({ federation: f }: { federation: FederationView }) {
     }, 2000);
     return () => clearInterval(timer);
   }, [client, invoice, received, f.federation_id]);
-  const submit = async () => {
-    setError(null);
-    setBusy(true);
-    try {
-      const r = await client.dispatch({
-        _tag: "ReceiveEcash",
-        federationId: f.federation_id,
-        amountSats: BigInt(amount || "0"),
-      });
-      setInvoice(r.bolt11);
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
   if (received !== null)
     return <p role="status">{t("federations.received", { amount: formatSats(intl, received) })}</p>;
   if (invoice)
@@ -137,25 +182,14 @@ function ReceivePanel({ federation: f }: { federation: FederationView }) {
       </div>
     );
   return (
-    <form
-      className="column"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
+    <AmountForm
+      id={`receive-${f.federation_id}`}
+      label={t("federations.create_invoice")}
+      submit={async (amountSats) => {
+        const r = await client.dispatch({ _tag: "ReceiveEcash", federationId: f.federation_id, amountSats });
+        setInvoice(r.bolt11);
       }}
-    >
-      <label htmlFor={`receive-${f.federation_id}`}>{t("federations.amount")}</label>
-      <input
-        id={`receive-${f.federation_id}`}
-        inputMode="numeric"
-        value={amount}
-        onChange={(e) => setAmount(normaliseSatsInput(e.target.value))}
-      />
-      <ErrorBox text={error} />
-      <button type="submit" className="button button-primary" disabled={busy || amount === ""}>
-        {t("federations.create_invoice")}
-      </button>
-    </form>
+    />
   );
 }
 
@@ -163,23 +197,10 @@ function ReceivePanel({ federation: f }: { federation: FederationView }) {
 function PayPanel({ federation: f, initial }: { federation: FederationView; initial: string }) {
   const { t, intl } = useI18n();
   const client = useWallet();
-  const errorText = useErrorText();
   const [bolt11, setBolt11] = useState(initial);
   const [preview, setPreview] = useState<EcashPaymentPreview | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async (f1: () => Promise<void>) => {
-    setError(null);
-    setBusy(true);
-    try {
-      await f1();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, run } = useAction();
   const check = () =>
     run(async () => {
       setPreview(await client.dispatch({ _tag: "EcashMeltQuote", federationId: f.federation_id, bolt11 }));
@@ -248,27 +269,7 @@ function PayPanel({ federation: f, initial }: { federation: FederationView; init
 function TokenPanel({ federation: f }: { federation: FederationView }) {
   const { t } = useI18n();
   const client = useWallet();
-  const errorText = useErrorText();
-  const [amount, setAmount] = useState("");
   const [token, setToken] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    setError(null);
-    setBusy(true);
-    try {
-      const r = await client.dispatch({
-        _tag: "SendEcashToken",
-        federationId: f.federation_id,
-        amountSats: BigInt(amount || "0"),
-      });
-      setToken(r.token);
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
   if (token)
     return (
       <div className="column">
@@ -278,24 +279,17 @@ function TokenPanel({ federation: f }: { federation: FederationView }) {
       </div>
     );
   return (
-    <form
-      className="column"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
+    <AmountForm
+      id={`send-token-${f.federation_id}`}
+      label={t("federations.make_token")}
+      submit={async (amountSats) => {
+        const r = await client.dispatch({
+          _tag: "SendEcashToken",
+          federationId: f.federation_id,
+          amountSats,
+        });
+        setToken(r.token);
       }}
-    >
-      <label htmlFor={`send-token-${f.federation_id}`}>{t("federations.amount")}</label>
-      <input
-        id={`send-token-${f.federation_id}`}
-        inputMode="numeric"
-        value={amount}
-        onChange={(e) => setAmount(normaliseSatsInput(e.target.value))}
-      />
-      <ErrorBox text={error} />
-      <button type="submit" className="button button-primary" disabled={busy || amount === ""}>
-        {t("federations.make_token")}
-      </button>
-    </form>
+    />
   );
 }

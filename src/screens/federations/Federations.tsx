@@ -10,9 +10,8 @@ import { ResyncFederation } from "./ResyncFederation";
 
 /**
  * /settings/federations (spec 2): add a custodian by invite code or mint URL, the list with each one's
- * name, welcome message, end date and balance, recovering ecash from the seed, and (in safe mode) a
- * resync of each one. Recommending needs the nostr relay, which this wallet does not use yet: the action
- * is not offered.
+ * name, welcome message, end date and balance (each card recommends its custodian on nostr), recovering
+ * ecash from the seed, and (in safe mode) a resync of each one.
  */
 export function Federations() {
   const { t, intl } = useI18n();
@@ -138,7 +137,6 @@ export function Federations() {
       ) : (
         <p>{t("federations.none")}</p>
       )}
-      <p className="hint">{t("federations.recommend_unavailable")}</p>
     </main>
   );
 }

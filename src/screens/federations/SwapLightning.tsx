@@ -7,8 +7,8 @@ import { BackControl } from "../../ui/BackControl";
 import { Dialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { formatSats } from "../../ui/format";
-import { normaliseSatsInput } from "../../ui/money";
 import { useView, useWallet } from "../../ui/wallet";
+import { AmountField } from "./AmountField";
 
 type Result =
   | { ok: true; amountSats: bigint; feeSats: bigint; pending: boolean }
@@ -120,23 +120,7 @@ export function SwapLightning() {
               </option>
             ))}
           </select>
-          <label htmlFor="swap-ln-amount">{t("federations.amount")}</label>
-          <div className="row">
-            <input
-              id="swap-ln-amount"
-              inputMode="numeric"
-              value={amount}
-              onChange={(e) => setAmount(normaliseSatsInput(e.target.value))}
-            />
-            <button
-              type="button"
-              className="button"
-              // amount-text: input value
-              onClick={() => setAmount((source?.balance ?? 0n).toString())}
-            >
-              {t("swap.max")}
-            </button>
-          </div>
+          <AmountField id="swap-ln-amount" value={amount} onChange={setAmount} max={source?.balance ?? 0n} />
           <ErrorBox text={error} />
           <button
             type="submit"

@@ -5,8 +5,8 @@ import { BackControl } from "../../ui/BackControl";
 import { Dialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { formatSats } from "../../ui/format";
-import { normaliseSatsInput } from "../../ui/money";
 import { useView, useWallet } from "../../ui/wallet";
+import { AmountField } from "./AmountField";
 
 /** /transfer?from= (spec 2): from and to custodians with their balances; the full amount sweeps. */
 export function Transfer() {
@@ -70,23 +70,7 @@ export function Transfer() {
             </option>
           ))}
         </select>
-        <label htmlFor="transfer-amount">{t("federations.amount")}</label>
-        <div className="row">
-          <input
-            id="transfer-amount"
-            inputMode="numeric"
-            value={amount}
-            onChange={(e) => setAmount(normaliseSatsInput(e.target.value))}
-          />
-          <button
-            type="button"
-            className="button"
-            // amount-text: input value
-            onClick={() => setAmount((source?.balance ?? 0n).toString())}
-          >
-            {t("swap.max")}
-          </button>
-        </div>
+        <AmountField id="transfer-amount" value={amount} onChange={setAmount} max={source?.balance ?? 0n} />
         <ErrorBox text={error} />
         <button
           type="submit"

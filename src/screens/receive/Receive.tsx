@@ -10,16 +10,21 @@ import { truncateMiddle } from "../../ui/format";
 import { useFormat } from "../../ui/useFormat";
 import { Qr } from "../../ui/Qr";
 import { useView, useWallet } from "../../ui/wallet";
+import { methodKey, nextMethodKey } from "../../ui/amount-entry";
 import {
   RECEIVE_POLL_MS,
   type ReceiveFlavor,
   receiveHint,
+  receiveMethods,
   SETUP_FEE_DEBOUNCE_MS,
   setupFeeNotices,
 } from "./receive-rules";
 
-type Shown = ResultOf<"CreateReceive">;
-type Paid = { kind: "lightning_paid" | "onchain_paid"; amountSats: bigint };
+/** What is shown to pay: the wallet's own request, or (`ecash`) an invoice of the custodian chosen. */
+type Shown = ResultOf<"CreateReceive"> & { ecash?: { id: string; name: string } };
+type Paid =
+  | { kind: "lightning_paid" | "onchain_paid"; amountSats: bigint }
+  | { kind: "ecash_paid"; amountSats: bigint; name: string };
 type Refused = NonNullable<ResultOf<"CheckReceived">["refused"]>;
 type SetupFee = ResultOf<"EstimateReceiveFee"> & { amountSats: bigint };
 
@@ -40,11 +45,16 @@ export function Receive() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [setupFee, setSetupFee] = useState<SetupFee | null>(null);
+  const methods = receiveMethods(flavor, federations ?? []);
+  const [methodChoice, setMethodChoice] = useState<string>("");
+  const method = methods.find((m) => methodKey(m) === methodChoice) ?? methods[0];
+  // Into ecash: held by that custodian, not by the owner (custody always shown).
+  const into = method?.custodian ?? null;
 
   // A lightning receive beyond the channels' room needs a channel from the LSP: show its fee first.
   useEffect(() => {
     setSetupFee(null);
-    if (flavor === "onchain" || amount === null || amount <= 0n) return;
+    if (flavor === "onchain" || into || amount === null || amount <= 0n) return;
     let current = true;
     const timer = setTimeout(() => {
       client
@@ -58,12 +68,24 @@ export function Receive() {
       current = false;
       clearTimeout(timer);
     };
-  }, [amount, flavor, client]);
+  }, [amount, flavor, into, client]);
 
   useEffect(() => {
     if (!shown || paid) return;
     let current = true;
+    const custodian = shown.ecash;
     const timer = setInterval(() => {
+      if (custodian) {
+        // The custodian's invoice: once paid, the worker mints it as ecash there.
+        client
+          .dispatch({ _tag: "CheckEcash", federationId: custodian.id })
+          .then((r) => {
+            if (current && r.receivedSats > 0n)
+              setPaid({ kind: "ecash_paid", amountSats: r.receivedSats, name: custodian.name });
+          })
+          .catch(() => undefined);
+        return;
+      }
       client
         .dispatch({ _tag: "CheckReceived", address: shown.address, paymentHash: shown.paymentHash })
         .then((r) => {
@@ -88,6 +110,21 @@ export function Receive() {
     setError(null);
     try {
       const labels = note.trim() ? [note.trim()] : [];
+      if (into) {
+        if (amount === null || amount <= 0n) {
+          setError(t("receive.ecash_amount_required"));
+          return;
+        }
+        const r = await client.dispatch({ _tag: "ReceiveEcash", federationId: into.id, amountSats: amount });
+        setShown({
+          uri: r.bolt11,
+          address: null,
+          invoice: r.bolt11,
+          paymentHash: r.paymentHash,
+          ecash: into,
+        });
+        return;
+      }
       setShown(await client.dispatch({ _tag: "CreateReceive", amountSats: amount, labels, flavor }));
     } catch (err) {
       setError(errorText(err));
@@ -101,6 +138,7 @@ export function Receive() {
     setPaid(null);
     setAmount(null);
     setFlavor("unified");
+    setMethodChoice("");
     setNote("");
   };
 
@@ -109,9 +147,11 @@ export function Receive() {
       <main className="screen center">
         <h1>{t("receive.paid_title")}</h1>
         <p role="status">
-          {t(paid.kind === "lightning_paid" ? "receive.lightning_paid" : "receive.onchain_paid", {
-            amount: fmt.sats(paid.amountSats),
-          })}
+          {paid.kind === "ecash_paid"
+            ? t("receive.ecash_paid", { amount: fmt.sats(paid.amountSats), name: paid.name })
+            : t(paid.kind === "lightning_paid" ? "receive.lightning_paid" : "receive.onchain_paid", {
+                amount: fmt.sats(paid.amountSats),
+              })}
         </p>
         <div className="row">
           <Link href="/" className="button button-primary">
@@ -130,6 +170,11 @@ export function Receive() {
       <main className="screen">
         <BackControl />
         <h1>{t("receive.title")}</h1>
+        {shown.ecash ? (
+          <p className="hint" role="note">
+            {t("receive.ecash_note", { name: shown.ecash.name })}
+          </p>
+        ) : null}
         <div className="qr-frame">
           <Qr value={shown.uri} size={256} label={t("receive.qr_label")} />
         </div>
@@ -162,7 +207,7 @@ export function Receive() {
             <CopyButton text={shown.uri} label={t("receive.copy_uri")} />
           ) : null}
         </div>
-        {setupFee?.needsChannel && shown.invoice ? (
+        {setupFee?.needsChannel && shown.invoice && !shown.ecash ? (
           <p className="hint" role="note">
             {t("receive.setup_fee", {
               fee: fmt.sats(setupFee.feeSats),
@@ -195,8 +240,8 @@ export function Receive() {
     );
   }
 
-  const hint = receiveHint(flavor, amount, balance?.lightning ?? 0n);
-  const notices = setupFeeNotices(setupFee);
+  const hint = into ? null : receiveHint(flavor, amount, balance?.lightning ?? 0n);
+  const notices = into ? [] : setupFeeNotices(setupFee);
   return (
     <main className="screen">
       <BackControl />
@@ -207,23 +252,34 @@ export function Receive() {
           label={t("receive.amount_sats")}
           value={amount}
           onChange={setAmount}
+          receiving
+          // With a custodian joined, the control offers receiving into its ecash; else only the wallet's own.
+          methods={methods.length > 1 ? methods : []}
+          method={method ? methodKey(method) : undefined}
+          onMethod={() => setMethodChoice(nextMethodKey(methods, method ? methodKey(method) : ""))}
         />
-        <fieldset className="column">
-          <legend>{t("receive.flavor")}</legend>
-          {(["unified", "lightning", "onchain"] as const).map((f) => (
-            <label key={f} className="check-row">
-              <input type="radio" name="flavor" checked={flavor === f} onChange={() => setFlavor(f)} />
-              {t(`receive.flavor_${f}`)}
-            </label>
-          ))}
-        </fieldset>
-        {federations && federations.length > 0 ? (
-          <Link href="/settings/federations" className="link">
-            {t("receive.into_ecash")}
-          </Link>
-        ) : null}
-        <label htmlFor="receive-note">{t("receive.note")}</label>
-        <input id="receive-note" value={note} maxLength={255} onChange={(e) => setNote(e.target.value)} />
+        {into ? (
+          <p className="hint" role="note">
+            {t("receive.ecash_note", { name: into.name })}
+          </p>
+        ) : (
+          <fieldset className="column">
+            <legend>{t("receive.flavor")}</legend>
+            {(["unified", "lightning", "onchain"] as const).map((f) => (
+              <label key={f} className="check-row">
+                <input type="radio" name="flavor" checked={flavor === f} onChange={() => setFlavor(f)} />
+                {t(`receive.flavor_${f}`)}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {into ? null : (
+          // A note labels the wallet's own request; the custodian's invoice carries none.
+          <>
+            <label htmlFor="receive-note">{t("receive.note")}</label>
+            <input id="receive-note" value={note} maxLength={255} onChange={(e) => setNote(e.target.value)} />
+          </>
+        )}
         {hint ? <p className="hint">{t(hint, { amount: fmt.sats(100_000n) })}</p> : null}
         {notices.map((n) => (
           <p key={n.key} className="hint" role="note">

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { receiveHint, setupFeeNotices } from "./receive-rules";
+import { methodKey, nextMethodKey } from "../../ui/amount-entry";
+import { MAX_RECEIVE_SATS, receiveHint, receiveMethods, setupFeeNotices } from "./receive-rules";
 
 describe("receive notices", () => {
   it("shows the setup fee and what arrives only when a channel is needed", () => {
@@ -21,5 +22,26 @@ describe("receive notices", () => {
     expect(receiveHint("lightning", 50_000n, 0n)).toBe("receive.amount_too_small");
     expect(receiveHint("lightning", 50_000n, 1n)).toBeNull();
     expect(receiveHint("onchain", 50_000n, 0n)).toBe("receive.onchain_hint");
+  });
+
+  it("offers the wallet's own method by flavor, then ecash at each custodian with its most, cycling through them", () => {
+    const feds = [
+      { federation_id: "http://a/cashu", federation_name: "A", max_receive: 100_000n },
+      { federation_id: "http://b/cashu", federation_name: "B", max_receive: null },
+    ];
+    const methods = receiveMethods("unified", feds);
+    expect(methods).toEqual([
+      { method: "lightning", maxAmountSats: MAX_RECEIVE_SATS },
+      { method: "ecash", maxAmountSats: 100_000n, custodian: { id: "http://a/cashu", name: "A" } },
+      { method: "ecash", maxAmountSats: MAX_RECEIVE_SATS, custodian: { id: "http://b/cashu", name: "B" } },
+    ]);
+    expect(receiveMethods("onchain", [])).toEqual([{ method: "onchain", maxAmountSats: MAX_RECEIVE_SATS }]);
+    const keys = methods.map(methodKey);
+    expect(keys).toEqual(["lightning", "ecash:http://a/cashu", "ecash:http://b/cashu"]);
+    expect(nextMethodKey(methods, "lightning")).toBe("ecash:http://a/cashu");
+    expect(nextMethodKey(methods, "ecash:http://a/cashu")).toBe("ecash:http://b/cashu");
+    expect(nextMethodKey(methods, "ecash:http://b/cashu")).toBe("lightning");
+    // A custodian removed meanwhile: the cycle starts again.
+    expect(nextMethodKey(methods, "ecash:http://gone")).toBe("lightning");
   });
 });

@@ -1,5 +1,33 @@
 /** The receive screen's decisions (spec 1 §5, §9). */
+import type { PaymentMethod } from "../../ui/amount-entry";
+
 export type ReceiveFlavor = "unified" | "lightning" | "onchain";
+
+/** The most a receive may ask (spec 1 §9: about 21 million bitcoin). */
+export const MAX_RECEIVE_SATS = 2_099_999_997_690_000n;
+
+/**
+ * Where a receive can go (spec 1 §2, §5), each with its most: the wallet's own lightning or on-chain (by the
+ * flavor chosen), or ecash at each custodian joined, up to what it mints at once when it says.
+ */
+export const receiveMethods = (
+  flavor: ReceiveFlavor,
+  federations: readonly {
+    readonly federation_id: string;
+    readonly federation_name: string;
+    readonly max_receive: bigint | null;
+  }[],
+): PaymentMethod[] => [
+  { method: flavor === "onchain" ? "onchain" : "lightning", maxAmountSats: MAX_RECEIVE_SATS },
+  ...federations.map(
+    (f): PaymentMethod => ({
+      method: "ecash",
+      maxAmountSats:
+        f.max_receive !== null && f.max_receive < MAX_RECEIVE_SATS ? f.max_receive : MAX_RECEIVE_SATS,
+      custodian: { id: f.federation_id, name: f.federation_name },
+    }),
+  ),
+];
 
 /** The paid check runs every second while a request is shown. */
 export const RECEIVE_POLL_MS = 1000;

@@ -4,6 +4,7 @@
  * each answer. Small on purpose (no cashu-ts): joining must not load the ecash engine's code.
  */
 import { Schema } from "effect";
+import { MAX_MONEY_SATS } from "../../../money";
 import { boundedFetch, type FetchFn } from "../../http/bounded";
 
 export const MINT_LIMITS = { timeoutMs: 15_000, maxBytes: 512 * 1024 } as const;
@@ -43,7 +44,35 @@ export interface MintDescription {
   /** A message the mint wants shown now (NUT-06 motd), or null. */
   readonly motd: string | null;
   readonly expiresAt: number | null;
+  /** The most sats it mints in one lightning receive (NUT-04 bolt11 `max_amount`), or null when unsaid. */
+  readonly maxReceiveSats: bigint | null;
 }
+
+const Nut04Schema = Schema.Struct({
+  methods: Schema.Array(
+    Schema.Struct({
+      method: Schema.String,
+      unit: Schema.String,
+      max_amount: Schema.optional(
+        Schema.NullOr(Schema.Number.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0))),
+      ),
+    }),
+  ).check(Schema.isMaxLength(100)),
+});
+
+/** NUT-04's most for a bolt11 receive in sats, when the mint announces one (anything else reads as none). */
+const maxReceiveOf = (nuts: Readonly<Record<string, unknown>> | undefined): bigint | null => {
+  try {
+    const nut04 = Schema.decodeUnknownSync(Nut04Schema)(nuts?.["4"]);
+    const m = nut04.methods.find((x) => x.method === "bolt11" && x.unit === "sat");
+    if (typeof m?.max_amount !== "number" || !Number.isSafeInteger(m.max_amount)) return null;
+    // More than can exist is no limit at all.
+    const max = BigInt(m.max_amount);
+    return max > MAX_MONEY_SATS ? null : max;
+  } catch {
+    return null;
+  }
+};
 
 /**
  * A mint URL as the wallet keeps it: http(s), no credentials, query or fragment, no trailing slash. Null
@@ -85,7 +114,8 @@ export const describeMint = async (fetchFn: FetchFn, url: string): Promise<MintD
     url,
     name: (info.name ?? "").trim().slice(0, 200) || host,
     welcome: (info.description ?? info.description_long ?? "").trim(),
-    motd: info.motd?.trim() || null,
+    motd: info.motd?.trim().slice(0, 4000) || null,
     expiresAt: info.end_of_service ?? null,
+    maxReceiveSats: maxReceiveOf(info.nuts),
   };
 };

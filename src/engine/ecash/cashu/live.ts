@@ -213,6 +213,21 @@ export const startCashu = async (env: CashuEnv): Promise<EcashAdapter> => {
     return proofs.filter((_, i) => states[i]?.state === CheckStateEnum.UNSPENT);
   };
 
+  /** Drops the proofs the mint says are spent (a pending one stays: its operation settles it). */
+  const dropSpent = async (s: Session): Promise<void> => {
+    if (!s.state.unchecked) return;
+    const w = await walletOf(s);
+    const held = s.state.proofs;
+    const states = held.length > 0 ? await w.checkProofsStates(held.map(toLike)) : [];
+    if (states.length !== held.length) throw new Error("The mint answered for other proofs");
+    const spent = new Set(
+      held.filter((_, i) => states[i]?.state === CheckStateEnum.SPENT).map((p) => p.secret),
+    );
+    s.state.proofs = s.state.proofs.filter((p) => !spent.has(p.secret));
+    s.state.unchecked = false;
+    await persist(s);
+  };
+
   const addProofs = (s: Session, proofs: readonly StoredProof[]) => {
     const held = new Set(s.state.proofs.map((p) => p.secret));
     for (const p of proofs) {
@@ -633,6 +648,8 @@ export const startCashu = async (env: CashuEnv): Promise<EcashAdapter> => {
   for (const m of env.hooks.mints()) {
     const s = await sessionOf(m).catch(() => null);
     if (s && s.state.outbox.length > 0) await env.hooks.record(s.state.outbox);
+    // Proofs merged in from another device's state file: the mint says which were spent there (NUT-07).
+    if (s?.state.unchecked) void withMint(m, dropSpent).catch(() => undefined);
   }
   return port;
 };

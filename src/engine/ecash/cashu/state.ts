@@ -68,6 +68,11 @@ export interface MintState {
   pending: PendingOp | null;
   outbox: NewEvent[];
   cache: { info: unknown; keychain: unknown } | null;
+  /**
+   * Proofs came in from another device's state file (`mergeStates`): some may have been spent there. The
+   * next start asks the mint (NUT-07) and drops the spent ones; kept while the mint cannot be asked.
+   */
+  unchecked?: boolean;
 }
 
 export const emptyState = (): MintState => ({
@@ -94,3 +99,73 @@ export const decodeState = (bytes: Uint8Array | undefined): MintState => {
 
 export const sumProofs = (proofs: readonly { readonly amount: string }[]): bigint =>
   proofs.reduce((sum, p) => sum + BigInt(p.amount), 0n);
+
+/** The key of an event kept in the outbox: an operation's move is one event however often recorded. */
+const outboxKey = (e: NewEvent): string =>
+  e.type === "ecash.received" || e.type === "ecash.sent" ? `${e.type}:${e.payload.op}` : JSON.stringify(e);
+
+/**
+ * One mint's store on this device merged with the same mint's store from another device's state file: every
+ * proof of either is kept exactly once (a proof is its secret), counters take the higher, receive quotes and
+ * recorded events are joined. This device's operation on its way wins; the other's inputs are kept as
+ * proofs to check. When the file brought proofs this device did not hold, the mint is asked at the next
+ * start which of them were spent (`unchecked`).
+ */
+export const mergeStates = (device: MintState, file: MintState): MintState => {
+  const proofs: StoredProof[] = [];
+  const held = new Set<string>();
+  const add = (p: StoredProof) => {
+    if (held.has(p.secret)) return false;
+    held.add(p.secret);
+    proofs.push(p);
+    return true;
+  };
+  for (const p of device.proofs) add(p);
+  if (device.pending?.own) for (const p of device.pending.inputs) held.add(p.secret);
+  let fresh = false;
+  for (const p of file.proofs) fresh = add(p) || fresh;
+  const otherPending = file.pending && file.pending.op !== device.pending?.op ? file.pending : null;
+  if (otherPending?.own) for (const p of otherPending.inputs) fresh = add(p) || fresh;
+  const counters = { ...device.counters };
+  for (const [k, n] of Object.entries(file.counters)) counters[k] = Math.max(counters[k] ?? 0, n);
+  const quotes = [...device.quotes];
+  for (const q of file.quotes) if (!quotes.some((x) => x.quote === q.quote)) quotes.push(q);
+  const outbox = [...device.outbox];
+  const kept = new Set(outbox.map(outboxKey));
+  for (const e of file.outbox) if (!kept.has(outboxKey(e))) outbox.push(e);
+  return {
+    v: 1,
+    proofs,
+    counters,
+    quotes,
+    pending: device.pending ?? file.pending,
+    outbox: outbox.slice(-OUTBOX_SIZE),
+    cache: device.cache ?? file.cache,
+    ...(fresh || device.unchecked ? { unchecked: true } : {}),
+  };
+};
+
+/** The NUT-13 counters of two devices: the higher of each keyset (a counter used on either is never reused). */
+export const mergeCounters = (
+  a: Readonly<Record<string, number>>,
+  b: Readonly<Record<string, number>>,
+): Record<string, number> => {
+  const out = { ...a };
+  for (const [k, n] of Object.entries(b)) if (Number.isSafeInteger(n) && n > (out[k] ?? 0)) out[k] = n;
+  return out;
+};
+
+/**
+ * An engine blob of the ecash adapter (`key`) as this device holds it merged with the file's; undefined for a
+ * key that is not one (it is not merged).
+ */
+export const isEcashBlob = (key: string): boolean => key === COUNTERS_KEY || key.startsWith(STATE_PREFIX);
+
+export const mergeBlob = (key: string, device: Uint8Array, file: Uint8Array): Uint8Array | undefined => {
+  if (key === COUNTERS_KEY)
+    return utf8.decode(
+      JSON.stringify(mergeCounters(JSON.parse(utf8.encode(device)), JSON.parse(utf8.encode(file)))),
+    );
+  if (key.startsWith(STATE_PREFIX)) return encodeState(mergeStates(decodeState(device), decodeState(file)));
+  return undefined;
+};
