@@ -4,6 +4,7 @@ import type { NostrProfile } from "../projections/nostr";
 import type { ProfileSearchResult } from "../engine/nostr/search";
 import type { ChatPage } from "../projections/chat";
 import type { FriendZap } from "../projections/zaps";
+import type { ZapPrivacy } from "../engine/nostr/zap-request";
 
 export type { ProfileSearchResult };
 
@@ -207,13 +208,16 @@ export interface CommandSpecs {
    * is the confirmed offer's: a service that now reads differently is refused.
    */
   LnurlPayInvoice: {
-    /** `zap`: a public zap to the contact (NIP-57), when the service allows nostr. */
+    /**
+     * `zap`: a zap to the contact (NIP-57), when the service allows nostr: public by default, private (the
+     * request encrypted to the contact) or anonymous (a throwaway key).
+     */
     input: {
       lnurl: string;
       amountSats: bigint;
       comment: string;
       fingerprint: string;
-      zap?: { contactId: string } | null;
+      zap?: { contactId: string; privacy?: ZapPrivacy } | null;
     };
     /** `zapRequest`: the signed zap request (JSON) the invoice commits to, when it is a zap. */
     output: { bolt11: string; successAction: LnurlSuccessAction | null; zapRequest: string | null };

@@ -21,6 +21,10 @@ import { readEvents } from "../events/log";
 import { foldEvents } from "../projections";
 import { npubEncode } from "nostr-tools/nip19";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { base64, bech32 } from "@scure/base";
+import * as nip04 from "nostr-tools/nip04";
+import { seedSecretKey } from "../engine/nostr/keys";
+import { openPrivateZap, privateZapKey } from "../engine/nostr/zap-request";
 import { signInvoice } from "../../harness/bolt11-sign";
 import { type LnurlService, startLnurlService } from "../../harness/lnurl";
 import type { WalletConfig } from "../config";
@@ -67,6 +71,22 @@ afterAll(async () => {
   await world.stop();
 });
 
+const openHost = (db: WalletDb) =>
+  WalletHost.open({
+    db,
+    config: {
+      network: "regtest",
+      esplora: "http://127.0.0.1:1",
+      proxy: null,
+      lsp: null,
+      priceSource: "",
+      nostr: { relays: [world.nostr.relayUrl], primal: "", blossom: "" },
+    } satisfies WalletConfig,
+    cipher: makeStateCipher({ iterations: 1000, allowWeak: true }),
+    onViews: () => undefined,
+    engines: { list: [nostrEngine], platform },
+  });
+
 describe("zaps to a contact", () => {
   it("signs a public zap request an outside client validates, and the published receipt matches it", async () => {
     const friend = getPublicKey(generateSecretKey());
@@ -77,20 +97,7 @@ describe("zaps to a contact", () => {
       description: "Tips",
     });
     const db = new WalletDb(`zaps-${Date.now()}`);
-    const host = await WalletHost.open({
-      db,
-      config: {
-        network: "regtest",
-        esplora: "http://127.0.0.1:1",
-        proxy: null,
-        lsp: null,
-        priceSource: "",
-        nostr: { relays: [world.nostr.relayUrl], primal: "", blossom: "" },
-      } satisfies WalletConfig,
-      cipher: makeStateCipher({ iterations: 1000, allowWeak: true }),
-      onViews: () => undefined,
-      engines: { list: [nostrEngine], platform },
-    });
+    const host = await openHost(db);
     try {
       ok(await host.run({ _tag: "CreateWallet" }));
       const contactId = ok<{ id: string }>(
@@ -193,4 +200,132 @@ describe("zaps to a contact", () => {
       await host.stop();
     }
   }, 60_000);
+
+  it("makes private and anonymous zap requests an outside client validates, and their receipts match", async () => {
+    const friendSecret = generateSecretKey();
+    const friend = getPublicKey(friendSecret);
+    const { url, address } = service.addPay({
+      name: "quiet",
+      minSendable: 1_000n,
+      maxSendable: 100_000_000n,
+      description: "Quiet tips",
+    });
+    const db = new WalletDb(`zaps-private-${Date.now()}`);
+    const host = await openHost(db);
+    try {
+      ok(await host.run({ _tag: "CreateWallet" }));
+      const { words } = ok<{ words: string[] }>(await host.run({ _tag: "ShowSeed" }));
+      const walletSecret = seedSecretKey(words.join(" "));
+      const wallet = getPublicKey(walletSecret);
+      const contactId = ok<{ id: string }>(
+        await host.run({
+          _tag: "CreateContact",
+          name: "Quiet",
+          npub: npubEncode(friend),
+          ln_address: address,
+        }),
+      ).id;
+      const offer = ok<LnurlOffer>(await host.run({ _tag: "DecodeLnurl", lnurl: url }));
+      const zap = async (privacy: "Private" | "Anonymous", amountSats: bigint, comment: string) =>
+        ok<{ bolt11: string; zapRequest: string | null }>(
+          await host.run({
+            _tag: "LnurlPayInvoice",
+            lnurl: url,
+            amountSats,
+            comment,
+            fingerprint: offer.fingerprint,
+            zap: { contactId, privacy },
+          }),
+        );
+
+      // Private: signed by a key derived from the wallet's, the real request encrypted to the friend.
+      const priv = await zap("Private", 1_000n, "just between us");
+      const privRequest = priv.zapRequest ?? "";
+      expect(validateZapRequest(privRequest)).toBeNull();
+      const p = JSON.parse(privRequest) as VerifiedEvent;
+      expect(p.pubkey).not.toBe(wallet);
+      expect(p.pubkey).toBe(getPublicKey(privateZapKey(walletSecret, friend, p.created_at)));
+      expect(p.content).toBe("");
+      expect(p.tags).toContainEqual(["p", friend]);
+      expect(p.tags).toContainEqual(["amount", "1000000"]);
+      const anon = p.tags.find((t) => t[0] === "anon")?.[1] ?? "";
+      expect(anon).toMatch(/^pzap1[02-9ac-hj-np-z]+_iv1[02-9ac-hj-np-z]+$/);
+      // The friend opens it as Damus and Amethyst do: bech32 back to NIP-04's form, nostr-tools' nip04.
+      const [ct = "", iv = ""] = anon.split("_");
+      const payload = `${base64.encode(bech32.fromWords(bech32.decode(ct as `${string}1${string}`, false).words))}?iv=${base64.encode(bech32.fromWords(bech32.decode(iv as `${string}1${string}`, false).words))}`;
+      const inner = JSON.parse(nip04.decrypt(friendSecret, p.pubkey, payload)) as VerifiedEvent;
+      expect(verifyEvent(inner)).toBe(true);
+      expect(inner).toMatchObject({ kind: 9733, pubkey: wallet, content: "just between us" });
+      expect(inner.tags).toContainEqual(["p", friend]);
+      expect(openPrivateZap(p, friendSecret)).toEqual({ sender: wallet, comment: "just between us" });
+      // Nobody else can open it.
+      expect(openPrivateZap(p, generateSecretKey())).toBeNull();
+
+      // Anonymous: a throwaway key, an empty anon tag, the comment in clear.
+      const anonZap = await zap("Anonymous", 2_000n, "from a fan");
+      const anonRequest = anonZap.zapRequest ?? "";
+      expect(validateZapRequest(anonRequest)).toBeNull();
+      const a = JSON.parse(anonRequest) as VerifiedEvent;
+      expect(a.pubkey).not.toBe(wallet);
+      expect(a.pubkey).not.toBe(p.pubkey);
+      expect(a.tags).toContainEqual(["anon"]);
+      expect(a.content).toBe("from a fan");
+
+      // Both paid: the service publishes a receipt for each, which the wallet matches to its request.
+      const before = receipts.length;
+      for (const z of [priv, anonZap]) paid.get(decodeBolt11(z.bolt11)?.paymentHash ?? "")?.();
+      await expect.poll(() => receipts.length).toBe(before + 2);
+      for (const [z, request] of [
+        [priv, privRequest],
+        [anonZap, anonRequest],
+      ] as const) {
+        const receipt = receipts.find((r) => r.tags.some((t) => t[0] === "bolt11" && t[1] === z.bolt11));
+        expect(receipt && verifyEvent(receipt)).toBe(true);
+        expect(receipt?.tags).toContainEqual(["description", request]);
+        expect(receipt?.tags).toContainEqual(["p", friend]);
+        expect(receipt?.tags).toContainEqual(["P", (JSON.parse(request) as VerifiedEvent).pubkey]);
+      }
+      expect(ok<{ confirmed: number }>(await host.run({ _tag: "CheckZaps" })).confirmed).toBe(2);
+    } finally {
+      await host.stop();
+    }
+  }, 60_000);
+
+  it("zaps a hodl-invoice provider only once the owner turned zaps to hodl on", async () => {
+    const db = new WalletDb(`zaps-hodl-${Date.now()}`);
+    const host = await openHost(db);
+    try {
+      ok(await host.run({ _tag: "CreateWallet" }));
+      const contactId = ok<{ id: string }>(
+        await host.run({
+          _tag: "CreateContact",
+          name: "Held",
+          npub: npubEncode(getPublicKey(generateSecretKey())),
+          ln_address: "held@zeuspay.com",
+        }),
+      ).id;
+      const ask = (zap: { contactId: string } | null) =>
+        host.run({
+          _tag: "LnurlPayInvoice",
+          lnurl: "https://zeuspay.com/.well-known/lnurlp/held",
+          amountSats: 21n,
+          comment: "",
+          fingerprint: "any",
+          zap,
+        });
+      const logged = (await readEvents(db)).length;
+      expect(await ask({ contactId })).toMatchObject({
+        ok: false,
+        error: { _tag: "InvalidInput", key: "send.error_hodl_zap" },
+      });
+      expect((await readEvents(db)).length).toBe(logged);
+      // A plain payment is not a zap: the toggle does not stop it (the provider is unreachable from here).
+      expect(await ask(null)).toMatchObject({ ok: false, error: { _tag: "ServerUnavailable" } });
+      // Turned on: the zap goes ahead to the provider.
+      ok(await host.run({ _tag: "SetZapHodl", enabled: true }));
+      expect(await ask({ contactId })).toMatchObject({ ok: false, error: { _tag: "ServerUnavailable" } });
+    } finally {
+      await host.stop();
+    }
+  }, 90_000);
 });
