@@ -48,6 +48,16 @@ interface Slot {
   timer: ReturnType<typeof setTimeout> | null;
 }
 
+/**
+ * A subscription kept open on every connected relay, and opened again on each relay that reconnects:
+ * `prepare` runs first on each relay (answering its AUTH), then every checked event goes to `onEvent`.
+ */
+export interface Watch {
+  readonly filters: readonly Filter[];
+  readonly prepare?: (relay: AbstractRelay) => Promise<unknown>;
+  readonly onEvent: (event: NostrEvent) => void;
+}
+
 export interface RelayStatus {
   readonly url: string;
   readonly connected: boolean;
@@ -57,6 +67,8 @@ export class RelaySet {
   private readonly slots: Slot[];
   private stopped = false;
   private readonly waiters = new Set<() => void>();
+  /** Live subscriptions by name, and what each has open on which relay. */
+  private readonly watches = new Map<string, { watch: Watch; open: Map<AbstractRelay, { close(): void }> }>();
 
   constructor(
     urls: readonly string[],
@@ -106,6 +118,46 @@ export class RelaySet {
       const timer = setTimeout(done, ms);
       this.waiters.add(done);
     });
+  }
+
+  /**
+   * Keeps `watch` open on every relay, now and after each reconnection, under `name` (a second watch of the
+   * same name replaces the first). Answers the way to close it.
+   */
+  watch(name: string, watch: Watch): () => void {
+    this.unwatch(name);
+    const entry = { watch, open: new Map<AbstractRelay, { close(): void }>() };
+    this.watches.set(name, entry);
+    for (const relay of this.connected()) void this.openWatch(name, entry, relay);
+    return () => {
+      if (this.watches.get(name) === entry) this.unwatch(name);
+    };
+  }
+
+  private unwatch(name: string): void {
+    const entry = this.watches.get(name);
+    this.watches.delete(name);
+    for (const sub of entry?.open.values() ?? []) sub.close();
+  }
+
+  private async openWatch(
+    name: string,
+    entry: { watch: Watch; open: Map<AbstractRelay, { close(): void }> },
+    relay: AbstractRelay,
+  ): Promise<void> {
+    await entry.watch.prepare?.(relay).catch(() => undefined);
+    // Closed, replaced, or the relay dropped meanwhile: nothing to open (a reconnection opens it anew).
+    if (this.stopped || this.watches.get(name) !== entry || !relay.connected || entry.open.has(relay)) return;
+    const sub = relay.subscribe([...entry.watch.filters], {
+      onevent: (e) => {
+        const checked = checkEvent(e);
+        if (checked) entry.watch.onEvent(checked);
+      },
+      onclose: () => {
+        if (entry.open.get(relay) === sub) entry.open.delete(relay);
+      },
+    });
+    entry.open.set(relay, sub);
   }
 
   /** Sends `event` to every connected relay; answers the URLs of those that answered OK. */
@@ -188,6 +240,7 @@ export class RelaySet {
     this.report();
     for (const w of [...this.waiters]) w();
     this.onConnected(slot.url);
+    for (const [name, entry] of this.watches) void this.openWatch(name, entry, relay);
   }
 
   private retry(slot: Slot): void {
