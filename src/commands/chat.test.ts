@@ -16,6 +16,7 @@ import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
 import { foldEvents } from "../projections";
 import type { ChatPage } from "../projections/chat";
+import { serveNostr } from "../../harness/nostr/standalone";
 import { type NostrTestWorld, ok, openNostrHost, startNostrWorld } from "./host.testing";
 
 setPoolSocket(WebSocket);
@@ -39,10 +40,10 @@ const secretOf = (nsec: string): Uint8Array => {
 };
 
 /** The gift wraps addressed to `secret`'s key, read by an outside client that answers the relay's AUTH. */
-const wrapsFor = async (secret: Uint8Array): Promise<NostrEvent[]> => {
+const wrapsFor = async (secret: Uint8Array, relay = world.nostr.relayUrl): Promise<NostrEvent[]> => {
   const pool = new SimplePool();
   try {
-    return await pool.querySync([world.nostr.relayUrl], { kinds: [1059], "#p": [getPublicKey(secret)] }, {
+    return await pool.querySync([relay], { kinds: [1059], "#p": [getPublicKey(secret)] }, {
       onauth: async (t: EventTemplate) => finalizeEvent(t, secret),
     } as never);
   } finally {
@@ -288,6 +289,70 @@ describe("private messages with an outside client", () => {
       expect(recorded).toHaveLength(3);
     } finally {
       await host.stop();
+    }
+  }, 180_000);
+
+  it("sends to the contact's NIP-17 inbox relays when it published them", async () => {
+    // A second relay: the friend's inbox, which the wallet does not use for itself.
+    const inbox = await serveNostr();
+    const friendSecret = generateSecretKey();
+    const db = new WalletDb(`chat-${++n}`);
+    const host = await openHost(db);
+    try {
+      await publish(
+        finalizeEvent(
+          {
+            kind: 10050,
+            created_at: Math.floor(Date.now() / 1000),
+            tags: [["relay", inbox.nostr.relayUrl]],
+            content: "",
+          },
+          friendSecret,
+        ),
+      );
+      ok(await host.run({ _tag: "CreateWallet" }));
+      const contactId = ok<{ id: string }>(
+        await host.run({
+          _tag: "CreateContact",
+          name: "Inbox",
+          npub: npubEncode(getPublicKey(friendSecret)),
+          ln_address: "",
+          fromProfile: true,
+        }),
+      ).id;
+      // The open chat started the engine; once its relay is connected the wallet asks it for the friend's
+      // list before sending.
+      ok(await host.run({ _tag: "WatchMessages" }));
+      await vi.waitFor(() => expect(host.views().live.nostr_relays?.[0]?.connected).toBe(true), {
+        timeout: 30_000,
+      });
+      ok(await host.run({ _tag: "SendMessage", contactId, text: "to your inbox" }));
+      await vi.waitFor(
+        async () => {
+          const opened = (await wrapsFor(friendSecret, inbox.nostr.relayUrl)).map((w) =>
+            nip17.unwrapEvent(w, friendSecret),
+          );
+          expect(opened.map((r) => r.content)).toEqual(["to your inbox"]);
+        },
+        { timeout: 60_000, interval: 500 },
+      );
+      await vi.waitFor(
+        async () => {
+          const page = ok<ChatPage>(await host.run({ _tag: "GetChat", contactId }));
+          expect(page.entries).toMatchObject([{ type: "message", text: "to your inbox", queued: false }]);
+        },
+        { timeout: 30_000, interval: 500 },
+      );
+      // Not on the wallet's relay, which holds only the wallet's own copy.
+      expect(await wrapsFor(friendSecret)).toEqual([]);
+      const queued = (await readEvents(db)).filter((e) => e.type === "nostr.queued");
+      expect(queued.filter((e) => e.payload.event.kind === 1059).map((e) => e.payload.relays)).toEqual([
+        [inbox.nostr.relayUrl],
+        undefined,
+      ]);
+    } finally {
+      await host.stop();
+      await inbox.stop();
     }
   }, 180_000);
 

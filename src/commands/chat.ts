@@ -9,7 +9,9 @@ import type { ContactRecord } from "../crdt/doc";
 import {
   authSigner,
   type DirectMessage,
+  DM_RELAYS,
   dmRelayList,
+  dmRelaysOf,
   GIFT_WRAP,
   LEGACY_DM,
   MAX_MESSAGE_CHARS,
@@ -22,6 +24,7 @@ import { decodeBolt11 } from "../engine/parse/bolt11";
 import { parsePaymentRequest } from "../engine/parse/parse";
 import { InvalidInput, ServerUnavailable } from "../errors";
 import { type NewEvent, newEvent } from "../events/make";
+import { MAX_TARGET_RELAYS } from "../events/validate";
 import type { Network } from "../events/types";
 import { activityItems } from "../projections/activity";
 import type { ChatEntry, ChatMessage } from "../projections/chat";
@@ -102,7 +105,47 @@ const peerOf = (ctx: HandlerContext, id: string) =>
 
 const nowSeconds = (ctx: HandlerContext) => Math.floor(ctx.stamp.now() / 1000);
 
-const queued = (event: NostrEvent): NewEvent => newEvent("nostr.queued", { event });
+const queued = (event: NostrEvent, to?: readonly string[]): NewEvent =>
+  newEvent("nostr.queued", to && to.length > 0 ? { event, relays: to } : { event });
+
+/** The relays of a NIP-17 inbox list the outbox may send to (ws or wss URLs, at most `MAX_TARGET_RELAYS`). */
+const inboxRelays = (urls: readonly string[]): string[] =>
+  [
+    ...new Set(
+      urls.flatMap((r) => {
+        try {
+          const u = new URL(r);
+          return (u.protocol === "ws:" || u.protocol === "wss:") && u.href.length <= 2_000 ? [u.href] : [];
+        } catch {
+          return [];
+        }
+      }),
+    ),
+  ].slice(0, MAX_TARGET_RELAYS);
+
+/**
+ * The contact's NIP-17 inbox relays (kind 10050): asked of the relays when one is connected (the newest list
+ * is recorded), else as the log knows them. Empty when the contact published none: the message then goes to
+ * the wallet's own relays.
+ */
+const peerInbox = (ctx: HandlerContext, peer: string) =>
+  Effect.gen(function* () {
+    const port = ctx.nostr;
+    const found =
+      port && port.status().some((r) => r.connected)
+        ? yield* ctx.outside(
+            Effect.promise(() =>
+              port.query({ kinds: [DM_RELAYS], authors: [peer] }).catch(() => [] as NostrEvent[]),
+            ),
+          )
+        : [];
+    const newest = found
+      .filter((e) => e.pubkey === peer && e.kind === DM_RELAYS)
+      .sort((a, b) => b.created_at - a.created_at)[0];
+    const fresh = newest && (ctx.states.chat.dmRelaysAt.get(peer) ?? -1) < newest.created_at ? newest : null;
+    const relays = inboxRelays(fresh ? dmRelaysOf(fresh) : (ctx.states.chat.dmRelays.get(peer) ?? []));
+    return { relays, events: fresh ? [newEvent("nostr.fetched", { event: fresh })] : [] };
+  });
 
 const relays = (ctx: HandlerContext): readonly string[] => ctx.config?.nostr?.relays ?? [];
 
@@ -139,6 +182,7 @@ export const sendMessage: Handler<"SendMessage"> = (cmd, ctx) =>
       );
     const { peer } = yield* peerOf(ctx, cmd.contactId);
     const key = yield* keyInUse(ctx);
+    const inbox = yield* peerInbox(ctx, peer);
     const { message, toPeer, toSelf } = wrapMessage(
       key.secret,
       key.pubkey,
@@ -149,7 +193,9 @@ export const sendMessage: Handler<"SendMessage"> = (cmd, ctx) =>
     );
     return outcome({ id: message.id }, [
       ...dmRelayEvents(ctx, key),
-      queued(toPeer),
+      ...inbox.events,
+      // To the contact's inbox relays when it published them, else the wallet's; the copy to itself, the wallet's.
+      queued(toPeer, inbox.relays),
       queued(toSelf),
       messageEvent(message, [toPeer.id, toSelf.id]),
     ]);

@@ -17,7 +17,7 @@ import {
   type WireError,
 } from "../errors";
 import { crdtProjection, noEdits } from "../projections/crdt";
-import { pendingEvents } from "../projections/nostr";
+import { pendingEvents, targetRelays } from "../projections/nostr";
 import { settingsOf } from "../projections/settings";
 import { deriveViews, foldEvent, foldEvents, type States } from "../projections";
 import { lockedError } from "./at-rest";
@@ -530,6 +530,7 @@ export class WalletHost {
   private nostrHooks(): EngineHooks["nostr"] {
     return {
       pending: () => pendingEvents(this.states.nostr),
+      targets: (id) => targetRelays(this.states.nostr, id),
       published: (id, relay) =>
         this.enqueue(async () => {
           if (!this.states.nostr.outbox.has(id)) return;

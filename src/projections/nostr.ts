@@ -16,6 +16,8 @@ export interface NostrState {
   readonly follows: Map<string, NostrEvent>;
   /** Queued events no relay has accepted yet, in the order they were queued. */
   readonly outbox: Map<string, NostrEvent>;
+  /** The relays a queued event goes to instead of the wallet's (the addressee's inbox relays), by id. */
+  readonly targets: Map<string, readonly string[]>;
   readonly published: Set<string>;
 }
 
@@ -41,6 +43,7 @@ export const nostrProjection = projection<NostrState, NostrState>({
     profiles: new Map(),
     follows: new Map(),
     outbox: new Map(),
+    targets: new Map(),
     published: new Set(),
   }),
   apply: (s, e: WalletEvent) => {
@@ -50,12 +53,16 @@ export const nostrProjection = projection<NostrState, NostrState>({
         return s;
       case "nostr.queued":
         // An edit already replaced by a newer one (from another device) is not sent.
-        if (seen(s, e.payload.event) && !s.published.has(e.payload.event.id))
+        if (seen(s, e.payload.event) && !s.published.has(e.payload.event.id)) {
           s.outbox.set(e.payload.event.id, e.payload.event);
+          if (e.payload.relays && e.payload.relays.length > 0)
+            s.targets.set(e.payload.event.id, e.payload.relays);
+        }
         return s;
       case "nostr.published":
         s.published.add(e.payload.id);
         s.outbox.delete(e.payload.id);
+        s.targets.delete(e.payload.id);
         return s;
       case "nostr.fetched":
         seen(s, e.payload.event);
@@ -66,6 +73,9 @@ export const nostrProjection = projection<NostrState, NostrState>({
   },
   view: (s) => s,
 });
+
+/** Where queued event `id` goes instead of the wallet's relays; undefined for the wallet's own. */
+export const targetRelays = (s: NostrState, id: string): readonly string[] | undefined => s.targets.get(id);
 
 /** The events still to publish, oldest first. */
 export const pendingEvents = (s: NostrState): NostrEvent[] => [...s.outbox.values()];

@@ -9,6 +9,8 @@ import type { RelaySet } from "./relays";
 export interface OutboxHooks {
   /** The events still waiting, from the log's fold. */
   readonly pending: () => readonly NostrEvent[];
+  /** The relays event `id` goes to instead of the wallet's (the addressee's inbox relays), if any. */
+  readonly targets?: (id: string) => readonly string[] | undefined;
   /** Records that `relay` accepted event `id`; resolves once durable. */
   readonly published: (id: string, relay: string) => Promise<void>;
 }
@@ -31,8 +33,9 @@ export class Outbox {
   flush(): void {
     if (this.stopped) return;
     const waiting = this.hooks.pending();
-    if (waiting.length > 0 && this.relays.connected().length > 0)
-      for (const event of waiting) void this.send(event);
+    const connected = this.relays.connected().length > 0;
+    // An event for the addressee's own relays does not wait for the wallet's.
+    for (const event of waiting) if (connected || this.targetsOf(event)) void this.send(event);
     this.schedule(waiting.length > 0);
   }
 
@@ -45,7 +48,10 @@ export class Outbox {
     if (this.inFlight.has(event.id)) return;
     this.inFlight.add(event.id);
     try {
-      const accepted = await this.relays.publish(event);
+      const targets = this.targetsOf(event);
+      const accepted = targets
+        ? await this.relays.publishTo(event, targets)
+        : await this.relays.publish(event);
       const first = accepted[0];
       if (first !== undefined && !this.stopped) await this.hooks.published(event.id, first);
     } catch {
@@ -53,6 +59,11 @@ export class Outbox {
     } finally {
       this.inFlight.delete(event.id);
     }
+  }
+
+  private targetsOf(event: NostrEvent): readonly string[] | undefined {
+    const targets = this.hooks.targets?.(event.id);
+    return targets && targets.length > 0 ? targets : undefined;
   }
 
   private schedule(more: boolean): void {

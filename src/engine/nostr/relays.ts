@@ -63,6 +63,10 @@ export interface RelayStatus {
   readonly connected: boolean;
 }
 
+/** A relay took the event: OK, or OK false with `duplicate:` (it already holds it, or a newer one). */
+const accepted = (a: PromiseSettledResult<string> | undefined): boolean =>
+  a?.status === "fulfilled" || (a?.reason instanceof Error && a.reason.message.startsWith("duplicate:"));
+
 export class RelaySet {
   private readonly slots: Slot[];
   private stopped = false;
@@ -164,10 +168,43 @@ export class RelaySet {
   async publish(event: NostrEvent): Promise<string[]> {
     const relays = this.connected();
     const answers = await Promise.allSettled(relays.map((r) => r.publish(event)));
-    // A relay that already holds the event (or a newer one) may say so with OK false and `duplicate:`.
-    const accepted = (a: PromiseSettledResult<string> | undefined) =>
-      a?.status === "fulfilled" || (a?.reason instanceof Error && a.reason.message.startsWith("duplicate:"));
     return relays.flatMap((r, i) => (accepted(answers[i]) ? [r.url] : []));
+  }
+
+  /**
+   * Sends `event` to the relays `urls` (someone else's inbox relays): through the wallet's own connection
+   * where it has one, else over a connection opened for this event and closed after. Answers the URLs that
+   * answered OK.
+   */
+  async publishTo(event: NostrEvent, urls: readonly string[]): Promise<string[]> {
+    const answers = await Promise.all(
+      [...new Set(urls)].map(async (url) => {
+        const own = this.slots.find((s) => s.url === url)?.relay;
+        if (own?.connected) return accepted((await Promise.allSettled([own.publish(event)]))[0]) ? url : null;
+        const relay = this.relay(url);
+        try {
+          await relay.connect({ timeout: this.timings.connectMs });
+          return accepted((await Promise.allSettled([relay.publish(event)]))[0]) ? url : null;
+        } catch {
+          return null;
+        } finally {
+          relay.close();
+        }
+      }),
+    );
+    return answers.filter((u): u is string => u !== null);
+  }
+
+  private relay(url: string): BoundedRelay {
+    const relay = new BoundedRelay(url, {
+      verifyEvent: (e) => verifyEvent(e),
+      websocketImplementation: this.socket,
+      enableReconnect: false,
+    });
+    relay.publishTimeout = this.timings.publishMs;
+    relay.baseEoseTimeout = this.timings.queryMs;
+    relay.onnotice = () => undefined;
+    return relay;
   }
 
   /**
@@ -210,14 +247,7 @@ export class RelaySet {
   private async dial(slot: Slot): Promise<void> {
     if (this.stopped) return;
     slot.timer = null;
-    const relay = new BoundedRelay(slot.url, {
-      verifyEvent: (e) => verifyEvent(e),
-      websocketImplementation: this.socket,
-      enableReconnect: false,
-    });
-    relay.publishTimeout = this.timings.publishMs;
-    relay.baseEoseTimeout = this.timings.queryMs;
-    relay.onnotice = () => undefined;
+    const relay = this.relay(slot.url);
     try {
       await relay.connect({ timeout: this.timings.connectMs });
     } catch {
