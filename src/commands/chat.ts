@@ -130,15 +130,14 @@ const inboxRelays = (urls: readonly string[]): string[] =>
  */
 const peerInbox = (ctx: HandlerContext, peer: string) =>
   Effect.gen(function* () {
-    const port = ctx.nostr;
-    const found =
-      port && port.status().some((r) => r.connected)
-        ? yield* ctx.outside(
-            Effect.promise(() =>
-              port.query({ kinds: [DM_RELAYS], authors: [peer] }).catch(() => [] as NostrEvent[]),
-            ),
-          )
-        : [];
+    const port = ctx.nostr?.status().some((r) => r.connected) ? ctx.nostr : null;
+    const found = port
+      ? yield* ctx.outside(
+          Effect.promise(() =>
+            port.query({ kinds: [DM_RELAYS], authors: [peer] }).catch(() => [] as NostrEvent[]),
+          ),
+        )
+      : [];
     const newest = found
       .filter((e) => e.pubkey === peer && e.kind === DM_RELAYS)
       .sort((a, b) => b.created_at - a.created_at)[0];
