@@ -3,7 +3,8 @@
  * with zaps on; the zap request the wallet signs is validated by an outside client (nostr-tools'
  * `nip57.validateZapRequest`), and the receipt the service publishes once paid is checked against it.
  */
-import { makeZapReceipt, validateZapRequest } from "nostr-tools/nip57";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { makeZapReceipt, makeZapRequest, validateZapRequest } from "nostr-tools/nip57";
 import {
   finalizeEvent,
   generateSecretKey,
@@ -21,7 +22,8 @@ import { readEvents } from "../events/log";
 import { foldEvents } from "../projections";
 import { npubEncode } from "nostr-tools/nip19";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base64, bech32 } from "@scure/base";
+import { base64, bech32, utf8 } from "@scure/base";
+import type { FriendZap } from "../projections/zaps";
 import * as nip04 from "nostr-tools/nip04";
 import { seedSecretKey } from "../engine/nostr/keys";
 import { openPrivateZap, privateZapKey } from "../engine/nostr/zap-request";
@@ -71,7 +73,7 @@ afterAll(async () => {
   await world.stop();
 });
 
-const openHost = (db: WalletDb) =>
+const openHost = (db: WalletDb, primal = "") =>
   WalletHost.open({
     db,
     config: {
@@ -80,7 +82,7 @@ const openHost = (db: WalletDb) =>
       proxy: null,
       lsp: null,
       priceSource: "",
-      nostr: { relays: [world.nostr.relayUrl], primal: "", blossom: "" },
+      nostr: { relays: [world.nostr.relayUrl], primal, blossom: "" },
     } satisfies WalletConfig,
     cipher: makeStateCipher({ iterations: 1000, allowWeak: true }),
     onViews: () => undefined,
@@ -328,4 +330,77 @@ describe("zaps to a contact", () => {
       await host.stop();
     }
   }, 90_000);
+
+  it("the friends tab's rows open the chat of a saved contact, and name someone newly found for the owner to add", async () => {
+    const friendSecret = generateSecretKey();
+    const friend = getPublicKey(friendSecret);
+    const strangerSecret = generateSecretKey();
+    const stranger = getPublicKey(strangerSecret);
+    // Two zaps made and received by outside clients (nostr-tools), their receipts on the world's relay.
+    const zapOf = (sender: Uint8Array, to: string, at: number) => {
+      const request = JSON.stringify(
+        finalizeEvent(
+          {
+            ...makeZapRequest({ pubkey: to, amount: 5_000, relays: [world.nostr.relayUrl] }),
+            created_at: at,
+          },
+          sender,
+        ),
+      );
+      const bolt11 = signInvoice({ msat: 5_000n, descriptionHash: sha256(utf8.decode(request)) });
+      world.nostr.relay.publish(
+        finalizeEvent(
+          makeZapReceipt({ zapRequest: request, bolt11, paidAt: new Date(at * 1000) }),
+          serviceKey,
+        ),
+      );
+    };
+    const now = Math.floor(Date.now() / 1000);
+    zapOf(strangerSecret, friend, now - 20);
+    zapOf(friendSecret, getPublicKey(generateSecretKey()), now - 10);
+
+    const db = new WalletDb(`zaps-friends-${Date.now()}`);
+    const host = await openHost(db, `${world.base}/primal`);
+    try {
+      ok(await host.run({ _tag: "CreateWallet" }));
+      const friendId = ok<{ id: string }>(
+        await host.run({
+          _tag: "CreateContact",
+          name: "Friend",
+          npub: npubEncode(friend),
+          ln_address: "",
+          fromProfile: true,
+        }),
+      ).id;
+      ok(await host.run({ _tag: "SetFollowed", id: friendId, followed: true }));
+      const rows = async () =>
+        ok<{ zaps: FriendZap[] }>(await host.run({ _tag: "GetFriendZaps" })).zaps.map((z) => ({
+          from: z.from_hexpub,
+          chat: z.chat,
+        }));
+      expect(await rows()).toEqual([
+        // The friend's zap: the row opens the friend's chat.
+        { from: friend, chat: { npub: npubEncode(friend), name: "Friend", contact_id: friendId } },
+        // Someone not among the contacts zapped the friend: newly found, the row asks before adding them.
+        { from: stranger, chat: { npub: npubEncode(stranger), name: null, contact_id: null } },
+      ]);
+      // Continue adds them as the screen does; the row then opens their chat.
+      const { id } = ok<{ id: string }>(
+        await host.run({
+          _tag: "CreateContact",
+          name: "Stranger",
+          npub: npubEncode(stranger),
+          ln_address: "",
+          fromProfile: true,
+        }),
+      );
+      expect((await rows())[1]?.chat).toEqual({
+        npub: npubEncode(stranger),
+        name: "Stranger",
+        contact_id: id,
+      });
+    } finally {
+      await host.stop();
+    }
+  }, 60_000);
 });
