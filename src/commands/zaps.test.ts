@@ -288,6 +288,16 @@ describe("zaps to a contact", () => {
         expect(receipt?.tags).toContainEqual(["P", (JSON.parse(request) as VerifiedEvent).pubkey]);
       }
       expect(ok<{ confirmed: number }>(await host.run({ _tag: "CheckZaps" })).confirmed).toBe(2);
+      // Each shows as a zap of its kind once its receipt matched.
+      const zaps = foldEvents(await readEvents(db)).chat.zaps;
+      expect(zaps.get(decodeBolt11(priv.bolt11)?.paymentHash ?? "")).toMatchObject({
+        privacy: "Private",
+        confirmed: true,
+      });
+      expect(zaps.get(decodeBolt11(anonZap.bolt11)?.paymentHash ?? "")).toMatchObject({
+        privacy: "Anonymous",
+        confirmed: true,
+      });
     } finally {
       await host.stop();
     }
