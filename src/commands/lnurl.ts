@@ -22,7 +22,7 @@ import { rootKey } from "../engine/keys/mnemonic";
 import { hex } from "@scure/base";
 import type { LnurlOffer } from "./command";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
-import { zapRequestJson } from "../engine/nostr/zap-request";
+import { ZAP_PRIVACIES, zapRequestJson } from "../engine/nostr/zap-request";
 import { crdtProjection } from "../projections/crdt";
 import { npubToHex } from "./contact-form";
 import { keyInUse } from "./nostr";
@@ -123,6 +123,9 @@ export const lnurlPayInvoice: Handler<"LnurlPayInvoice"> = (cmd, ctx) =>
   Effect.gen(function* () {
     // A zap (NIP-57) to a contact, when the service takes them: public (signed by the wallet's key), private
     // (the real request encrypted to the contact) or anonymous (a throwaway key).
+    const privacy = cmd.zap?.privacy ?? "Public";
+    if (!ZAP_PRIVACIES.includes(privacy))
+      return yield* Effect.fail(new InvalidInput({ message: "Unknown zap privacy." }));
     const zapTo = cmd.zap ? yield* zapRecipient(ctx, cmd.zap.contactId) : null;
     const key = zapTo ? yield* keyInUse(ctx) : null;
     const relays = ctx.config?.nostr?.relays ?? [];
@@ -138,7 +141,7 @@ export const lnurlPayInvoice: Handler<"LnurlPayInvoice"> = (cmd, ctx) =>
         if (zapTo && !hodlAllowed && isHodlHost(p.domain)) throw hodlZapOff();
         const zapRequest =
           zapTo && key && p.nostrPubkey !== null
-            ? zapRequestJson(cmd.zap?.privacy ?? "Public", {
+            ? zapRequestJson(privacy, {
                 secret: key.secret,
                 recipient: zapTo,
                 amountMsat: cmd.amountSats * 1000n,

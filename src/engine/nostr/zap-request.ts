@@ -15,7 +15,8 @@ import { makeZapRequest } from "nostr-tools/nip57";
 import { finalizeEvent, generateSecretKey, getPublicKey, verifyEvent } from "nostr-tools/pure";
 import type { NostrEvent } from "./event";
 
-export type ZapPrivacy = "Public" | "Private" | "Anonymous";
+export const ZAP_PRIVACIES = ["Public", "Private", "Anonymous"] as const;
+export type ZapPrivacy = (typeof ZAP_PRIVACIES)[number];
 
 /** NIP-57's kind of the encrypted inner request of a private zap. */
 export const PRIVATE_ZAP_KIND = 9733;
