@@ -12,12 +12,8 @@ import {
   type VerifiedEvent,
   verifyEvent,
 } from "nostr-tools/pure";
-import WebSocket from "ws";
-import { nodeWebSocket } from "../../harness/pipes";
 import { serveNostr } from "../../harness/nostr/standalone";
 import type { NostrWorld } from "../../harness/nostr/world";
-import type { Platform } from "../engine/engine";
-import { nostrEngine } from "../engine/nostr/engine";
 import { readEvents } from "../events/log";
 import { foldEvents } from "../projections";
 import { npubEncode } from "nostr-tools/nip19";
@@ -33,26 +29,13 @@ import type { WalletConfig } from "../config";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { WalletDb } from "../events/db";
 import type { LnurlOffer } from "./command";
-import { type CommandAnswer, WalletHost } from "./host";
-import { makeStateCipher } from "./state-cipher";
-
-const ok = <T = unknown>(a: CommandAnswer): T => {
-  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
-  return a.value as T;
-};
+import { ok, openNostrHost } from "./host.testing";
 
 const serviceKey = generateSecretKey();
 const receipts: VerifiedEvent[] = [];
 const paid = new Map<string, () => void>();
 let service: LnurlService;
 let world: { nostr: NostrWorld; base: string; stop: () => Promise<void> };
-const platform: Platform = {
-  fetch: (i, init) => fetch(i, init),
-  makeSocket: nodeWebSocket,
-  loadLdk: async () => undefined,
-  webSocket: WebSocket as unknown as typeof globalThis.WebSocket,
-};
-
 beforeAll(async () => {
   world = await serveNostr();
   service = await startLnurlService({
@@ -74,20 +57,14 @@ afterAll(async () => {
 });
 
 const openHost = (db: WalletDb, primal = "") =>
-  WalletHost.open({
-    db,
-    config: {
-      network: "regtest",
-      esplora: "http://127.0.0.1:1",
-      proxy: null,
-      lsp: null,
-      priceSource: "",
-      nostr: { relays: [world.nostr.relayUrl], primal, blossom: "" },
-    } satisfies WalletConfig,
-    cipher: makeStateCipher({ iterations: 1000, allowWeak: true }),
-    onViews: () => undefined,
-    engines: { list: [nostrEngine], platform },
-  });
+  openNostrHost(db, {
+    network: "regtest",
+    esplora: "http://127.0.0.1:1",
+    proxy: null,
+    lsp: null,
+    priceSource: "",
+    nostr: { relays: [world.nostr.relayUrl], primal, blossom: "" },
+  } satisfies WalletConfig);
 
 describe("zaps to a contact", () => {
   it("signs a public zap request an outside client validates, and the published receipt matches it", async () => {
