@@ -134,7 +134,9 @@ test("two wallets chat over nostr; one requests 5,000 sats, the other pays from 
     await page.getByRole("dialog", { name: "Zoe" }).getByRole("button", { name: "Pay" }).click();
     await expect(page).toHaveURL(/\/send\?/);
     await page.getByLabel("Amount (sats)").fill("1000");
+    // The privacy control cycles: not a zap, private, public, anonymous.
     await page.getByRole("button", { name: "Privacy: Not available. Change" }).click();
+    await page.getByRole("button", { name: "Privacy: Private zap. Change" }).click();
     await expect(page.getByRole("button", { name: "Privacy: Public zap. Change" })).toBeVisible();
     await page.getByRole("button", { name: "Confirm send" }).click();
     const zapSent = page.getByRole("dialog", { name: "Sent" });
@@ -152,6 +154,9 @@ test("two wallets chat over nostr; one requests 5,000 sats, the other pays from 
       ).toBeVisible({ timeout: 5_000 });
     }).toPass({ timeout: 60_000 });
     await expect(other.getByRole("list", { name: "Friends' zaps" }).getByText("1,000 sats")).toBeVisible();
+    // The zap's sender is among B's contacts: its row opens their chat at once.
+    await other.getByRole("button", { name: new RegExp(`Bob zapped Zoe ${suffix}`) }).click();
+    await expect(other).toHaveURL(/\/chat\//);
   } finally {
     await context.close();
   }

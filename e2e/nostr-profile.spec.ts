@@ -1,9 +1,9 @@
-import { type AddressInfo, connect, createServer, type Server, type Socket } from "node:net";
 import { SimplePool, useWebSocketImplementation as setPoolSocket } from "nostr-tools/pool";
 import { verifyEvent } from "nostr-tools/pure";
 import { decode } from "nostr-tools/nip19";
 import WebSocket from "ws";
 import { postJson } from "../harness/http";
+import { Link } from "../harness/link";
 import { createWallet, expect, test } from "./fixtures";
 
 setPoolSocket(WebSocket);
@@ -114,35 +114,6 @@ test("a new wallet creates a profile with a picture; the profile shows it, the r
   });
   await fresh.close();
 });
-
-/** A TCP forwarder to the world's port: the wallet's only way to its relay, taken down and brought back. */
-class Link {
-  private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-  constructor(private readonly target: number) {}
-  async up(): Promise<void> {
-    const server = createServer((s) => {
-      const upstream = connect(this.target, "127.0.0.1");
-      for (const x of [s, upstream]) {
-        this.sockets.add(x);
-        x.on("close", () => this.sockets.delete(x));
-        x.on("error", () => x.destroy());
-      }
-      s.pipe(upstream);
-      upstream.pipe(s);
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", () => resolve()));
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
-  }
-  async down(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    for (const s of this.sockets) s.destroy();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-}
 
 test("an edit made while the relay is unreachable is published once it is reachable again", async ({
   page,

@@ -3,104 +3,35 @@
  * gift wraps). The other party is an outside client: nostr-tools in Node (nip17, nip04, SimplePool), not the
  * wallet's code. A TCP forwarder in front of the relay plays the network going away and coming back.
  */
-import { createServer, type Server, type Socket, connect } from "node:net";
-import type { AddressInfo } from "node:net";
 import type { EventTemplate } from "nostr-tools/core";
-import { decode } from "nostr-tools/nip19";
+import { decode, npubEncode } from "nostr-tools/nip19";
 import * as nip04 from "nostr-tools/nip04";
 import * as nip17 from "nostr-tools/nip17";
 import { SimplePool, useWebSocketImplementation as setPoolSocket } from "nostr-tools/pool";
-import { finalizeEvent, getPublicKey, type NostrEvent } from "nostr-tools/pure";
+import { finalizeEvent, generateSecretKey, getPublicKey, type NostrEvent } from "nostr-tools/pure";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
-import { nodeWebSocket } from "../../harness/pipes";
-import { serveNostr } from "../../harness/nostr/standalone";
-import type { NostrWorld } from "../../harness/nostr/world";
-import type { WalletConfig } from "../config";
-import type { Platform } from "../engine/engine";
-import { nostrEngine } from "../engine/nostr/engine";
 import { pubkeyOf, seedSecretKey } from "../engine/nostr/keys";
 import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
 import { foldEvents } from "../projections";
 import type { ChatPage } from "../projections/chat";
-import type { CommandAnswer } from "./host";
-import { WalletHost } from "./host";
-import { makeStateCipher } from "./state-cipher";
+import { serveNostr } from "../../harness/nostr/standalone";
+import { type NostrTestWorld, ok, openNostrHost, startNostrWorld } from "./host.testing";
 
 setPoolSocket(WebSocket);
 
-const cipher = makeStateCipher({ iterations: 1000, allowWeak: true });
-const platform: Platform = {
-  fetch: (i, init) => fetch(i, init),
-  makeSocket: nodeWebSocket,
-  loadLdk: async () => undefined,
-  webSocket: WebSocket as unknown as typeof globalThis.WebSocket,
-};
-
-const ok = <T = unknown>(a: CommandAnswer): T => {
-  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
-  return a.value as T;
-};
-
-/** A TCP forwarder to the world's port that can be taken down and brought back on the same port. */
-class Link {
-  private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-  constructor(private readonly target: number) {}
-  async up(): Promise<void> {
-    const server = createServer((s) => {
-      const upstream = connect(this.target, "127.0.0.1");
-      for (const x of [s, upstream]) {
-        this.sockets.add(x);
-        x.on("close", () => this.sockets.delete(x));
-        x.on("error", () => x.destroy());
-      }
-      s.pipe(upstream);
-      upstream.pipe(s);
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", () => resolve()));
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
-  }
-  async down(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    for (const s of this.sockets) s.destroy();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-}
-
-let world: { nostr: NostrWorld; base: string; stop: () => Promise<void> };
-let link: Link;
+let world: NostrTestWorld;
 let n = 0;
 
 beforeAll(async () => {
-  world = await serveNostr();
-  link = new Link(Number(new URL(world.base).port));
-  await link.up();
+  world = await startNostrWorld();
 });
 afterAll(async () => {
-  await link.down();
   await world.stop();
 });
 
-const openHost = (db: WalletDb) =>
-  WalletHost.open({
-    db,
-    config: {
-      network: "regtest",
-      esplora: "http://127.0.0.1:1",
-      proxy: null,
-      lsp: null,
-      priceSource: "",
-      nostr: { relays: [`ws://127.0.0.1:${link.port}/nostr`], primal: `${world.base}/primal`, blossom: "" },
-    } satisfies WalletConfig,
-    cipher,
-    onViews: () => undefined,
-    engines: { list: [nostrEngine], platform },
-  });
+const openHost = (db: WalletDb) => openNostrHost(db, world.configOf(world.viaLink()));
 
 const secretOf = (nsec: string): Uint8Array => {
   const d = decode(nsec);
@@ -109,10 +40,10 @@ const secretOf = (nsec: string): Uint8Array => {
 };
 
 /** The gift wraps addressed to `secret`'s key, read by an outside client that answers the relay's AUTH. */
-const wrapsFor = async (secret: Uint8Array): Promise<NostrEvent[]> => {
+const wrapsFor = async (secret: Uint8Array, relay = world.nostr.relayUrl): Promise<NostrEvent[]> => {
   const pool = new SimplePool();
   try {
-    return await pool.querySync([world.nostr.relayUrl], { kinds: [1059], "#p": [getPublicKey(secret)] }, {
+    return await pool.querySync([relay], { kinds: [1059], "#p": [getPublicKey(secret)] }, {
       onauth: async (t: EventTemplate) => finalizeEvent(t, secret),
     } as never);
   } finally {
@@ -230,7 +161,7 @@ describe("private messages with an outside client", () => {
       const pool = new SimplePool();
       try {
         const lists = await pool.querySync([world.nostr.relayUrl], { kinds: [10050], authors: [wallet] });
-        expect(lists[0]?.tags).toEqual([["relay", `ws://127.0.0.1:${link.port}/nostr`]]);
+        expect(lists[0]?.tags).toEqual([["relay", `ws://127.0.0.1:${world.link.port}/nostr`]]);
       } finally {
         pool.destroy();
       }
@@ -244,7 +175,7 @@ describe("private messages with an outside client", () => {
     if (!bob) throw new Error("the world has fewer than two seeded people");
     const bobSecret = secretOf(bob.nsec);
     const db = new WalletDb(`chat-${++n}`);
-    await link.down();
+    await world.link.down();
     const host = await openHost(db);
     try {
       ok(await host.run({ _tag: "CreateWallet" }));
@@ -266,7 +197,7 @@ describe("private messages with an outside client", () => {
         ok: false,
         error: { _tag: "InvalidInput" },
       });
-      await link.up();
+      await world.link.up();
       await vi.waitFor(
         async () => {
           const opened = (await wrapsFor(bobSecret)).map((w) => nip17.unwrapEvent(w, bobSecret));
@@ -283,6 +214,145 @@ describe("private messages with an outside client", () => {
       );
     } finally {
       await host.stop();
+    }
+  }, 180_000);
+
+  it("shows new messages as they arrive on the relay subscription, without a refresh, also after a reconnection", async () => {
+    const friendSecret = generateSecretKey();
+    const friend = getPublicKey(friendSecret);
+    const db = new WalletDb(`chat-${++n}`);
+    let arrived = 0;
+    const host = await openNostrHost(db, world.configOf(world.viaLink()), {
+      onViews: (v) => {
+        arrived = v.live?.messages_arrived ?? arrived;
+      },
+    });
+    try {
+      ok(await host.run({ _tag: "CreateWallet" }));
+      const { words } = ok<{ words: string[] }>(await host.run({ _tag: "ShowSeed" }));
+      const wallet = pubkeyOf(seedSecretKey(words.join(" ")));
+      const contactId = ok<{ id: string }>(
+        await host.run({
+          _tag: "CreateContact",
+          name: "Live",
+          npub: npubEncode(friend),
+          ln_address: "",
+          fromProfile: true,
+        }),
+      ).id;
+      // The open chat asks for the live subscription; from here on no SyncMessages (the poll) runs.
+      ok(await host.run({ _tag: "WatchMessages" }));
+      const texts = async () =>
+        messages(ok<ChatPage>(await host.run({ _tag: "GetChat", contactId }))).map((m) => m.text);
+
+      await publish(nip17.wrapEvent(friendSecret, { publicKey: wallet }, "live over NIP-17"));
+      await vi.waitFor(async () => expect(await texts()).toEqual(["live over NIP-17"]), {
+        timeout: 30_000,
+        interval: 200,
+      });
+      expect(arrived).toBe(1);
+      await publish(
+        finalizeEvent(
+          {
+            kind: 4,
+            created_at: Math.floor(Date.now() / 1000),
+            tags: [["p", wallet]],
+            content: nip04.encrypt(friendSecret, wallet, "live over NIP-04"),
+          },
+          friendSecret,
+        ),
+      );
+      await vi.waitFor(async () => expect(await texts()).toContain("live over NIP-04"), {
+        timeout: 30_000,
+        interval: 200,
+      });
+      expect(arrived).toBe(2);
+
+      // The relay goes away and comes back: the subscription is opened again (with AUTH) by itself.
+      await world.link.down();
+      await vi.waitFor(() => expect(host.views().live.nostr_relays?.[0]?.connected).toBe(false), {
+        timeout: 30_000,
+      });
+      await world.link.up();
+      await vi.waitFor(() => expect(host.views().live.nostr_relays?.[0]?.connected).toBe(true), {
+        timeout: 90_000,
+        interval: 250,
+      });
+      await publish(nip17.wrapEvent(friendSecret, { publicKey: wallet }, "after the reconnection"));
+      await vi.waitFor(async () => expect(await texts()).toContain("after the reconnection"), {
+        timeout: 60_000,
+        interval: 200,
+      });
+      expect(arrived).toBe(3);
+      // Every message is in the log once, recorded by the subscription's path.
+      const recorded = (await readEvents(db)).filter((e) => e.type === "chat.message");
+      expect(recorded).toHaveLength(3);
+    } finally {
+      await host.stop();
+    }
+  }, 180_000);
+
+  it("sends to the contact's NIP-17 inbox relays when it published them", async () => {
+    // A second relay: the friend's inbox, which the wallet does not use for itself.
+    const inbox = await serveNostr();
+    const friendSecret = generateSecretKey();
+    const db = new WalletDb(`chat-${++n}`);
+    const host = await openHost(db);
+    try {
+      await publish(
+        finalizeEvent(
+          {
+            kind: 10050,
+            created_at: Math.floor(Date.now() / 1000),
+            tags: [["relay", inbox.nostr.relayUrl]],
+            content: "",
+          },
+          friendSecret,
+        ),
+      );
+      ok(await host.run({ _tag: "CreateWallet" }));
+      const contactId = ok<{ id: string }>(
+        await host.run({
+          _tag: "CreateContact",
+          name: "Inbox",
+          npub: npubEncode(getPublicKey(friendSecret)),
+          ln_address: "",
+          fromProfile: true,
+        }),
+      ).id;
+      // The open chat started the engine; once its relay is connected the wallet asks it for the friend's
+      // list before sending.
+      ok(await host.run({ _tag: "WatchMessages" }));
+      await vi.waitFor(() => expect(host.views().live.nostr_relays?.[0]?.connected).toBe(true), {
+        timeout: 30_000,
+      });
+      ok(await host.run({ _tag: "SendMessage", contactId, text: "to your inbox" }));
+      await vi.waitFor(
+        async () => {
+          const opened = (await wrapsFor(friendSecret, inbox.nostr.relayUrl)).map((w) =>
+            nip17.unwrapEvent(w, friendSecret),
+          );
+          expect(opened.map((r) => r.content)).toEqual(["to your inbox"]);
+        },
+        { timeout: 60_000, interval: 500 },
+      );
+      await vi.waitFor(
+        async () => {
+          const page = ok<ChatPage>(await host.run({ _tag: "GetChat", contactId }));
+          expect(page.entries).toMatchObject([{ type: "message", text: "to your inbox", queued: false }]);
+        },
+        { timeout: 30_000, interval: 500 },
+      );
+      // Not on the wallet's relay, which holds only the wallet's own copy.
+      expect(await wrapsFor(friendSecret)).toEqual([]);
+      const queued = (await readEvents(db)).filter((e) => e.type === "nostr.queued");
+      expect(queued.filter((e) => e.payload.event.kind === 1059).map((e) => e.payload.relays)).toEqual([
+        [inbox.nostr.relayUrl],
+        undefined,
+      ]);
+    } finally {
+      await host.stop();
+      await inbox.stop();
     }
   }, 180_000);
 

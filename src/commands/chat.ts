@@ -9,7 +9,9 @@ import type { ContactRecord } from "../crdt/doc";
 import {
   authSigner,
   type DirectMessage,
+  DM_RELAYS,
   dmRelayList,
+  dmRelaysOf,
   GIFT_WRAP,
   LEGACY_DM,
   MAX_MESSAGE_CHARS,
@@ -17,11 +19,12 @@ import {
   openWrap,
   wrapMessage,
 } from "../engine/nostr/dm";
-import type { NostrEvent } from "../engine/nostr/event";
+import { checkEvent, type NostrEvent } from "../engine/nostr/event";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { parsePaymentRequest } from "../engine/parse/parse";
 import { InvalidInput, ServerUnavailable } from "../errors";
 import { type NewEvent, newEvent } from "../events/make";
+import { MAX_TARGET_RELAYS } from "../events/validate";
 import type { Network } from "../events/types";
 import { activityItems } from "../projections/activity";
 import type { ChatEntry, ChatMessage } from "../projections/chat";
@@ -102,7 +105,46 @@ const peerOf = (ctx: HandlerContext, id: string) =>
 
 const nowSeconds = (ctx: HandlerContext) => Math.floor(ctx.stamp.now() / 1000);
 
-const queued = (event: NostrEvent): NewEvent => newEvent("nostr.queued", { event });
+const queued = (event: NostrEvent, to?: readonly string[]): NewEvent =>
+  newEvent("nostr.queued", to && to.length > 0 ? { event, relays: to } : { event });
+
+/** The relays of a NIP-17 inbox list the outbox may send to (ws or wss URLs, at most `MAX_TARGET_RELAYS`). */
+const inboxRelays = (urls: readonly string[]): string[] =>
+  [
+    ...new Set(
+      urls.flatMap((r) => {
+        try {
+          const u = new URL(r);
+          return (u.protocol === "ws:" || u.protocol === "wss:") && u.href.length <= 2_000 ? [u.href] : [];
+        } catch {
+          return [];
+        }
+      }),
+    ),
+  ].slice(0, MAX_TARGET_RELAYS);
+
+/**
+ * The contact's NIP-17 inbox relays (kind 10050): asked of the relays when one is connected (the newest list
+ * is recorded), else as the log knows them. Empty when the contact published none: the message then goes to
+ * the wallet's own relays.
+ */
+const peerInbox = (ctx: HandlerContext, peer: string) =>
+  Effect.gen(function* () {
+    const port = ctx.nostr?.status().some((r) => r.connected) ? ctx.nostr : null;
+    const found = port
+      ? yield* ctx.outside(
+          Effect.promise(() =>
+            port.query({ kinds: [DM_RELAYS], authors: [peer] }).catch(() => [] as NostrEvent[]),
+          ),
+        )
+      : [];
+    const newest = found
+      .filter((e) => e.pubkey === peer && e.kind === DM_RELAYS)
+      .sort((a, b) => b.created_at - a.created_at)[0];
+    const fresh = newest && (ctx.states.chat.dmRelaysAt.get(peer) ?? -1) < newest.created_at ? newest : null;
+    const relays = inboxRelays(fresh ? dmRelaysOf(fresh) : (ctx.states.chat.dmRelays.get(peer) ?? []));
+    return { relays, events: fresh ? [newEvent("nostr.fetched", { event: fresh })] : [] };
+  });
 
 const relays = (ctx: HandlerContext): readonly string[] => ctx.config?.nostr?.relays ?? [];
 
@@ -139,6 +181,7 @@ export const sendMessage: Handler<"SendMessage"> = (cmd, ctx) =>
       );
     const { peer } = yield* peerOf(ctx, cmd.contactId);
     const key = yield* keyInUse(ctx);
+    const inbox = yield* peerInbox(ctx, peer);
     const { message, toPeer, toSelf } = wrapMessage(
       key.secret,
       key.pubkey,
@@ -149,7 +192,9 @@ export const sendMessage: Handler<"SendMessage"> = (cmd, ctx) =>
     );
     return outcome({ id: message.id }, [
       ...dmRelayEvents(ctx, key),
-      queued(toPeer),
+      ...inbox.events,
+      // To the contact's inbox relays when it published them, else the wallet's; the copy to itself, the wallet's.
+      queued(toPeer, inbox.relays),
       queued(toSelf),
       messageEvent(message, [toPeer.id, toSelf.id]),
     ]);
@@ -181,20 +226,72 @@ export const syncMessages: Handler<"SyncMessages"> = (_cmd, ctx) =>
       }),
     );
     // States are as they are after the wait: another sync may have read some of these meanwhile.
-    const { read, ids } = ctx.states.chat;
-    const events: NewEvent[] = [];
-    const opened = new Set<string>();
-    const recorded = new Set<string>();
-    for (const e of found) {
-      if (read.has(e.id) || opened.has(e.id)) continue;
-      opened.add(e.id);
-      const m =
-        e.kind === GIFT_WRAP ? openWrap(e, key.secret, key.pubkey) : openLegacy(e, key.secret, key.pubkey);
-      if (!m || ids.has(m.id) || recorded.has(m.id)) continue;
-      recorded.add(m.id);
-      events.push(messageEvent(m, [e.id]));
-    }
+    const events = opened(ctx, key, found);
     return outcome({ received: events.length }, [...dmRelayEvents(ctx, key), ...events]);
+  });
+
+/**
+ * The messages among `found` not read before: each relay event opened once (gift wrap or NIP-04) with the
+ * wallet's key, each message recorded once whichever relay or path brought it.
+ */
+const opened = (ctx: HandlerContext, key: Key, found: readonly NostrEvent[]): NewEvent[] => {
+  const { read, ids } = ctx.states.chat;
+  const events: NewEvent[] = [];
+  const tried = new Set<string>();
+  const recorded = new Set<string>();
+  for (const e of found) {
+    if (read.has(e.id) || tried.has(e.id)) continue;
+    tried.add(e.id);
+    const m =
+      e.kind === GIFT_WRAP ? openWrap(e, key.secret, key.pubkey) : openLegacy(e, key.secret, key.pubkey);
+    if (!m || ids.has(m.id) || recorded.has(m.id)) continue;
+    recorded.add(m.id);
+    events.push(messageEvent(m, [e.id]));
+  }
+  return events;
+};
+
+/** The name of the live subscription to the wallet's private messages. */
+export const MESSAGES_WATCH = "messages";
+
+/**
+ * Keeps a subscription open on the relays for the wallet's new private messages (gift wraps after AUTH, and
+ * NIP-04 messages to it): what arrives is recorded at once (ReceiveMessages), the chat's 5 s refresh stays
+ * as the fallback.
+ */
+export const watchMessages: Handler<"WatchMessages"> = (_cmd, ctx) =>
+  Effect.gen(function* () {
+    const key = yield* keyInUse(ctx);
+    const port = ctx.nostr;
+    if (!port)
+      return yield* Effect.fail(
+        new ServerUnavailable({ message: "The nostr relays are not running.", key: "chat.error_relays" }),
+      );
+    const since = Math.max(0, Math.min(ctx.states.chat.newest, nowSeconds(ctx)) - WRAP_BACKDATE_S);
+    port.watch(
+      MESSAGES_WATCH,
+      [
+        { kinds: [GIFT_WRAP], "#p": [key.pubkey], since },
+        { kinds: [LEGACY_DM], "#p": [key.pubkey], since },
+      ],
+      authSigner(key.secret),
+    );
+    return outcome(null);
+  });
+
+/** The most relay events one ReceiveMessages takes. */
+const MAX_ARRIVALS = 500;
+
+/** Records the private messages the live subscription brought; each event is checked again here. */
+export const receiveMessages: Handler<"ReceiveMessages"> = (cmd, ctx) =>
+  Effect.gen(function* () {
+    const key = yield* keyInUse(ctx);
+    const found = cmd.events.slice(0, MAX_ARRIVALS).flatMap((e) => {
+      const checked = checkEvent(e);
+      return checked && (checked.kind === GIFT_WRAP || checked.kind === LEGACY_DM) ? [checked] : [];
+    });
+    const events = opened(ctx, key, found);
+    return outcome({ received: events.length }, events);
   });
 
 /** The chat with a contact (get_dm_conversation + get_label_activity): the newest `limit` entries. */
@@ -265,11 +362,13 @@ export const getChat: Handler<"GetChat"> = (cmd, ctx) =>
     });
   });
 
-type ChatTag = "SendMessage" | "SyncMessages" | "GetChat";
+type ChatTag = "SendMessage" | "SyncMessages" | "WatchMessages" | "ReceiveMessages" | "GetChat";
 
 export const chatHandlers = {
   SendMessage: sendMessage,
   SyncMessages: syncMessages,
+  WatchMessages: watchMessages,
+  ReceiveMessages: receiveMessages,
   GetChat: getChat,
 } satisfies { readonly [K in ChatTag]: Handler<K> } & { readonly [K in CommandTag]?: Handler<K> };
 
@@ -277,5 +376,7 @@ export const chatHandlers = {
 export const chatNeeds: Needs = {
   SendMessage: "seed",
   SyncMessages: "nostr",
+  WatchMessages: "nostr",
+  ReceiveMessages: "seed",
   GetChat: "seed",
 };

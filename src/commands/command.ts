@@ -4,6 +4,8 @@ import type { NostrProfile } from "../projections/nostr";
 import type { ProfileSearchResult } from "../engine/nostr/search";
 import type { ChatPage } from "../projections/chat";
 import type { FriendZap } from "../projections/zaps";
+import type { ZapPrivacy } from "../engine/nostr/zap-request";
+import type { NostrEvent } from "../engine/nostr/event";
 
 export type { ProfileSearchResult };
 
@@ -207,13 +209,16 @@ export interface CommandSpecs {
    * is the confirmed offer's: a service that now reads differently is refused.
    */
   LnurlPayInvoice: {
-    /** `zap`: a public zap to the contact (NIP-57), when the service allows nostr. */
+    /**
+     * `zap`: a zap to the contact (NIP-57), when the service allows nostr: public by default, private (the
+     * request encrypted to the contact) or anonymous (a throwaway key).
+     */
     input: {
       lnurl: string;
       amountSats: bigint;
       comment: string;
       fingerprint: string;
-      zap?: { contactId: string } | null;
+      zap?: { contactId: string; privacy?: ZapPrivacy } | null;
     };
     /** `zapRequest`: the signed zap request (JSON) the invoice commits to, when it is a zap. */
     output: { bolt11: string; successAction: LnurlSuccessAction | null; zapRequest: string | null };
@@ -280,6 +285,10 @@ export interface CommandSpecs {
   SendMessage: { input: { contactId: string; text: string }; output: { id: string } };
   /** Reads new private messages from the relays (the chat's refresh). */
   SyncMessages: { input: Empty; output: { received: number } };
+  /** Keeps the relays' new private messages coming in live while a chat is open (the refresh is the fallback). */
+  WatchMessages: { input: Empty; output: null };
+  /** Records the private messages the live subscription brought (relay events, each checked again). */
+  ReceiveMessages: { input: { events: readonly NostrEvent[] }; output: { received: number } };
   /** The chat with a contact: its newest `limit` (20) entries of payments and messages. */
   GetChat: { input: { contactId: string; limit?: number }; output: ChatPage };
   /** The friends tab: zaps among the people the owner follows, 100 a page, older ones before `until`. */

@@ -17,7 +17,7 @@ import {
   type WireError,
 } from "../errors";
 import { crdtProjection, noEdits } from "../projections/crdt";
-import { pendingEvents } from "../projections/nostr";
+import { pendingEvents, targetRelays } from "../projections/nostr";
 import { settingsOf } from "../projections/settings";
 import { deriveViews, foldEvent, foldEvents, type States } from "../projections";
 import { lockedError } from "./at-rest";
@@ -27,6 +27,8 @@ import { CommandLock, type Hold } from "./command-lock";
 import { type EngineEnv, EngineRunner, type EngineStatus } from "./engines";
 import { handlers, needs } from "./handlers";
 import { nostrFollowUps } from "./nostr";
+import { MESSAGES_WATCH } from "./chat";
+import type { NostrEvent } from "../engine/nostr/event";
 import { isStartedPayment } from "./lightning";
 import { lightningHooks, lightningLive, usableChannels } from "./lightning-hooks";
 import type { AllViews, LiveState } from "../projections/live";
@@ -543,6 +545,7 @@ export class WalletHost {
   private nostrHooks(): EngineHooks["nostr"] {
     return {
       pending: () => pendingEvents(this.states.nostr),
+      targets: (id) => targetRelays(this.states.nostr, id),
       published: (id, relay) =>
         this.enqueue(async () => {
           if (!this.states.nostr.outbox.has(id)) return;
@@ -557,7 +560,30 @@ export class WalletHost {
           await this.commit({ events: [newEvent("nostr.failed", { id, refusals: kept })] });
         }),
       onStatus: (status) => this.setLive({ nostr_relays: status }),
+      arrived: (name, event) => this.arrived(name, event),
     };
+  }
+
+  /** Relay events the live message subscription brought, gathered for one ReceiveMessages. */
+  private arrivals: NostrEvent[] = [];
+
+  /**
+   * A private message arrived on the live subscription: it is recorded at once (events that arrive together
+   * in one command), and `live.messages_arrived` tells an open chat to read itself again.
+   */
+  private arrived(name: string, event: NostrEvent): void {
+    if (name !== MESSAGES_WATCH || this.stopped) return;
+    this.arrivals.push(event);
+    if (this.arrivals.length > 1) return;
+    setTimeout(() => {
+      const events = this.arrivals;
+      this.arrivals = [];
+      if (this.stopped) return;
+      void this.run({ _tag: "ReceiveMessages", events }).then((a) => {
+        const received = a.ok ? (a.value as { received: number }).received : 0;
+        if (received > 0) this.setLive({ messages_arrived: (this.live.messages_arrived ?? 0) + received });
+      });
+    }, 0);
   }
 
   /** After an import or a delete, the log on disk is the truth again. */

@@ -22,12 +22,13 @@ import { rootKey } from "../engine/keys/mnemonic";
 import { hex } from "@scure/base";
 import type { LnurlOffer } from "./command";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
-import { makeZapRequest } from "nostr-tools/nip57";
-import { finalizeEvent } from "nostr-tools/pure";
+import { ZAP_PRIVACIES, zapRequestJson } from "../engine/nostr/zap-request";
 import { crdtProjection } from "../projections/crdt";
 import { npubToHex } from "./contact-form";
 import { keyInUse } from "./nostr";
 import { decodeBolt11 } from "../engine/parse/bolt11";
+import { isHodlDestination, isHodlHost } from "../engine/parse/hodl";
+import { settingsOf } from "../projections/settings";
 import { newEvent } from "../events/make";
 import { InvalidInput, isWalletError, ServerUnavailable, unexpected, type WalletError } from "../errors";
 import { createInvoice } from "./lightning";
@@ -101,6 +102,14 @@ const offerChanged = () =>
     key: "lnurl.error_offer_changed",
   });
 
+/** A zap to a hodl-invoice provider while zaps to them are off: nothing is asked for or paid. */
+const hodlZapOff = () =>
+  new InvalidInput({
+    message:
+      "This payee holds its invoices, so zaps to it are off. Turn on zaps to hodl-invoice providers in Settings → Admin to send one.",
+    key: "send.error_hodl_zap",
+  });
+
 const wrongKind = () =>
   new InvalidInput({ message: "This LNURL is for something else.", key: "lnurl.error_unsupported" });
 
@@ -112,32 +121,34 @@ export const decodeLnurl: Handler<"DecodeLnurl"> = (cmd, ctx) =>
 
 export const lnurlPayInvoice: Handler<"LnurlPayInvoice"> = (cmd, ctx) =>
   Effect.gen(function* () {
-    // A zap (NIP-57) to a contact: a zap request signed by the wallet's key, when the service takes them.
+    // A zap (NIP-57) to a contact, when the service takes them: public (signed by the wallet's key), private
+    // (the real request encrypted to the contact) or anonymous (a throwaway key).
+    const privacy = cmd.zap?.privacy ?? "Public";
+    if (!ZAP_PRIVACIES.includes(privacy))
+      return yield* Effect.fail(new InvalidInput({ message: "Unknown zap privacy." }));
     const zapTo = cmd.zap ? yield* zapRecipient(ctx, cmd.zap.contactId) : null;
     const key = zapTo ? yield* keyInUse(ctx) : null;
     const relays = ctx.config?.nostr?.relays ?? [];
+    // Zaps to a provider that holds its invoices only when the owner allowed it (settings → admin).
+    const hodlAllowed = settingsOf(crdtProjection.view(ctx.states.crdt)).should_zap_hodl;
+    if (zapTo && !hodlAllowed && isHodlDestination(null, cmd.lnurl)) return yield* Effect.fail(hodlZapOff());
     const answer = yield* ctx.outside(
       lnurlCall(async () => {
         const p = await fetchParams(http, cmd.lnurl);
         if (p.tag !== "payRequest") throw wrongKind();
         // The offer read again must be the one the owner confirmed: same host, same metadata.
         if (fingerprintOf(p) !== cmd.fingerprint) throw offerChanged();
+        if (zapTo && !hodlAllowed && isHodlHost(p.domain)) throw hodlZapOff();
         const zapRequest =
           zapTo && key && p.nostrPubkey !== null
-            ? JSON.stringify(
-                finalizeEvent(
-                  {
-                    ...makeZapRequest({
-                      pubkey: zapTo,
-                      amount: Number(cmd.amountSats * 1000n),
-                      comment: cmd.comment.trim(),
-                      relays: [...relays],
-                    }),
-                    created_at: Math.floor(ctx.stamp.now() / 1000),
-                  },
-                  key.secret,
-                ),
-              )
+            ? zapRequestJson(privacy, {
+                secret: key.secret,
+                recipient: zapTo,
+                amountMsat: cmd.amountSats * 1000n,
+                comment: cmd.comment.trim(),
+                relays,
+                createdAt: Math.floor(ctx.stamp.now() / 1000),
+              })
             : undefined;
         const r = await requestPayInvoice(http, p, cmd.amountSats, cmd.comment, ctx.network, zapRequest);
         return { ...r, zapRequest: zapRequest ?? null, service: p.nostrPubkey };

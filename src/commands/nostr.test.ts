@@ -3,105 +3,34 @@
  * and media server (harness/nostr). A TCP forwarder in front of the relay plays the network going away and
  * coming back. The wallet's events are read back with nostr-tools' SimplePool, not the wallet's own client.
  */
-import { createServer, type Server, type Socket, connect } from "node:net";
-import type { AddressInfo } from "node:net";
 import { SimplePool, useWebSocketImplementation as setPoolSocket } from "nostr-tools/pool";
 import { verifyEvent } from "nostr-tools/pure";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
-import { nodeWebSocket } from "../../harness/pipes";
 import { SEEDED } from "../../harness/nostr/people";
-import { serveNostr } from "../../harness/nostr/standalone";
-import type { NostrWorld } from "../../harness/nostr/world";
-import type { WalletConfig } from "../config";
-import type { Platform } from "../engine/engine";
-import { nostrEngine } from "../engine/nostr/engine";
 import { npubOf, parseNpub, pubkeyOf, seedSecretKey } from "../engine/nostr/keys";
 import { WalletDb } from "../events/db";
 import { readEvents, readKv } from "../events/log";
 import { KV } from "../events/storage-keys";
-import type { CommandAnswer } from "./host";
-import { WalletHost } from "./host";
 import { isSealed } from "./at-rest";
-import { makeStateCipher } from "./state-cipher";
+import type { WalletHost } from "./host";
+import { type NostrTestWorld, ok, openNostrHost, startNostrWorld } from "./host.testing";
 
 setPoolSocket(WebSocket);
 
-const cipher = makeStateCipher({ iterations: 1000, allowWeak: true });
-const platform: Platform = {
-  fetch: (i, init) => fetch(i, init),
-  makeSocket: nodeWebSocket,
-  loadLdk: async () => undefined,
-  webSocket: WebSocket as unknown as typeof globalThis.WebSocket,
-};
-
-const ok = <T = unknown>(a: CommandAnswer): T => {
-  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
-  return a.value as T;
-};
-
-/** A TCP forwarder to the world's port that can be taken down and brought back on the same port. */
-class Link {
-  private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-  constructor(private readonly target: number) {}
-  async up(): Promise<void> {
-    const server = createServer((s) => {
-      const upstream = connect(this.target, "127.0.0.1");
-      for (const x of [s, upstream]) {
-        this.sockets.add(x);
-        x.on("close", () => this.sockets.delete(x));
-        x.on("error", () => x.destroy());
-      }
-      s.pipe(upstream);
-      upstream.pipe(s);
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", () => resolve()));
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
-  }
-  async down(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    for (const s of this.sockets) s.destroy();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-}
-
-let world: { nostr: NostrWorld; base: string; stop: () => Promise<void> };
-let link: Link;
+let world: NostrTestWorld;
 let n = 0;
 
 beforeAll(async () => {
-  world = await serveNostr();
-  link = new Link(Number(new URL(world.base).port));
-  await link.up();
+  world = await startNostrWorld();
 });
 afterAll(async () => {
-  await link.down();
   await world.stop();
 });
 
-const configOf = (relays: string[]): WalletConfig => ({
-  network: "regtest",
-  esplora: "http://127.0.0.1:1",
-  proxy: null,
-  lsp: null,
-  priceSource: "",
-  nostr: { relays, primal: `${world.base}/primal`, blossom: `${world.base}/blossom` },
-});
-
-const viaLink = () => [`ws://127.0.0.1:${link.port}/nostr`];
-
-const openHost = (db: WalletDb, relays = viaLink()) =>
-  WalletHost.open({
-    db,
-    config: configOf(relays),
-    cipher,
-    onViews: () => undefined,
-    engines: { list: [nostrEngine], platform },
-  });
+const configOf = (relays: string[]) => world.configOf(relays);
+const viaLink = () => world.viaLink();
+const openHost = (db: WalletDb, relays = viaLink()) => openNostrHost(db, configOf(relays));
 
 /** The newest kind 0 of `pubkey` as an outside client reads it from the world's relay (not through the link). */
 const profileOnRelay = async (pubkey: string) => {
@@ -213,14 +142,7 @@ describe("an imported nsec with a password", () => {
   it("is sealed at rest like the seed, and unreadable until the wallet is unlocked", async () => {
     const db = new WalletDb(`nostr-${++n}`);
     const open = () =>
-      WalletHost.open({
-        db,
-        config: configOf(["ws://127.0.0.1:1/nostr"]),
-        cipher,
-        kdf: { iterations: 1000, allowWeak: true },
-        onViews: () => undefined,
-        engines: { list: [nostrEngine], platform },
-      });
+      openNostrHost(db, configOf(["ws://127.0.0.1:1/nostr"]), { kdf: { iterations: 1000, allowWeak: true } });
     let host = await open();
     const bob = world.nostr.seeded[1];
     if (!bob) throw new Error("no seeded people");
@@ -254,7 +176,7 @@ describe("an imported nsec with a password", () => {
 describe("profile and outbox", () => {
   it("a profile made while the relay is unreachable is kept in the log and published after a reload", async () => {
     const db = new WalletDb(`nostr-${++n}`);
-    await link.down();
+    await world.link.down();
     let host = await openHost(db);
     let pubkey = "";
     try {
@@ -267,7 +189,7 @@ describe("profile and outbox", () => {
     }
     expect(await profileOnRelay(pubkey)).toBeNull();
     // The tab is reloaded with the network back: the outbox folds from the log and goes out.
-    await link.up();
+    await world.link.up();
     host = await openHost(db);
     try {
       await vi.waitFor(() => expect(host.views().profile.pending).toBe(0), {
@@ -314,7 +236,7 @@ describe("profile and outbox", () => {
       });
       expect(refused).toMatchObject({ ok: false, error: { key: "contacts.email_error" } });
 
-      await link.down();
+      await world.link.down();
       ok(
         await host.run({
           _tag: "EditNostrProfile",
@@ -328,7 +250,7 @@ describe("profile and outbox", () => {
         profile: { name: "Paula P", lud16: "paula@example.com" },
       });
       expect(await profileOnRelay(pubkey)).toMatchObject({ name: "Paula" });
-      await link.up();
+      await world.link.up();
       await vi.waitFor(() => expect(host.views().profile.pending).toBe(0), {
         timeout: 60_000,
         interval: 200,
@@ -391,15 +313,9 @@ describe("profile and outbox", () => {
 
   it("says 'Missing PRIMAL_API environment variable' when no cache service is set and no relay answers", async () => {
     const db = new WalletDb(`nostr-${++n}`);
-    const host = await WalletHost.open({
-      db,
-      config: {
-        ...configOf(["ws://127.0.0.1:1/nostr"]),
-        nostr: { relays: ["ws://127.0.0.1:1/nostr"], primal: "", blossom: "" },
-      },
-      cipher,
-      onViews: () => undefined,
-      engines: { list: [nostrEngine], platform },
+    const host = await openNostrHost(db, {
+      ...configOf(["ws://127.0.0.1:1/nostr"]),
+      nostr: { relays: ["ws://127.0.0.1:1/nostr"], primal: "", blossom: "" },
     });
     try {
       ok(await host.run({ _tag: "CreateWallet" }));

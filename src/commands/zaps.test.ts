@@ -3,7 +3,8 @@
  * with zaps on; the zap request the wallet signs is validated by an outside client (nostr-tools'
  * `nip57.validateZapRequest`), and the receipt the service publishes once paid is checked against it.
  */
-import { makeZapReceipt, validateZapRequest } from "nostr-tools/nip57";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { makeZapReceipt, makeZapRequest, validateZapRequest } from "nostr-tools/nip57";
 import {
   finalizeEvent,
   generateSecretKey,
@@ -11,42 +12,30 @@ import {
   type VerifiedEvent,
   verifyEvent,
 } from "nostr-tools/pure";
-import WebSocket from "ws";
-import { nodeWebSocket } from "../../harness/pipes";
 import { serveNostr } from "../../harness/nostr/standalone";
 import type { NostrWorld } from "../../harness/nostr/world";
-import type { Platform } from "../engine/engine";
-import { nostrEngine } from "../engine/nostr/engine";
 import { readEvents } from "../events/log";
 import { foldEvents } from "../projections";
 import { npubEncode } from "nostr-tools/nip19";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { base64, bech32, utf8 } from "@scure/base";
+import type { FriendZap } from "../projections/zaps";
+import * as nip04 from "nostr-tools/nip04";
+import { seedSecretKey } from "../engine/nostr/keys";
+import { openPrivateZap, privateZapKey } from "../engine/nostr/zap-request";
 import { signInvoice } from "../../harness/bolt11-sign";
 import { type LnurlService, startLnurlService } from "../../harness/lnurl";
 import type { WalletConfig } from "../config";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { WalletDb } from "../events/db";
 import type { LnurlOffer } from "./command";
-import { type CommandAnswer, WalletHost } from "./host";
-import { makeStateCipher } from "./state-cipher";
-
-const ok = <T = unknown>(a: CommandAnswer): T => {
-  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
-  return a.value as T;
-};
+import { ok, openNostrHost } from "./host.testing";
 
 const serviceKey = generateSecretKey();
 const receipts: VerifiedEvent[] = [];
 const paid = new Map<string, () => void>();
 let service: LnurlService;
 let world: { nostr: NostrWorld; base: string; stop: () => Promise<void> };
-const platform: Platform = {
-  fetch: (i, init) => fetch(i, init),
-  makeSocket: nodeWebSocket,
-  loadLdk: async () => undefined,
-  webSocket: WebSocket as unknown as typeof globalThis.WebSocket,
-};
-
 beforeAll(async () => {
   world = await serveNostr();
   service = await startLnurlService({
@@ -67,6 +56,16 @@ afterAll(async () => {
   await world.stop();
 });
 
+const openHost = (db: WalletDb, primal = "") =>
+  openNostrHost(db, {
+    network: "regtest",
+    esplora: "http://127.0.0.1:1",
+    proxy: null,
+    lsp: null,
+    priceSource: "",
+    nostr: { relays: [world.nostr.relayUrl], primal, blossom: "" },
+  } satisfies WalletConfig);
+
 describe("zaps to a contact", () => {
   it("signs a public zap request an outside client validates, and the published receipt matches it", async () => {
     const friend = getPublicKey(generateSecretKey());
@@ -77,20 +76,7 @@ describe("zaps to a contact", () => {
       description: "Tips",
     });
     const db = new WalletDb(`zaps-${Date.now()}`);
-    const host = await WalletHost.open({
-      db,
-      config: {
-        network: "regtest",
-        esplora: "http://127.0.0.1:1",
-        proxy: null,
-        lsp: null,
-        priceSource: "",
-        nostr: { relays: [world.nostr.relayUrl], primal: "", blossom: "" },
-      } satisfies WalletConfig,
-      cipher: makeStateCipher({ iterations: 1000, allowWeak: true }),
-      onViews: () => undefined,
-      engines: { list: [nostrEngine], platform },
-    });
+    const host = await openHost(db);
     try {
       ok(await host.run({ _tag: "CreateWallet" }));
       const contactId = ok<{ id: string }>(
@@ -189,6 +175,217 @@ describe("zaps to a contact", () => {
         }),
       );
       expect(plain.zapRequest).toBeNull();
+    } finally {
+      await host.stop();
+    }
+  }, 60_000);
+
+  it("makes private and anonymous zap requests an outside client validates, and their receipts match", async () => {
+    const friendSecret = generateSecretKey();
+    const friend = getPublicKey(friendSecret);
+    const { url, address } = service.addPay({
+      name: "quiet",
+      minSendable: 1_000n,
+      maxSendable: 100_000_000n,
+      description: "Quiet tips",
+    });
+    const db = new WalletDb(`zaps-private-${Date.now()}`);
+    const host = await openHost(db);
+    try {
+      ok(await host.run({ _tag: "CreateWallet" }));
+      const { words } = ok<{ words: string[] }>(await host.run({ _tag: "ShowSeed" }));
+      const walletSecret = seedSecretKey(words.join(" "));
+      const wallet = getPublicKey(walletSecret);
+      const contactId = ok<{ id: string }>(
+        await host.run({
+          _tag: "CreateContact",
+          name: "Quiet",
+          npub: npubEncode(friend),
+          ln_address: address,
+        }),
+      ).id;
+      const offer = ok<LnurlOffer>(await host.run({ _tag: "DecodeLnurl", lnurl: url }));
+      const zap = async (privacy: "Private" | "Anonymous", amountSats: bigint, comment: string) =>
+        ok<{ bolt11: string; zapRequest: string | null }>(
+          await host.run({
+            _tag: "LnurlPayInvoice",
+            lnurl: url,
+            amountSats,
+            comment,
+            fingerprint: offer.fingerprint,
+            zap: { contactId, privacy },
+          }),
+        );
+
+      // Private: signed by a key derived from the wallet's, the real request encrypted to the friend.
+      const priv = await zap("Private", 1_000n, "just between us");
+      const privRequest = priv.zapRequest ?? "";
+      expect(validateZapRequest(privRequest)).toBeNull();
+      const p = JSON.parse(privRequest) as VerifiedEvent;
+      expect(p.pubkey).not.toBe(wallet);
+      expect(p.pubkey).toBe(getPublicKey(privateZapKey(walletSecret, friend, p.created_at)));
+      expect(p.content).toBe("");
+      expect(p.tags).toContainEqual(["p", friend]);
+      expect(p.tags).toContainEqual(["amount", "1000000"]);
+      const anon = p.tags.find((t) => t[0] === "anon")?.[1] ?? "";
+      expect(anon).toMatch(/^pzap1[02-9ac-hj-np-z]+_iv1[02-9ac-hj-np-z]+$/);
+      // The friend opens it as Damus and Amethyst do: bech32 back to NIP-04's form, nostr-tools' nip04.
+      const [ct = "", iv = ""] = anon.split("_");
+      const payload = `${base64.encode(bech32.fromWords(bech32.decode(ct as `${string}1${string}`, false).words))}?iv=${base64.encode(bech32.fromWords(bech32.decode(iv as `${string}1${string}`, false).words))}`;
+      const inner = JSON.parse(nip04.decrypt(friendSecret, p.pubkey, payload)) as VerifiedEvent;
+      expect(verifyEvent(inner)).toBe(true);
+      expect(inner).toMatchObject({ kind: 9733, pubkey: wallet, content: "just between us" });
+      expect(inner.tags).toContainEqual(["p", friend]);
+      expect(openPrivateZap(p, friendSecret)).toEqual({ sender: wallet, comment: "just between us" });
+      // Nobody else can open it.
+      expect(openPrivateZap(p, generateSecretKey())).toBeNull();
+
+      // Anonymous: a throwaway key, an empty anon tag, the comment in clear.
+      const anonZap = await zap("Anonymous", 2_000n, "from a fan");
+      const anonRequest = anonZap.zapRequest ?? "";
+      expect(validateZapRequest(anonRequest)).toBeNull();
+      const a = JSON.parse(anonRequest) as VerifiedEvent;
+      expect(a.pubkey).not.toBe(wallet);
+      expect(a.pubkey).not.toBe(p.pubkey);
+      expect(a.tags).toContainEqual(["anon"]);
+      expect(a.content).toBe("from a fan");
+
+      // Both paid: the service publishes a receipt for each, which the wallet matches to its request.
+      const before = receipts.length;
+      for (const z of [priv, anonZap]) paid.get(decodeBolt11(z.bolt11)?.paymentHash ?? "")?.();
+      await expect.poll(() => receipts.length).toBe(before + 2);
+      for (const [z, request] of [
+        [priv, privRequest],
+        [anonZap, anonRequest],
+      ] as const) {
+        const receipt = receipts.find((r) => r.tags.some((t) => t[0] === "bolt11" && t[1] === z.bolt11));
+        expect(receipt && verifyEvent(receipt)).toBe(true);
+        expect(receipt?.tags).toContainEqual(["description", request]);
+        expect(receipt?.tags).toContainEqual(["p", friend]);
+        expect(receipt?.tags).toContainEqual(["P", (JSON.parse(request) as VerifiedEvent).pubkey]);
+      }
+      expect(ok<{ confirmed: number }>(await host.run({ _tag: "CheckZaps" })).confirmed).toBe(2);
+      // Each shows as a zap of its kind once its receipt matched.
+      const zaps = foldEvents(await readEvents(db)).chat.zaps;
+      expect(zaps.get(decodeBolt11(priv.bolt11)?.paymentHash ?? "")).toMatchObject({
+        privacy: "Private",
+        confirmed: true,
+      });
+      expect(zaps.get(decodeBolt11(anonZap.bolt11)?.paymentHash ?? "")).toMatchObject({
+        privacy: "Anonymous",
+        confirmed: true,
+      });
+    } finally {
+      await host.stop();
+    }
+  }, 60_000);
+
+  it("zaps a hodl-invoice provider only once the owner turned zaps to hodl on", async () => {
+    const db = new WalletDb(`zaps-hodl-${Date.now()}`);
+    const host = await openHost(db);
+    try {
+      ok(await host.run({ _tag: "CreateWallet" }));
+      const contactId = ok<{ id: string }>(
+        await host.run({
+          _tag: "CreateContact",
+          name: "Held",
+          npub: npubEncode(getPublicKey(generateSecretKey())),
+          ln_address: "held@zeuspay.com",
+        }),
+      ).id;
+      const ask = (zap: { contactId: string } | null) =>
+        host.run({
+          _tag: "LnurlPayInvoice",
+          lnurl: "https://zeuspay.com/.well-known/lnurlp/held",
+          amountSats: 21n,
+          comment: "",
+          fingerprint: "any",
+          zap,
+        });
+      const logged = (await readEvents(db)).length;
+      expect(await ask({ contactId })).toMatchObject({
+        ok: false,
+        error: { _tag: "InvalidInput", key: "send.error_hodl_zap" },
+      });
+      expect((await readEvents(db)).length).toBe(logged);
+      // A plain payment is not a zap: the toggle does not stop it (the provider is unreachable from here).
+      expect(await ask(null)).toMatchObject({ ok: false, error: { _tag: "ServerUnavailable" } });
+      // Turned on: the zap goes ahead to the provider.
+      ok(await host.run({ _tag: "SetZapHodl", enabled: true }));
+      expect(await ask({ contactId })).toMatchObject({ ok: false, error: { _tag: "ServerUnavailable" } });
+    } finally {
+      await host.stop();
+    }
+  }, 90_000);
+
+  it("the friends tab's rows open the chat of a saved contact, and name someone newly found for the owner to add", async () => {
+    const friendSecret = generateSecretKey();
+    const friend = getPublicKey(friendSecret);
+    const strangerSecret = generateSecretKey();
+    const stranger = getPublicKey(strangerSecret);
+    // Two zaps made and received by outside clients (nostr-tools), their receipts on the world's relay.
+    const zapOf = (sender: Uint8Array, to: string, at: number) => {
+      const request = JSON.stringify(
+        finalizeEvent(
+          {
+            ...makeZapRequest({ pubkey: to, amount: 5_000, relays: [world.nostr.relayUrl] }),
+            created_at: at,
+          },
+          sender,
+        ),
+      );
+      const bolt11 = signInvoice({ msat: 5_000n, descriptionHash: sha256(utf8.decode(request)) });
+      world.nostr.relay.publish(
+        finalizeEvent(
+          makeZapReceipt({ zapRequest: request, bolt11, paidAt: new Date(at * 1000) }),
+          serviceKey,
+        ),
+      );
+    };
+    const now = Math.floor(Date.now() / 1000);
+    zapOf(strangerSecret, friend, now - 20);
+    zapOf(friendSecret, getPublicKey(generateSecretKey()), now - 10);
+
+    const db = new WalletDb(`zaps-friends-${Date.now()}`);
+    const host = await openHost(db, `${world.base}/primal`);
+    try {
+      ok(await host.run({ _tag: "CreateWallet" }));
+      const friendId = ok<{ id: string }>(
+        await host.run({
+          _tag: "CreateContact",
+          name: "Friend",
+          npub: npubEncode(friend),
+          ln_address: "",
+          fromProfile: true,
+        }),
+      ).id;
+      ok(await host.run({ _tag: "SetFollowed", id: friendId, followed: true }));
+      const rows = async () =>
+        ok<{ zaps: FriendZap[] }>(await host.run({ _tag: "GetFriendZaps" })).zaps.map((z) => ({
+          from: z.from_hexpub,
+          chat: z.chat,
+        }));
+      expect(await rows()).toEqual([
+        // The friend's zap: the row opens the friend's chat.
+        { from: friend, chat: { npub: npubEncode(friend), name: "Friend", contact_id: friendId } },
+        // Someone not among the contacts zapped the friend: newly found, the row asks before adding them.
+        { from: stranger, chat: { npub: npubEncode(stranger), name: null, contact_id: null } },
+      ]);
+      // Continue adds them as the screen does; the row then opens their chat.
+      const { id } = ok<{ id: string }>(
+        await host.run({
+          _tag: "CreateContact",
+          name: "Stranger",
+          npub: npubEncode(stranger),
+          ln_address: "",
+          fromProfile: true,
+        }),
+      );
+      expect((await rows())[1]?.chat).toEqual({
+        npub: npubEncode(stranger),
+        name: "Stranger",
+        contact_id: id,
+      });
     } finally {
       await host.stop();
     }

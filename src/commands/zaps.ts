@@ -3,6 +3,7 @@
  * own follow list), from the cache service's `zaps_feed`, a page of at most 100, older pages by `until`.
  */
 import { Effect } from "effect";
+import { npubEncode } from "nostr-tools/nip19";
 import { fetchZaps, ZapsFailed } from "../engine/nostr/zaps";
 import { ServerUnavailable, unexpected } from "../errors";
 import { crdtProjection } from "../projections/crdt";
@@ -30,10 +31,10 @@ export const followedKeys = (ctx: HandlerContext): string[] => {
 
 export const getFriendZaps: Handler<"GetFriendZaps"> = (cmd, ctx) => {
   const keys = followedKeys(ctx);
-  const contactName = new Map<string, string>();
+  const saved = new Map<string, { id: string; name: string }>();
   for (const c of Object.values(crdtProjection.view(ctx.states.crdt).contacts ?? {})) {
     const hex = !c.deleted && c.npub ? npubToHex(c.npub) : null;
-    if (hex) contactName.set(hex, c.name);
+    if (hex) saved.set(hex, { id: c.id, name: c.name });
   }
   return Effect.map(
     ctx.outside(
@@ -54,19 +55,26 @@ export const getFriendZaps: Handler<"GetFriendZaps"> = (cmd, ctx) => {
             : unexpected(e),
       }),
     ),
-    (page) =>
-      outcome({
-        zaps: page.zaps.map(
-          (z): FriendZap => ({
+    (page) => {
+      const nameOf = (hex: string | null) =>
+        hex ? (saved.get(hex)?.name ?? page.names.get(hex) ?? null) : null;
+      return outcome({
+        zaps: page.zaps.map((z): FriendZap => {
+          const person = z.from_hexpub ?? z.to_hexpub;
+          return {
             ...z,
-            from_name: z.from_hexpub
-              ? (contactName.get(z.from_hexpub) ?? page.names.get(z.from_hexpub) ?? null)
-              : null,
-            to_name: contactName.get(z.to_hexpub) ?? page.names.get(z.to_hexpub) ?? null,
-          }),
-        ),
+            from_name: nameOf(z.from_hexpub),
+            to_name: nameOf(z.to_hexpub),
+            chat: {
+              npub: npubEncode(person),
+              name: nameOf(person),
+              contact_id: saved.get(person)?.id ?? null,
+            },
+          };
+        }),
         until: page.until,
-      }),
+      });
+    },
   );
 };
 

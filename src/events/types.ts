@@ -181,7 +181,11 @@ export interface EventPayloads {
    * A signed nostr event the wallet publishes (profile, follow list): stored before it is sent, sent again
    * to the relays until one answers OK (`nostr.published`), across reloads.
    */
-  "nostr.queued": { event: NostrEventJson };
+  /**
+   * `relays`: where it goes instead of the wallet's own relays (a gift wrap to the addressee's NIP-17 inbox
+   * relays, kind 10050); absent for the wallet's relays.
+   */
+  "nostr.queued": { event: NostrEventJson; relays?: readonly string[] };
   /** A relay answered OK to a queued event. */
   "nostr.published": { id: string; relay: string };
   /** A signed event read from a relay or the cache service (an imported profile or follow list). */

@@ -59,6 +59,9 @@ const ecashMove = {
   payment_hash: (x: unknown) => x === null || hex64(x),
 };
 
+/** The most relays one queued event may name (a NIP-17 inbox list is short). */
+export const MAX_TARGET_RELAYS = 10;
+
 const fields =
   (spec: Record<string, (x: unknown) => boolean>): Check =>
   (p) => {
@@ -178,7 +181,14 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
   }),
   "nostr.identity": fields({ pubkey: hex64, imported: (x) => typeof x === "boolean" }),
   // A nostr event in the log is signed by its author: one whose id or signature does not check is refused.
-  "nostr.queued": fields({ event: (x) => checkEvent(x) !== null }),
+  "nostr.queued": fields({
+    event: (x) => checkEvent(x) !== null,
+    relays: (x) =>
+      x === undefined ||
+      (Array.isArray(x) &&
+        x.length <= MAX_TARGET_RELAYS &&
+        x.every((u) => str(u) && (u as string).length <= 2_000 && /^wss?:\/\//.test(u as string))),
+  }),
   "nostr.published": fields({ id: hex64, relay: (x) => str(x) && (x as string).length <= 2_000 }),
   "nostr.fetched": fields({ event: (x) => checkEvent(x) !== null }),
   "nostr.failed": fields({

@@ -38,8 +38,27 @@ export interface ZapAsked {
   readonly request: string;
   readonly service: string;
   readonly recipient: string;
+  /** Derived from the request (NIP-57): an `anon` tag with the encrypted request is private, an empty one anonymous. */
+  readonly privacy: "Public" | "Private" | "Anonymous";
   readonly confirmed: boolean;
 }
+
+/** A zap request's kind by its `anon` tag (spec 1 §3 zap); a request that does not parse counts as public. */
+export const zapPrivacyOf = (request: string): ZapAsked["privacy"] => {
+  try {
+    const tags = (JSON.parse(request) as { tags?: unknown }).tags;
+    const anon = Array.isArray(tags)
+      ? (tags.find((t) => Array.isArray(t) && t[0] === "anon") as unknown[] | undefined)
+      : undefined;
+    return anon === undefined
+      ? "Public"
+      : typeof anon[1] === "string" && anon[1] !== ""
+        ? "Private"
+        : "Anonymous";
+  } catch {
+    return "Public";
+  }
+};
 
 const before = (a: ChatMessage, b: ChatMessage) => a.at < b.at || (a.at === b.at && a.id < b.id);
 
@@ -75,6 +94,7 @@ export const chatProjection = projection<ChatState, ChatState>({
           request: p.request,
           service: p.service,
           recipient: p.recipient,
+          privacy: zapPrivacyOf(p.request),
           confirmed: false,
         });
       return s;
@@ -151,11 +171,14 @@ export interface ChatPage {
   readonly more: boolean;
 }
 
-/** Payments that were zaps whose receipt matched their request show as public zaps (spec 1 activity item). */
+/** Payments that were zaps whose receipt matched their request show as zaps of their kind (spec 1 activity item). */
 export const withZaps = <T extends { readonly id: string; readonly privacy_level: string }>(
   items: readonly T[],
   zaps: ReadonlyMap<string, ZapAsked>,
 ): T[] =>
   zaps.size === 0
     ? [...items]
-    : items.map((i) => (zaps.get(i.id)?.confirmed ? { ...i, privacy_level: "Public" as const } : i));
+    : items.map((i) => {
+        const z = zaps.get(i.id);
+        return z?.confirmed ? { ...i, privacy_level: z.privacy } : i;
+      });

@@ -31,6 +31,8 @@ export interface LiveState {
   readonly has_password: boolean;
   /** The nostr relays in use and whether each is connected now (empty while the nostr engine is off). */
   readonly nostr_relays?: readonly { readonly url: string; readonly connected: boolean }[];
+  /** How many private messages the live relay subscription recorded since the wallet opened (an open chat reads itself again when it grows). */
+  readonly messages_arrived?: number;
 }
 
 export type AllViews = Views & { readonly live: LiveState };

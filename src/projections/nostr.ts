@@ -19,6 +19,8 @@ export interface NostrState {
   readonly outbox: Map<string, NostrEvent>;
   /** Queued events every relay refused for good, with the first relay's reason: no longer sent. */
   readonly failed: Map<string, string>;
+  /** The relays a queued event goes to instead of the wallet's (the addressee's inbox relays), by id. */
+  readonly targets: Map<string, readonly string[]>;
   readonly published: Set<string>;
   /** The newest NIP-87 recommendation (kind 38000) of each author and custodian, by its address. */
   readonly recommendations: Map<string, NostrEvent>;
@@ -84,6 +86,7 @@ export const nostrProjection = projection<NostrState, NostrState>({
     follows: new Map(),
     outbox: new Map(),
     failed: new Map(),
+    targets: new Map(),
     published: new Set(),
     recommendations: new Map(),
     withdrawn: new Map(),
@@ -95,12 +98,16 @@ export const nostrProjection = projection<NostrState, NostrState>({
         return s;
       case "nostr.queued":
         // An edit already replaced by a newer one (from another device) is not sent.
-        if (seen(s, e.payload.event) && !s.published.has(e.payload.event.id))
+        if (seen(s, e.payload.event) && !s.published.has(e.payload.event.id)) {
           s.outbox.set(e.payload.event.id, e.payload.event);
+          if (e.payload.relays && e.payload.relays.length > 0)
+            s.targets.set(e.payload.event.id, e.payload.relays);
+        }
         return s;
       case "nostr.published":
         s.published.add(e.payload.id);
         s.outbox.delete(e.payload.id);
+        s.targets.delete(e.payload.id);
         return s;
       case "nostr.fetched":
         seen(s, e.payload.event);
@@ -129,6 +136,9 @@ export const failedEvents = (s: NostrState): { readonly event: NostrEvent; reado
 /** The recommendation of custodian `id` by the key in use, or null. */
 export const ownRecommendation = (s: NostrState, id: string): NostrEvent | null =>
   s.identity ? (s.recommendations.get(recommendationAddress(s.identity.pubkey, id)) ?? null) : null;
+
+/** Where queued event `id` goes instead of the wallet's relays; undefined for the wallet's own. */
+export const targetRelays = (s: NostrState, id: string): readonly string[] | undefined => s.targets.get(id);
 
 /** The newest profile event of the key in use, or null. */
 export const ownProfileEvent = (s: NostrState): NostrEvent | null =>

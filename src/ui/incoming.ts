@@ -41,18 +41,4 @@ export const pathFor = (raw: string, network: Network): { path: string } | { err
   return { path: `/send?to=${encodeURIComponent(r.original.trim())}` };
 };
 
-/** Hosts of a payment provider whose invoices are held (hodl invoices): paying them gets a warning. */
-export const HODL_INVOICE_HOSTS = ["zeuspay.com"];
-
-export const isHodlDestination = (lightningAddress: string | null, lnurl: string | null): boolean => {
-  const host = lightningAddress?.split("@")[1] ?? (lnurl ? safeHost(lnurl) : null);
-  return host !== null && HODL_INVOICE_HOSTS.some((h) => host === h || host.endsWith(`.${h}`));
-};
-
-const safeHost = (url: string): string | null => {
-  try {
-    return new URL(url).hostname.toLowerCase();
-  } catch {
-    return null;
-  }
-};
+export { HODL_INVOICE_HOSTS, isHodlDestination } from "../engine/parse/hodl";

@@ -31,7 +31,7 @@ const within = <T>(p: Promise<T>, ms: number): Promise<T | null> =>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Answers the relay's challenge; it arrives just after the connection opens, so a moment is allowed for it. */
-const authOne = async (relay: ReturnType<RelaySet["connected"]>[number], sign: AuthSigner) => {
+export const authOne = async (relay: ReturnType<RelaySet["connected"]>[number], sign: AuthSigner) => {
   for (let i = 0; i < 20; i++) {
     if ((relay as unknown as { challenge?: string }).challenge) return relay.auth(sign);
     await sleep(100);
@@ -53,3 +53,9 @@ export const authedQuery = async (
   await Promise.all(relays.connected().map((relay) => within(authOne(relay, sign), AUTH_MS)));
   return relays.query(filter);
 };
+
+/** Answers `relay`'s AUTH (within `AUTH_MS`) before a live subscription asks it for gift wraps. */
+export const authBefore =
+  (sign: AuthSigner) =>
+  (relay: ReturnType<RelaySet["connected"]>[number]): Promise<unknown> =>
+    within(authOne(relay, sign), AUTH_MS);

@@ -6,7 +6,7 @@ import type { Filter } from "nostr-tools/filter";
 import type { FetchFn } from "../http/bounded";
 import { type uploadAuth, uploadPicture } from "./blossom";
 import { fetchCachedProfile, MissingCache } from "./cache";
-import { type AuthSigner, authedQuery } from "./inbox";
+import { type AuthSigner, authBefore, authedQuery } from "./inbox";
 import type { NostrEvent } from "./event";
 import { Outbox, type OutboxHooks } from "./outbox";
 import { RELAY_TIMINGS, type RelayStatus, RelaySet, type RelayTimings } from "./relays";
@@ -19,6 +19,11 @@ export interface NostrPort {
   /** Like `query`, after answering the relays' NIP-42 AUTH with `sign` (gift wraps are served only then). */
   readonly authedQuery: (filter: Filter, sign: AuthSigner) => Promise<NostrEvent[]>;
   readonly status: () => readonly RelayStatus[];
+  /**
+   * Keeps a subscription to `filters` open on the relays (after their AUTH, with `sign`), through
+   * reconnections, under `name`; the events it brings go to the `arrived` hook. Answers the way to close it.
+   */
+  readonly watch: (name: string, filters: readonly Filter[], sign: AuthSigner) => () => void;
   /** The newest profile of `pubkey` the social-profile cache service has; throws `MissingCache` when none is set. */
   readonly cachedProfile: (pubkey: string) => Promise<NostrEvent | null>;
   /** Uploads a picture to the media server with its signed authorization; answers its URL. */
@@ -41,6 +46,8 @@ export interface NostrHttp {
 export interface NostrHooks extends OutboxHooks {
   /** The relays' connection states, whenever one changes. */
   readonly onStatus?: (status: readonly RelayStatus[]) => void;
+  /** Events a watch brought (checked: shape, size, id, signature), under the watch's name. */
+  readonly arrived?: (name: string, event: NostrEvent) => void;
 }
 
 export const makeNostrPort = (
@@ -63,6 +70,12 @@ export const makeNostrPort = (
     },
     authedQuery: (filter, sign) => authedQuery(relays, filter, sign, timings.connectMs),
     status: () => relays.status(),
+    watch: (name, filters, sign) =>
+      relays.watch(name, {
+        filters,
+        prepare: authBefore(sign),
+        onEvent: (e) => hooks.arrived?.(name, e),
+      }),
     cachedProfile: (pubkey) => {
       if (http.primal === "")
         return Promise.reject(new MissingCache("Missing PRIMAL_API environment variable"));

@@ -19,6 +19,8 @@ export interface Refusal {
 export interface OutboxHooks {
   /** The events still waiting, from the log's fold. */
   readonly pending: () => readonly NostrEvent[];
+  /** The relays event `id` goes to instead of the wallet's (the addressee's inbox relays), if any. */
+  readonly targets?: (id: string) => readonly string[] | undefined;
   /** Records that `relay` accepted event `id`; resolves once durable. */
   readonly published: (id: string, relay: string) => Promise<void>;
   /** Records that every relay refused event `id` for good, with their reasons; resolves once durable. */
@@ -62,10 +64,16 @@ export class Outbox {
     const waiting = this.hooks.pending();
     const ids = new Set(waiting.map((e) => e.id));
     for (const m of [this.refused, this.putOff]) for (const id of m.keys()) if (!ids.has(id)) m.delete(id);
-    if (waiting.length > 0 && this.relays.connected().length > 0) {
+    if (waiting.length > 0) {
       const now = this.now();
+      const connected = this.relays.connected().length > 0;
+      // An event for the addressee's own relays does not wait for the wallet's.
       for (const event of waiting)
-        if (!fromTimer || (this.putOff.get(event.id)?.notBefore ?? 0) <= now) void this.send(event);
+        if (
+          (connected || this.targetsOf(event)) &&
+          (!fromTimer || (this.putOff.get(event.id)?.notBefore ?? 0) <= now)
+        )
+          void this.send(event);
     }
     this.schedule(waiting.length > 0);
   }
@@ -75,7 +83,13 @@ export class Outbox {
     this.inFlight.add(event.id);
     try {
       const refused = this.refused.get(event.id) ?? new Map<string, string>();
-      const answers = await this.relays.publish(event, new Set(refused.keys()));
+      const targets = this.targetsOf(event);
+      const answers = targets
+        ? await this.relays.publishTo(
+            event,
+            targets.filter((url) => !refused.has(url)),
+          )
+        : await this.relays.publish(event, new Set(refused.keys()));
       if (this.stopped) return;
       const held = answers.find((a) => a.kind === "held");
       if (held) {
@@ -85,7 +99,7 @@ export class Outbox {
       }
       for (const a of answers) if (a.kind === "final") refused.set(a.relay, a.reason);
       this.refused.set(event.id, refused);
-      if (refused.size > 0 && this.relays.urls().every((url) => refused.has(url))) {
+      if (refused.size > 0 && (targets ?? this.relays.urls()).every((url) => refused.has(url))) {
         this.forget(event.id);
         await this.hooks.failed(
           event.id,
@@ -108,6 +122,11 @@ export class Outbox {
   private forget(id: string): void {
     this.refused.delete(id);
     this.putOff.delete(id);
+  }
+
+  private targetsOf(event: NostrEvent): readonly string[] | undefined {
+    const targets = this.hooks.targets?.(event.id);
+    return targets && targets.length > 0 ? targets : undefined;
   }
 
   private schedule(more: boolean): void {

@@ -70,15 +70,34 @@ interface Slot {
   timer: ReturnType<typeof setTimeout> | null;
 }
 
+/**
+ * A subscription kept open on every connected relay, and opened again on each relay that reconnects:
+ * `prepare` runs first on each relay (answering its AUTH), then every checked event goes to `onEvent`.
+ */
+export interface Watch {
+  readonly filters: readonly Filter[];
+  readonly prepare?: (relay: AbstractRelay) => Promise<unknown>;
+  readonly onEvent: (event: NostrEvent) => void;
+}
+
 export interface RelayStatus {
   readonly url: string;
   readonly connected: boolean;
 }
 
+/** One relay's settled answer to a published event, classified (`answerKind`). */
+const answerOf = (relay: string, a: PromiseSettledResult<string> | undefined): PublishAnswer => {
+  if (a?.status === "fulfilled") return { relay, kind: "held", reason: "" };
+  const reason = (a?.reason instanceof Error ? a.reason.message : String(a?.reason ?? "")).slice(0, 300);
+  return { relay, kind: answerKind(reason), reason };
+};
+
 export class RelaySet {
   private readonly slots: Slot[];
   private stopped = false;
   private readonly waiters = new Set<() => void>();
+  /** Live subscriptions by name, and what each has open on which relay. */
+  private readonly watches = new Map<string, { watch: Watch; open: Map<AbstractRelay, { close(): void }> }>();
 
   constructor(
     urls: readonly string[],
@@ -130,6 +149,46 @@ export class RelaySet {
     });
   }
 
+  /**
+   * Keeps `watch` open on every relay, now and after each reconnection, under `name` (a second watch of the
+   * same name replaces the first). Answers the way to close it.
+   */
+  watch(name: string, watch: Watch): () => void {
+    this.unwatch(name);
+    const entry = { watch, open: new Map<AbstractRelay, { close(): void }>() };
+    this.watches.set(name, entry);
+    for (const relay of this.connected()) void this.openWatch(name, entry, relay);
+    return () => {
+      if (this.watches.get(name) === entry) this.unwatch(name);
+    };
+  }
+
+  private unwatch(name: string): void {
+    const entry = this.watches.get(name);
+    this.watches.delete(name);
+    for (const sub of entry?.open.values() ?? []) sub.close();
+  }
+
+  private async openWatch(
+    name: string,
+    entry: { watch: Watch; open: Map<AbstractRelay, { close(): void }> },
+    relay: AbstractRelay,
+  ): Promise<void> {
+    await entry.watch.prepare?.(relay).catch(() => undefined);
+    // Closed, replaced, or the relay dropped meanwhile: nothing to open (a reconnection opens it anew).
+    if (this.stopped || this.watches.get(name) !== entry || !relay.connected || entry.open.has(relay)) return;
+    const sub = relay.subscribe([...entry.watch.filters], {
+      onevent: (e) => {
+        const checked = checkEvent(e);
+        if (checked) entry.watch.onEvent(checked);
+      },
+      onclose: () => {
+        if (entry.open.get(relay) === sub) entry.open.delete(relay);
+      },
+    });
+    entry.open.set(relay, sub);
+  }
+
   /** Every relay the wallet uses, connected or not. */
   urls(): string[] {
     return this.slots.map((s) => s.url);
@@ -145,12 +204,42 @@ export class RelaySet {
       s.relay?.connected && !skip.has(s.url) ? [{ url: s.url, relay: s.relay }] : [],
     );
     const answers = await Promise.allSettled(slots.map((s) => s.relay.publish(event)));
-    return slots.map(({ url }, i) => {
-      const a = answers[i];
-      if (a?.status === "fulfilled") return { relay: url, kind: "held", reason: "" };
-      const reason = (a?.reason instanceof Error ? a.reason.message : String(a?.reason ?? "")).slice(0, 300);
-      return { relay: url, kind: answerKind(reason), reason };
+    return slots.map(({ url }, i) => answerOf(url, answers[i]));
+  }
+
+  /**
+   * Sends `event` to the relays `urls` (someone else's inbox relays): through the wallet's own connection
+   * where it has one, else over a connection opened for this event and closed after. Answers each one's
+   * answer, classified as `publish` does.
+   */
+  async publishTo(event: NostrEvent, urls: readonly string[]): Promise<PublishAnswer[]> {
+    return Promise.all(
+      [...new Set(urls)].map(async (url): Promise<PublishAnswer> => {
+        const own = this.slots.find((s) => s.url === url)?.relay;
+        if (own?.connected) return answerOf(url, (await Promise.allSettled([own.publish(event)]))[0]);
+        const relay = this.relay(url);
+        try {
+          await relay.connect({ timeout: this.timings.connectMs });
+          return answerOf(url, (await Promise.allSettled([relay.publish(event)]))[0]);
+        } catch (e) {
+          return answerOf(url, { status: "rejected", reason: e });
+        } finally {
+          relay.close();
+        }
+      }),
+    );
+  }
+
+  private relay(url: string): BoundedRelay {
+    const relay = new BoundedRelay(url, {
+      verifyEvent: (e) => verifyEvent(e),
+      websocketImplementation: this.socket,
+      enableReconnect: false,
     });
+    relay.publishTimeout = this.timings.publishMs;
+    relay.baseEoseTimeout = this.timings.queryMs;
+    relay.onnotice = () => undefined;
+    return relay;
   }
 
   /**
@@ -193,14 +282,7 @@ export class RelaySet {
   private async dial(slot: Slot): Promise<void> {
     if (this.stopped) return;
     slot.timer = null;
-    const relay = new BoundedRelay(slot.url, {
-      verifyEvent: (e) => verifyEvent(e),
-      websocketImplementation: this.socket,
-      enableReconnect: false,
-    });
-    relay.publishTimeout = this.timings.publishMs;
-    relay.baseEoseTimeout = this.timings.queryMs;
-    relay.onnotice = () => undefined;
+    const relay = this.relay(slot.url);
     try {
       await relay.connect({ timeout: this.timings.connectMs });
     } catch {
@@ -223,6 +305,7 @@ export class RelaySet {
     this.report();
     for (const w of [...this.waiters]) w();
     this.onConnected(slot.url);
+    for (const [name, entry] of this.watches) void this.openWatch(name, entry, relay);
   }
 
   private retry(slot: Slot): void {

@@ -9,7 +9,10 @@
 import { Data } from "effect";
 import { boundedFetch, type FetchFn, type RequestLimits } from "../http/bounded";
 import { decodeBolt11 } from "../parse/bolt11";
+import type { Zap } from "../../projections/zaps";
 import { checkEvent, type NostrEvent } from "./event";
+
+export type { Zap };
 
 /** Spec: zaps limit 100. */
 export const ZAPS_LIMIT = 100;
@@ -27,19 +30,6 @@ export class ZapsFailed extends Data.TaggedError("ZapsFailed")<{
   readonly notArray: boolean;
   readonly cause?: unknown;
 }> {}
-
-/** A zap (spec 1 §3): public, private or anonymous, who to whom, when, how much, and its note. */
-export interface Zap {
-  readonly kind: "public" | "private" | "anonymous";
-  readonly from_hexpub: string | null;
-  readonly to_hexpub: string;
-  /** Unix seconds. */
-  readonly timestamp: number;
-  readonly amount_sats: bigint;
-  readonly note: string;
-  readonly event_id: string;
-  readonly content: string;
-}
 
 export interface ZapPage {
   /** Newest first. */

@@ -8,7 +8,7 @@ import { useWalletConfig } from "../../ui/config";
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { formatDateTime, formatSats } from "../../ui/format";
 import { pathFor } from "../../ui/incoming";
-import { useWallet } from "../../ui/wallet";
+import { useView, useWallet } from "../../ui/wallet";
 import { Avatar } from "../contacts/Avatar";
 import { usePayContact } from "../contacts/usePayContact";
 
@@ -59,6 +59,17 @@ export function Chat() {
       if (timer) clearTimeout(timer);
     };
   }, [client, load]);
+
+  // New messages arrive live from the relays' subscription; the 5 s refresh above is the fallback.
+  const arrived = useView("live")?.messages_arrived ?? 0;
+  useEffect(() => {
+    void client.dispatch({ _tag: "WatchMessages" }).catch(() => undefined);
+  }, [client]);
+  const loadNow = useRef(load);
+  loadNow.current = load;
+  useEffect(() => {
+    if (arrived > 0) void loadNow.current();
+  }, [arrived]);
 
   useEffect(() => {
     const el = list.current;

@@ -73,7 +73,13 @@ export function ActivityList() {
                   item.labels[0] ??
                   (item.inbound ? t("activity.received") : t("activity.sent"))}
                 {item.dropped ? ` · ${t("activity.dropped")}` : ""}
-                {item.privacy_level === "Public" ? ` · ${t("activity.zapped")}` : ""}
+                {item.privacy_level === "Public"
+                  ? ` · ${t("activity.zapped")}`
+                  : item.privacy_level === "Private"
+                    ? ` · ${t("zaps.kind_private")}`
+                    : item.privacy_level === "Anonymous"
+                      ? ` · ${t("zaps.kind_anonymous")}`
+                      : ""}
               </span>
               <span className={item.inbound ? "activity-amount inbound" : "activity-amount"}>
                 {item.inbound ? "+" : "-"}

@@ -1,12 +1,18 @@
 import { useCallback, useEffect, useState } from "react";
+import { useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import type { FriendZap } from "../../projections/zaps";
+import { ConfirmDialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { formatSats, relativeTime } from "../../ui/format";
 import { Skeleton } from "../../ui/Skeleton";
 import { useWallet } from "../../ui/wallet";
 
-/** The friends tab (spec 1 home): zaps among the people the owner follows, newest first, older on demand. */
+/**
+ * The friends tab (spec 1 home): zaps among the people the owner follows, newest first, older on demand.
+ * A row opens the chat with its sender (the recipient of an anonymous zap); someone not yet among the
+ * contacts is added only once the owner says Continue.
+ */
 export function FriendsZaps() {
   const { t, lang, intl } = useI18n();
   const errorText = useErrorText();
@@ -15,6 +21,32 @@ export function FriendsZaps() {
   const [until, setUntil] = useState<number | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [, navigate] = useLocation();
+  const [ask, setAsk] = useState<FriendZap["chat"] | null>(null);
+  const [adding, setAdding] = useState(false);
+
+  const openChat = (chat: FriendZap["chat"]) => {
+    if (chat.contact_id) navigate(`/chat/${encodeURIComponent(chat.contact_id)}`);
+    else setAsk(chat);
+  };
+  const addAndOpen = async (chat: FriendZap["chat"]) => {
+    setAdding(true);
+    try {
+      const { id } = await client.dispatch({
+        _tag: "CreateContact",
+        name: chat.name ?? `${chat.npub.slice(0, 12)}…`,
+        npub: chat.npub,
+        ln_address: "",
+        fromProfile: true,
+      });
+      navigate(`/chat/${encodeURIComponent(id)}`);
+    } catch (e) {
+      setError(errorText(e));
+      setAsk(null);
+    } finally {
+      setAdding(false);
+    }
+  };
 
   const load = useCallback(
     async (before: number | null) => {
@@ -49,19 +81,34 @@ export function FriendsZaps() {
       {zaps.length === 0 && !error ? <p className="empty-state">{t("home.friends_empty")}</p> : null}
       <ul className="activity-list" aria-label={t("zaps.title")}>
         {zaps.map((z) => (
-          <li key={z.event_id} className="activity-row">
-            <span className="activity-kind">{t(`zaps.kind_${z.kind}`)}</span>
-            <span className="activity-label">
-              {t("zaps.from_to", { from: who(z.from_name, z.from_hexpub), to: who(z.to_name, z.to_hexpub) })}
-              {z.note ? ` · ${z.note}` : ""}
-            </span>
-            <span className="activity-amount">
-              {t("zaps.amount", { amount: formatSats(intl, z.amount_sats) })}
-            </span>
-            <span className="activity-time">{relativeTime(z.timestamp, now, lang)}</span>
+          <li key={z.event_id}>
+            <button type="button" className="activity-row" onClick={() => openChat(z.chat)}>
+              <span className="activity-kind">{t(`zaps.kind_${z.kind}`)}</span>
+              <span className="activity-label">
+                {t("zaps.from_to", {
+                  from: who(z.from_name, z.from_hexpub),
+                  to: who(z.to_name, z.to_hexpub),
+                })}
+                {z.note ? ` · ${z.note}` : ""}
+              </span>
+              <span className="activity-amount">
+                {t("zaps.amount", { amount: formatSats(intl, z.amount_sats) })}
+              </span>
+              <span className="activity-time">{relativeTime(z.timestamp, now, lang)}</span>
+            </button>
           </li>
         ))}
       </ul>
+      <ConfirmDialog
+        open={ask !== null}
+        title={t("zaps.new_contact_title")}
+        message={t("zaps.new_contact_message", { name: ask?.name ?? `${ask?.npub.slice(0, 12) ?? ""}…` })}
+        busy={adding}
+        onConfirm={() => {
+          if (ask) void addAndOpen(ask);
+        }}
+        onCancel={() => setAsk(null)}
+      />
       {until !== null ? (
         <button type="button" className="button" disabled={loading} onClick={() => void load(until)}>
           {t("zaps.older")}

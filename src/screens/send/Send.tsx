@@ -56,6 +56,12 @@ type Fee = {
  * Send (spec 1 §5): the destination (from a scan, a link or typed), the amount with the method to pay
  * by, the fee before confirming, then the result. Every rule is decided in send-rules and the worker.
  */
+/** The send privacy control's steps (spec 1 send), then an anonymous zap (a throwaway key). */
+const PRIVACY_STEPS = ["NotAvailable", "Private", "Public", "Anonymous"] as const;
+type Privacy = (typeof PRIVACY_STEPS)[number];
+const nextPrivacy = (p: Privacy): Privacy =>
+  PRIVACY_STEPS[(PRIVACY_STEPS.indexOf(p) + 1) % PRIVACY_STEPS.length] ?? "NotAvailable";
+
 /** Asks every 3 s, for a minute at most, whether the zap's receipt arrived (CheckZaps records it). */
 const watchZapReceipt = async (client: ReturnType<typeof useWallet>) => {
   for (let i = 0; i < 20; i++) {
@@ -87,7 +93,7 @@ export function Send() {
   const [sendAll, setSendAll] = useState(false);
   const [comment, setComment] = useState("");
   // Spec 1 send: the privacy of a payment to a contact with a social key (a zap, NIP-57).
-  const [privacy, setPrivacy] = useState<"NotAvailable" | "Public">("NotAvailable");
+  const [privacy, setPrivacy] = useState<Privacy>("NotAvailable");
   const [offer, setOffer] = useState<LnurlOffer | null>(null);
   const [fee, setFee] = useState<Fee | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -274,7 +280,7 @@ export function Send() {
                   amountSats,
                   comment,
                   fingerprint: offer?.fingerprint ?? "",
-                  zap: zapping && contact ? { contactId: contact.id } : null,
+                  zap: zapping && contact ? { contactId: contact.id, privacy } : null,
                 })
                 .then((r) => {
                   successAction = r.successAction;
@@ -302,7 +308,8 @@ export function Send() {
   // A zap only to a contact with an npub, through a service that allows nostr, never for a fixed invoice.
   const zapPossible =
     !!contact?.npub && !request?.invoice && offer?.tag === "payRequest" && offer.allowsNostr;
-  const zapping = zapPossible && privacy === "Public";
+  const zapping = zapPossible && privacy !== "NotAvailable";
+  const shownPrivacy: Privacy = zapping ? privacy : "NotAvailable";
 
   const hodl = request ? isHodlDestination(request.lightning_address, request.lnurl) : false;
   const current = methods.find((m) => m.method === chosen);
@@ -434,12 +441,10 @@ export function Send() {
             type="button"
             className="button button-small"
             disabled={!zapPossible}
-            aria-label={t("send.privacy_label", {
-              value: t(`send.privacy_${zapping ? "Public" : "NotAvailable"}`),
-            })}
-            onClick={() => setPrivacy((p) => (p === "Public" ? "NotAvailable" : "Public"))}
+            aria-label={t("send.privacy_label", { value: t(`send.privacy_${shownPrivacy}`) })}
+            onClick={() => setPrivacy(nextPrivacy)}
           >
-            {t(`send.privacy_${zapping ? "Public" : "NotAvailable"}`)}
+            {t(`send.privacy_${shownPrivacy}`)}
           </button>
         ) : null}
         {fee ? (
