@@ -86,6 +86,8 @@ export class WalletHost {
   private crdtLoaded = false;
   /** Emergency mode without Automerge: a saved file carries the log (every change) but no document. */
   private crdtMissing = false;
+  /** The tokens paid to the lightning address while the wallet was closed were looked for in this run. */
+  private addressChecked = false;
   live: LiveState;
 
   private constructor(
@@ -172,7 +174,7 @@ export class WalletHost {
   }
 
   views(): AllViews {
-    return { ...deriveViews(this.states), live: this.live };
+    return { ...deriveViews(this.states, this.stampWith.now()), live: this.live };
   }
 
   /** Runs a command after those before it; never rejects. */
@@ -574,6 +576,11 @@ export class WalletHost {
     if (!this.states.wallet.exists || this.locked) return;
     const mnemonic = await Effect.runPromise(Effect.result(this.secrets.keys.mnemonic()));
     if (Result.isSuccess(mnemonic)) this.startNeeded(mnemonic.success);
+    // Payments to the lightning address while the wallet was closed wait as tokens: redeemed at start.
+    if (!this.addressChecked && !this.deps.emergency && this.states.lnaddress.reservation?.mint) {
+      this.addressChecked = true;
+      void this.run({ _tag: "RedeemAddressTokens" });
+    }
   }
 
   /** What the engines start from; null for a host that runs none (tests of the log and the secrets). */

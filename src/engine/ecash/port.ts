@@ -68,10 +68,10 @@ export interface EcashPort {
     mint: string,
     amountSats: bigint,
   ) => Promise<{ token: string; events: readonly NewEvent[] }>;
-  /** Redeems a token at its mint (which the owner must have joined). */
+  /** Redeems a token at its mint (which the owner must have joined); `memo` is the token's own note. */
   readonly receiveToken: (
     token: string,
-  ) => Promise<{ mint: string; amountSats: bigint; events: readonly NewEvent[] }>;
+  ) => Promise<{ mint: string; amountSats: bigint; memo: string | null; events: readonly NewEvent[] }>;
   /** Looks for what the seed holds at `mint` (NUT-09/13). */
   readonly restore: (mint: string) => Promise<{ amountSats: bigint; events: readonly NewEvent[] }>;
   /** Settles operations a crash interrupted (NUT-07 checks); answers their events. */

@@ -578,7 +578,7 @@ export const startCashu = async (env: CashuEnv): Promise<EcashPort> => {
         ]);
         s.state.pending = null;
         await persist(s);
-        return { mint: url, amountSats, events };
+        return { mint: url, amountSats, memo: meta.memo?.slice(0, 500) ?? null, events };
       });
     },
 
