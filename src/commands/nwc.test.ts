@@ -212,7 +212,7 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ index: 1000, name: "Shop", amount_sats: 8_000n, reason: "budget" });
     const profile = host.views().nwc.profiles.find((p) => p.index === 1000)!;
-    expect(profile.spends.reduce((s, x) => s + x.sats, 0n)).toBe(5_000n);
+    expect(profile.budget_amount - profile.budget_remaining).toBe(5_000n);
     ok(await host.run({ _tag: "DenyNwcInvoice", id: pending[0]!.id }));
     expect(host.views().nwc.pending).toHaveLength(0);
   }, 90_000);
