@@ -19,6 +19,8 @@
  *                                            go while the wallet is not reachable
  *   GET  /hermes/names/mine     (NIP-98)     {name, mint, pubkey, service} (name null when none; `service`
  *                                            is the key the service signs its messages and zap receipts with)
+ *   GET  /hermes/tokens?name=…               the operator's view: the tokens sent for `name` as messages
+ *                                            [{amount_sat, wrap_id}] (tests wait on it)
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -251,6 +253,15 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
   };
 
   const routes: RouteTable = [
+    [
+      "GET",
+      /^\/hermes\/tokens$/,
+      (_m, _b, _h, query) => ({
+        json: tokens
+          .filter((t) => t.name === (query?.get("name") ?? ""))
+          .map((t) => ({ amount_sat: Number(t.amountSats), wrap_id: t.wrapId })),
+      }),
+    ],
     [
       "GET",
       /^\/\.well-known\/lnurlp\/([^/]{1,100})$/,
