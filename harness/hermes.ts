@@ -5,8 +5,9 @@
  * @getalby/sdk's NWC client), so the money lands in the member's channel.
  *
  * When the wallet does not answer within a short bound (its tab is closed), the payment goes to the mint the
- * member chose when reserving: the service asks that mint for a quote (NUT-04, with cashu-ts's `Wallet`) and
- * hands its invoice to the payer; once paid, it mints the ecash and sends the token (cashuB, the payer's note
+ * member chose when reserving: the service asks that mint for a quote (NUT-04, with cashu-ts's `Wallet`;
+ * the world's mint takes the hash the invoice commits to, so it still matches the LUD-06 metadata or the
+ * zap request) and hands its invoice to the payer; once paid, it mints the ecash and sends the token (cashuB, the payer's note
  * as its memo) to the member's nostr key as a NIP-17 message on the world's relay, where the wallet reads and
  * redeems it at its next start. The service holds the ecash only until the relay accepted the message.
  *
@@ -26,7 +27,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { hex, utf8 } from "@scure/base";
 import { NWCClient } from "@getalby/sdk/nwc";
-import { getEncodedToken, Wallet } from "@cashu/cashu-ts";
+import { getEncodedToken, type MintQuoteBolt11Request, Wallet } from "@cashu/cashu-ts";
 import { wrapEvent } from "nostr-tools/nip17";
 import { makeZapReceipt, validateZapRequest } from "nostr-tools/nip57";
 import { SimplePool } from "nostr-tools/pool";
@@ -207,9 +208,21 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
    * The wallet did not answer: a quote of the member's mint for the amount, whose invoice the payer pays;
    * once the mint says it is paid, the ecash is minted and sent to the member as a token in a NIP-17 message.
    */
-  const receiveOffline = async (name: string, to: Fallback, sats: bigint, note: string) => {
+  const receiveOffline = async (
+    name: string,
+    to: Fallback,
+    sats: bigint,
+    note: string,
+    hash: string,
+    zap: { request: string; relays: string[] } | null,
+  ) => {
     const wallet = await mintWallet(to.mint);
-    const quote = await wallet.createMintQuoteBolt11(Number(sats), note.slice(0, 600));
+    // The world's mint takes the hash the invoice commits to (LUD-06 metadata or the zap request).
+    const quote = await wallet.mint.createMintQuoteBolt11({
+      unit: "sat",
+      amount: Number(sats),
+      description_hash: hash,
+    } as MintQuoteBolt11Request);
     const watch = async () => {
       const end = Date.now() + QUOTE_WATCH_MS;
       while (!stopped && Date.now() < end) {
@@ -228,6 +241,15 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
         );
         if (await publishUntilAccepted(wrap))
           tokens.push({ name, bolt11: quote.request, amountSats: sats, wrapId: wrap.id });
+        if (zap) {
+          // NIP-57: the receipt without a preimage (the mint, not the service, holds it).
+          const receipt = finalizeEvent(
+            makeZapReceipt({ zapRequest: zap.request, bolt11: quote.request, paidAt: new Date() }),
+            zapSecret,
+          );
+          await Promise.allSettled(pool.publish(zap.relays, receipt));
+          receipts.push({ id: receipt.id, bolt11: quote.request });
+        }
         return;
       }
     };
@@ -333,7 +355,14 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
         const fallback = fallbacks.get(owner);
         if (fallback) {
           try {
-            const bolt11 = await receiveOffline(name, fallback, msat / 1000n, note);
+            const bolt11 = await receiveOffline(
+              name,
+              fallback,
+              msat / 1000n,
+              note,
+              hash,
+              zapRequest === null ? null : { request: zapRequest, relays: zapRelays },
+            );
             payments.push({ name, msat, comment, zap, bolt11, offline: true });
             return { json: { pr: bolt11, routes: [] } };
           } catch (e) {

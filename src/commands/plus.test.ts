@@ -6,6 +6,8 @@
  * paid into its own channel while it runs, and into its mint while it is stopped (a token waiting on the
  * relay, redeemed at the next start, once).
  */
+import { sha256 } from "@noble/hashes/sha2.js";
+import { hex, utf8 } from "@scure/base";
 import { getToken } from "nostr-tools/nip98";
 import { makeZapRequest } from "nostr-tools/nip57";
 import { SimplePool } from "nostr-tools/pool";
@@ -265,14 +267,16 @@ describe("Plus membership against the world", () => {
     await w.close();
     const params = (await (await fetch(`${h.esploraUrl}/.well-known/lnurlp/satoshi.plus-1_x`)).json()) as {
       callback: string;
+      metadata: string;
     };
     const pay = (await (
       await fetch(`${params.callback}?amount=34000&comment=${encodeURIComponent("paid while closed")}`)
     ).json()) as { pr: string };
     const invoice = decodeBolt11(pay.pr)!;
     expect(invoice.amountMsat).toBe(34_000n);
-    // The mint's invoice (of the world's node), not the wallet's.
+    // The mint's invoice (of the world's node), not the wallet's; it commits to the LUD-06 metadata all the same.
     expect(invoice.payeePubkey).toBe(h.lightning.pubkey);
+    expect(invoice.descriptionHash).toBe(hex.encode(sha256(utf8.decode(params.metadata))));
     expect((await (await h.payer()).node.payInvoice(pay.pr, 100_000n)).status).toBe("succeeded");
     await until(
       "the token sent to the member",
