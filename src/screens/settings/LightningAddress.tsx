@@ -37,9 +37,9 @@ export function LightningAddress() {
   const mints = (federations ?? []).filter((f) => f.kind === "cashu");
   const [mint, setMint] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  // The mint chosen, else the one the service has, else the first joined.
+  // The mint chosen; else, for a name held, the one the service has (or none); for a new name, the first joined.
   const chosen =
-    mint ?? (state.kind === "member" && state.name ? state.mint : null) ?? mints[0]?.federation_id ?? "";
+    mint ?? (state.kind === "member" && state.name ? (state.mint ?? "") : (mints[0]?.federation_id ?? ""));
 
   const load = useCallback(async () => {
     if (!hermes) return;
