@@ -111,8 +111,8 @@ test("join Plus (refused with a balance warning until the wallet has lightning f
   // The tab opens again: the token is redeemed, and both payments show, each with its amount.
   const reopened = await context.newPage();
   await reopened.goto("/");
-  await expect(
-    reopened.getByRole("button", { name: /paid while the tab was closed.*1,500/ }),
-  ).toBeVisible({ timeout: 120_000 });
+  await expect(reopened.getByRole("button", { name: /paid while the tab was closed.*1,500/ })).toBeVisible({
+    timeout: 120_000,
+  });
   await expect(reopened.getByRole("button", { name: /2,100 sats/ }).first()).toBeVisible({ timeout: 60_000 });
 });
