@@ -65,6 +65,9 @@ export interface HostDeps {
   readonly emergency?: boolean;
 }
 
+/** How often a running wallet looks for tokens paid to its lightning address. */
+const ADDRESS_CHECK_MS = 60_000;
+
 /** The only command that never touches the owner-edited document: a new wallet has no edits yet. */
 const WITHOUT_CRDT: ReadonlySet<CommandTag> = new Set(["CreateWallet"]);
 
@@ -86,8 +89,9 @@ export class WalletHost {
   private crdtLoaded = false;
   /** Emergency mode without Automerge: a saved file carries the log (every change) but no document. */
   private crdtMissing = false;
-  /** The tokens paid to the lightning address while the wallet was closed were looked for in this run. */
+  /** The tokens paid to the lightning address are looked for in this run (at start, then now and then). */
   private addressChecked = false;
+  private addressTimer: ReturnType<typeof setTimeout> | null = null;
   live: LiveState;
 
   private constructor(
@@ -266,6 +270,7 @@ export class WalletHost {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.syncTimer) clearTimeout(this.syncTimer);
+    if (this.addressTimer) clearTimeout(this.addressTimer);
     await this.engines.stopAll();
     await this.lock.idle();
   }
@@ -577,10 +582,24 @@ export class WalletHost {
     const mnemonic = await Effect.runPromise(Effect.result(this.secrets.keys.mnemonic()));
     if (Result.isSuccess(mnemonic)) this.startNeeded(mnemonic.success);
     // Payments to the lightning address while the wallet was closed wait as tokens: redeemed at start.
-    if (!this.addressChecked && !this.deps.emergency && this.states.lnaddress.reservation?.mint) {
+    if (!this.addressChecked && !this.deps.emergency) {
       this.addressChecked = true;
-      void this.run({ _tag: "RedeemAddressTokens" });
+      void this.redeemAddressTokens();
     }
+  }
+
+  /**
+   * Redeems the tokens the lightning-address service sent, at start and then every minute while the wallet
+   * runs: a payment can reach the mint instead while the wallet is running too (the service asked while the
+   * node was still starting, and the payer paid later).
+   */
+  private async redeemAddressTokens(): Promise<void> {
+    if (this.stopped) return;
+    if (this.states.lnaddress.reservation?.mint) await this.run({ _tag: "RedeemAddressTokens" });
+    if (this.stopped) return;
+    this.addressTimer = setTimeout(() => void this.redeemAddressTokens(), ADDRESS_CHECK_MS);
+    // In Node (tests, replay) a wallet left open does not keep the process alive for it.
+    (this.addressTimer as { unref?: () => void }).unref?.();
   }
 
   /** What the engines start from; null for a host that runs none (tests of the log and the secrets). */
