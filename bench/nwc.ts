@@ -1,11 +1,10 @@
 import "fake-indexeddb/auto";
 import { NWCClient } from "@getalby/sdk/nwc";
 import WebSocket from "ws";
-import { until } from "../harness/until";
 import type { Harness } from "../harness/world";
-import { ok, openWorldHost } from "../src/commands/host.testing";
+import { ok } from "../src/commands/host.testing";
+import { nwcUri, walletWithChannel } from "../src/commands/nwc.testing";
 import { WalletDb } from "../src/events/db";
-import type { AllViews } from "../src/projections/live";
 
 // Node 20 has no global WebSocket; the outside app (the Alby SDK) uses it.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -19,48 +18,10 @@ const pct = (sorted: number[], p: number) =>
  * world's node), and the preimage back in the app. 20 payments, each to a fresh invoice of the world's node.
  */
 export const benchNwcPay = async (world: Harness) => {
-  let views: Partial<AllViews> = {};
-  const host = await openWorldHost(
-    new WalletDb("bench-nwc"),
-    {
-      network: "regtest",
-      esplora: world.esploraUrl,
-      priceSource: "",
-      proxy: world.proxyUrl,
-      lsp: world.esploraUrl,
-      nwcRelay: world.nostr.relayUrl,
-    },
-    (v) => {
-      views = { ...views, ...v };
-    },
-  );
+  const w = await walletWithChannel(world, new WalletDb("bench-nwc"));
   let client: NWCClient | null = null;
   try {
-    ok(await host.run({ _tag: "CreateWallet" }));
-    await host.whenLightning();
-    const { address } = ok<{ address: string }>(await host.run({ _tag: "GetNewAddress", labels: [] }));
-    await world.faucet(address, 300_000n);
-    const mine = async (n: number) => {
-      await world.mine(n);
-      await world.lightning.node.sync();
-      ok(await host.run({ _tag: "SyncOnchain" }));
-    };
-    await mine(1);
-    ok(await host.run({ _tag: "OpenChannel", amountSats: 200_000n }));
-    await until(
-      "channel open",
-      () => views.activity?.items.some((i) => i.kind === "ChannelOpen") ?? false,
-      60_000,
-    );
-    await until(
-      "funding out",
-      async () => {
-        await mine(1);
-        return views.channels?.some((c) => c.is_usable) ?? false;
-      },
-      120_000,
-      1000,
-    );
+    const host = w.host();
     const { index } = ok<{ index: number }>(
       await host.run({
         _tag: "CreateNwcProfile",
@@ -70,8 +31,7 @@ export const benchNwcPay = async (world: Harness) => {
         requireApproval: false,
       }),
     );
-    const { uri } = ok<{ uri: string }>(await host.run({ _tag: "GetNwcUri", index }));
-    client = new NWCClient({ nostrWalletConnectUrl: uri });
+    client = new NWCClient({ nostrWalletConnectUrl: await nwcUri(host, index) });
     await client.getInfo();
     const times: number[] = [];
     for (let i = 0; i < 20; i++) {
@@ -86,6 +46,6 @@ export const benchNwcPay = async (world: Harness) => {
     );
   } finally {
     client?.close();
-    await host.stop();
+    await w.close();
   }
 };

@@ -3,8 +3,9 @@ import { createWallet, expect, fundOnchain, syncNow, test } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
 
-test("join Plus (refused with a balance warning until the wallet has lightning funds), see the renewal date, reserve a lightning address and be paid at it by an outside payer", async ({
+test("join Plus (refused with a balance warning until the wallet has lightning funds), see the renewal date, reserve a lightning address, and an outside payer pays name@host twice (tab open, tab closed): both payments show after the reload", async ({
   page,
+  context,
   esplora,
 }) => {
   test.setTimeout(300_000);
@@ -50,6 +51,18 @@ test("join Plus (refused with a balance warning until the wallet has lightning f
   await join.click();
   await expect(page.getByRole("heading", { name: "You are a Plus member" })).toBeVisible({ timeout: 90_000 });
   await expect(page.getByText(/^Renews on .+\.$/)).toBeVisible();
+  // Membership changes the logo and the call to action.
+  await page.goto("/settings");
+  await expect(page.getByRole("link", { name: /^Manage Plus/ })).toBeVisible();
+  await page.goto("/");
+  await expect(page.getByRole("img", { name: "Wallet Plus" })).toBeVisible();
+
+  // The world's mint receives for the address while the tab is closed: the owner joins it first.
+  const mint = `${esplora}/cashu`;
+  await page.goto("/settings/federations");
+  await page.getByLabel("Federation invite code or mint URL").fill(mint);
+  await page.getByRole("button", { name: "Add" }).click();
+  await expect(page.getByRole("article", { name: "Local World Mint" })).toBeVisible({ timeout: 30_000 });
 
   // The lightning address: a member reserves a name and is paid at name@host by an outside payer.
   await page.goto("/settings");
@@ -59,6 +72,7 @@ test("join Plus (refused with a balance warning until the wallet has lightning f
   await expect(page.getByText("Only lowercase letters, digits, dash, underscore and dot.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Reserve name" })).toBeDisabled();
   const name = `plus-${Date.now()}`;
+  await expect(page.getByLabel("While the app is closed, receive into")).toHaveValue(mint);
   await page.getByLabel("Name").fill(name);
   await page.getByRole("button", { name: "Reserve name" }).click();
   const host = new URL(esplora).host;
@@ -72,7 +86,33 @@ test("join Plus (refused with a balance warning until the wallet has lightning f
   ).json()) as { pr: string };
   const paid = await postJson(esplora, "/ln/pay", { bolt11: pr });
   expect(paid.status).toBe("succeeded");
-  await page.reload();
   await page.goto("/");
   await expect(page.getByRole("button", { name: /2,100 sats/ }).first()).toBeVisible({ timeout: 60_000 });
+
+  // The tab closes; the same payer pays the address again: the world's mint receives, and the token waits
+  // on the relay for the wallet.
+  await page.close();
+  const second = (await (
+    await fetch(
+      `${params.callback}?amount=1500000&comment=${encodeURIComponent("paid while the tab was closed")}`,
+    )
+  ).json()) as { pr: string };
+  const paidClosed = await postJson(esplora, "/ln/pay", { bolt11: second.pr });
+  expect(paidClosed.status).toBe("succeeded");
+  await expect
+    .poll(
+      async () => ((await (await fetch(`${esplora}/hermes/tokens?name=${name}`)).json()) as unknown[]).length,
+      {
+        timeout: 60_000,
+      },
+    )
+    .toBe(1);
+
+  // The tab opens again: the token is redeemed, and both payments show, each with its amount.
+  const reopened = await context.newPage();
+  await reopened.goto("/");
+  await expect(reopened.getByRole("button", { name: /paid while the tab was closed.*1,500/ })).toBeVisible({
+    timeout: 120_000,
+  });
+  await expect(reopened.getByRole("button", { name: /2,100 sats/ }).first()).toBeVisible({ timeout: 60_000 });
 });

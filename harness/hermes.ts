@@ -2,18 +2,33 @@
  * The world's lightning-address service ("Hermes"): Plus members reserve a name and are paid at
  * name@<world host> (LUD-16 over LUD-06, NIP-57 allowsNostr). When a payer asks for an invoice the service
  * gets one from the member's own wallet over its wallet-connect connection (`make_invoice` with
- * @getalby/sdk's NWC client), so the money lands in the member's channel; it never holds funds itself.
+ * @getalby/sdk's NWC client), so the money lands in the member's channel.
+ *
+ * When the wallet does not answer within a short bound (its tab is closed), the payment goes to the mint the
+ * member chose when reserving: the service asks that mint for a quote (NUT-04, with cashu-ts's `Wallet`;
+ * the world's mint takes the hash the invoice commits to, so it still matches the LUD-06 metadata or the
+ * zap request) and hands its invoice to the payer; once paid, it mints the ecash and sends the token (cashuB, the payer's note
+ * as its memo) to the member's nostr key as a NIP-17 message on the world's relay, where the wallet reads and
+ * redeems it at its next start. The service holds the ecash only until the relay accepted the message.
  *
  *   GET  /.well-known/lnurlp/<name>          LUD-16 pay request
  *   GET  /hermes/pay/<name>?amount=…         LUD-06 callback: {pr, routes: []}
  *   GET  /hermes/names/check?name=…          {available}
- *   POST /hermes/names {name}   (NIP-98)     reserve: {name} or 'Name already taken'
- *   GET  /hermes/names/mine     (NIP-98)     {name} (null when none)
+ *   POST /hermes/names {name, mint?, pubkey?} (NIP-98)
+ *                                            reserve: {name, service} or 'Name already taken'; `mint` (a mint's
+ *                                            URL) and `pubkey` (the member's nostr key, hex) are where payments
+ *                                            go while the wallet is not reachable
+ *   GET  /hermes/names/mine     (NIP-98)     {name, mint, pubkey, service} (name null when none; `service`
+ *                                            is the key the service signs its messages and zap receipts with)
+ *   GET  /hermes/tokens?name=…               the operator's view: the tokens sent for `name` as messages
+ *                                            [{amount_sat, wrap_id}] (tests wait on it)
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { hex, utf8 } from "@scure/base";
 import { NWCClient } from "@getalby/sdk/nwc";
+import { getEncodedToken, type MintQuoteBolt11Request, Wallet } from "@cashu/cashu-ts";
+import { wrapEvent } from "nostr-tools/nip17";
 import { makeZapReceipt, validateZapRequest } from "nostr-tools/nip57";
 import { SimplePool } from "nostr-tools/pool";
 import { finalizeEvent, getPublicKey } from "nostr-tools/pure";
@@ -28,8 +43,31 @@ export const MAX_NAME = 64;
 const MIN_MSAT = 1_000n;
 const MAX_MSAT = 1_000_000_000n;
 const COMMENT_ALLOWED = 144;
-/** How long a payer's request waits for the member's wallet to make its invoice. */
-const WALLET_TIMEOUT_MS = 20_000;
+/**
+ * How long a payer's request waits for the member's wallet to make its invoice before the payment goes to
+ * the member's mint instead (the wallet's tab is closed, or its relay connection is down).
+ */
+export const WALLET_TIMEOUT_MS = 8_000;
+/** How long an offline payment's mint quote is watched for its payment, and how often. */
+const QUOTE_WATCH_MS = 60 * 60_000;
+const QUOTE_POLL_MS = 1_000;
+
+/** The mint and nostr key a reservation names for offline payments; both or neither. */
+const fallbackOf = (mint: unknown, pubkey: unknown): Fallback | null => {
+  if ((mint === undefined || mint === null) && (pubkey === undefined || pubkey === null)) return null;
+  if (typeof pubkey !== "string" || !/^[0-9a-f]{64}$/.test(pubkey))
+    throw new HttpError(400, "pubkey must be a nostr public key (hex)");
+  if (typeof mint !== "string" || mint.length > 300) throw new HttpError(400, "mint must be a mint's URL");
+  let url: URL;
+  try {
+    url = new URL(mint);
+  } catch {
+    throw new HttpError(400, "mint must be a mint's URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new HttpError(400, "mint must be a mint's URL");
+  return { mint: mint.replace(/\/+$/, ""), pubkey };
+};
 
 export const nameProblem = (name: string): string | null =>
   name.length === 0
@@ -44,6 +82,22 @@ export interface HermesPayment {
   readonly comment: string | null;
   readonly zap: boolean;
   readonly bolt11: string;
+  /** The wallet did not answer: the invoice is the member's mint's, and the ecash goes out as a token. */
+  readonly offline: boolean;
+}
+
+/** An offline payment's token, sent to the member as a NIP-17 message (the gift wrap's id). */
+export interface HermesToken {
+  readonly name: string;
+  readonly bolt11: string;
+  readonly amountSats: bigint;
+  readonly wrapId: string;
+}
+
+/** Where payments go while the member's wallet is not reachable. */
+interface Fallback {
+  readonly mint: string;
+  readonly pubkey: string;
 }
 
 export interface HermesService {
@@ -54,18 +108,30 @@ export interface HermesService {
   readonly nameOf: (pubkey: string) => string | null;
   /** Zap receipts published (NIP-57), newest last. */
   readonly receipts: () => readonly { id: string; bolt11: string }[];
+  /** Tokens of offline payments sent to their members, newest last. */
+  readonly tokens: () => readonly HermesToken[];
   readonly stop: () => void;
+}
+
+export interface HermesOptions {
+  /** The relay the service's NIP-17 messages go to (the world's). */
+  readonly relayUrl: string;
+  readonly walletTimeoutMs?: number;
 }
 
 /** How long a zap's invoice is watched for its payment, and how often. */
 const ZAP_WATCH_MS = 10 * 60_000;
 const ZAP_POLL_MS = 1_000;
 
-export const startHermes = (plus: PlusService): HermesService => {
+export const startHermes = (plus: PlusService, opts: HermesOptions): HermesService => {
   /** name → member pubkey, and back. */
   const owners = new Map<string, string>();
   const names = new Map<string, string>();
+  /** member pubkey → the mint and nostr key for payments while the wallet is not reachable. */
+  const fallbacks = new Map<string, Fallback>();
   const payments: HermesPayment[] = [];
+  const tokens: HermesToken[] = [];
+  const walletTimeoutMs = opts.walletTimeoutMs ?? WALLET_TIMEOUT_MS;
   const zapSecret = sha256(utf8.decode("hermes zap receipts of the local world"));
   const nostrPubkey = getPublicKey(zapSecret);
   const receipts: { id: string; bolt11: string }[] = [];
@@ -112,6 +178,85 @@ export const startHermes = (plus: PlusService): HermesService => {
 
   const hostOf = (headers: IncomingHttpHeaders | undefined) => headers?.host ?? "127.0.0.1";
 
+  /** cashu-ts wallets by mint URL, their keys loaded once. */
+  const mintWallets = new Map<string, Promise<Wallet>>();
+  const mintWallet = (url: string) => {
+    let w = mintWallets.get(url);
+    if (!w) {
+      const wallet = new Wallet(url, { unit: "sat" });
+      w = wallet.loadMint().then(() => wallet);
+      w.catch(() => mintWallets.delete(url));
+      mintWallets.set(url, w);
+    }
+    return w;
+  };
+
+  /** Publishes `event` to the world's relay, again until it is accepted (the ecash is in it). */
+  const publishUntilAccepted = async (event: Parameters<SimplePool["publish"]>[1]) => {
+    for (let attempt = 0; !stopped; attempt++) {
+      try {
+        await Promise.any(pool.publish([opts.relayUrl], event));
+        return true;
+      } catch {
+        await new Promise((r) => setTimeout(r, Math.min(30_000, 500 * 2 ** attempt)));
+      }
+    }
+    return false;
+  };
+
+  /**
+   * The wallet did not answer: a quote of the member's mint for the amount, whose invoice the payer pays;
+   * once the mint says it is paid, the ecash is minted and sent to the member as a token in a NIP-17 message.
+   */
+  const receiveOffline = async (
+    name: string,
+    to: Fallback,
+    sats: bigint,
+    note: string,
+    hash: string,
+    zap: { request: string; relays: string[] } | null,
+  ) => {
+    const wallet = await mintWallet(to.mint);
+    // The world's mint takes the hash the invoice commits to (LUD-06 metadata or the zap request).
+    const quote = await wallet.mint.createMintQuoteBolt11({
+      unit: "sat",
+      amount: Number(sats),
+      description_hash: hash,
+    } as MintQuoteBolt11Request);
+    const watch = async () => {
+      const end = Date.now() + QUOTE_WATCH_MS;
+      while (!stopped && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, QUOTE_POLL_MS));
+        const state = await wallet.checkMintQuoteBolt11(quote.quote).then(
+          (q) => q.state,
+          () => null,
+        );
+        if (state !== "PAID") continue;
+        const proofs = await wallet.mintProofsBolt11(Number(sats), quote.quote);
+        const token = getEncodedToken({ mint: to.mint, proofs, unit: "sat", memo: note });
+        const wrap = wrapEvent(
+          zapSecret,
+          { publicKey: to.pubkey, relayUrl: opts.relayUrl },
+          `Payment to ${name}: ${note}\n\n${token}`,
+        );
+        if (await publishUntilAccepted(wrap))
+          tokens.push({ name, bolt11: quote.request, amountSats: sats, wrapId: wrap.id });
+        if (zap) {
+          // NIP-57: the receipt without a preimage (the mint, not the service, holds it).
+          const receipt = finalizeEvent(
+            makeZapReceipt({ zapRequest: zap.request, bolt11: quote.request, paidAt: new Date() }),
+            zapSecret,
+          );
+          await Promise.allSettled(pool.publish(zap.relays, receipt));
+          receipts.push({ id: receipt.id, bolt11: quote.request });
+        }
+        return;
+      }
+    };
+    void watch().catch(() => undefined);
+    return quote.request;
+  };
+
   const makeInvoice = async (nwc: string, msat: bigint, description: string, hash: string) => {
     const client = new NWCClient({ nostrWalletConnectUrl: nwc });
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -119,7 +264,7 @@ export const startHermes = (plus: PlusService): HermesService => {
       const made = await Promise.race([
         client.makeInvoice({ amount: Number(msat), description, description_hash: hash }),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error("The wallet did not answer")), WALLET_TIMEOUT_MS);
+          timer = setTimeout(() => reject(new Error("The wallet did not answer")), walletTimeoutMs);
         }),
       ]);
       return made.invoice;
@@ -130,6 +275,15 @@ export const startHermes = (plus: PlusService): HermesService => {
   };
 
   const routes: RouteTable = [
+    [
+      "GET",
+      /^\/hermes\/tokens$/,
+      (_m, _b, _h, query) => ({
+        json: tokens
+          .filter((t) => t.name === (query?.get("name") ?? ""))
+          .map((t) => ({ amount_sat: Number(t.amountSats), wrap_id: t.wrapId })),
+      }),
+    ],
     [
       "GET",
       /^\/\.well-known\/lnurlp\/([^/]{1,100})$/,
@@ -189,16 +343,35 @@ export const startHermes = (plus: PlusService): HermesService => {
         // LUD-06: the invoice commits to the metadata (NIP-57: to the zap request).
         const hash = hex.encode(sha256(utf8.decode(zapRequest ?? metadataOf(name, hostOf(headers)))));
         const note = comment ?? (zapNote || `Payment to ${name}`);
+        let problem: unknown;
         try {
           const bolt11 = await makeInvoice(nwc, msat, note, hash);
-          payments.push({ name, msat, comment, zap, bolt11 });
+          payments.push({ name, msat, comment, zap, bolt11, offline: false });
           if (zapRequest !== null) void watchZap(nwc, bolt11, zapRequest, zapRelays).catch(() => undefined);
           return { json: { pr: bolt11, routes: [] } };
         } catch (e) {
-          return fail(
-            `The wallet behind this address is not reachable: ${e instanceof Error ? e.message : e}`,
-          );
+          problem = e;
         }
+        const fallback = fallbacks.get(owner);
+        if (fallback) {
+          try {
+            const bolt11 = await receiveOffline(
+              name,
+              fallback,
+              msat / 1000n,
+              note,
+              hash,
+              zapRequest === null ? null : { request: zapRequest, relays: zapRelays },
+            );
+            payments.push({ name, msat, comment, zap, bolt11, offline: true });
+            return { json: { pr: bolt11, routes: [] } };
+          } catch (e) {
+            problem = e;
+          }
+        }
+        return fail(
+          `The wallet behind this address is not reachable: ${problem instanceof Error ? problem.message : problem}`,
+        );
       },
     ],
     [
@@ -223,11 +396,14 @@ export const startHermes = (plus: PlusService): HermesService => {
         const owner = owners.get(name);
         if (owner && owner !== pubkey) throw new HttpError(409, "Name already taken");
         if (!plus.isMember(pubkey)) throw new HttpError(403, "Plus membership is required");
+        const fallback = fallbackOf(b.mint, b.pubkey);
         const old = names.get(pubkey);
         if (old) owners.delete(old);
         owners.set(name, pubkey);
         names.set(pubkey, name);
-        return { json: { name } };
+        if (fallback) fallbacks.set(pubkey, fallback);
+        else fallbacks.delete(pubkey);
+        return { json: { name, service: nostrPubkey } };
       },
     ],
     [
@@ -235,7 +411,15 @@ export const startHermes = (plus: PlusService): HermesService => {
       /^\/hermes\/names\/mine$/,
       async (_m, _b, headers) => {
         const pubkey = await nip98Signer("/hermes/names/mine", "get", headers);
-        return { json: { name: names.get(pubkey) ?? null } };
+        const fallback = fallbacks.get(pubkey);
+        return {
+          json: {
+            name: names.get(pubkey) ?? null,
+            mint: fallback?.mint ?? null,
+            pubkey: fallback?.pubkey ?? null,
+            service: nostrPubkey,
+          },
+        };
       },
     ],
   ];
@@ -246,6 +430,7 @@ export const startHermes = (plus: PlusService): HermesService => {
     payments: () => [...payments],
     nameOf: (pubkey) => names.get(pubkey) ?? null,
     receipts: () => [...receipts],
+    tokens: () => [...tokens],
     stop: () => {
       stopped = true;
       pool.destroy();

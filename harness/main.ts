@@ -43,7 +43,7 @@ console.log(
   `Plus          GET ${h.esploraUrl}/plus/plans   POST /plus/subscribe {plan_id,nwc}   GET /plus/subscription (NIP-98)`,
 );
 console.log(
-  `Lightning addr GET ${h.esploraUrl}/.well-known/lnurlp/<name>   POST /hermes/names {name} (NIP-98, members)`,
+  `Lightning addr GET ${h.esploraUrl}/.well-known/lnurlp/<name>   POST /hermes/names {name, mint, pubkey} (NIP-98, members; offline payments go to the mint, the token to pubkey over NIP-17)`,
 );
 
 let stopping = false;

@@ -190,7 +190,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   extra.push(...feedback.routes);
   const plus = startPlus(lightning);
   extra.push(...plus.routes);
-  const hermes = startHermes(plus);
+  const hermes = startHermes(plus, { relayUrl: nostr.relayUrl });
   extra.push(...hermes.routes);
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;

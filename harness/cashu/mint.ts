@@ -78,7 +78,8 @@ export type PayOutcome =
 export interface MintLightning {
   readonly createInvoice: (
     amountMsat: bigint,
-    description: string,
+    /** The invoice's text, or the hash it commits to instead. */
+    description: string | { readonly hash: Uint8Array },
     expirySecs: number,
   ) => { bolt11: string; paymentHash: string };
   /** Whether the node has received the payment (or it was settled between the world's mints). */
@@ -577,7 +578,9 @@ export class CashuMint {
     const expirySecs = this.options.quoteExpirySecs ?? 3_600;
     const { bolt11, paymentHash } = this.lightning.createInvoice(
       BigInt(req.amount) * 1000n,
-      req.description ?? `${this.options.name}: ${req.amount} sats of ecash`,
+      req.description_hash
+        ? { hash: hex.decode(req.description_hash) }
+        : (req.description ?? `${this.options.name}: ${req.amount} sats of ecash`),
       expirySecs,
     );
     const quote: MintQuote = {

@@ -45,6 +45,11 @@ export const MintQuoteRequestSchema = Schema.Struct({
   amount: PositiveAmount,
   unit: Unit,
   description: Schema.optional(Schema.NullOr(Schema.String.check(Schema.isMaxLength(639)))),
+  /**
+   * This world's extension: the sha256 (hex) the invoice commits to instead of a text, so a lightning-address
+   * service can hand a payer the mint's invoice for its LUD-06 metadata (or NIP-57 zap request).
+   */
+  description_hash: Schema.optional(Schema.NullOr(Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/)))),
   /** NUT-20 locks: this mint does not offer them, so a request asking for one is refused, never ignored. */
   pubkey: Schema.optional(Schema.NullOr(Schema.String)),
 });

@@ -366,12 +366,26 @@ export interface CommandSpecs {
     output: { bolt11: string; amountSats: bigint };
   };
 
-  /** The name this wallet holds at the lightning-address service ('Hermes not configured' when unset). */
-  GetLightningAddress: { input: { host: string }; output: { name: string | null; address: string | null } };
+  /**
+   * The name this wallet holds at the lightning-address service ('Hermes not configured' when unset), and
+   * the mint that receives for it while the wallet is closed.
+   */
+  GetLightningAddress: {
+    input: { host: string };
+    output: { name: string | null; address: string | null; mint: string | null };
+  };
   /** check_available_lnurl_name: the name's rules, then whether it is free. */
   CheckLnName: { input: { host: string; name: string }; output: { available: boolean } };
-  /** reserve_lnurl_name (members only): 'Name already taken' when it is someone else's. */
-  ReserveLnName: { input: { host: string; name: string }; output: { address: string } };
+  /**
+   * reserve_lnurl_name (members only): 'Name already taken' when it is someone else's. `mint` (a Cashu mint
+   * the owner joined) receives payments while the wallet is closed; reserving the same name again changes it.
+   */
+  ReserveLnName: { input: { host: string; name: string; mint?: string | null }; output: { address: string } };
+  /**
+   * Redeems the tokens the lightning-address service sent while the wallet was closed (NIP-17 messages from
+   * the service); each message is redeemed once.
+   */
+  RedeemAddressTokens: { input: Empty; output: { redeemed: number; amountSats: bigint } };
 
   /**
    * Starts a resync of one custodian (safe mode only): a Cashu mint restores from the seed (NUT-09), a

@@ -70,6 +70,9 @@ export interface HostDeps {
   readonly emergency?: boolean;
 }
 
+/** How often a running wallet looks for tokens paid to its lightning address. */
+const ADDRESS_CHECK_MS = 60_000;
+
 /** The only command that never touches the owner-edited document: a new wallet has no edits yet. */
 const WITHOUT_CRDT: ReadonlySet<CommandTag> = new Set(["CreateWallet"]);
 
@@ -93,6 +96,9 @@ export class WalletHost {
   private crdtLoaded = false;
   /** Emergency mode without Automerge: a saved file carries the log (every change) but no document. */
   private crdtMissing = false;
+  /** The tokens paid to the lightning address are looked for in this run (at start, then now and then). */
+  private addressChecked = false;
+  private addressTimer: ReturnType<typeof setTimeout> | null = null;
   live: LiveState;
 
   private constructor(
@@ -179,7 +185,7 @@ export class WalletHost {
   }
 
   views(): AllViews {
-    return { ...deriveViews(this.states), live: this.live };
+    return { ...deriveViews(this.states, this.stampWith.now()), live: this.live };
   }
 
   /** Runs a command after those before it; never rejects. */
@@ -272,6 +278,7 @@ export class WalletHost {
     this.stopped = true;
     if (this.syncTimer) clearTimeout(this.syncTimer);
     if (this.ecashInfoTimer) clearInterval(this.ecashInfoTimer);
+    if (this.addressTimer) clearTimeout(this.addressTimer);
     await this.engines.stopAll();
     await this.lock.idle();
   }
@@ -623,6 +630,25 @@ export class WalletHost {
     if (!this.states.wallet.exists || this.locked) return;
     const mnemonic = await Effect.runPromise(Effect.result(this.secrets.keys.mnemonic()));
     if (Result.isSuccess(mnemonic)) this.startNeeded(mnemonic.success);
+    // Payments to the lightning address while the wallet was closed wait as tokens: redeemed at start.
+    if (!this.addressChecked && !this.deps.emergency) {
+      this.addressChecked = true;
+      void this.redeemAddressTokens();
+    }
+  }
+
+  /**
+   * Redeems the tokens the lightning-address service sent, at start and then every minute while the wallet
+   * runs: a payment can reach the mint instead while the wallet is running too (the service asked while the
+   * node was still starting, and the payer paid later).
+   */
+  private async redeemAddressTokens(): Promise<void> {
+    if (this.stopped) return;
+    if (this.states.lnaddress.reservation?.mint) await this.run({ _tag: "RedeemAddressTokens" });
+    if (this.stopped) return;
+    this.addressTimer = setTimeout(() => void this.redeemAddressTokens(), ADDRESS_CHECK_MS);
+    // In Node (tests, replay) a wallet left open does not keep the process alive for it.
+    (this.addressTimer as { unref?: () => void }).unref?.();
   }
 
   /** What the engines start from; null for a host that runs none (tests of the log and the secrets). */

@@ -19,37 +19,28 @@ import { WalletDb } from "../events/db";
 import { appendEvents, readEvents } from "../events/log";
 import { deriveViews, foldEvents } from "../projections";
 import type { WalletHost } from "./host";
-import { ok, openWorldHost } from "./host.testing";
-import type { AllViews } from "../projections/live";
-import type { WalletConfig } from "../config";
+import { ok } from "./host.testing";
+import { nwcUri, walletWithChannel, type WorldWallet } from "./nwc.testing";
 import { initCrdtNode } from "../crdt/node";
 
 // Node 20 has no global WebSocket; the SDK's relay connections use it.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
 
 let h: Harness;
-let config: WalletConfig;
 const db = new WalletDb("nwc-host");
+let w: WorldWallet;
 let host: WalletHost;
-let views: Partial<AllViews> = {};
+const views = () => w.views();
 const clients: NWCClient[] = [];
 
-const open = async () => {
-  host = await openWorldHost(db, config, (v) => {
-    views = { ...views, ...v };
-  });
-  views = host.views();
-};
-
-const mine = async (n: number) => {
-  await h.mine(n);
-  await h.lightning.node.sync();
-  ok(await host.run({ _tag: "SyncOnchain" }));
+/** The tab closes and opens again on the same log. */
+const reload = async () => {
+  await w.reopen();
+  host = w.host();
 };
 
 const connect = async (index: number): Promise<NWCClient> => {
-  await until("the wallet-connect service", async () => (await host.run({ _tag: "GetNwcUri", index })).ok);
-  const { uri } = ok<{ uri: string }>(await host.run({ _tag: "GetNwcUri", index }));
+  const uri = await nwcUri(host, index);
   expect(uri).toMatch(/^nostr\+walletconnect:\/\/[0-9a-f]{64}\?relay=.+&secret=[0-9a-f]{64}$/);
   const client = new NWCClient({ nostrWalletConnectUrl: uri });
   clients.push(client);
@@ -72,39 +63,14 @@ const paymentsTo = async (hash: string) =>
 beforeAll(async () => {
   await initCrdtNode();
   h = await startHarness({ port: 0 });
-  config = {
-    network: "regtest",
-    esplora: h.esploraUrl,
-    priceSource: "",
-    proxy: h.proxyUrl,
-    lsp: h.esploraUrl,
-    nwcRelay: h.nostr.relayUrl,
-  };
-  await open();
-  ok(await host.run({ _tag: "CreateWallet" }));
-  await host.whenLightning();
-  const { address } = ok<{ address: string }>(await host.run({ _tag: "GetNewAddress", labels: [] }));
-  await h.faucet(address, 300_000n);
-  await mine(1);
-  ok(await host.run({ _tag: "OpenChannel", amountSats: 200_000n }));
-  await until(
-    "channel open",
-    () => views.activity?.items.some((i) => i.kind === "ChannelOpen") ?? false,
-    60_000,
-  );
-  const openItem = host.views().activity.items.find((i) => i.kind === "ChannelOpen")!;
-  const details = ok<{ txid: string }>(await host.run({ _tag: "GetChannelEvent", id: openItem.id }));
-  await h.waitForTx(details.txid);
-  await mine(6);
-  await until("usable channel", () => views.channels?.some((c) => c.is_usable) ?? false, 60_000);
   // The world's node gets some of the channel, so it can pay the wallet's invoices too.
-  const { bolt11 } = h.lightning.node.createInvoice(50_000_000n, "liquidity");
-  ok(await host.run({ _tag: "PayInvoice", bolt11, amountSats: 50_000n }));
+  w = await walletWithChannel(h, db, { pushSats: 50_000n });
+  host = w.host();
 }, 180_000);
 
 afterAll(async () => {
   for (const c of clients) c.close();
-  await host?.stop();
+  await w?.close();
   await h?.stop();
 });
 
@@ -146,7 +112,7 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
     expect(info.methods).toEqual(
       expect.arrayContaining(["pay_invoice", "make_invoice", "list_transactions"]),
     );
-    expect(info.pubkey).toBe(views.live?.node_id);
+    expect(info.pubkey).toBe(views().live?.node_id);
     expect(info.network).toBe("regtest");
     const { balance } = await shop.getBalance();
     expect(BigInt(balance)).toBe(host.views().balance.lightning * 1000n);
@@ -188,7 +154,7 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
     await until("payment_sent notification", () => sent.includes(within.paymentHash), 30_000);
     unsub();
     await until("payment in activity", () =>
-      (views.activity?.items ?? []).some(
+      (views().activity?.items ?? []).some(
         (i) => i.kind === "Lightning" && !i.inbound && i.amount_sats === 3_000n && i.labels.includes("Shop"),
       ),
     );
@@ -212,7 +178,7 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ index: 1000, name: "Shop", amount_sats: 8_000n, reason: "budget" });
     const profile = host.views().nwc.profiles.find((p) => p.index === 1000)!;
-    expect(profile.spends.reduce((s, x) => s + x.sats, 0n)).toBe(5_000n);
+    expect(profile.budget_amount - profile.budget_remaining).toBe(5_000n);
     ok(await host.run({ _tag: "DenyNwcInvoice", id: pending[0]!.id }));
     expect(host.views().nwc.pending).toHaveLength(0);
   }, 90_000);
@@ -256,11 +222,10 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
     // After a reload the same request comes again (the relay keeps it, or the app sends it again): the answer
     // already sent goes out again, nothing is paid.
     const before = answers.length;
-    await host.stop();
-    await open();
+    await reload();
     await connect(1000);
     await host.whenLightning();
-    await until("channel usable again", () => (views.live?.usable_channels.length ?? 0) > 0, 60_000);
+    await until("channel usable again", () => (views().live?.usable_channels.length ?? 0) > 0, 60_000);
     await Promise.any(pool.publish([h.nostr.relayUrl], request));
     await until("answered again", () => answers.length > before, 30_000);
     expect(await paymentsTo(invoice.paymentHash)).toBe(1);
@@ -282,7 +247,7 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
     const careful = await connect(index);
     const invoice = h.lightning.node.createInvoice(2_000_000n, "ask first");
     const paying = careful.payInvoice({ invoice: invoice.bolt11 });
-    await until("held", () => (views.nwc?.pending ?? []).some((p) => p.index === index), 30_000);
+    await until("held", () => (views().nwc?.pending ?? []).some((p) => p.index === index), 30_000);
     expect(await paymentsTo(invoice.paymentHash)).toBe(0);
     const held = host.views().nwc.pending.find((p) => p.index === index)!;
     expect(held).toMatchObject({ amount_sats: 2_000n, reason: "approval", name: "Careful" });
@@ -294,7 +259,7 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
 
     const other = h.lightning.node.createInvoice(1_000_000n, "no");
     const refused = errorCode(careful.payInvoice({ invoice: other.bolt11 }));
-    await until("held again", () => (views.nwc?.pending ?? []).some((p) => p.index === index), 30_000);
+    await until("held again", () => (views().nwc?.pending ?? []).some((p) => p.index === index), 30_000);
     expect(ok(await host.run({ _tag: "DenyAllNwc" }))).toEqual({ denied: 1 });
     expect(await refused).toBe("RESTRICTED");
     expect(await paymentsTo(other.paymentHash)).toBe(0);
@@ -393,8 +358,7 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
       },
     ]);
     ok(await host.run({ _tag: "PayInvoice", bolt11: invoice.bolt11, amountSats: 1_500n, labels: ["Shop"] }));
-    await host.stop();
-    await open();
+    await reload();
     await until(
       "answered from the outcome",
       async () =>
@@ -437,7 +401,7 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
     const waiting = h.lightning.node.createInvoice(1_200_000n, "while closed");
     const lapsing = h.lightning.node.createInvoice(1_300_000n, "lapses while closed");
     // The tab is closed: the app's requests wait on the relay.
-    await host.stop();
+    await w.close();
     const pool = new AbstractSimplePool({
       verifyEvent,
       websocketImplementation: WebSocket as never,
@@ -455,7 +419,7 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
     );
     await new Promise((r) => setTimeout(r, 4_000));
     // The tab opens again: the waiting request is answered, the lapsed one is never paid.
-    await open();
+    await reload();
     await host.whenLightning();
     await until("answered after the start", () => answers.length > 0, 90_000);
     expect(answers[0]).toContain("preimage");

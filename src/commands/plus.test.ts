@@ -2,8 +2,12 @@
  * Plus against the local world: the wallet (real engines, a channel to the world's node, its wallet-connect
  * service) joins the world's membership service, which then charges renewals through the subscription
  * connection (index 0) with @getalby/sdk's NWC client over the world's relay, within the connection's
- * budget; a member whose renewal cannot be charged lapses after the 3-day grace.
+ * budget; a member whose renewal cannot be charged lapses after the 3-day grace. Its lightning address is
+ * paid into its own channel while it runs, and into its mint while it is stopped (a token waiting on the
+ * relay, redeemed at the next start, once).
  */
+import { sha256 } from "@noble/hashes/sha2.js";
+import { hex, utf8 } from "@scure/base";
 import { getToken } from "nostr-tools/nip98";
 import { makeZapRequest } from "nostr-tools/nip57";
 import { SimplePool } from "nostr-tools/pool";
@@ -13,55 +17,36 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../harness/until";
 import { GRACE_S, PERIOD_S } from "../../harness/plus";
 import { type Harness, startHarness } from "../../harness/world";
-import type { WalletConfig } from "../config";
 import { initCrdtNode } from "../crdt/node";
 import { nwcKeys } from "../engine/nwc/keys";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { fetchParams, metadataText } from "../engine/lnurl/client";
 import { decodeLightningAddress } from "../engine/parse/lightning-address";
 import examples from "../engine/lnurl/vectors/lud-examples.json";
-import { isPlusActive } from "../engine/plus/client";
+import { canJoin, isPlusActive } from "../projections/plus";
 import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
-import type { AllViews } from "../projections/live";
 import type { WalletHost } from "./host";
-import { ok, openWorldHost } from "./host.testing";
-import { canJoin } from "./plus";
+import { ok } from "./host.testing";
+import { openChannel, openWorldWallet, type WorldWallet } from "./nwc.testing";
 
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
 
 let h: Harness;
-let config: WalletConfig;
 const db = new WalletDb("plus-host");
+let w: WorldWallet;
 let host: WalletHost;
-let views: Partial<AllViews> = {};
-
-const mine = async (n: number) => {
-  await h.mine(n);
-  await h.lightning.node.sync();
-  ok(await host.run({ _tag: "SyncOnchain" }));
-};
 
 beforeAll(async () => {
   await initCrdtNode();
   h = await startHarness({ port: 0 });
-  config = {
-    network: "regtest",
-    esplora: h.esploraUrl,
-    priceSource: "",
-    proxy: h.proxyUrl,
-    lsp: h.esploraUrl,
-    nwcRelay: h.nostr.relayUrl,
-  };
-  host = await openWorldHost(db, config, (v) => {
-    views = { ...views, ...v };
-  });
-  views = host.views();
+  w = await openWorldWallet(h, db, { ecashAndNostr: true });
+  host = w.host();
   ok(await host.run({ _tag: "CreateWallet" }));
 }, 180_000);
 
 afterAll(async () => {
-  await host?.stop();
+  await w?.close();
   await h?.stop();
 });
 
@@ -92,22 +77,7 @@ describe("Plus membership against the world", () => {
   }, 60_000);
 
   it("joins: the subscription connection gets the price per month as a fixed budget, the invoice is paid, the member is active", async () => {
-    await host.whenLightning();
-    const { address } = ok<{ address: string }>(await host.run({ _tag: "GetNewAddress", labels: [] }));
-    await h.faucet(address, 300_000n);
-    await mine(1);
-    ok(await host.run({ _tag: "OpenChannel", amountSats: 200_000n }));
-    await until(
-      "channel open",
-      () => views.activity?.items.some((i) => i.kind === "ChannelOpen") ?? false,
-      60_000,
-    );
-    const openItem = host.views().activity.items.find((i) => i.kind === "ChannelOpen")!;
-    const details = ok<{ txid: string }>(await host.run({ _tag: "GetChannelEvent", id: openItem.id }));
-    await h.waitForTx(details.txid);
-    await mine(6);
-    await until("usable channel", () => views.channels?.some((c) => c.is_usable) ?? false, 60_000);
-
+    await openChannel(h, w);
     const prepared = ok<{ index: number; amountSats: bigint }>(
       await host.run({ _tag: "PreparePlus", host: plusHost(), planId: 1 }),
     );
@@ -166,6 +136,7 @@ describe("Plus membership against the world", () => {
     expect(ok(await host.run({ _tag: "GetLightningAddress", host: hermes }))).toEqual({
       name: "satoshi.plus-1_x",
       address,
+      mint: null,
     });
     // Someone else asking for the name (signed with another key) is told it is taken.
     const other = generateSecretKey();
@@ -270,6 +241,81 @@ describe("Plus membership against the world", () => {
     const bad = (await (await fetch(`${params.callback}?amount=abc`)).json()) as { status: string };
     expect(bad.status).toBe("ERROR");
   }, 120_000);
+
+  it("while the wallet is stopped, a payment to the address goes to the member's mint and waits on the relay as a token; the next start redeems it once, with the payer's note", async () => {
+    const hermes = h.esploraUrl;
+    const mint = h.cashu.mintUrl;
+    expect(
+      ok<{ federationId: string }>(await host.run({ _tag: "JoinFederation", code: mint })).federationId,
+    ).toBe(mint);
+    // Only a mint the owner joined can receive for the address.
+    expect(
+      await host.run({
+        _tag: "ReserveLnName",
+        host: hermes,
+        name: "satoshi.plus-1_x",
+        mint: h.cashu.mint2Url,
+      }),
+    ).toMatchObject({ ok: false, error: { key: "settings.lightningaddress.error_mint" } });
+    ok(await host.run({ _tag: "ReserveLnName", host: hermes, name: "satoshi.plus-1_x", mint }));
+    expect(ok(await host.run({ _tag: "GetLightningAddress", host: hermes }))).toMatchObject({
+      name: "satoshi.plus-1_x",
+      mint,
+    });
+
+    // The tab closes: the wallet-connect service no longer answers.
+    await w.close();
+    const params = (await (await fetch(`${h.esploraUrl}/.well-known/lnurlp/satoshi.plus-1_x`)).json()) as {
+      callback: string;
+      metadata: string;
+    };
+    const pay = (await (
+      await fetch(`${params.callback}?amount=34000&comment=${encodeURIComponent("paid while closed")}`)
+    ).json()) as { pr: string };
+    const invoice = decodeBolt11(pay.pr)!;
+    expect(invoice.amountMsat).toBe(34_000n);
+    // The mint's invoice (of the world's node), not the wallet's; it commits to the LUD-06 metadata all the same.
+    expect(invoice.payeePubkey).toBe(h.lightning.pubkey);
+    expect(invoice.descriptionHash).toBe(hex.encode(sha256(utf8.decode(params.metadata))));
+    expect((await (await h.payer()).node.payInvoice(pay.pr, 100_000n)).status).toBe("succeeded");
+    await until(
+      "the token sent to the member",
+      () => h.hermes.tokens().some((t) => t.bolt11 === pay.pr),
+      60_000,
+    );
+    const sent = h.hermes.tokens().find((t) => t.bolt11 === pay.pr)!;
+    expect(sent.amountSats).toBe(34n);
+    const reserved = (await readEvents(db)).filter((e) => e.type === "lnaddress.reserved").at(-1);
+    expect(reserved?.type === "lnaddress.reserved" && reserved.payload.mint).toBe(mint);
+
+    // The next start reads the message and redeems the token: the payment shows with the payer's note.
+    await w.reopen();
+    host = w.host();
+    const received = () =>
+      w.views().activity?.items.filter((i) => i.kind === "Ecash" && i.inbound && i.amount_sats === 34n) ?? [];
+    await until("the token redeemed", () => received().length === 1, 90_000);
+    expect(received()[0]!.labels[0]).toBe("paid while closed");
+    expect(w.views().balance?.federation).toBe(34n);
+    // Asking again redeems nothing more: each message is redeemed once.
+    expect(ok(await host.run({ _tag: "RedeemAddressTokens" }))).toEqual({ redeemed: 0, amountSats: 0n });
+
+    // A crash that kept the redemption's record out of the log: the next start finds the token spent, marks
+    // it so, and the ecash counts once.
+    await w.close();
+    const record = await db.events.where("type").equals("lnaddress.redeemed").first();
+    await db.events.delete(record!.seq!);
+    await w.reopen();
+    host = w.host();
+    await until(
+      "the message marked again",
+      async () => (await readEvents(db)).some((e) => e.type === "lnaddress.redeemed"),
+      90_000,
+    );
+    const again = (await readEvents(db)).filter((e) => e.type === "lnaddress.redeemed");
+    expect(again.map((e) => e.type === "lnaddress.redeemed" && e.payload.op)).toEqual([null]);
+    expect(w.views().balance?.federation).toBe(34n);
+    expect(received().length).toBe(1);
+  }, 240_000);
 
   it("charges a renewal through the connection within its budget, refuses a second in the same month, and lapses after the grace", async () => {
     const mnemonic = ok<{ words: string[] }>(await host.run({ _tag: "ShowSeed" })).words.join(" ");

@@ -10,18 +10,14 @@ import { makeChange, type NwcProfileRecord } from "../crdt/doc";
 import { boundedFetch } from "../engine/http/bounded";
 import { nwcKeys } from "../engine/nwc/keys";
 import { decodeBolt11 } from "../engine/parse/bolt11";
-import {
-  fetchPlans,
-  fetchSubscription,
-  isPlusActive,
-  type Plan,
-  PlusServiceError,
-  subscribe,
-} from "../engine/plus/client";
+import { fetchPlans, fetchSubscription, type Plan, PlusServiceError, subscribe } from "../engine/plus/client";
 import { InsufficientFunds, InvalidInput, ServerUnavailable, type WalletError } from "../errors";
 import { newEvent } from "../events/make";
+import type { PlusStatus } from "../events/types";
 import { balanceOf } from "../projections/balance";
 import { crdtProjection } from "../projections/crdt";
+import { ecashTotal } from "../projections/ecash";
+import { canJoin, isPlusActive } from "../projections/plus";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
 
 /** The subscription's wallet-connect connection. */
@@ -47,13 +43,14 @@ const call = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
   });
 
 /** Lightning plus federation balance (spec 1: what joining may spend). */
-export const spendableForPlus = (ctx: HandlerContext): bigint => {
-  const b = balanceOf(ctx.states.onchain, ctx.states.lightning);
-  return b.lightning + b.federation;
-};
+export const spendableForPlus = (ctx: HandlerContext): bigint =>
+  balanceOf(ctx.states.onchain, ctx.states.lightning).lightning + ecashTotal(ctx.states.ecash);
 
-/** Join rule (spec 2 §5): the combined balance must be above the plan's price. */
-export const canJoin = (balanceSats: bigint, priceSats: bigint): boolean => balanceSats > priceSats;
+/** The service's answer as an event, when it differs from what the log says (the plus view folds it). */
+const statusEvents = (ctx: HandlerContext, status: PlusStatus) => {
+  const known = ctx.states.plus.status;
+  return known && JSON.stringify(known) === JSON.stringify(status) ? [] : [newEvent("plus.status", status)];
+};
 
 const clientSecret = (ctx: HandlerContext) =>
   Effect.map(ctx.keys.mnemonic(), (m) => nwcKeys(m, SUBSCRIPTION_INDEX).clientSecret);
@@ -66,13 +63,22 @@ export const getPlus: Handler<"GetPlus"> = (cmd, ctx) =>
       call(() => Promise.all([fetchPlans(http, cmd.host), fetchSubscription(http, cmd.host, secret)])),
     );
     const nowS = Math.floor(ctx.stamp.now() / 1000);
-    return outcome({
-      plans: plans.map((p) => ({ id: p.id, amountSats: p.amountSats })),
-      planId: sub.planId,
+    const status: PlusStatus = {
+      host: cmd.host,
+      plan_id: sub.planId,
       timestamp: sub.timestamp,
-      active: isPlusActive(sub.timestamp, nowS),
-      balanceSats: spendableForPlus(ctx),
-    });
+      plans: plans.map((p) => ({ id: p.id, amount: p.amountSats.toString() })),
+    };
+    return outcome(
+      {
+        plans: plans.map((p) => ({ id: p.id, amountSats: p.amountSats })),
+        planId: sub.planId,
+        timestamp: sub.timestamp,
+        active: isPlusActive(sub.timestamp, nowS),
+        balanceSats: spendableForPlus(ctx),
+      },
+      statusEvents(ctx, status),
+    );
   });
 
 const planOf = (plans: readonly Plan[], id: number) => plans.find((p) => p.id === id) ?? null;

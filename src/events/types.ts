@@ -261,6 +261,29 @@ export interface EventPayloads {
   };
   /** The service's receipt (kind 9735) for that zap was read and matched the request. */
   "zap.confirmed": { paymentHash: string; receipt: string };
+  /**
+   * The owner holds the lightning address `name` at the service `host`. While the wallet is not reachable
+   * the service receives into `mint` (null: none chosen) and sends the ecash to `pubkey` (the owner's nostr
+   * key) as NIP-17 messages signed by `service`.
+   */
+  "lnaddress.reserved": { host: string; name: string; mint: string | null; pubkey: string; service: string };
+  /**
+   * A token the lightning-address service sent (the NIP-17 message `message`, dated `at`, unix seconds)
+   * was redeemed as the ecash operation `op` at `mint`, with the payer's `note`; `op` null: the token could
+   * not be redeemed (already spent), and is not tried again.
+   */
+  "lnaddress.redeemed": { message: string; at: number; op: string | null; mint: string; note: string };
+  /** What the membership service at `host` said of its plans and the owner's subscription (when it changed). */
+  "plus.status": PlusStatus;
+}
+
+/** The membership service's plans and the owner's subscription, as read from it. */
+export interface PlusStatus {
+  host: string;
+  plan_id: number | null;
+  /** End of the paid period, unix seconds; null when never paid. */
+  timestamp: number | null;
+  plans: { id: number; amount: Sats }[];
 }
 
 /** A signed nostr event (NIP-01), as stored in the log. */
@@ -351,6 +374,9 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "chat.message": 1,
   "zap.requested": 1,
   "zap.confirmed": 1,
+  "lnaddress.reserved": 1,
+  "lnaddress.redeemed": 1,
+  "plus.status": 1,
 };
 
 export const isEventType = (t: unknown): t is EventType =>

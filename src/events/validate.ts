@@ -248,4 +248,27 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
     recipient: hex64,
   }),
   "zap.confirmed": fields({ paymentHash: hex64, receipt: hex64 }),
+  "lnaddress.reserved": fields({
+    host: short,
+    name: (x) => str(x) && (x as string).length <= 64,
+    mint: (x) => x === null || short(x),
+    pubkey: hex64,
+    service: hex64,
+  }),
+  "lnaddress.redeemed": fields({
+    message: hex64,
+    at: nat,
+    op: (x) => x === null || short(x),
+    mint: short,
+    note: (x) => str(x) && (x as string).length <= 1000,
+  }),
+  "plus.status": fields({
+    host: short,
+    plan_id: (x) => x === null || Number.isSafeInteger(x),
+    timestamp: (x) => x === null || (Number.isSafeInteger(x) && (x as number) >= 0),
+    plans: (x) =>
+      Array.isArray(x) &&
+      x.length <= 20 &&
+      x.every((p) => isObject(p) && Number.isSafeInteger(p.id) && sats(p.amount)),
+  }),
 };

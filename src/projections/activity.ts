@@ -162,16 +162,22 @@ export const activityItems = (
       .filter((t) => !funding.has(t.txid))
       .map((t) => onchainItem(t, labels[t.txid] ?? [])),
     ...(lightning ? lightningItems(lightning, onchain, labels) : []),
-    ...(ecash ? ecashItems(ecash) : []),
+    ...(ecash ? ecashItems(ecash, labels) : []),
   ].sort(newestFirst);
 };
 
-/** Ecash moves, labelled with who holds the ecash (custody stays visible in the history too). */
-const ecashItems = (ecash: EcashState): ActivityItem[] =>
+/**
+ * Ecash moves, labelled with their own labels (a payer's note) and who holds the ecash (custody stays
+ * visible in the history too).
+ */
+const ecashItems = (
+  ecash: EcashState,
+  labels: { readonly [id: string]: readonly string[] },
+): ActivityItem[] =>
   ecash.moves.map((m) => ({
     id: m.id,
     kind: "Ecash",
-    labels: [ecash.custodians.get(m.mint)?.name ?? m.mint],
+    labels: [...(labels[m.id] ?? []), ecash.custodians.get(m.mint)?.name ?? m.mint],
     contacts: [],
     amount_sats: m.amount,
     inbound: m.inbound,

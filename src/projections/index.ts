@@ -6,9 +6,11 @@ import { type ChatState, chatProjection, withZaps } from "./chat";
 import { crdtProjection, noEdits } from "./crdt";
 import { type EcashState, ecashProjection, ecashTotal, joinedCustodians } from "./ecash";
 import { type LightningState, lightningProjection } from "./lightning";
+import { addressNotes, type LnAddressState, lnAddressProjection } from "./lnaddress";
 import { type NostrState, nostrProjection, ownRecommendation, type ProfileView, profileView } from "./nostr";
 import { type NwcState, type NwcView, nwcProjection, nwcViewOf } from "./nwc";
 import { type OnchainState, onchainProjection } from "./onchain";
+import { type PlusState, type PlusView, plusProjection, plusViewOf } from "./plus";
 import { contactsOf, withContacts } from "./contacts";
 import { labelsOf, type SettingsView, settingsOf } from "./settings";
 import { type WalletView, walletProjection } from "./wallet";
@@ -16,6 +18,8 @@ import { type WalletView, walletProjection } from "./wallet";
 /** Every fold's state. Folding the same log always gives the same `States`; folds update it in place. */
 export interface States {
   readonly seq: number;
+  /** The newest event's time (unix ms): the moment views are made at when no clock is given (replay). */
+  readonly at: number;
   readonly wallet: WalletView;
   readonly onchain: OnchainState;
   readonly lightning: LightningState;
@@ -24,10 +28,13 @@ export interface States {
   readonly nostr: NostrState;
   readonly nwc: NwcState;
   readonly chat: ChatState;
+  readonly lnaddress: LnAddressState;
+  readonly plus: PlusState;
 }
 
 export const initialStates = (): States => ({
   seq: 0,
+  at: 0,
   wallet: walletProjection.initial(),
   onchain: onchainProjection.initial(),
   lightning: lightningProjection.initial(),
@@ -36,10 +43,13 @@ export const initialStates = (): States => ({
   nostr: nostrProjection.initial(),
   nwc: nwcProjection.initial(),
   chat: chatProjection.initial(),
+  lnaddress: lnAddressProjection.initial(),
+  plus: plusProjection.initial(),
 });
 
 export const foldEvent = (s: States, e: WalletEvent): States => ({
   seq: e.seq ?? s.seq + 1,
+  at: e.at > s.at ? e.at : s.at,
   wallet: walletProjection.apply(s.wallet, e),
   onchain: onchainProjection.apply(s.onchain, e),
   lightning: lightningProjection.apply(s.lightning, e),
@@ -48,6 +58,8 @@ export const foldEvent = (s: States, e: WalletEvent): States => ({
   nostr: nostrProjection.apply(s.nostr, e),
   nwc: nwcProjection.apply(s.nwc, e),
   chat: chatProjection.apply(s.chat, e),
+  lnaddress: lnAddressProjection.apply(s.lnaddress, e),
+  plus: plusProjection.apply(s.plus, e),
 });
 
 export const foldEvents = (events: Iterable<WalletEvent>, from: States = initialStates()): States => {
@@ -98,7 +110,7 @@ export interface FederationView {
   /** The owner's NIP-87 recommendation of it is published or queued (has_recommended_federation). */
   readonly recommended: boolean;
 }
-export type { NwcView };
+export type { NwcView, PlusView };
 
 /** What the screens read; pushed from the worker whenever it changes. */
 export interface Views {
@@ -114,16 +126,24 @@ export interface Views {
   readonly nwc: NwcView;
   /** The owner's nostr key and profile (spec 2 profile and nostr keys). */
   readonly profile: ProfileView;
+  /** Plus membership: whether the owner is a member, the renewal date, which plans can be joined. */
+  readonly plus: PlusView;
 }
 export type ViewName = keyof Views;
 
-export const deriveViews = (s: States): Views => {
+/**
+ * The views at `now` (unix ms; the worker's clock, or the newest event's time so a replay gives the same
+ * views every time): budgets left and membership depend on the moment as well as the log.
+ */
+export const deriveViews = (s: States, now: number = s.at): Views => {
   const doc = s.crdt ?? noEdits;
   const contacts = doc.contacts ?? {};
   // Payments labelled with a contact's id show that contact on their rows.
   // A zap whose receipt matched its request shows as one.
+  // Tokens paid to the lightning address while the wallet was closed show with their payers' notes.
+  const labels = { ...addressNotes(s.lnaddress), ...labelsOf(doc) };
   const items = withZaps(
-    withContacts(activityItems(s.onchain, labelsOf(doc), s.lightning, s.ecash), contacts),
+    withContacts(activityItems(s.onchain, labels, s.lightning, s.ecash), contacts),
     s.chat.zaps,
   );
   const channels = s.lightning.channels.map((c) => ({
@@ -136,9 +156,10 @@ export const deriveViews = (s: States): Views => {
     size: BigInt(c.size),
     is_usable: c.is_usable,
   }));
+  const balance = { ...balanceOf(s.onchain, s.lightning), federation: ecashTotal(s.ecash) };
   return {
     wallet: s.wallet,
-    balance: { ...balanceOf(s.onchain, s.lightning), federation: ecashTotal(s.ecash) },
+    balance,
     activity: { items: items.slice(0, ACTIVITY_PAGE), total: items.length },
     settings: settingsOf(doc),
     contacts: contactsOf(contacts, items),
@@ -158,7 +179,8 @@ export const deriveViews = (s: States): Views => {
       max_receive: c.max_receive,
       recommended: ownRecommendation(s.nostr, c.mint) !== null,
     })),
-    nwc: nwcViewOf(doc, s.nwc),
+    nwc: nwcViewOf(doc, s.nwc, now),
     profile: profileView(s.nostr),
+    plus: plusViewOf(s.plus, now, balance.lightning + balance.federation),
   };
 };

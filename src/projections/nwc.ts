@@ -195,8 +195,8 @@ export interface NwcProfileView {
   readonly enabled: boolean;
   /** The app asked for this connection (authorization request): no URI to show. */
   readonly from_app: boolean;
-  /** Spends within the last year, for the remaining budget at the moment the screen shows it. */
-  readonly spends: readonly Spend[];
+  /** What the connection may still pay without asking in the period ending when the view was made. */
+  readonly budget_remaining: bigint;
 }
 
 /** A payment waiting for the owner in the requests tab (spec 1 §3 pending wallet-connect invoice). */
@@ -216,25 +216,25 @@ export interface NwcView {
   readonly pending: readonly PendingNwcInvoice[];
 }
 
-export const nwcViewOf = (doc: Doc, s: NwcState): NwcView => {
+/** The connections and waiting payments; budgets left are reckoned at `now` (unix ms). */
+export const nwcViewOf = (doc: Doc, s: NwcState, now: number): NwcView => {
   const profiles = nwcProfilesOf(doc);
   const names = new Map(profiles.map((p) => [p.index, p.name]));
   return {
     profiles: profiles.map((p) => {
-      const spends = s.spends.get(p.index) ?? [];
-      const last = spends.at(-1)?.at ?? 0;
+      const budget = BigInt(p.budget_sats);
       return {
         index: p.index,
         name: p.name,
         label: p.label,
         tag: p.tag,
         require_approval: p.require_approval,
-        budget_amount: BigInt(p.budget_sats),
+        budget_amount: budget,
         budget_period: p.budget_period,
         budget_fixed: p.budget_fixed,
         enabled: p.enabled,
         from_app: p.app_pubkey !== null,
-        spends: spends.filter((x) => x.at > last - PERIOD_MS[3]),
+        budget_remaining: budgetRemaining(budget, p.budget_period, s.spends.get(p.index) ?? [], now),
       };
     }),
     pending: pendingPayments(s)

@@ -80,10 +80,10 @@ export interface EcashAdapter {
     mint: string,
     amountSats: bigint,
   ) => Promise<{ token: string; events: readonly NewEvent[] }>;
-  /** Redeems a token at its mint (which the owner must have joined). */
+  /** Redeems a token at its mint (which the owner must have joined); `memo` is the token's own note. */
   readonly receiveToken: (
     token: string,
-  ) => Promise<{ mint: string; amountSats: bigint; events: readonly NewEvent[] }>;
+  ) => Promise<{ mint: string; amountSats: bigint; memo: string | null; events: readonly NewEvent[] }>;
   /**
    * Looks for what the seed holds at `mint` (Cashu: NUT-09/13) or what the custodian's client recovers
    * (Fedimint); `onProgress` hears how far it got.

@@ -28,7 +28,14 @@ export class HermesError extends Error {
 }
 
 const base = (host: string) => host.replace(/\/+$/, "");
-const NameAnswer = Schema.Struct({ name: Schema.NullOr(Schema.String) });
+const Hex64 = Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/));
+const ReservedAnswer = Schema.Struct({ name: Schema.String, service: Hex64 });
+const MineAnswer = Schema.Struct({
+  name: Schema.NullOr(Schema.String),
+  mint: Schema.optional(Schema.NullOr(Schema.String)),
+  pubkey: Schema.optional(Schema.NullOr(Hex64)),
+  service: Schema.optional(Hex64),
+});
 const CheckAnswer = Schema.Struct({ available: Schema.Boolean });
 
 const read = async <A>(res: Response, decode: (u: unknown) => A): Promise<A> => {
@@ -52,20 +59,44 @@ export const checkName = async (http: FetchFn, host: string, name: string): Prom
   return (await read(res, Schema.decodeUnknownSync(CheckAnswer))).available;
 };
 
-export const reserveName = async (http: FetchFn, host: string, secret: Uint8Array, name: string) => {
+/**
+ * Where the service sends payments while the wallet is not reachable: into `mint`, the ecash as a token
+ * in a NIP-17 message to `pubkey` (the owner's nostr key).
+ */
+export interface Fallback {
+  readonly mint: string;
+  readonly pubkey: string;
+}
+
+/** Reserves `name` (or changes its fallback); answers the key the service signs its messages with. */
+export const reserveName = async (
+  http: FetchFn,
+  host: string,
+  secret: Uint8Array,
+  name: string,
+  fallback: Fallback | null,
+): Promise<{ name: string; service: string }> => {
   const url = `${base(host)}/hermes/names`;
   const res = await http(url, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: await auth(url, "post", secret) },
-    body: JSON.stringify({ name }),
+    body: JSON.stringify({ name, ...(fallback ? { mint: fallback.mint, pubkey: fallback.pubkey } : {}) }),
   });
-  const got = (await read(res, Schema.decodeUnknownSync(NameAnswer))).name;
-  if (got !== name) throw new HermesError("The service reserved another name");
+  const got = await read(res, Schema.decodeUnknownSync(ReservedAnswer));
+  if (got.name !== name) throw new HermesError("The service reserved another name");
   return got;
 };
 
-export const myName = async (http: FetchFn, host: string, secret: Uint8Array): Promise<string | null> => {
+export interface MyName {
+  readonly name: string | null;
+  readonly mint: string | null;
+  readonly pubkey: string | null;
+  readonly service: string | null;
+}
+
+export const myName = async (http: FetchFn, host: string, secret: Uint8Array): Promise<MyName> => {
   const url = `${base(host)}/hermes/names/mine`;
   const res = await http(url, { headers: { authorization: await auth(url, "get", secret) } });
-  return (await read(res, Schema.decodeUnknownSync(NameAnswer))).name;
+  const got = await read(res, Schema.decodeUnknownSync(MineAnswer));
+  return { name: got.name, mint: got.mint ?? null, pubkey: got.pubkey ?? null, service: got.service ?? null };
 };

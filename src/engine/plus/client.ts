@@ -35,12 +35,6 @@ const StatusAnswer = Schema.Struct({
 /** The service answered with an error or with something the wallet does not read. */
 export class PlusServiceError extends Error {}
 
-/** A period's grace after its end: the subscription stays active 3 days past its timestamp (spec 1). */
-export const GRACE_SECONDS = 3 * 24 * 3600;
-
-export const isPlusActive = (timestamp: number | null, nowSeconds: number): boolean =>
-  timestamp !== null && timestamp + GRACE_SECONDS > nowSeconds;
-
 const base = (host: string) => host.replace(/\/+$/, "");
 
 const read = async <A>(res: Response, decode: (u: unknown) => A): Promise<A> => {

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useI18n } from "../../i18n/intl";
 import { Avatar } from "../../ui/profile";
 import { ProgressBar } from "../../ui/Skeleton";
+import { Logo } from "../../ui/Logo";
 import { useView, useWallet } from "../../ui/wallet";
 import { useSyncExternalStore } from "react";
 import { ActivityList } from "./ActivityList";
@@ -73,6 +74,7 @@ export function Home() {
           )}
         </Link>
         <h1 className="visually-hidden">{t("home.title")}</h1>
+        <Logo />
         <Link href="/settings" className="icon-button" aria-label={t("nav.settings")}>
           <Settings aria-hidden="true" size={24} />
         </Link>

@@ -2,7 +2,6 @@ import { useEffect, useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import type { NwcProfileView } from "../../projections/nwc";
-import { budgetRemaining } from "../../projections/nwc";
 import { BackControl } from "../../ui/BackControl";
 import { CopyButton } from "../../ui/CopyButton";
 import { ConfirmDialog, Dialog } from "../../ui/Dialog";
@@ -181,7 +180,7 @@ function ConnectionCard({
   const { t } = useI18n();
   const fmt = useFormat();
   const [open, setOpen] = useState(false);
-  const left = budgetRemaining(profile.budget_amount, profile.budget_period, profile.spends, Date.now());
+  const left = profile.budget_remaining;
   return (
     <li className="connection-card">
       <details open={open} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>

@@ -5,21 +5,22 @@ import { BackControl } from "../../ui/BackControl";
 import { CopyButton } from "../../ui/CopyButton";
 import { useWalletConfig } from "../../ui/config";
 import { ErrorBox, useErrorText } from "../../ui/errors";
-import { useWallet } from "../../ui/wallet";
+import { useView, useWallet } from "../../ui/wallet";
 
 /** The name's rules (spec 2 §5), shown as the owner types; the worker checks them again. */
 const NAME_RULE = /^[a-z0-9._-]+$/;
 
 type Loaded =
   | { kind: "loading" }
-  | { kind: "member"; address: string | null }
+  | { kind: "member"; address: string | null; name: string | null; mint: string | null }
   | { kind: "not-member" }
   | { kind: "error"; text: string };
 
 /**
  * Lightning address (spec 2): members reserve a name, then see and copy name@host; non-members get the join
  * prompt (and the note that iOS may not receive while the app is closed); 'Hermes not configured' when the
- * address service is unset.
+ * address service is unset. The owner picks the mint that receives while the app is closed (one of the
+ * mints joined, shown as holding those payments until the wallet redeems them), or none.
  */
 export function LightningAddress() {
   const { t } = useI18n();
@@ -32,6 +33,13 @@ export function LightningAddress() {
   const [name, setName] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const federations = useView("federations");
+  const mints = (federations ?? []).filter((f) => f.kind === "cashu");
+  const [mint, setMint] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  // The mint chosen; else, for a name held, the one the service has (or none); for a new name, the first joined.
+  const chosen =
+    mint ?? (state.kind === "member" && state.name ? (state.mint ?? "") : (mints[0]?.federation_id ?? ""));
 
   const load = useCallback(async () => {
     if (!hermes) return;
@@ -39,7 +47,7 @@ export function LightningAddress() {
       const plus = plusHost ? await client.dispatch({ _tag: "GetPlus", host: plusHost }) : null;
       if (!plus?.active) return setState({ kind: "not-member" });
       const mine = await client.dispatch({ _tag: "GetLightningAddress", host: hermes });
-      setState({ kind: "member", address: mine.address });
+      setState({ kind: "member", address: mine.address, name: mine.name, mint: mine.mint });
     } catch (e) {
       setState({ kind: "error", text: errorText(e) });
     }
@@ -52,19 +60,54 @@ export function LightningAddress() {
   const problem =
     typed === "" ? null : NAME_RULE.test(typed) ? null : t("settings.lightningaddress.error_characters");
 
-  const reserve = async (e: React.FormEvent) => {
-    e.preventDefault();
+  const reserve = async (name: string, keep: boolean) => {
     setBusy(true);
     setError(null);
+    setSaved(false);
     try {
-      const { address } = await client.dispatch({ _tag: "ReserveLnName", host: hermes, name: typed });
-      setState({ kind: "member", address });
+      const { address } = await client.dispatch({
+        _tag: "ReserveLnName",
+        host: hermes,
+        name,
+        mint: chosen || null,
+      });
+      setState({ kind: "member", address, name, mint: chosen || null });
+      setSaved(keep);
     } catch (err) {
       setError(errorText(err));
     } finally {
       setBusy(false);
     }
   };
+
+  /** Where payments go while the app is closed: a joined mint, or nowhere. */
+  const offlineChoice = (
+    <div className="column">
+      <label htmlFor="ln-mint">{t("settings.lightningaddress.offline_mint")}</label>
+      <select
+        id="ln-mint"
+        value={chosen}
+        onChange={(e) => {
+          setMint(e.target.value);
+          setSaved(false);
+        }}
+      >
+        {mints.map((m) => (
+          <option key={m.federation_id} value={m.federation_id}>
+            {m.federation_name}
+          </option>
+        ))}
+        <option value="">{t("settings.lightningaddress.offline_none")}</option>
+      </select>
+      <small>
+        {mints.length === 0
+          ? t("settings.lightningaddress.offline_join")
+          : chosen
+            ? t("settings.lightningaddress.offline_custody")
+            : t("settings.lightningaddress.offline_none_note")}
+      </small>
+    </div>
+  );
 
   return (
     <main className="screen">
@@ -86,14 +129,31 @@ export function LightningAddress() {
             {t("settings.lightningaddress.join")}
           </Link>
         </section>
-      ) : state.address ? (
+      ) : state.address && state.name ? (
         <section className="column" aria-labelledby="ln-address">
           <h2 id="ln-address">{t("settings.lightningaddress.yours")}</h2>
           <p data-testid="lightning-address">{state.address}</p>
           <CopyButton text={state.address} />
+          {offlineChoice}
+          <ErrorBox text={error} />
+          {saved ? <p role="status">{t("settings.lightningaddress.offline_saved")}</p> : null}
+          <button
+            type="button"
+            className="button"
+            disabled={busy || chosen === (state.mint ?? "")}
+            onClick={() => state.name && reserve(state.name, true)}
+          >
+            {t("settings.lightningaddress.offline_save")}
+          </button>
         </section>
       ) : (
-        <form className="column" onSubmit={reserve}>
+        <form
+          className="column"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void reserve(typed, false);
+          }}
+        >
           <p>{t("settings.lightningaddress.caption")}</p>
           <label htmlFor="ln-name">{t("settings.lightningaddress.name")}</label>
           <input
@@ -106,6 +166,7 @@ export function LightningAddress() {
             onChange={(e) => setName(e.target.value)}
           />
           {problem ? <small className="error">{problem}</small> : null}
+          {offlineChoice}
           <ErrorBox text={error} />
           <button
             type="submit"

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
 import { useSearch } from "wouter";
-import type { ResultOf } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { useWalletConfig } from "../../ui/config";
@@ -8,13 +7,12 @@ import { ErrorBox, useErrorText } from "../../ui/errors";
 import { useFormat } from "../../ui/useFormat";
 import { useView, useWallet } from "../../ui/wallet";
 
-type PlusState = ResultOf<"GetPlus">;
-
 /**
  * Plus (spec 2): the plans, join (disabled with a balance warning unless lightning plus federation balance
- * is above the price), and for a member the renewal date and whether the subscription is active. Joining
- * makes the subscription connection (wallet-connect index 0, the plan's price per month, fixed), gives it to
- * the membership service and pays its invoice for exactly the price shown on the button.
+ * is above the price), and for a member the renewal date and whether the subscription is active, all from
+ * the worker's plus view (the screen asks it to read the service again when it opens). Joining makes the
+ * subscription connection (wallet-connect index 0, the plan's price per month, fixed), gives it to the
+ * membership service and pays its invoice for exactly the price shown on the button.
  */
 export function Plus() {
   const { t, lang } = useI18n();
@@ -22,9 +20,8 @@ export function Plus() {
   const client = useWallet();
   const config = useWalletConfig();
   const errorText = useErrorText();
-  const balance = useView("balance");
+  const plus = useView("plus");
   const query = new URLSearchParams(useSearch());
-  const [state, setState] = useState<PlusState | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const host = config.subscriptions ?? "";
@@ -32,16 +29,14 @@ export function Plus() {
   const load = useCallback(() => {
     if (!host) return;
     client.dispatch({ _tag: "GetPlus", host }).then(
-      (s) => {
-        setState(s);
-        setError(null);
-      },
+      () => setError(null),
       (e) => setError(errorText(e)),
     );
   }, [client, host, errorText]);
   useEffect(load, [load]);
 
-  const spendable = balance ? balance.lightning + balance.federation : (state?.balanceSats ?? 0n);
+  // What the service said when last read: shown at once, and refreshed by the read above.
+  const state = plus?.known ? plus : null;
   const wanted = Number(query.get("plan") ?? Number.NaN);
 
   const join = async (planId: number, amountSats: bigint) => {
@@ -62,8 +57,8 @@ export function Plus() {
   };
 
   const renewal =
-    state?.timestamp != null
-      ? new Date(state.timestamp * 1000).toLocaleDateString(lang, {
+    state?.subscription_timestamp != null
+      ? new Date(state.subscription_timestamp * 1000).toLocaleDateString(lang, {
           dateStyle: "long",
         } as Intl.DateTimeFormatOptions)
       : null;
@@ -74,19 +69,19 @@ export function Plus() {
       <h1>{t("settings.plus.title")}</h1>
       <p>{t("settings.plus.caption")}</p>
       {!host ? <ErrorBox text={t("settings.plus.error_no_service")} /> : null}
-      {state?.active ? (
+      {state?.mutiny_plus ? (
         <section aria-labelledby="plus-member">
           <h2 id="plus-member">{t("settings.plus.member")}</h2>
           <p role="status">{t("settings.plus.renews", { date: renewal ?? "" })}</p>
         </section>
-      ) : state && state.timestamp !== null ? (
+      ) : state && state.subscription_timestamp !== null ? (
         <p role="status">{t("settings.plus.lapsed", { date: renewal ?? "" })}</p>
       ) : null}
-      {state && !state.active ? (
+      {state && !state.mutiny_plus ? (
         <ul className="column" aria-label={t("settings.plus.plans")}>
           {state.plans.map((p) => {
-            const enough = spendable > p.amountSats;
-            const price = fmt.sats(p.amountSats);
+            const enough = p.can_join;
+            const price = fmt.sats(p.amount_sats);
             return (
               <li key={p.id} className="column">
                 <p>{t("settings.plus.plan_price", { amount: price })}</p>
@@ -100,7 +95,7 @@ export function Plus() {
                   className={`button ${wanted === p.id || state.plans.length === 1 ? "button-primary" : ""}`}
                   disabled={!enough || busy}
                   aria-describedby={!enough ? `plus-balance-${p.id}` : undefined}
-                  onClick={() => join(p.id, p.amountSats)}
+                  onClick={() => join(p.id, p.amount_sats)}
                 >
                   {busy ? t("settings.plus.joining") : t("settings.plus.join", { amount: price })}
                 </button>

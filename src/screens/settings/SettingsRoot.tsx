@@ -43,14 +43,20 @@ const GROUPS: readonly { readonly key: string; readonly items: readonly Item[] }
   },
 ];
 
-/** Settings root: four groups. Encrypt waits for a backup; pages of later releases show as such. */
+/** Settings root: the Plus call to action, then four groups. Encrypt waits for a backup; pages of later releases show as such. */
 export function SettingsRoot() {
   const { t } = useI18n();
   const wallet = useView("wallet");
+  const member = useView("plus")?.mutiny_plus ?? false;
   return (
     <main className="screen">
       <BackControl />
       <h1>{t("settings.title")}</h1>
+      {/* The call to action changes with membership (spec 1 roles). */}
+      <Link href="/settings/plus" className={member ? "plus-cta member" : "plus-cta"}>
+        <strong>{member ? t("settings.plus.cta_member") : t("settings.plus.cta_join")}</strong>
+        {member ? t("settings.plus.cta_member_caption") : t("settings.plus.cta_join_caption")}
+      </Link>
       {GROUPS.map((g) => (
         <section key={g.key} className="settings-group" aria-labelledby={g.key}>
           <h2 id={g.key}>{t(g.key)}</h2>

@@ -593,7 +593,7 @@ export const startCashu = async (env: CashuEnv): Promise<EcashAdapter> => {
         ]);
         s.state.pending = null;
         await persist(s);
-        return { mint: url, amountSats, events };
+        return { mint: url, amountSats, memo: meta.memo?.slice(0, 500) ?? null, events };
       });
     },
 

@@ -406,7 +406,8 @@ export const startFedimint = async (env: FedimintEnv): Promise<EcashAdapter> => 
           const amountSats = worth / 1000n;
           const events = record(s, [move("ecash.received", fed, uuid(), amountSats, 0n, "token", null)]);
           await persist(fed, s);
-          return { mint: fed, amountSats, events };
+          // Fedimint notes carry no note of their own.
+          return { mint: fed, amountSats, memo: null, events };
         });
       }
       throw new EcashFailure({ message: "Invalid Arguments were given", unreachable: false });
