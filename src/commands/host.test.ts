@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { WalletDb } from "../events/db";
-import { readEvents } from "../events/log";
+import { countEvents, readEvents } from "../events/log";
 import { deriveViews, foldEvents } from "../projections";
 import type { CommandAnswer } from "./host";
 import { WalletHost } from "./host";
@@ -156,7 +156,7 @@ describe("WalletHost", () => {
 
     ok(await host.run({ _tag: "DeleteEverything" }));
     expect(host.views().wallet.exists).toBe(false);
-    expect(await db.events.count()).toBe(0);
+    expect(await countEvents(db)).toBe(0);
 
     expect(await host.run({ _tag: "ImportState", text: json })).toMatchObject({
       ok: false,

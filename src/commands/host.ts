@@ -597,6 +597,8 @@ export class WalletHost {
   private async reload(written?: {
     readonly replaced: boolean;
     readonly events: readonly StoredEvent[];
+    /** The fold of the whole new log, when the import replaced it and already folded it. */
+    readonly folded: States | null;
   }): Promise<void> {
     const wasLocked = this.locked;
     forgetRootKey();
@@ -612,7 +614,7 @@ export class WalletHost {
     this.states = !written
       ? foldEvents(await readEvents(this.deps.db))
       : written.replaced
-        ? foldEvents(written.events)
+        ? (written.folded ?? foldEvents(written.events))
         : written.events.reduce(foldEvent, this.states);
     this.live = { ...this.live, needs_password: this.locked, has_password: this.secrets.hasPassword };
     this.deps.onViews(this.views());

@@ -25,7 +25,8 @@ import { decodeLightningAddress } from "../engine/parse/lightning-address";
 import examples from "../engine/lnurl/vectors/lud-examples.json";
 import { canJoin, isPlusActive } from "../projections/plus";
 import { WalletDb } from "../events/db";
-import { readEvents } from "../events/log";
+import { addIds, toChunks } from "../events/chunks";
+import { clearLog, logTables, readEvents } from "../events/log";
 import type { WalletHost } from "./host";
 import { ok } from "./host.testing";
 import { openChannel, openWorldWallet, type WorldWallet } from "./nwc.testing";
@@ -302,8 +303,19 @@ describe("Plus membership against the world", () => {
     // A crash that kept the redemption's record out of the log: the next start finds the token spent, marks
     // it so, and the ecash counts once.
     await w.close();
-    const record = await db.events.where("type").equals("lnaddress.redeemed").first();
-    await db.events.delete(record!.seq!);
+    const logged = await readEvents(db);
+    const lost = logged.findIndex((e) => e.type === "lnaddress.redeemed");
+    const kept = logged.filter((_, i) => i !== lost);
+    await clearLog(db);
+    await db.transaction("rw", logTables(db), async () => {
+      await db.log.bulkPut(toChunks(kept));
+      await db.logIds.bulkPut(
+        addIds(
+          new Map(),
+          kept.map((e) => e.id),
+        ),
+      );
+    });
     await w.reopen();
     host = w.host();
     await until(

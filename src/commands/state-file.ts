@@ -3,13 +3,13 @@ import { Effect } from "effect";
 import type { Doc } from "../crdt/doc";
 import { saveDoc } from "../crdt/doc";
 import type { KvRow, StoredEvent, WalletDb } from "../events/db";
-import { appendChecked, readEvents } from "../events/log";
+import { appendChecked, clearLog, logTables, readEvents } from "../events/log";
 import { KV } from "../events/storage-keys";
 import { isEcashBlob, mergeBlob } from "../engine/ecash/cashu/state";
 import { LN_PREFIX, MONITOR_PREFIX } from "../engine/lightning/store";
 import { NETWORKS, type Network, type WalletEvent } from "../events/types";
 import { validateEvent } from "../events/validate";
-import { foldEvents } from "../projections";
+import { foldEvents, type States } from "../projections";
 import {
   ImportRejected,
   InvalidInput,
@@ -107,7 +107,7 @@ export const exportState = (
         }),
       );
     const { events, kv } = yield* tryCipher(() =>
-      db.transaction("r", db.events, db.kv, async () => ({
+      db.transaction("r", [...logTables(db), db.kv], async () => ({
         events: await readEvents(db),
         kv: await db.kv.toArray(),
       })),
@@ -172,6 +172,12 @@ const isObject = (x: unknown): x is Record<string, unknown> =>
 
 /** Checks the opened contents completely before anything is written. */
 export const validateContents = (raw: unknown): Effect.Effect<StateContents, WalletError> =>
+  checkContents(raw).pipe(Effect.map(({ contents }) => contents));
+
+/** `validateContents`, answering also the fold of the file's log that the check made. */
+const checkContents = (
+  raw: unknown,
+): Effect.Effect<{ contents: StateContents; folded: States }, WalletError> =>
   Effect.gen(function* () {
     const damaged = (what: string) =>
       Effect.fail(rejected("error_damaged", `The file is damaged: ${what}.`, { what }));
@@ -196,12 +202,13 @@ export const validateContents = (raw: unknown): Effect.Effect<StateContents, Wal
       return yield* damaged("the log does not start a wallet");
     if (!kv.some((r) => r.key === KV.seed)) return yield* damaged("no seed");
     // The document's changes must fold: a corrupt change would break every later start.
+    let folded: States;
     try {
-      foldEvents(valid);
+      folded = foldEvents(valid);
     } catch (e) {
       return yield* damaged(`the log cannot be read (${e instanceof Error ? e.message : "unknown"})`);
     }
-    return { walletId, events: valid, crdt, kv: kv as StateContents["kv"] };
+    return { contents: { walletId, events: valid, crdt, kv: kv as StateContents["kv"] }, folded };
   });
 
 /**
@@ -225,7 +232,8 @@ export const importState = (
 /**
  * `importState`, answering also what the log became: the file's whole log when it replaced the wallet, or
  * the events it added to this one when it merged (in log order, with their sequence numbers). The host
- * folds that instead of reading the log back.
+ * folds that instead of reading the log back; when the file replaced the wallet, `folded` is already the
+ * fold of that whole log (the check before writing made it), so it is not folded twice.
  */
 export const importStateEvents = (
   db: WalletDb,
@@ -235,7 +243,10 @@ export const importStateEvents = (
   currentWalletId: string | null,
   cipher: StateCipher,
   atRest: AtRest = plainAtRest,
-): Effect.Effect<{ imported: number; replaced: boolean; events: readonly StoredEvent[] }, WalletError> =>
+): Effect.Effect<
+  { imported: number; replaced: boolean; events: readonly StoredEvent[]; folded: States | null },
+  WalletError
+> =>
   Effect.gen(function* () {
     const file = yield* readStateHeader(text, network);
     if (!password)
@@ -245,7 +256,9 @@ export const importStateEvents = (
           key: `${KEY}.password_needed`,
         }),
       );
-    const contents = yield* validateContents(yield* tryCipher(() => cipher.open(file.sealed, password)));
+    const { contents, folded } = yield* checkContents(
+      yield* tryCipher(() => cipher.open(file.sealed, password)),
+    );
     const merge = currentWalletId === contents.walletId;
     // Channel state is only ever in one place: two copies of a channel are how funds are lost.
     const fileLightning = contents.kv.some((r) => r.key.startsWith(LN_PREFIX));
@@ -269,9 +282,9 @@ export const importStateEvents = (
     const rows = yield* tryCipher(() => atRest.seal(plain));
     const keep = [KV.device, ...atRest.keep];
     const imported = yield* tryCipher(() =>
-      db.transaction("rw", db.events, db.kv, db.snapshots, async () => {
+      db.transaction("rw", [...logTables(db), db.kv, db.snapshots], async () => {
         if (!merge) {
-          await db.events.clear();
+          await clearLog(db);
           await db.snapshots.clear();
           const kept = (await db.kv.bulkGet(keep)).filter((r): r is KvRow => r !== undefined);
           await db.kv.clear();
@@ -296,7 +309,13 @@ export const importStateEvents = (
         return fresh;
       }),
     );
-    return { imported: imported.length, replaced: !merge, events: imported };
+    // A new log is numbered from 1, as the check's fold numbered it: that fold is the new log's.
+    return {
+      imported: imported.length,
+      replaced: !merge,
+      events: imported,
+      folded: !merge && imported[0]?.seq === 1 ? folded : null,
+    };
   });
 
 /**
@@ -323,8 +342,8 @@ const mergeEcash = async (db: WalletDb, rows: KvRow[], atRest: AtRest): Promise<
 /** Removes every event, blob and snapshot of the wallet on this device. */
 export const deleteEverything = (db: WalletDb): Effect.Effect<null, WalletError> =>
   tryCipher(async () => {
-    await db.transaction("rw", db.events, db.kv, db.snapshots, async () => {
-      await db.events.clear();
+    await db.transaction("rw", [...logTables(db), db.kv, db.snapshots], async () => {
+      await clearLog(db);
       await db.kv.clear();
       await db.snapshots.clear();
     });
