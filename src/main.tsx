@@ -1,6 +1,6 @@
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
-import { App } from "./App";
+import { App, preloadHome } from "./App";
 import { boot, type BootState, knownWallet, startEmergency } from "./boot";
 import { WalletClient } from "./commands/client";
 import { BUILD_DEFAULTS } from "./build";
@@ -56,7 +56,7 @@ const start = async () => {
   const lang = initialLanguage();
   const [messages, wallet] = await Promise.all([loadMessages(lang), knownWallet(config.network)]);
   // A wallet here opens on home: its screen's code comes while the worker starts.
-  if (wallet === "maybe") void import("./screens/home/Home").catch(() => undefined);
+  if (wallet === "maybe") preloadHome();
   const root = document.getElementById("root");
   if (!root) throw new Error("No #root element");
   createRoot(root).render(

@@ -1,5 +1,5 @@
 import { ErrorBox, useErrorText } from "../ui/errors";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../i18n/intl";
 import { afterNewWallet } from "../ui/profile";
@@ -14,11 +14,6 @@ export function Setup() {
   const [, navigate] = useLocation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  // Home's code arrives while the owner reads this screen, so "New wallet" lands on it at once.
-  useEffect(() => {
-    void import("./home/Home").catch(() => undefined);
-  }, []);
-
   const create = async () => {
     setBusy(true);
     setError(null);
