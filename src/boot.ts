@@ -99,6 +99,31 @@ export const knownWallet = async (
   }
 };
 
+/** The wallet's worker, made once per page. */
+const makeWorker = (): Worker =>
+  new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: "wallet" });
+
+/** A worker made before the boot (see `startWorkerEarly`), not yet given to it. */
+let early: Worker | null = null;
+
+/**
+ * A browser that remembers holding a wallet on `network` makes its worker at once, before the page has even
+ * rendered: the worker's script loads meanwhile, and a returning wallet's engines start that much sooner.
+ * It is told to start only once the boot holds the wallet's lock (`boot` takes it over; a second tab ends
+ * it). A browser with no wallet makes its worker after the welcome screen is painted, as before.
+ */
+export const startWorkerEarly = (
+  network: Network,
+  storage: Pick<Storage, "getItem"> | undefined = globalThis.localStorage,
+): void => {
+  try {
+    if (early || storage?.getItem(walletFlagKey(network)) !== "1") return;
+    early = makeWorker();
+  } catch {
+    // The boot makes it, or reports what is missing.
+  }
+};
+
 /** Keeps the flag of `knownWallet` in step with the wallet the worker reports. */
 const rememberWallet = (network: Network, exists: boolean) => {
   try {
@@ -148,14 +173,25 @@ export const boot = async (
   current = run;
   const set = run.set;
   set({});
-  if (!(await holdWalletLock())) return set({ error: BOOT_MESSAGES.existingTab });
+  const drop = () => {
+    early?.terminate();
+    early = null;
+  };
+  if (!(await holdWalletLock())) {
+    drop();
+    return set({ error: BOOT_MESSAGES.existingTab });
+  }
   const problem = browserProblem(globalThis as never);
-  if (problem) return set({ error: problem });
+  if (problem) {
+    drop();
+    return set({ error: problem });
+  }
 
   set({ stage: "checking_double_init" });
   set({ stage: "downloading" });
   await opts.workerAfter;
-  const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: "wallet" });
+  const worker = early ?? makeWorker();
+  early = null;
   const client = opts.client ?? new WalletClient();
   client.attach(worker);
   const timeout = setTimeout(() => {

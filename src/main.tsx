@@ -1,7 +1,7 @@
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { App, preloadHome } from "./App";
-import { boot, type BootState, knownWallet, startEmergency } from "./boot";
+import { boot, type BootState, knownWallet, startEmergency, startWorkerEarly } from "./boot";
 import { WalletClient } from "./commands/client";
 import { BUILD_DEFAULTS } from "./build";
 import { resolveConfig } from "./config";
@@ -15,6 +15,8 @@ import "./ui/app.css";
 const config = resolveConfig(localStorage, BUILD_DEFAULTS);
 // Before anything connects: only this origin and the servers of this configuration.
 applyConnectPolicy(document, config);
+// A wallet here: its worker's script loads while this page renders (it starts once the boot holds the lock).
+startWorkerEarly(config.network);
 
 /** The screens' client: it exists before the worker does, which joins it once the first screen is up. */
 const client = new WalletClient();
