@@ -1,8 +1,9 @@
-import { type ComponentType, lazy, Suspense, useEffect, useState, useSyncExternalStore } from "react";
+import { Suspense, useEffect, useSyncExternalStore } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import type { WalletClient } from "./commands/client";
 import type { WalletConfig } from "./config";
 import { NotFound } from "./screens/NotFound";
+import { Home, NewProfile, preloadFirstRun } from "./screens/first-run";
 import { Setup } from "./screens/Setup";
 import { ConfigContext } from "./ui/config";
 import { DecryptDialog } from "./ui/DecryptDialog";
@@ -11,46 +12,10 @@ import { registerProtocolHandlers } from "./ui/protocol-handlers";
 import { MobileActions, SideNav } from "./ui/Nav";
 import { MAIN_CONTENT_ID, RouteFocus, SkipLink } from "./ui/RouteFocus";
 import { UpdateBanner } from "./ui/UpdateBanner";
+import { screen } from "./ui/lazy-screen";
+import { useMakingWallet } from "./ui/new-wallet";
 import { useView, WalletProvider } from "./ui/wallet";
 
-/**
- * A route's screen, loaded when first opened: home and setup are in the first paint, the rest (send,
- * receive, the scanner's wasm, settings) come as separate files, cached by the service worker.
- *
- * A screen whose file is already here (opened before, or fetched ahead with `preload`) renders at once. A
- * plain `lazy` one would suspend for a tick even then, and React keeps a fallback it has shown on screen for
- * at least 300 ms: the welcome screen's "New wallet" would land on its next screen a third of a second late.
- */
-const screen = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => {
-  let ready: ComponentType | null = null;
-  let loading: Promise<ComponentType> | null = null;
-  const preload = (): Promise<ComponentType> => {
-    loading ??= load().then(
-      (m) => {
-        ready = m[name];
-        return ready;
-      },
-      (e: unknown) => {
-        // A failed fetch is tried again the next time the screen is opened.
-        loading = null;
-        throw e;
-      },
-    );
-    return loading;
-  };
-  const Lazy = lazy(() => preload().then((c) => ({ default: c })));
-  function Screen(props: object) {
-    // Chosen once per mount: switching from the lazy one to the loaded one would remount the screen.
-    const [Loaded] = useState(() => ready);
-    return Loaded ? <Loaded {...props} /> : <Lazy {...props} />;
-  }
-  return Object.assign(Screen, { preload });
-};
-
-// Home too: its contacts and payment code are not needed by a first visit's welcome screen. A returning
-// wallet fetches it beside the worker's start (`preloadHome`), and the welcome screen fetches it, with the
-// first-run profile step that may come before it, once it is up.
-const Home = screen(() => import("./screens/home/Home"), "Home");
 const Receive = screen(() => import("./screens/receive/Receive"), "Receive");
 const Redeem = screen(() => import("./screens/redeem/Redeem"), "Redeem");
 const Scanner = screen(() => import("./screens/scanner/Scanner"), "Scanner");
@@ -68,7 +33,6 @@ const Channels = screen(() => import("./screens/settings/Channels"), "Channels")
 const Admin = screen(() => import("./screens/settings/Admin"), "Admin");
 const Connections = screen(() => import("./screens/settings/Connections"), "Connections");
 const Swap = screen(() => import("./screens/swap/Swap"), "Swap");
-const NewProfile = screen(() => import("./screens/profile/NewProfile"), "NewProfile");
 const Profile = screen(() => import("./screens/profile/Profile"), "Profile");
 const EditProfile = screen(() => import("./screens/profile/EditProfile"), "EditProfile");
 const ImportProfile = screen(() => import("./screens/profile/ImportProfile"), "ImportProfile");
@@ -83,9 +47,6 @@ const LightningAddress = screen(() => import("./screens/settings/LightningAddres
 const Plus = screen(() => import("./screens/settings/Plus"), "Plus");
 const Feedback = screen(() => import("./screens/feedback/Feedback"), "Feedback");
 
-/** Fetches home's screen ahead, so the first views show it at once. */
-export const preloadHome = (): void => void Home.preload().catch(() => undefined);
-
 /** Paths a person may open with no wallet yet. */
 const WITHOUT_WALLET = ["/setup", "/setup/restore", "/settings/emergencykit"];
 
@@ -95,14 +56,15 @@ function Routes({ noWallet }: { noWallet: boolean }) {
   const skipSetup = new URLSearchParams(location.search).has("skip_setup");
   // Before the worker's first views, a browser known to hold no wallet goes to the welcome screen.
   const none = wallet ? !wallet.exists : noWallet;
+  // "New wallet" was pressed: the steps after it show while the worker makes the wallet.
+  const making = useMakingWallet();
   // The welcome screen is up: what "New wallet" leads to comes while the owner reads it.
   const welcome = none && path === "/setup";
   useEffect(() => {
-    if (!welcome) return;
-    preloadHome();
-    void NewProfile.preload().catch(() => undefined);
+    if (welcome) preloadFirstRun();
   }, [welcome]);
-  if (none && !skipSetup && !WITHOUT_WALLET.includes(path)) return <Redirect to="/setup" replace />;
+  if (none && !making && !skipSetup && !WITHOUT_WALLET.includes(path))
+    return <Redirect to="/setup" replace />;
   return (
     <Suspense fallback={<p className="screen" aria-busy="true" />}>
       <Switch>

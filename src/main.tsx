@@ -1,6 +1,7 @@
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
-import { App, preloadHome } from "./App";
+import { App } from "./App";
+import { preloadHome } from "./screens/first-run";
 import { boot, type BootState, knownWallet, startEmergency, startWorkerEarly } from "./boot";
 import { WalletClient } from "./commands/client";
 import { BUILD_DEFAULTS } from "./build";
