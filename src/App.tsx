@@ -1,8 +1,9 @@
-import { type ComponentType, lazy, Suspense, useEffect, useSyncExternalStore } from "react";
+import { Suspense, useEffect, useSyncExternalStore } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import type { WalletClient } from "./commands/client";
 import type { WalletConfig } from "./config";
 import { NotFound } from "./screens/NotFound";
+import { Home, NewProfile, preloadFirstRun } from "./screens/first-run";
 import { Setup } from "./screens/Setup";
 import { ConfigContext } from "./ui/config";
 import { DecryptDialog } from "./ui/DecryptDialog";
@@ -11,18 +12,10 @@ import { registerProtocolHandlers } from "./ui/protocol-handlers";
 import { MobileActions, SideNav } from "./ui/Nav";
 import { MAIN_CONTENT_ID, RouteFocus, SkipLink } from "./ui/RouteFocus";
 import { UpdateBanner } from "./ui/UpdateBanner";
+import { screen } from "./ui/lazy-screen";
+import { useMakingWallet } from "./ui/new-wallet";
 import { useView, WalletProvider } from "./ui/wallet";
 
-/**
- * A route's screen, loaded when first opened: home and setup are in the first paint, the rest (send,
- * receive, the scanner's wasm, settings) come as separate files, cached by the service worker.
- */
-const screen = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
-  lazy(() => load().then((m) => ({ default: m[name] })));
-
-// Home too: its contacts and payment code are not needed by a first visit's welcome screen. A returning
-// wallet fetches it beside the worker's start, and the welcome screen fetches it once it is up.
-const Home = screen(() => import("./screens/home/Home"), "Home");
 const Receive = screen(() => import("./screens/receive/Receive"), "Receive");
 const Redeem = screen(() => import("./screens/redeem/Redeem"), "Redeem");
 const Scanner = screen(() => import("./screens/scanner/Scanner"), "Scanner");
@@ -40,7 +33,6 @@ const Channels = screen(() => import("./screens/settings/Channels"), "Channels")
 const Admin = screen(() => import("./screens/settings/Admin"), "Admin");
 const Connections = screen(() => import("./screens/settings/Connections"), "Connections");
 const Swap = screen(() => import("./screens/swap/Swap"), "Swap");
-const NewProfile = screen(() => import("./screens/profile/NewProfile"), "NewProfile");
 const Profile = screen(() => import("./screens/profile/Profile"), "Profile");
 const EditProfile = screen(() => import("./screens/profile/EditProfile"), "EditProfile");
 const ImportProfile = screen(() => import("./screens/profile/ImportProfile"), "ImportProfile");
@@ -64,7 +56,15 @@ function Routes({ noWallet }: { noWallet: boolean }) {
   const skipSetup = new URLSearchParams(location.search).has("skip_setup");
   // Before the worker's first views, a browser known to hold no wallet goes to the welcome screen.
   const none = wallet ? !wallet.exists : noWallet;
-  if (none && !skipSetup && !WITHOUT_WALLET.includes(path)) return <Redirect to="/setup" replace />;
+  // "New wallet" was pressed: the steps after it show while the worker makes the wallet.
+  const making = useMakingWallet();
+  // The welcome screen is up: what "New wallet" leads to comes while the owner reads it.
+  const welcome = none && path === "/setup";
+  useEffect(() => {
+    if (welcome) preloadFirstRun();
+  }, [welcome]);
+  if (none && !making && !skipSetup && !WITHOUT_WALLET.includes(path))
+    return <Redirect to="/setup" replace />;
   return (
     <Suspense fallback={<p className="screen" aria-busy="true" />}>
       <Switch>

@@ -54,12 +54,15 @@ export const browserProblem = (g: {
   return null;
 };
 
+/** The lock's request, made once per page: the tab keeps the lock it gets until it closes. */
+let lockHeld: Promise<boolean> | null = null;
+
 /**
  * Holds the wallet's Web Lock for as long as this tab lives. Resolves true when this tab got it; false
- * when another tab holds it (two engines on one wallet is how funds are lost).
+ * when another tab holds it (two engines on one wallet is how funds are lost). Asked once per page.
  */
-export const holdWalletLock = (): Promise<boolean> =>
-  new Promise((resolve) => {
+export const holdWalletLock = (): Promise<boolean> => {
+  lockHeld ??= new Promise((resolve) => {
     if (!navigator.locks) {
       resolve(true);
       return;
@@ -73,6 +76,8 @@ export const holdWalletLock = (): Promise<boolean> =>
       return new Promise<never>(() => undefined);
     });
   });
+  return lockHeld;
+};
 
 /** Where this browser remembers whether it holds a wallet on a network: "1" or "0". */
 export const walletFlagKey = (network: Network): string => `wallet_exists_${network}`;
@@ -97,6 +102,40 @@ export const knownWallet = async (
   } catch {
     return "maybe";
   }
+};
+
+/** The wallet's worker, made once per page. */
+const makeWorker = (): Worker =>
+  new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: "wallet" });
+
+/** A worker made before the boot (see `startWorkerEarly`), not yet given to it. */
+let early: Worker | null = null;
+/** The boot made or took its worker: no early one is made after that. */
+let booted = false;
+
+/**
+ * A browser that remembers holding a wallet on `network` makes its worker as soon as this tab holds the
+ * wallet's lock, before the page has even rendered: the worker's script loads meanwhile, and a returning
+ * wallet's engines start that much sooner. A second tab (no lock) never makes one. The boot takes it over
+ * and tells it to start. A browser with no wallet makes its worker after the welcome screen is painted.
+ */
+export const startWorkerEarly = (
+  network: Network,
+  storage: Pick<Storage, "getItem"> | undefined = globalThis.localStorage,
+): void => {
+  try {
+    if (storage?.getItem(walletFlagKey(network)) !== "1") return;
+  } catch {
+    return;
+  }
+  void holdWalletLock().then((held) => {
+    if (!held || early || booted || browserProblem(globalThis as never)) return;
+    try {
+      early = makeWorker();
+    } catch {
+      // The boot makes it, or reports what is missing.
+    }
+  });
 };
 
 /** Keeps the flag of `knownWallet` in step with the wallet the worker reports. */
@@ -155,7 +194,9 @@ export const boot = async (
   set({ stage: "checking_double_init" });
   set({ stage: "downloading" });
   await opts.workerAfter;
-  const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: "wallet" });
+  const worker = early ?? makeWorker();
+  early = null;
+  booted = true;
   const client = opts.client ?? new WalletClient();
   client.attach(worker);
   const timeout = setTimeout(() => {

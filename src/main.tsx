@@ -1,7 +1,8 @@
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { boot, type BootState, knownWallet, startEmergency } from "./boot";
+import { preloadHome } from "./screens/first-run";
+import { boot, type BootState, knownWallet, startEmergency, startWorkerEarly } from "./boot";
 import { WalletClient } from "./commands/client";
 import { BUILD_DEFAULTS } from "./build";
 import { resolveConfig } from "./config";
@@ -15,6 +16,8 @@ import "./ui/app.css";
 const config = resolveConfig(localStorage, BUILD_DEFAULTS);
 // Before anything connects: only this origin and the servers of this configuration.
 applyConnectPolicy(document, config);
+// A wallet here: its worker's script loads while this page renders (it starts once the boot holds the lock).
+startWorkerEarly(config.network);
 
 /** The screens' client: it exists before the worker does, which joins it once the first screen is up. */
 const client = new WalletClient();
@@ -56,7 +59,7 @@ const start = async () => {
   const lang = initialLanguage();
   const [messages, wallet] = await Promise.all([loadMessages(lang), knownWallet(config.network)]);
   // A wallet here opens on home: its screen's code comes while the worker starts.
-  if (wallet === "maybe") void import("./screens/home/Home").catch(() => undefined);
+  if (wallet === "maybe") preloadHome();
   const root = document.getElementById("root");
   if (!root) throw new Error("No #root element");
   createRoot(root).render(

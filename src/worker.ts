@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 import automergeWasm from "@automerge/automerge/automerge.wasm?url";
+import ldkWasm from "lightningdevkit/liblightningjs.wasm?url";
 import { WalletHost } from "./commands/host";
 import type { FromWorker, ToWorker } from "./commands/protocol";
 import type { AllViews } from "./projections/live";
@@ -11,6 +12,7 @@ import { stateCipher } from "./commands/state-cipher";
 import type { Platform } from "./engine/engine";
 import type { FedimintClientClass } from "./engine/ecash/fedimint/wasm";
 import { lightningEngine } from "./engine/lightning/engine";
+import { loadLdkStreaming } from "./engine/lightning/ldk-wasm";
 import { nostrEngine } from "./engine/nostr/engine";
 import { nwcEngine } from "./engine/nwc/engine";
 import { onchainEngine } from "./engine/onchain/engine";
@@ -61,10 +63,7 @@ crdtReady.catch(() => undefined);
  */
 let ldkLoaded: Promise<void> | null = null;
 const loadLdk = () => {
-  ldkLoaded ??= Promise.all([
-    import("lightningdevkit"),
-    import("lightningdevkit/liblightningjs.wasm?url"),
-  ]).then(([ldk, wasm]) => ldk.initializeWasmWebFetch(wasm.default));
+  ldkLoaded ??= loadLdkStreaming(ldkWasm, () => import("lightningdevkit"));
   return ldkLoaded;
 };
 

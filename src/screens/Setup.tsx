@@ -1,8 +1,10 @@
 import { ErrorBox, useErrorText } from "../ui/errors";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../i18n/intl";
+import { makeNewWallet, takeNewWalletFailure } from "../ui/new-wallet";
 import { afterNewWallet } from "../ui/profile";
+import { NewProfile } from "./first-run";
 import { useView, useWallet } from "../ui/wallet";
 
 /** First run (spec 2 §2): a new wallet, or import an existing one. */
@@ -13,20 +15,26 @@ export function Setup() {
   const wallet = useView("wallet");
   const [, navigate] = useLocation();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  // Home's code arrives while the owner reads this screen, so "New wallet" lands on it at once.
-  useEffect(() => {
-    void import("./home/Home").catch(() => undefined);
-  }, []);
-
+  // Making the wallet failed while the profile step showed: that step gave way to this screen again.
+  const [error, setError] = useState<string | null>(() => {
+    const failed = takeNewWalletFailure();
+    return failed ? errorText(failed) : null;
+  });
   const create = async () => {
     setBusy(true);
     setError(null);
+    const made = makeNewWallet(client);
+    // First run: a profile, unless one was set up before or a browser extension holds the identity.
+    const next = afterNewWallet();
     try {
-      await client.dispatch({ _tag: "CreateWallet" });
-      // First run: a profile, unless one was set up before or a browser extension holds the identity.
-      navigate(afterNewWallet(), { replace: true });
+      if (next === "/newprofile") {
+        // The profile step needs nothing of the wallet: it shows as soon as its code is here, while the
+        // worker makes the wallet (a failure brings this screen back with the error).
+        await NewProfile.preload().catch(() => undefined);
+      } else await made;
+      navigate(next, { replace: true });
     } catch (e) {
+      takeNewWalletFailure();
       setError(errorText(e));
       setBusy(false);
     }

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useI18n } from "../i18n/intl";
 import { ErrorBox, useErrorText } from "./errors";
 import { useWallet } from "./wallet";
+import { walletMade } from "./new-wallet";
 
 /**
  * Where first-run profile setup got to (spec 2 first-run setup): stored in local storage under
@@ -117,6 +118,8 @@ export function PicturePicker({
     setError(null);
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
+      // The upload is signed with the wallet's key: on the first-run step, the wallet may be moments away.
+      await walletMade();
       const { url } = await client.dispatch({ _tag: "UploadProfilePic", bytes, type: file.type });
       onUploaded(url);
     } catch (e) {

@@ -3,6 +3,7 @@ import { useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { ErrorBox, useErrorText } from "../../ui/errors";
+import { walletMade } from "../../ui/new-wallet";
 import { storeProfileStage } from "../../ui/profile";
 import { useWallet } from "../../ui/wallet";
 
@@ -20,6 +21,8 @@ export function ImportProfile() {
     setBusy(true);
     setError(null);
     try {
+      // Opened from the first-run step, the wallet the key is sealed with may be moments away.
+      await walletMade();
       await client.dispatch({ _tag: "ImportNsec", nsec });
       setNsec("");
       storeProfileStage("saved");

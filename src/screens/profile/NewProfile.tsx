@@ -3,6 +3,7 @@ import { Link, useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { Avatar, PicturePicker, storeProfileStage } from "../../ui/profile";
+import { walletMade } from "../../ui/new-wallet";
 import { useWallet } from "../../ui/wallet";
 
 /**
@@ -24,6 +25,7 @@ export function NewProfile() {
     setBusy(true);
     setError(null);
     try {
+      await walletMade();
       // Queued in the wallet's log: published as soon as a relay is reachable.
       await client.dispatch({ _tag: "SetupNewProfile", name, imageUrl: picture });
       storeProfileStage("saved");
@@ -34,7 +36,15 @@ export function NewProfile() {
     }
   };
 
-  const skip = () => {
+  const skip = async () => {
+    setBusy(true);
+    try {
+      // Home shows the wallet: it is made by now, or moments from it.
+      await walletMade();
+    } catch {
+      // The welcome screen is back with the error.
+      return;
+    }
     storeProfileStage("skipped");
     navigate("/", { replace: true });
   };
@@ -70,7 +80,7 @@ export function NewProfile() {
         </button>
       </form>
       <div className="column">
-        <button type="button" className="button" onClick={skip}>
+        <button type="button" className="button" onClick={() => void skip()}>
           {t("profile.skip")}
         </button>
         <Link href="/importprofile" className="link">
