@@ -236,6 +236,9 @@ export const syncMessages: Handler<"SyncMessages"> = (_cmd, ctx) =>
  */
 const opened = (ctx: HandlerContext, key: Key, found: readonly NostrEvent[]): NewEvent[] => {
   const { read, ids } = ctx.states.chat;
+  // The lightning-address service's messages carry ecash tokens: redeemed (RedeemAddressTokens), never kept
+  // as chat, so no spendable token lies in the log.
+  const service = ctx.states.lnaddress.reservation?.service;
   const events: NewEvent[] = [];
   const tried = new Set<string>();
   const recorded = new Set<string>();
@@ -244,7 +247,7 @@ const opened = (ctx: HandlerContext, key: Key, found: readonly NostrEvent[]): Ne
     tried.add(e.id);
     const m =
       e.kind === GIFT_WRAP ? openWrap(e, key.secret, key.pubkey) : openLegacy(e, key.secret, key.pubkey);
-    if (!m || ids.has(m.id) || recorded.has(m.id)) continue;
+    if (!m || ids.has(m.id) || recorded.has(m.id) || (service !== undefined && m.from === service)) continue;
     recorded.add(m.id);
     events.push(messageEvent(m, [e.id]));
   }

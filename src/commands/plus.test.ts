@@ -299,6 +299,11 @@ describe("Plus membership against the world", () => {
     expect(w.views().balance?.federation).toBe(34n);
     // Asking again redeems nothing more: each message is redeemed once.
     expect(ok(await host.run({ _tag: "RedeemAddressTokens" }))).toEqual({ redeemed: 0, amountSats: 0n });
+    // The service's token messages are redeemed, never kept as chat: no spendable token lies in the log.
+    ok(await host.run({ _tag: "SyncMessages" }));
+    expect(
+      (await readEvents(db)).some((e) => e.type === "chat.message" && /cashu[AB]/.test(e.payload.text)),
+    ).toBe(false);
 
     // A crash that kept the redemption's record out of the log: the next start finds the token spent, marks
     // it so, and the ecash counts once.
