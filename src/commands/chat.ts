@@ -36,7 +36,7 @@ import { lastPage, mergeTimeline, oldestFirst } from "../projections/timeline";
 import type { CommandTag } from "./command";
 import { npubToHex } from "./contact-form";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
-import { type Key, keyInUse } from "./nostr";
+import { type Key, keyInUse, queued } from "./nostr";
 
 /** A page of the chat (get_dm_conversation's limit). */
 export const CHAT_PAGE = 20;
@@ -104,9 +104,6 @@ const peerOf = (ctx: HandlerContext, id: string) =>
   });
 
 const nowSeconds = (ctx: HandlerContext) => Math.floor(ctx.stamp.now() / 1000);
-
-const queued = (event: NostrEvent, to?: readonly string[]): NewEvent =>
-  newEvent("nostr.queued", to && to.length > 0 ? { event, relays: to } : { event });
 
 /** The relays of a NIP-17 inbox list the outbox may send to (ws or wss URLs, at most `MAX_TARGET_RELAYS`). */
 const inboxRelays = (urls: readonly string[]): string[] =>
@@ -200,6 +197,14 @@ export const sendMessage: Handler<"SendMessage"> = (cmd, ctx) =>
     ]);
   });
 
+/** The nostr port, or the catalogue's error while the relays are not running. */
+const relaysRunning = (ctx: HandlerContext) =>
+  ctx.nostr
+    ? Effect.succeed(ctx.nostr)
+    : Effect.fail(
+        new ServerUnavailable({ message: "The nostr relays are not running.", key: "chat.error_relays" }),
+      );
+
 /**
  * Reads new private messages from the relays (the chat's refresh): gift wraps addressed to the wallet
  * (after AUTH) and kind 4 messages to or from it. Each relay event is opened once; what opens is recorded.
@@ -207,11 +212,7 @@ export const sendMessage: Handler<"SendMessage"> = (cmd, ctx) =>
 export const syncMessages: Handler<"SyncMessages"> = (_cmd, ctx) =>
   Effect.gen(function* () {
     const key = yield* keyInUse(ctx);
-    const port = ctx.nostr;
-    if (!port)
-      return yield* Effect.fail(
-        new ServerUnavailable({ message: "The nostr relays are not running.", key: "chat.error_relays" }),
-      );
+    const port = yield* relaysRunning(ctx);
     const since = Math.max(0, ctx.states.chat.newest - WRAP_BACKDATE_S);
     const sign = authSigner(key.secret);
     const found = yield* ctx.outside(
@@ -265,11 +266,7 @@ export const MESSAGES_WATCH = "messages";
 export const watchMessages: Handler<"WatchMessages"> = (_cmd, ctx) =>
   Effect.gen(function* () {
     const key = yield* keyInUse(ctx);
-    const port = ctx.nostr;
-    if (!port)
-      return yield* Effect.fail(
-        new ServerUnavailable({ message: "The nostr relays are not running.", key: "chat.error_relays" }),
-      );
+    const port = yield* relaysRunning(ctx);
     const since = Math.max(0, Math.min(ctx.states.chat.newest, nowSeconds(ctx)) - WRAP_BACKDATE_S);
     port.watch(
       MESSAGES_WATCH,

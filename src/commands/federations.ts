@@ -20,20 +20,7 @@ import { joinedCustodians } from "../projections/ecash";
 import { ownRecommendation } from "../projections/nostr";
 import type { CommandTag } from "./command";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
-import { identityEvents, type Key, keyInUse } from "./nostr";
-
-const queued = (e: ReturnType<typeof finalizeEvent>): NewEvent =>
-  newEvent("nostr.queued", {
-    event: {
-      id: e.id,
-      pubkey: e.pubkey,
-      created_at: e.created_at,
-      kind: e.kind,
-      tags: e.tags,
-      content: e.content,
-      sig: e.sig,
-    },
-  });
+import { identityEvents, type Key, keyInUse, queued } from "./nostr";
 
 /** Signed now, and after the recommendation it replaces or deletes (two taps in one second both count). */
 const signed = (ctx: HandlerContext, key: Key, kind: number, tags: string[][], after: number | null) =>

@@ -83,18 +83,22 @@ const sign = (
   return finalizeEvent(template, key.secret);
 };
 
-const queued = (e: ReturnType<typeof finalizeEvent>): NewEvent =>
-  newEvent("nostr.queued", {
-    event: {
-      id: e.id,
-      pubkey: e.pubkey,
-      created_at: e.created_at,
-      kind: e.kind,
-      tags: e.tags,
-      content: e.content,
-      sig: e.sig,
-    },
-  });
+/**
+ * A signed event into the outbox (`nostr.queued`), bare of anything its signer attached: to the wallet's
+ * relays, or to `to` (an addressee's inbox relays) when given.
+ */
+export const queued = (e: NostrEvent, to?: readonly string[]): NewEvent => {
+  const event = {
+    id: e.id,
+    pubkey: e.pubkey,
+    created_at: e.created_at,
+    kind: e.kind,
+    tags: e.tags,
+    content: e.content,
+    sig: e.sig,
+  };
+  return newEvent("nostr.queued", to && to.length > 0 ? { event, relays: to } : { event });
+};
 
 /** The profile of the key in use as the log has it (the identity may have changed in this command). */
 const currentProfile = (ctx: HandlerContext, key: Key): NostrEvent | null =>
