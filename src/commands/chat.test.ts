@@ -191,7 +191,7 @@ describe("private messages with an outside client", () => {
       ok(await host.run({ _tag: "SendMessage", contactId, text: "typed on a train" }));
       const page = ok<ChatPage>(await host.run({ _tag: "GetChat", contactId }));
       expect(page.entries).toMatchObject([
-        { type: "message", mine: true, text: "typed on a train", queued: true },
+        { type: "message", mine: true, text: "typed on a train", delivery: "pending" },
       ]);
       expect(await host.run({ _tag: "SendMessage", contactId, text: "   " })).toMatchObject({
         ok: false,
@@ -208,7 +208,7 @@ describe("private messages with an outside client", () => {
       await vi.waitFor(
         async () => {
           const after = ok<ChatPage>(await host.run({ _tag: "GetChat", contactId }));
-          expect(after.entries).toMatchObject([{ type: "message", queued: false }]);
+          expect(after.entries).toMatchObject([{ type: "message", delivery: "sent" }]);
         },
         { timeout: 30_000, interval: 500 },
       );
@@ -339,7 +339,7 @@ describe("private messages with an outside client", () => {
       await vi.waitFor(
         async () => {
           const page = ok<ChatPage>(await host.run({ _tag: "GetChat", contactId }));
-          expect(page.entries).toMatchObject([{ type: "message", text: "to your inbox", queued: false }]);
+          expect(page.entries).toMatchObject([{ type: "message", text: "to your inbox", delivery: "sent" }]);
         },
         { timeout: 30_000, interval: 500 },
       );

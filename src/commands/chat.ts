@@ -27,7 +27,7 @@ import { type NewEvent, newEvent } from "../events/make";
 import { MAX_TARGET_RELAYS } from "../events/validate";
 import type { Network } from "../events/types";
 import { activityItems } from "../projections/activity";
-import type { ChatEntry, ChatMessage } from "../projections/chat";
+import { type ChatEntry, type ChatMessage, deliveryOf } from "../projections/chat";
 import { withContacts } from "../projections/contacts";
 import { crdtProjection } from "../projections/crdt";
 import type { LightningState } from "../projections/lightning";
@@ -312,9 +312,6 @@ export const getChat: Handler<"GetChat"> = (cmd, ctx) =>
     const timeline = mergeTimeline(oldestFirst(items), messages);
     const limit = Math.max(1, Math.min(cmd.limit ?? CHAT_PAGE, 10_000));
     const page = lastPage(timeline, limit);
-    const outbox = ctx.states.nostr.outbox;
-    const waiting = new Set<string>();
-    for (const e of outbox.values()) if (e.kind === GIFT_WRAP) waiting.add(e.id);
     const entries: ChatEntry[] = page.items.map((t) => {
       if (t.type === "activity")
         return {
@@ -334,7 +331,7 @@ export const getChat: Handler<"GetChat"> = (cmd, ctx) =>
         at: m.at,
         mine,
         text: m.text,
-        queued: mine && (ctx.states.chat.wrapsOf.get(m.id) ?? []).some((w) => waiting.has(w)),
+        delivery: mine ? deliveryOf(ctx.states.chat, ctx.states.nostr, m) : "sent",
         invoices: invoicesIn(m.text, ctx.network).map((inv) => {
           const paid = invoicePaid(ctx.states.lightning, inv.paymentHash);
           return {

@@ -4,6 +4,7 @@
  * events already read, so a gift wrap is opened once.
  */
 import type { WalletEvent } from "../events/types";
+import type { NostrState } from "./nostr";
 import { projection } from "./projection";
 
 export interface ChatMessage {
@@ -123,6 +124,28 @@ export const chatProjection = projection<ChatState, ChatState>({
   view: (s) => s,
 });
 
+/** How a message stands with the relays: waiting in the outbox, published, or refused by every relay for good. */
+export type Delivery = "pending" | "sent" | "refused";
+
+/**
+ * The delivery of message `m` from the gift wraps that carried it: refused once every relay refused its wrap
+ * to the peer for good (it is never sent again), pending while a wrap still waits in the outbox, else sent.
+ */
+export const deliveryOf = (
+  chat: ChatState,
+  nostr: Pick<NostrState, "outbox" | "failed">,
+  m: ChatMessage,
+): Delivery => {
+  let waiting = false;
+  for (const id of chat.wrapsOf.get(m.id) ?? []) {
+    const wrap = nostr.outbox.get(id);
+    if (!wrap) continue;
+    if (!nostr.failed.has(id)) waiting = true;
+    else if (wrap.tags.some((t) => t[0] === "p" && t[1] === m.peer)) return "refused";
+  }
+  return waiting ? "pending" : "sent";
+};
+
 /** An invoice found in a message (spec 2: invoice from message). */
 export interface MessageInvoice {
   /** The word as written. */
@@ -151,8 +174,8 @@ export type ChatEntry =
       readonly at: number;
       readonly mine: boolean;
       readonly text: string;
-      /** Still waiting in the outbox for a relay. */
-      readonly queued: boolean;
+      /** The owner's own message: waiting in the outbox, sent, or refused by every relay (others': sent). */
+      readonly delivery: Delivery;
       readonly invoices: readonly MessageInvoice[];
     };
 

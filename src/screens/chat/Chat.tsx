@@ -263,7 +263,11 @@ function Entry({ entry, onPay }: { entry: ChatEntry; onPay: (inv: MessageInvoice
       ))}
       <time dateTime={new Date(entry.at * 1000).toISOString()}>
         {time}
-        {entry.queued ? ` · ${t("chat.waiting")}` : ""}
+        {entry.delivery === "pending"
+          ? ` · ${t("chat.waiting")}`
+          : entry.delivery === "refused"
+            ? ` · ${t("chat.refused")}`
+            : ""}
       </time>
     </li>
   );
