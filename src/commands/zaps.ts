@@ -4,10 +4,12 @@
  */
 import { Effect } from "effect";
 import { npubEncode } from "nostr-tools/nip19";
-import { fetchZaps, ZapsFailed } from "../engine/nostr/zaps";
+import { fetchZaps, type PrivateZapOpener, ZAPS_LIMITS, ZapsFailed } from "../engine/nostr/zaps";
+import { openPrivateZap } from "../engine/nostr/zap-request";
 import { ServerUnavailable, unexpected } from "../errors";
 import { crdtProjection } from "../projections/crdt";
 import { ownFollowsEvent } from "../projections/nostr";
+import { keyInUse } from "./nostr";
 import type { FriendZap } from "../projections/zaps";
 import type { ZapAsked } from "../projections/chat";
 import type { NostrEvent } from "../engine/nostr/event";
@@ -29,7 +31,23 @@ export const followedKeys = (ctx: HandlerContext): string[] => {
   return [...keys].slice(0, 5_000);
 };
 
-export const getFriendZaps: Handler<"GetFriendZaps"> = (cmd, ctx) => {
+/** Opens the private zaps addressed to the owner's key with that key; others' private zaps stay closed. */
+export const ownerOpener =
+  (key: { readonly secret: Uint8Array; readonly pubkey: string }): PrivateZapOpener =>
+  (request) =>
+    request.tags.find((t) => t[0] === "p")?.[1] === key.pubkey ? openPrivateZap(request, key.secret) : null;
+
+export const getFriendZaps: Handler<"GetFriendZaps"> = (cmd, ctx) =>
+  Effect.flatMap(
+    Effect.orElseSucceed(keyInUse(ctx), () => null),
+    (key) => friendZaps(cmd, ctx, key),
+  );
+
+const friendZaps = (
+  cmd: Parameters<Handler<"GetFriendZaps">>[0],
+  ctx: HandlerContext,
+  key: { readonly secret: Uint8Array; readonly pubkey: string } | null,
+) => {
   const keys = followedKeys(ctx);
   const saved = new Map<string, { id: string; name: string }>();
   for (const c of Object.values(crdtProjection.view(ctx.states.crdt).contacts ?? {})) {
@@ -45,6 +63,8 @@ export const getFriendZaps: Handler<"GetFriendZaps"> = (cmd, ctx) => {
             ctx.config?.nostr?.primal ?? "",
             keys,
             cmd.until ?? undefined,
+            ZAPS_LIMITS,
+            key ? ownerOpener(key) : undefined,
           ),
         catch: (e) =>
           e instanceof ZapsFailed

@@ -51,8 +51,14 @@ const parse = (s: string): unknown => {
   }
 };
 
-/** A receipt as a zap; null when it is not one the wallet believes (or its amount does not decode). */
-export const zapOf = (receipt: NostrEvent): Zap | null => {
+/** Opens a private zap's request when it is addressed to the owner: who really paid and their comment, else null. */
+export type PrivateZapOpener = (request: NostrEvent) => { sender: string; comment: string } | null;
+
+/**
+ * A receipt as a zap; null when it is not one the wallet believes (or its amount does not decode). A private
+ * zap that `open` opens (one to the owner) shows its real sender and comment; any other stays without sender.
+ */
+export const zapOf = (receipt: NostrEvent, open?: PrivateZapOpener): Zap | null => {
   if (receipt.kind !== ZAP_RECEIPT) return null;
   const to = tag(receipt, "p");
   const bolt11 = tag(receipt, "bolt11");
@@ -64,13 +70,14 @@ export const zapOf = (receipt: NostrEvent): Zap | null => {
   if (!request || request.kind !== ZAP_REQUEST || tag(request, "p") !== to) return null;
   const anon = request.tags.find((t) => t[0] === "anon");
   const kind = anon === undefined ? "public" : anon[1] ? "private" : "anonymous";
+  const opened = kind === "private" && open ? open(request) : null;
   return {
     kind,
-    from_hexpub: kind === "public" ? request.pubkey : null,
+    from_hexpub: kind === "public" ? request.pubkey : (opened?.sender ?? null),
     to_hexpub: to,
     timestamp: receipt.created_at,
     amount_sats: invoice.amountMsat / 1000n,
-    note: kind === "private" ? "" : request.content.slice(0, 2_000),
+    note: kind === "private" ? (opened?.comment.slice(0, 2_000) ?? "") : request.content.slice(0, 2_000),
     event_id: receipt.id,
     content: receipt.content.slice(0, 2_000),
   };
@@ -88,7 +95,7 @@ const nameOf = (profile: NostrEvent): string | null => {
 };
 
 /** The zaps in a cache answer (newest first), the names it carries, and the next page's start. */
-export const zapsIn = (answer: unknown): ZapPage => {
+export const zapsIn = (answer: unknown, open?: PrivateZapOpener): ZapPage => {
   if (!Array.isArray(answer)) throw new ZapsFailed({ message: ZAPS_NOT_ARRAY_TEXT, notArray: true });
   const zaps: Zap[] = [];
   const names = new Map<string, string>();
@@ -108,7 +115,7 @@ export const zapsIn = (answer: unknown): ZapPage => {
     if (!e) continue;
     if (e.kind === ZAP_RECEIPT) {
       receipts++;
-      const z = zapOf(e);
+      const z = zapOf(e, open);
       if (z) zaps.push(z);
     } else if (e.kind === 0) {
       const name = nameOf(e);
@@ -131,6 +138,7 @@ export const fetchZaps = async (
   pubkeys: readonly string[],
   until?: number,
   limits: RequestLimits = ZAPS_LIMITS,
+  open?: PrivateZapOpener,
 ): Promise<ZapPage> => {
   if (pubkeys.length === 0) return { zaps: [], names: new Map(), until: null };
   const http = boundedFetch(fetchFn, limits);
@@ -155,5 +163,5 @@ export const fetchZaps = async (
   } catch (cause) {
     throw new ZapsFailed({ message: ZAPS_FAILED_TEXT, notArray: false, cause });
   }
-  return zapsIn(answer);
+  return zapsIn(answer, open);
 };
