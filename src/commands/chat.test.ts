@@ -10,7 +10,8 @@ import * as nip17 from "nostr-tools/nip17";
 import { SimplePool, useWebSocketImplementation as setPoolSocket } from "nostr-tools/pool";
 import { finalizeEvent, generateSecretKey, getPublicKey, type NostrEvent } from "nostr-tools/pure";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import WebSocket from "ws";
+import type { AddressInfo } from "node:net";
+import WebSocket, { WebSocketServer } from "ws";
 import { pubkeyOf, seedSecretKey } from "../engine/nostr/keys";
 import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
@@ -353,6 +354,66 @@ describe("private messages with an outside client", () => {
     } finally {
       await host.stop();
       await inbox.stop();
+    }
+  }, 180_000);
+
+  it("a message whose inbox relay refused it for good shows as refused, not waiting", async () => {
+    // The friend's inbox: a relay that refuses every event for good (NIP-01 "blocked:").
+    const server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+    server.on("connection", (ws) => {
+      ws.on("message", (data) => {
+        const [type, e] = JSON.parse(String(data)) as [string, { id: string }];
+        if (type === "EVENT") ws.send(JSON.stringify(["OK", e.id, false, "blocked: no messages here"]));
+      });
+    });
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    const inboxUrl = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const friendSecret = generateSecretKey();
+    const db = new WalletDb(`chat-${++n}`);
+    const host = await openHost(db);
+    try {
+      await publish(
+        finalizeEvent(
+          {
+            kind: 10050,
+            created_at: Math.floor(Date.now() / 1000),
+            tags: [["relay", inboxUrl]],
+            content: "",
+          },
+          friendSecret,
+        ),
+      );
+      ok(await host.run({ _tag: "CreateWallet" }));
+      const contactId = ok<{ id: string }>(
+        await host.run({
+          _tag: "CreateContact",
+          name: "Closed",
+          npub: npubEncode(getPublicKey(friendSecret)),
+          ln_address: "",
+          fromProfile: true,
+        }),
+      ).id;
+      ok(await host.run({ _tag: "WatchMessages" }));
+      await vi.waitFor(() => expect(host.views().live.nostr_relays?.[0]?.connected).toBe(true), {
+        timeout: 30_000,
+      });
+      ok(await host.run({ _tag: "SendMessage", contactId, text: "nobody takes this" }));
+      await vi.waitFor(
+        async () => {
+          const page = ok<ChatPage>(await host.run({ _tag: "GetChat", contactId }));
+          expect(page.entries).toMatchObject([
+            { type: "message", text: "nobody takes this", delivery: "refused" },
+          ]);
+        },
+        { timeout: 60_000, interval: 500 },
+      );
+      const failed = (await readEvents(db)).filter((e) => e.type === "nostr.failed");
+      expect(failed.map((e) => e.payload.refusals)).toEqual([
+        [{ relay: `${inboxUrl}/`, reason: "blocked: no messages here" }],
+      ]);
+    } finally {
+      await host.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   }, 180_000);
 
