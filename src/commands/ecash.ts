@@ -148,7 +148,13 @@ export const receiveEcash: Handler<"ReceiveEcash"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const port = yield* portOf(ctx);
     if (!custodian(ctx, cmd.federationId)) return yield* Effect.fail(noFederation());
-    yield* positive(cmd.amountSats);
+    if (cmd.amountSats <= 0n)
+      return yield* Effect.fail(
+        new InvalidInput({
+          message: "Enter an amount to receive into ecash.",
+          key: "receive.ecash_amount_required",
+        }),
+      );
     const q = yield* call(() => port.receiveQuote(cmd.federationId, cmd.amountSats));
     return outcome({ bolt11: q.bolt11, paymentHash: q.paymentHash, expiresAt: q.expiresAt });
   });

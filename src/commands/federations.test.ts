@@ -86,6 +86,11 @@ describe("federations against the world's mint and relay", () => {
   it(
     "receives into ecash: the mint's invoice, paid over lightning, lands as ecash held by the mint",
     async () => {
+      // No amount: the catalogue's message, and no invoice asked of the mint.
+      expect(await host.run({ _tag: "ReceiveEcash", federationId: mint, amountSats: 0n })).toMatchObject({
+        ok: false,
+        error: { _tag: "InvalidInput", key: "receive.ecash_amount_required" },
+      });
       const q = ok<{ bolt11: string }>(
         await host.run({ _tag: "ReceiveEcash", federationId: mint, amountSats: 10_000n }),
       );

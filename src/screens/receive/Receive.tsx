@@ -111,11 +111,11 @@ export function Receive() {
     try {
       const labels = note.trim() ? [note.trim()] : [];
       if (into) {
-        if (amount === null || amount <= 0n) {
-          setError(t("receive.ecash_amount_required"));
-          return;
-        }
-        const r = await client.dispatch({ _tag: "ReceiveEcash", federationId: into.id, amountSats: amount });
+        const r = await client.dispatch({
+          _tag: "ReceiveEcash",
+          federationId: into.id,
+          amountSats: amount ?? 0n,
+        });
         setShown({
           uri: r.bolt11,
           address: null,
