@@ -8,6 +8,9 @@ import { formatSats, relativeTime } from "../../ui/format";
 import { Skeleton } from "../../ui/Skeleton";
 import { useWallet } from "../../ui/wallet";
 
+/** What a person not yet among the contacts is called: their profile's name, else the start of their npub. */
+const shownName = (chat: FriendZap["chat"]) => chat.name ?? `${chat.npub.slice(0, 12)}…`;
+
 /**
  * The friends tab (spec 1 home): zaps among the people the owner follows, newest first, older on demand.
  * A row opens the chat with its sender (the recipient of an anonymous zap); someone not yet among the
@@ -34,7 +37,7 @@ export function FriendsZaps() {
     try {
       const { id } = await client.dispatch({
         _tag: "CreateContact",
-        name: chat.name ?? `${chat.npub.slice(0, 12)}…`,
+        name: shownName(chat),
         npub: chat.npub,
         ln_address: "",
         fromProfile: true,
@@ -102,7 +105,7 @@ export function FriendsZaps() {
       <ConfirmDialog
         open={ask !== null}
         title={t("zaps.new_contact_title")}
-        message={t("zaps.new_contact_message", { name: ask?.name ?? `${ask?.npub.slice(0, 12) ?? ""}…` })}
+        message={t("zaps.new_contact_message", { name: ask ? shownName(ask) : "" })}
         busy={adding}
         onConfirm={() => {
           if (ask) void addAndOpen(ask);
