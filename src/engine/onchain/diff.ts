@@ -42,32 +42,41 @@ const chronological = (a: EsploraTx, b: EsploraTx): number =>
  * holds (a newer sync's confirmation stays), which is left to the next sync's `diff`.
  */
 export const catchUp = (account: Bip84Account, state: OnchainState, view: ChainView): NewEvent[] => {
-  const events: NewEvent[] = [];
-  for (const a of [...view.used].sort((x, y) => x.keychain.localeCompare(y.keychain) || x.index - y.index))
-    if (!state.addresses.has(a.address))
-      events.push(
-        newEvent("onchain.address_issued", {
-          address: a.address,
-          keychain: a.keychain,
-          index: a.index,
-          labels: [],
-        }),
-      );
+  const events = newAddresses(state, view);
   for (const t of [...view.txs.values()].sort(chronological)) {
     if (state.txs.has(t.txid)) continue;
     events.push(txSeen(account, t));
-    const s = t.status;
-    if (s.confirmed && s.block_hash && s.block_height !== undefined)
-      events.push(
-        newEvent("onchain.tx_confirmed", {
-          txid: t.txid,
-          height: s.block_height,
-          blockHash: s.block_hash,
-          blockTime: s.block_time ?? 0,
-        }),
-      );
+    const confirmed = confirmedEvent(t);
+    if (confirmed) events.push(confirmed);
   }
   return events;
+};
+
+/** The addresses the view saw used that the log has not issued yet, in keychain and index order. */
+const newAddresses = (state: OnchainState, view: ChainView): NewEvent[] =>
+  [...view.used]
+    .sort((x, y) => x.keychain.localeCompare(y.keychain) || x.index - y.index)
+    .filter((a) => !state.addresses.has(a.address))
+    .map((a) =>
+      newEvent("onchain.address_issued", {
+        address: a.address,
+        keychain: a.keychain,
+        index: a.index,
+        labels: [],
+      }),
+    );
+
+/** The confirmation of `t` as the server states it, when it is confirmed. */
+const confirmedEvent = (t: EsploraTx): NewEvent | null => {
+  const s = t.status;
+  return s.confirmed && s.block_hash && s.block_height !== undefined
+    ? newEvent("onchain.tx_confirmed", {
+        txid: t.txid,
+        height: s.block_height,
+        blockHash: s.block_hash,
+        blockTime: s.block_time ?? 0,
+      })
+    : null;
 };
 
 export const diff = async (
@@ -77,20 +86,7 @@ export const diff = async (
   view: ChainView,
   cache: ScanCache,
 ): Promise<NewEvent[]> => {
-  const events: NewEvent[] = [];
-  for (const a of [...view.used].sort((x, y) => x.keychain.localeCompare(y.keychain) || x.index - y.index)) {
-    if (!state.addresses.has(a.address)) {
-      events.push(
-        newEvent("onchain.address_issued", {
-          address: a.address,
-          keychain: a.keychain,
-          index: a.index,
-          labels: [],
-        }),
-      );
-    }
-  }
-
+  const events = newAddresses(state, view);
   for (const t of [...view.txs.values()].sort(chronological)) {
     const known = state.txs.get(t.txid);
     const fresh = !known || known.dropped;
@@ -99,18 +95,9 @@ export const diff = async (
     const misstated =
       known && (known.received !== v.received || known.sent !== v.sent || known.fee !== v.fee);
     if (fresh || misstated) events.push(txSeen(account, t));
-    const s = t.status;
-    if (s.confirmed && s.block_hash && s.block_height !== undefined) {
-      if (fresh || known?.confirmation?.blockHash !== s.block_hash) {
-        events.push(
-          newEvent("onchain.tx_confirmed", {
-            txid: t.txid,
-            height: s.block_height,
-            blockHash: s.block_hash,
-            blockTime: s.block_time ?? 0,
-          }),
-        );
-      }
+    const confirmed = confirmedEvent(t);
+    if (confirmed) {
+      if (fresh || known?.confirmation?.blockHash !== t.status.block_hash) events.push(confirmed);
     } else if (!fresh && known?.confirmation) {
       events.push(newEvent("onchain.tx_unconfirmed", { txid: t.txid }));
     }
