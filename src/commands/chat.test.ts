@@ -17,6 +17,7 @@ import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
 import { foldEvents } from "../projections";
 import type { ChatPage } from "../projections/chat";
+import type { WalletHost } from "./host";
 import { serveNostr } from "../../harness/nostr/standalone";
 import { type NostrTestWorld, ok, openNostrHost, startNostrWorld } from "./host.testing";
 
@@ -59,6 +60,34 @@ const publish = async (event: NostrEvent) => {
   } finally {
     pool.destroy();
   }
+};
+
+/**
+ * A friend who published `inbox` as their NIP-17 inbox list (kind 10050), saved as a contact of a new wallet
+ * whose chat is open and whose relay is connected (so it asks for that list before sending).
+ */
+const chatWithInbox = async (host: WalletHost, friendSecret: Uint8Array, inbox: string, name: string) => {
+  await publish(
+    finalizeEvent(
+      { kind: 10050, created_at: Math.floor(Date.now() / 1000), tags: [["relay", inbox]], content: "" },
+      friendSecret,
+    ),
+  );
+  ok(await host.run({ _tag: "CreateWallet" }));
+  const contactId = ok<{ id: string }>(
+    await host.run({
+      _tag: "CreateContact",
+      name,
+      npub: npubEncode(getPublicKey(friendSecret)),
+      ln_address: "",
+      fromProfile: true,
+    }),
+  ).id;
+  ok(await host.run({ _tag: "WatchMessages" }));
+  await vi.waitFor(() => expect(host.views().live.nostr_relays?.[0]?.connected).toBe(true), {
+    timeout: 30_000,
+  });
+  return contactId;
 };
 
 const messages = (page: ChatPage) =>
@@ -300,33 +329,7 @@ describe("private messages with an outside client", () => {
     const db = new WalletDb(`chat-${++n}`);
     const host = await openHost(db);
     try {
-      await publish(
-        finalizeEvent(
-          {
-            kind: 10050,
-            created_at: Math.floor(Date.now() / 1000),
-            tags: [["relay", inbox.nostr.relayUrl]],
-            content: "",
-          },
-          friendSecret,
-        ),
-      );
-      ok(await host.run({ _tag: "CreateWallet" }));
-      const contactId = ok<{ id: string }>(
-        await host.run({
-          _tag: "CreateContact",
-          name: "Inbox",
-          npub: npubEncode(getPublicKey(friendSecret)),
-          ln_address: "",
-          fromProfile: true,
-        }),
-      ).id;
-      // The open chat started the engine; once its relay is connected the wallet asks it for the friend's
-      // list before sending.
-      ok(await host.run({ _tag: "WatchMessages" }));
-      await vi.waitFor(() => expect(host.views().live.nostr_relays?.[0]?.connected).toBe(true), {
-        timeout: 30_000,
-      });
+      const contactId = await chatWithInbox(host, friendSecret, inbox.nostr.relayUrl, "Inbox");
       ok(await host.run({ _tag: "SendMessage", contactId, text: "to your inbox" }));
       await vi.waitFor(
         async () => {
@@ -372,31 +375,7 @@ describe("private messages with an outside client", () => {
     const db = new WalletDb(`chat-${++n}`);
     const host = await openHost(db);
     try {
-      await publish(
-        finalizeEvent(
-          {
-            kind: 10050,
-            created_at: Math.floor(Date.now() / 1000),
-            tags: [["relay", inboxUrl]],
-            content: "",
-          },
-          friendSecret,
-        ),
-      );
-      ok(await host.run({ _tag: "CreateWallet" }));
-      const contactId = ok<{ id: string }>(
-        await host.run({
-          _tag: "CreateContact",
-          name: "Closed",
-          npub: npubEncode(getPublicKey(friendSecret)),
-          ln_address: "",
-          fromProfile: true,
-        }),
-      ).id;
-      ok(await host.run({ _tag: "WatchMessages" }));
-      await vi.waitFor(() => expect(host.views().live.nostr_relays?.[0]?.connected).toBe(true), {
-        timeout: 30_000,
-      });
+      const contactId = await chatWithInbox(host, friendSecret, inboxUrl, "Closed");
       ok(await host.run({ _tag: "SendMessage", contactId, text: "nobody takes this" }));
       await vi.waitFor(
         async () => {
