@@ -50,7 +50,14 @@ class CrashingStore implements BlobStore {
   armed = false;
   crashed = false;
   onCrash: () => void = () => {};
-  constructor(private readonly crashAt: number) {}
+  /** Settles when the store dies. */
+  readonly died: Promise<void>;
+  private die: () => void = () => {};
+  constructor(private readonly crashAt: number) {
+    this.died = new Promise((resolve) => {
+      this.die = resolve;
+    });
+  }
   arm(onCrash: () => void) {
     this.armed = true;
     this.onCrash = onCrash;
@@ -63,6 +70,7 @@ class CrashingStore implements BlobStore {
       if (!this.crashed) {
         this.crashed = true;
         this.onCrash();
+        this.die();
       }
       return new Promise<void>(() => {});
     }
@@ -70,8 +78,16 @@ class CrashingStore implements BlobStore {
   };
 }
 
-/** Waits for a payment at most `ms`: one caught by the crash finishes only after the restart. */
-const within = (p: Promise<unknown>, ms = 3_000) => Promise.race([p, new Promise((r) => setTimeout(r, ms))]);
+/**
+ * Waits for a payment until it settles or the store dies (one caught by the crash finishes only after the
+ * restart), and at most `ms`, which only a slow machine reaches: the next payment then goes on top.
+ */
+const within = (p: Promise<unknown>, died: Promise<void>, ms = 10_000) => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([p, died, new Promise((r) => (timer = setTimeout(r, ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
+};
 
 const startNode = (
   seed: Uint8Array,
@@ -167,10 +183,10 @@ describe("lightning crash consistency", () => {
             // Payments both ways until the crash.
             for (let i = 0; i < 6 && !store.crashed; i++) {
               const out = h.lightning.node.createInvoice(1_000_000n + BigInt(i), `out ${i}`);
-              await within(node.payInvoice(out.bolt11, 100_000n));
+              await within(node.payInvoice(out.bolt11, 100_000n), store.died);
               if (store.crashed) break;
               const back = node.createInvoice(500_000n + BigInt(i), `in ${i}`);
-              await within(h.lightning.node.payInvoice(back.bolt11, 100_000n));
+              await within(h.lightning.node.payInvoice(back.bolt11, 100_000n), store.died);
             }
             node.halt();
 
