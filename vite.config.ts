@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin } from "vite";
+import { createServer, defineConfig, type Plugin } from "vite";
 import { serviceWorkerSource } from "./src/sw/source.ts";
 
 const version = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"))
@@ -24,9 +24,44 @@ const serviceWorker = (): Plugin => ({
   },
 });
 
+const define = { __APP_VERSION__: JSON.stringify(version) };
+
+/**
+ * `virtual:welcome-screens`: the welcome screen in every language, drawn by the app's own components when
+ * the app is built, so a newcomer's page shows it before the app's code has arrived (`src/main.tsx`).
+ */
+const welcomeScreens = (): Plugin => {
+  const id = "virtual:welcome-screens";
+  return {
+    name: "welcome-screens",
+    resolveId: { filter: { id: new RegExp(`^${id}$`) }, handler: () => `\0${id}` },
+    load: {
+      filter: { id: new RegExp(`^\0${id}$`) },
+      async handler() {
+        const server = await createServer({
+          configFile: false,
+          root: import.meta.dirname,
+          logLevel: "error",
+          appType: "custom",
+          server: { middlewareMode: true, hmr: false, ws: false },
+          optimizeDeps: { noDiscovery: true, entries: [] },
+          plugins: [react()],
+          define,
+        });
+        try {
+          const { renderWelcomes } = await server.ssrLoadModule("/src/welcome/prerender.tsx");
+          return `export default ${JSON.stringify(await renderWelcomes())};`;
+        } finally {
+          await server.close();
+        }
+      },
+    },
+  };
+};
+
 export default defineConfig({
-  plugins: [react(), serviceWorker()],
-  define: { __APP_VERSION__: JSON.stringify(version) },
+  plugins: [react(), serviceWorker(), welcomeScreens()],
+  define,
   worker: { format: "es" },
   build: { target: "es2022", sourcemap: true },
   optimizeDeps: { entries: ["index.html", "src/worker.ts"], exclude: ["@automerge/automerge", "zxing-wasm"] },

@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useSyncExternalStore } from "react";
-import { Redirect, Route, Switch, useLocation } from "wouter";
+import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
 import type { WalletClient } from "./commands/client";
 import type { WalletConfig } from "./config";
 import { NotFound } from "./screens/NotFound";
@@ -8,6 +8,7 @@ import { Setup } from "./screens/Setup";
 import { ConfigContext } from "./ui/config";
 import { DecryptDialog } from "./ui/DecryptDialog";
 import { ErrorBoundary } from "./ui/ErrorBoundary";
+import { whenIdle } from "./ui/idle";
 import { registerProtocolHandlers } from "./ui/protocol-handlers";
 import { MobileActions, SideNav } from "./ui/Nav";
 import { MAIN_CONTENT_ID, RouteFocus, SkipLink } from "./ui/RouteFocus";
@@ -53,16 +54,15 @@ const WITHOUT_WALLET = ["/setup", "/setup/restore", "/settings/emergencykit"];
 function Routes({ noWallet }: { noWallet: boolean }) {
   const wallet = useView("wallet");
   const [path] = useLocation();
-  const skipSetup = new URLSearchParams(location.search).has("skip_setup");
+  const skipSetup = new URLSearchParams(useSearch()).has("skip_setup");
   // Before the worker's first views, a browser known to hold no wallet goes to the welcome screen.
   const none = wallet ? !wallet.exists : noWallet;
   // "New wallet" was pressed: the steps after it show while the worker makes the wallet.
   const making = useMakingWallet();
-  // The welcome screen is up: what "New wallet" leads to comes while the owner reads it.
+  // The welcome screen is up: what "New wallet" leads to comes while the owner reads it, once the
+  // browser is idle so it never competes with the screen itself.
   const welcome = none && path === "/setup";
-  useEffect(() => {
-    if (welcome) preloadFirstRun();
-  }, [welcome]);
+  useEffect(() => (welcome ? whenIdle(preloadFirstRun) : undefined), [welcome]);
   if (none && !making && !skipSetup && !WITHOUT_WALLET.includes(path))
     return <Redirect to="/setup" replace />;
   return (
@@ -134,7 +134,8 @@ export function App({
   /** This browser holds no wallet (known before the worker answers): the welcome screen needs no views. */
   noWallet?: boolean;
 }) {
-  useSyncExternalStore(client.subscribe, () => client.views);
+  const views = () => client.views;
+  useSyncExternalStore(client.subscribe, views, views);
   useEffect(() => registerProtocolHandlers(location.origin), []);
   return (
     <ConfigContext.Provider value={config}>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BOOT_MESSAGES, bootErrorKind, browserProblem, knownWallet, walletFlagKey } from "./boot";
+import { BOOT_MESSAGES, bootErrorKind, browserProblem, knownWallet } from "./boot";
+import { walletFlagKey } from "./wallet-flag";
 
 describe("boot checks", () => {
   it("names the first missing browser feature with the catalogue's text", () => {

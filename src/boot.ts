@@ -3,6 +3,7 @@ import type { LoadStage } from "./commands/protocol";
 import type { WalletConfig } from "./config";
 import { walletDbName } from "./events/db-name";
 import type { Network } from "./events/types";
+import { readWalletFlag, walletFlagKey } from "./wallet-flag";
 
 /** Boot constants of spec 1 §9. */
 export const SETUP_TIMEOUT_MS = 90_000;
@@ -79,9 +80,6 @@ export const holdWalletLock = (): Promise<boolean> => {
   return lockHeld;
 };
 
-/** Where this browser remembers whether it holds a wallet on a network: "1" or "0". */
-export const walletFlagKey = (network: Network): string => `wallet_exists_${network}`;
-
 /**
  * Whether this browser surely holds no wallet on `network`, known without the worker, any wasm or opening
  * the database: the flag the page keeps from the worker's views, else the list of IndexedDB databases (a
@@ -93,7 +91,7 @@ export const knownWallet = async (
   idb: Pick<IDBFactory, "databases"> | undefined = globalThis.indexedDB,
 ): Promise<"none" | "maybe"> => {
   try {
-    const flag = storage?.getItem(walletFlagKey(network));
+    const flag = readWalletFlag(network, storage);
     if (flag === "0") return "none";
     if (flag === "1") return "maybe";
     if (typeof idb?.databases !== "function") return "maybe";
@@ -123,11 +121,7 @@ export const startWorkerEarly = (
   network: Network,
   storage: Pick<Storage, "getItem"> | undefined = globalThis.localStorage,
 ): void => {
-  try {
-    if (storage?.getItem(walletFlagKey(network)) !== "1") return;
-  } catch {
-    return;
-  }
+  if (readWalletFlag(network, storage) !== "1") return;
   void holdWalletLock().then((held) => {
     if (!held || early || booted || browserProblem(globalThis as never)) return;
     try {

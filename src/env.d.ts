@@ -12,3 +12,8 @@ interface ImportMetaEnv {
   readonly VITE_SUBSCRIPTIONS?: string;
   readonly VITE_HERMES?: string;
 }
+
+declare module "virtual:welcome-screens" {
+  const screens: import("./welcome/first-paint").WelcomeScreens;
+  export default screens;
+}

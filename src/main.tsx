@@ -1,75 +1,21 @@
-import { StrictMode, useEffect, useState } from "react";
-import { createRoot } from "react-dom/client";
-import { App } from "./App";
-import { preloadHome } from "./screens/first-run";
-import { boot, type BootState, knownWallet, startEmergency, startWorkerEarly } from "./boot";
-import { WalletClient } from "./commands/client";
+import welcome from "virtual:welcome-screens";
 import { BUILD_DEFAULTS } from "./build";
 import { resolveConfig } from "./config";
-import { I18nProvider, initialLanguage, loadMessages } from "./i18n/intl";
-import { BootError, EmergencyBanner, Loading } from "./screens/Loading";
+import { initialLanguage } from "./i18n/languages";
 import { applyConnectPolicy } from "./security/csp";
-import { EmergencyContext } from "./ui/emergency";
-import { ToastProvider } from "./ui/toast";
+import { paintWelcome } from "./welcome/first-paint";
+import { readWalletFlag } from "./wallet-flag";
 import "./ui/app.css";
 
 const config = resolveConfig(localStorage, BUILD_DEFAULTS);
 // Before anything connects: only this origin and the servers of this configuration.
 applyConnectPolicy(document, config);
-// A wallet here: its worker's script loads while this page renders (it starts once the boot holds the lock).
-startWorkerEarly(config.network);
 
-/** The screens' client: it exists before the worker does, which joins it once the first screen is up. */
-const client = new WalletClient();
-
-/** After the next paint: a task queued from inside a frame callback runs once that frame is on screen. */
-const afterPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-
-function Root({ noWallet }: { noWallet: boolean }) {
-  const [state, setState] = useState<BootState>({ stage: "fresh", error: null, client: null });
-  useEffect(() => {
-    // With no wallet here, the welcome screen shows at once and the worker starts behind it, so its
-    // script and wasm are warm by the time "New wallet" is pressed.
-    void boot(config, setState, { client, workerAfter: noWallet ? afterPaint() : undefined });
-  }, [noWallet]);
-  const [failure, setFailure] = useState<string | null>(null);
-  if (state.error) {
-    const error = state.error;
-    const emergency = () => {
-      // The kit runs in this tab, which keeps the wallet's lock, through a worker with no engines.
-      setFailure(error);
-      history.replaceState(null, "", "/settings/emergencykit");
-      startEmergency(config, client);
-    };
-    return <BootError message={error} onEmergency={state.emergency ? undefined : emergency} />;
-  }
-  // Home renders as soon as the log's views arrive; the progress bar there shows the rest of setup.
-  if (!noWallet && !state.client?.views.wallet) return <Loading stage={state.stage} />;
-  if (state.emergency)
-    return (
-      <EmergencyContext.Provider value={{ failure: failure ?? "" }}>
-        <EmergencyBanner />
-        <App client={client} config={config} />
-      </EmergencyContext.Provider>
-    );
-  return <App client={client} config={config} noWallet={noWallet} />;
-}
-
-const start = async () => {
-  const lang = initialLanguage();
-  const [messages, wallet] = await Promise.all([loadMessages(lang), knownWallet(config.network)]);
-  // A wallet here opens on home: its screen's code comes while the worker starts.
-  if (wallet === "maybe") preloadHome();
-  const root = document.getElementById("root");
-  if (!root) throw new Error("No #root element");
-  createRoot(root).render(
-    <StrictMode>
-      <I18nProvider initial={{ lang, messages }}>
-        <ToastProvider>
-          <Root noWallet={wallet === "none"} />
-        </ToastProvider>
-      </I18nProvider>
-    </StrictMode>,
-  );
-};
-void start();
+// A newcomer sees the welcome screen before the app's code arrives; the app draws over it once it does.
+paintWelcome(
+  welcome,
+  { root: document.getElementById("root"), path: location.pathname, search: location.search },
+  readWalletFlag(config.network),
+  initialLanguage(),
+);
+void import("./start").then(({ start }) => start(config));

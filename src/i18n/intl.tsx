@@ -1,7 +1,7 @@
 import { createIntl, createIntlCache, type IntlShape } from "@formatjs/intl";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import en from "../../locales/en.json";
-import { detectLanguage, type Language, LANGUAGE_STORAGE_KEY } from "./languages";
+import { type Language, LANGUAGE_STORAGE_KEY } from "./languages";
 
 export type Messages = Record<string, string>;
 type Values = Record<string, string | number | bigint>;
@@ -30,22 +30,6 @@ export interface I18n {
 }
 
 const I18nContext = createContext<I18n | null>(null);
-
-export const initialLanguage = (): Language => {
-  const params = new URLSearchParams(globalThis.location?.search ?? "");
-  let stored: string | null = null;
-  try {
-    stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
-  } catch {
-    // storage blocked: detection falls through to the next source
-  }
-  return detectLanguage({
-    stored,
-    query: params.get("lang"),
-    browser: globalThis.navigator?.languages ?? [],
-    html: globalThis.document?.documentElement.lang ?? null,
-  });
-};
 
 export function I18nProvider({
   children,

@@ -45,3 +45,20 @@ export const detectLanguage = (s: LanguageSources): Language =>
   s.browser.map(matchLanguage).find((l) => l !== null) ??
   matchLanguage(s.html) ??
   FALLBACK_LANGUAGE;
+
+/** The language to start in, from what this browser and page say (spec 1 §9). */
+export const initialLanguage = (): Language => {
+  const params = new URLSearchParams(globalThis.location?.search ?? "");
+  let stored: string | null = null;
+  try {
+    stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
+  } catch {
+    // storage blocked: detection falls through to the next source
+  }
+  return detectLanguage({
+    stored,
+    query: params.get("lang"),
+    browser: globalThis.navigator?.languages ?? [],
+    html: globalThis.document?.documentElement.lang ?? null,
+  });
+};

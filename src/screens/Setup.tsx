@@ -1,11 +1,12 @@
 import { ErrorBox, useErrorText } from "../ui/errors";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../i18n/intl";
 import { makeNewWallet, takeNewWalletFailure } from "../ui/new-wallet";
 import { afterNewWallet } from "../ui/profile";
 import { NewProfile } from "./first-run";
 import { useView, useWallet } from "../ui/wallet";
+import { earlyPressWaiting, takeEarlyPress } from "../welcome/first-paint";
 
 /** First run (spec 2 §2): a new wallet, or import an existing one. */
 export function Setup() {
@@ -14,7 +15,8 @@ export function Setup() {
   const client = useWallet();
   const wallet = useView("wallet");
   const [, navigate] = useLocation();
-  const [busy, setBusy] = useState(false);
+  // "New wallet" pressed on the screen drawn before the app's code arrived: it stays pressed.
+  const [busy, setBusy] = useState(earlyPressWaiting);
   // Making the wallet failed while the profile step showed: that step gave way to this screen again.
   const [error, setError] = useState<string | null>(() => {
     const failed = takeNewWalletFailure();
@@ -39,6 +41,12 @@ export function Setup() {
       setBusy(false);
     }
   };
+
+  // Once, for the press made before this screen existed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the first render's handler acts on it
+  useEffect(() => {
+    if (takeEarlyPress()) void create();
+  }, []);
 
   return (
     <main className="screen center setup">

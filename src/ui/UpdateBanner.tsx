@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useI18n } from "../i18n/intl";
+import { whenIdle } from "./idle";
 
 const RELOAD_ASKED = "update_reload_asked";
 /** The service worker registers this long after the app mounts, when the browser is idle. */
@@ -35,9 +36,7 @@ export function UpdateBanner() {
           });
         })
         .catch((e) => console.warn("Service worker not registered", e));
-    const idle = (f: () => void) =>
-      "requestIdleCallback" in window ? requestIdleCallback(f, { timeout: 5000 }) : setTimeout(f, 0);
-    const timer = setTimeout(() => idle(() => cancelled || void register()), REGISTER_AFTER_MS);
+    const timer = setTimeout(() => whenIdle(() => cancelled || void register()), REGISTER_AFTER_MS);
     navigator.serviceWorker.addEventListener("controllerchange", onController);
     return () => {
       cancelled = true;

@@ -42,6 +42,7 @@ export const useMakingWallet = (): boolean =>
       return () => listeners.delete(l);
     },
     () => making !== null,
+    () => making !== null,
   );
 
 /** Why making the wallet failed, once (the welcome screen shows it after the profile step gave way). */

@@ -1,0 +1,60 @@
+import type { Page, Route } from "@playwright/test";
+import { createWallet, expect, test } from "./fixtures";
+
+// The app's code is held back by the test, so no service worker may serve it from its cache.
+test.use({ serviceWorkers: "block" });
+
+/** Holds back the app's code (everything after the first screen) until `release` is called. */
+const holdAppCode = async (page: Page) => {
+  const held: Route[] = [];
+  let released = false;
+  await page.route(/\/assets\/start-[^/]+\.js$/, (route) => (released ? route.continue() : held.push(route)));
+  return {
+    release: async () => {
+      released = true;
+      for (const r of held.splice(0)) await r.continue();
+    },
+  };
+};
+
+/** The page's own first script has run: it adds the connection policy before anything else. */
+const firstScriptRan = (page: Page) =>
+  expect(page.locator('meta[http-equiv="Content-Security-Policy"][content^="connect-src"]')).toHaveCount(1);
+
+test("a newcomer can press New wallet before the app's code has arrived, and gets the wallet once it does", async ({
+  page,
+}) => {
+  const app = await holdAppCode(page);
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Welcome" })).toBeVisible();
+  await page.getByRole("button", { name: "New wallet" }).click();
+  // Pressed, and saying so, while the app is still on its way.
+  await expect(page.getByRole("button", { name: "Creating…" })).toBeDisabled();
+  await app.release();
+  await expect(page).toHaveURL(/\/newprofile$/);
+  await page.getByRole("button", { name: "Skip" }).click();
+  await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+  // One wallet, made once: it survives a reload.
+  await page.reload();
+  await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+});
+
+test("the early welcome screen speaks the browser's language", async ({ browser, esplora }) => {
+  const context = await browser.newContext({ locale: "de-DE", serviceWorkers: "block" });
+  const page = await context.newPage();
+  await page.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
+  await holdAppCode(page);
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Willkommen" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Neue Wallet" })).toBeEnabled();
+  await context.close();
+});
+
+test("a browser that holds a wallet is never shown the welcome screen ahead of the app", async ({ page }) => {
+  await createWallet(page);
+  await holdAppCode(page);
+  await page.reload();
+  await firstScriptRan(page);
+  await expect(page.locator("#root > *")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "New wallet" })).toHaveCount(0);
+});
