@@ -28,6 +28,11 @@ interface WatchedOutput {
 export class EsploraChain {
   private readonly txs = new Map<string, WatchedTx>();
   private readonly outputs = new Map<string, WatchedOutput>();
+  /**
+   * Watched outputs no longer looked up because their spend is confirmed, by the spend's id, kept while LDK
+   * could still hear of a reorg of that spend (it lists the spend as relevant): a reorg watches them again.
+   */
+  private readonly spentOutputs = new Map<string, WatchedOutput[]>();
   /** Sat per 1000 weight by confirmation target, refreshed on every sync. */
   private fees = { fast: MIN_FEERATE_PER_KW, normal: MIN_FEERATE_PER_KW, slow: MIN_FEERATE_PER_KW };
   private tip: string | null = null;
@@ -178,8 +183,9 @@ export class EsploraChain {
       // 2. The new tip.
       if (newTip) for (const c of confirmables) c.best_block_updated(newTip.header, newTip.height);
       // 3. Confirmations of what LDK watches.
-      for (const { header, txdata, height } of found)
+      for (const { header, txdata, height } of found.confirmed)
         for (const c of confirmables) c.transactions_confirmed(header, txdata, height);
+      this.forgetConfirmed(relevant, gone, found);
       this.tip = tip;
       // A block found meanwhile means another round; otherwise done.
       if ((await this.client.tipHash()) === tip) return;
@@ -221,11 +227,15 @@ export class EsploraChain {
     };
     const txs = [...this.txs.values()].filter(({ txid }) => !relevant.has(txid));
     const outputs = [...this.outputs.values()];
+    /** Watched outputs found spent, by their key: the spend's id. */
+    const spends = new Map<string, string>();
     const lookups = await Promise.all([
       ...txs.map(({ txid }) => confirmedAt(txid)),
       ...outputs.map(async ({ txid, vout }) => {
         const spend = await this.client.outspend(txid, vout);
-        if (!spend?.spent || !spend.txid || relevant.has(spend.txid)) return null;
+        if (!spend?.spent || !spend.txid) return null;
+        spends.set(`${txid}:${vout}`, spend.txid);
+        if (relevant.has(spend.txid)) return null;
         return confirmedAt(spend.txid);
       }),
     ]);
@@ -241,12 +251,45 @@ export class EsploraChain {
         ]);
         if (!raw) return null;
         return {
+          txid: at.txid,
           header: hex.decode(header),
           txdata: [ldk.TwoTuple_usizeTransactionZ.constructor_new(proof.pos, hex.decode(raw))],
           height: at.height,
         };
       }),
     );
-    return confirmed.filter((c) => c !== null);
+    return { confirmed: confirmed.filter((c) => c !== null), spends };
+  }
+
+  /**
+   * Stops looking up what LDK now holds as confirmed, as LDK's own Esplora sync does: a watched transaction
+   * once confirmed, a watched output once its spend is. LDK lists them as relevant while a reorg could undo
+   * them, and a reorg (`gone`) watches them again. Without this every channel the node ever closed would
+   * cost lookups on every sync for as long as it runs.
+   */
+  private forgetConfirmed(
+    relevant: ReadonlyMap<string, string | null>,
+    gone: readonly string[],
+    found: { confirmed: readonly { txid: string }[]; spends: ReadonlyMap<string, string> },
+  ): void {
+    for (const txid of gone) {
+      this.txs.set(txid, { txid });
+      for (const output of this.spentOutputs.get(txid) ?? [])
+        this.outputs.set(`${output.txid}:${output.vout}`, output);
+      this.spentOutputs.delete(txid);
+    }
+    const unconfirmed = new Set(gone);
+    const confirmed = new Set([...relevant.keys(), ...found.confirmed.map((c) => c.txid)]);
+    for (const txid of unconfirmed) confirmed.delete(txid);
+    for (const txid of [...this.txs.keys()]) if (confirmed.has(txid)) this.txs.delete(txid);
+    for (const [key, spend] of found.spends) {
+      const output = this.outputs.get(key);
+      if (!output || !confirmed.has(spend)) continue;
+      this.outputs.delete(key);
+      this.spentOutputs.set(spend, [...(this.spentOutputs.get(spend) ?? []), output]);
+    }
+    // Spends LDK no longer lists are past any reorg it acts on: their outputs are done with.
+    for (const spend of [...this.spentOutputs.keys()])
+      if (!confirmed.has(spend)) this.spentOutputs.delete(spend);
   }
 }

@@ -1,0 +1,102 @@
+/**
+ * The node's chain sync looks up only what can still change: a closed channel, once its closing transaction
+ * is confirmed, costs no lookups on later syncs (a node that runs for months closes many), and a reorg that
+ * undoes the close watches it again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nodeWebSocket } from "../../../harness/pipes";
+import { until } from "../../../harness/until";
+import { type Harness, startHarness } from "../../../harness/world";
+import { makeEsplora } from "../onchain/esplora";
+import { EsploraChain } from "./chain";
+import { LightningNode, type NodeEvent } from "./node";
+import { openWebSocketPipe, parsePeerAddress, peerSocketUrl } from "./socket";
+import { MemoryBlobStore } from "./store";
+
+let h: Harness;
+let node: LightningNode;
+const events: NodeEvent[] = [];
+/** Every path the node asked the chain server for. */
+const asked: string[] = [];
+
+beforeAll(async () => {
+  h = await startHarness({ port: 0 });
+  const esplora = makeEsplora(h.esploraUrl, (input, init) => {
+    asked.push(new URL(String(input)).pathname);
+    return fetch(input, init);
+  });
+  node = await LightningNode.start({
+    seed: crypto.getRandomValues(new Uint8Array(32)),
+    network: "regtest",
+    store: new MemoryBlobStore(),
+    chain: new EsploraChain(esplora, () => {}),
+    log: () => {},
+    role: "wallet",
+    connect: (peer) => openWebSocketPipe(peerSocketUrl(peer, h.proxyUrl), nodeWebSocket),
+    fundChannel: (script, sats) => h.fundingTx(script, sats),
+    sweepScript: async () => new Uint8Array([0x00, 0x14, ...new Uint8Array(20).fill(5)]),
+    onEvent: (e) => events.push(e),
+    paymentTimeoutMs: 20_000,
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await node?.stop();
+  await h?.stop();
+});
+
+/** The paths one sync of the node asks for. */
+const oneSync = async () => {
+  asked.length = 0;
+  await node.sync();
+  return asked.slice();
+};
+
+describe("the lightning node's chain sync", () => {
+  it("stops looking up a channel once its close is confirmed, and looks again after a reorg undoes it", async () => {
+    await node.connectPeer(parsePeerAddress(h.lightning.address)!);
+    node.openChannel(h.lightning.pubkey, 200_000n, 0n);
+    await until("pending", () => events.some((e) => e.type === "channel_pending"), 60_000, 50);
+    const pending = events.find((e) => e.type === "channel_pending");
+    if (pending?.type !== "channel_pending") throw new Error("no channel");
+    const [fundingTxid, vout] = pending.outpoint.split(":");
+    await h.waitForTx(fundingTxid!);
+    await h.mine(6);
+    await Promise.all([node.sync(), h.lightning.node.sync()]);
+    await until("usable", () => node.channels().some((c) => c.isUsable), 60_000, 50);
+    const fundingSpend = `/tx/${fundingTxid}/outspend/${vout}`;
+    // An open channel's funding output is watched on every sync.
+    expect(await oneSync()).toContain(fundingSpend);
+
+    await node.closeChannel(pending.channelId);
+    await until("closed", () => events.some((e) => e.type === "channel_closed"), 60_000, 50);
+    const esplora = makeEsplora(h.esploraUrl, (i, init) => fetch(i, init));
+    let closingTxid = "";
+    await until(
+      "closing transaction broadcast",
+      async () => {
+        closingTxid = (await esplora.outspend(fundingTxid!, Number(vout)))?.txid ?? "";
+        return closingTxid !== "";
+      },
+      60_000,
+      100,
+    );
+    await h.waitForTx(closingTxid);
+    await h.mine(1);
+    await node.sync();
+    // Confirmed: neither the funding output nor the closing transaction is looked up again.
+    const afterClose = await oneSync();
+    expect(afterClose).not.toContain(fundingSpend);
+    expect(afterClose).not.toContain(`/tx/${closingTxid}/status`);
+
+    // A reorg takes the close out of the chain: the node notices and watches the channel again.
+    await h.reorg(1);
+    await node.sync();
+    expect(await oneSync()).toContain(fundingSpend);
+
+    // Mined again: done with once more.
+    await h.mine(1);
+    await node.sync();
+    expect(await oneSync()).not.toContain(fundingSpend);
+  }, 240_000);
+});
