@@ -1,10 +1,8 @@
-import { EsploraChain } from "../src/engine/lightning/chain";
 import { postToLsp } from "../src/engine/lightning/lsp-http";
-import { LightningNode } from "../src/engine/lightning/node";
 import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
-import { makeEsplora } from "../src/engine/onchain/esplora";
 import { dialTcp, loadLdk } from "../harness/pipes";
+import { startWalletNode } from "../harness/wallet-node";
 import type { Harness } from "../harness/world";
 
 const RUNS = 5;
@@ -34,16 +32,9 @@ export const benchJitReceive = async (world: Harness) => {
     const claimed = new Promise<void>((r) => {
       received = r;
     });
-    const node = await LightningNode.start({
+    const node = await startWalletNode(world, {
       seed: crypto.getRandomValues(new Uint8Array(32)),
-      network: "regtest",
       store: new MemoryBlobStore(),
-      chain: new EsploraChain(
-        makeEsplora(world.esploraUrl, (i, init) => fetch(i, init)),
-        () => undefined,
-      ),
-      log: () => undefined,
-      role: "wallet",
       connect: (peer) => dialTcp(peer.host, peer.port),
       fundChannel: () => Promise.reject(new Error("the wallet opens no channel here")),
       sweepScript: () => Promise.reject(new Error("nothing to sweep")),

@@ -2,14 +2,12 @@ import { spawn } from "node:child_process";
 import { postJson, waitForUrl } from "../harness/http";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
-import { nodeWebSocket } from "../harness/pipes";
+import { startWalletNode } from "../harness/wallet-node";
 import type { Harness } from "../harness/world";
-import { EsploraChain } from "../src/engine/lightning/chain";
-import { LightningNode, type NodeEvent } from "../src/engine/lightning/node";
+import type { NodeEvent } from "../src/engine/lightning/node";
 import { lightningSeed } from "../src/engine/lightning/seed";
-import { openWebSocketPipe, parsePeerAddress, peerSocketUrl } from "../src/engine/lightning/socket";
+import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
-import { makeEsplora } from "../src/engine/onchain/esplora";
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -90,21 +88,11 @@ export const benchLightningReady = async (world: Harness) => {
 /** Payment latency over one hop and memory over 500 payments, a wallet node against the world's node. */
 export const benchPayments = async (world: Harness) => {
   const events: NodeEvent[] = [];
-  const node = await LightningNode.start({
+  const node = await startWalletNode(world, {
     seed: lightningSeed(
       "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
     ),
-    network: "regtest",
     store: new MemoryBlobStore(),
-    chain: new EsploraChain(
-      makeEsplora(world.esploraUrl, (i, init) => fetch(i, init)),
-      () => {},
-    ),
-    log: () => {},
-    role: "wallet",
-    connect: (peer) => openWebSocketPipe(peerSocketUrl(peer, world.proxyUrl), nodeWebSocket),
-    fundChannel: (script, sats) => world.fundingTx(script, sats),
-    sweepScript: async () => new Uint8Array([0x00, 0x14, ...new Uint8Array(20).fill(3)]),
     onEvent: (e) => events.push(e),
   });
   try {

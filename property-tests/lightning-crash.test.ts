@@ -11,9 +11,9 @@ import fc from "fast-check";
 import { until } from "../harness/until";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeWebSocket } from "../harness/pipes";
+import { startWalletNode } from "../harness/wallet-node";
 import { type Harness, startHarness } from "../harness/world";
-import { EsploraChain } from "../src/engine/lightning/chain";
-import { LightningNode, type NodeEvent } from "../src/engine/lightning/node";
+import type { LightningNode, NodeEvent } from "../src/engine/lightning/node";
 import {
   openWebSocketPipe,
   type PeerAddress,
@@ -21,7 +21,6 @@ import {
   peerSocketUrl,
 } from "../src/engine/lightning/socket";
 import { type BlobStore, type BlobWrite, MemoryBlobStore } from "../src/engine/lightning/store";
-import { makeEsplora } from "../src/engine/onchain/esplora";
 
 let h: Harness;
 const RUNS = Number(process.env.CRASH_RUNS ?? 6);
@@ -95,21 +94,13 @@ const startNode = (
   events: NodeEvent[],
   connect = (peer: PeerAddress) => openWebSocketPipe(peerSocketUrl(peer, h.proxyUrl), nodeWebSocket),
 ) =>
-  LightningNode.start({
+  startWalletNode(h, {
     seed,
-    network: "regtest",
     store,
-    chain: new EsploraChain(
-      makeEsplora(h.esploraUrl, (i, init) => fetch(i, init)),
-      () => {},
-    ),
     log: (kind, line) => {
       if (process.env.CRASH_LOG) console.log(`[wallet ${kind}] ${line}`);
     },
-    role: "wallet",
     connect,
-    fundChannel: (script, sats) => h.fundingTx(script, sats),
-    sweepScript: async () => new Uint8Array([0x00, 0x14, ...new Uint8Array(20).fill(9)]),
     onEvent: (e) => events.push(e),
     paymentTimeoutMs: 5_000,
   });

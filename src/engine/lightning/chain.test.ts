@@ -4,13 +4,12 @@
  * undoes the close watches it again.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeWebSocket } from "../../../harness/pipes";
 import { until } from "../../../harness/until";
+import { startWalletNode } from "../../../harness/wallet-node";
 import { type Harness, startHarness } from "../../../harness/world";
 import { makeEsplora } from "../onchain/esplora";
-import { EsploraChain } from "./chain";
-import { LightningNode, type NodeEvent } from "./node";
-import { openWebSocketPipe, parsePeerAddress, peerSocketUrl } from "./socket";
+import type { LightningNode, NodeEvent } from "./node";
+import { parsePeerAddress } from "./socket";
 import { MemoryBlobStore } from "./store";
 
 let h: Harness;
@@ -21,22 +20,14 @@ const asked: string[] = [];
 
 beforeAll(async () => {
   h = await startHarness({ port: 0 });
-  const esplora = makeEsplora(h.esploraUrl, (input, init) => {
-    asked.push(new URL(String(input)).pathname);
-    return fetch(input, init);
-  });
-  node = await LightningNode.start({
+  node = await startWalletNode(h, {
     seed: crypto.getRandomValues(new Uint8Array(32)),
-    network: "regtest",
     store: new MemoryBlobStore(),
-    chain: new EsploraChain(esplora, () => {}),
-    log: () => {},
-    role: "wallet",
-    connect: (peer) => openWebSocketPipe(peerSocketUrl(peer, h.proxyUrl), nodeWebSocket),
-    fundChannel: (script, sats) => h.fundingTx(script, sats),
-    sweepScript: async () => new Uint8Array([0x00, 0x14, ...new Uint8Array(20).fill(5)]),
     onEvent: (e) => events.push(e),
-    paymentTimeoutMs: 20_000,
+    fetch: (input, init) => {
+      asked.push(new URL(String(input)).pathname);
+      return fetch(input, init);
+    },
   });
 }, 180_000);
 

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LSPS_TOKEN } from "../../../harness/lsps2";
 import { DEFAULT_LSP_FEES } from "../../../harness/lsp";
-import { nodeWebSocket } from "../../../harness/pipes";
 import { until } from "../../../harness/until";
+import { startWalletNode } from "../../../harness/wallet-node";
 import { type Harness, startHarness } from "../../../harness/world";
-import { makeEsplora } from "../onchain/esplora";
 import { decodeBolt11 } from "../parse/bolt11";
-import { EsploraChain } from "./chain";
 import { LspsRpcError } from "./lsps-rpc";
 import {
   cheapestParams,
@@ -20,8 +18,8 @@ import {
   parseScid,
   scidText,
 } from "./lsps2";
-import { LightningNode, type NodeEvent } from "./node";
-import { openWebSocketPipe, parsePeerAddress, peerSocketUrl } from "./socket";
+import type { LightningNode, NodeEvent } from "./node";
+import { parsePeerAddress } from "./socket";
 import { MemoryBlobStore } from "./store";
 
 const params = (o: Partial<OpeningFeeParams> = {}): OpeningFeeParams => ({
@@ -123,20 +121,9 @@ const jitInvoice = async (sats: bigint) => {
 
 beforeAll(async () => {
   h = await startHarness({ port: 0 });
-  const chain = new EsploraChain(
-    makeEsplora(h.esploraUrl, (i, init) => fetch(i, init)),
-    () => {},
-  );
-  wallet = await LightningNode.start({
+  wallet = await startWalletNode(h, {
     seed: crypto.getRandomValues(new Uint8Array(32)),
-    network: "regtest",
     store: new MemoryBlobStore(),
-    chain,
-    log: () => {},
-    role: "wallet",
-    connect: (peer) => openWebSocketPipe(peerSocketUrl(peer, h.proxyUrl), nodeWebSocket),
-    fundChannel: (script, sats) => h.fundingTx(script, sats),
-    sweepScript: async () => new Uint8Array([0x00, 0x14, ...new Uint8Array(20).fill(7)]),
     onEvent: (e) => events.push(e),
     trustedZeroConfPeer: () => h.lightning.pubkey,
     claimPolicy: (hash, _amount, skimmed) => skimmed <= (promised.get(hash) ?? 0n),

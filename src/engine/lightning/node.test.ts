@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../../harness/until";
+import { startWalletNode } from "../../../harness/wallet-node";
 import { type Harness, startHarness } from "../../../harness/world";
-import { nodeWebSocket } from "../../../harness/pipes";
-import { makeEsplora } from "../onchain/esplora";
-import { EsploraChain } from "./chain";
-import { LightningNode, type NodeEvent } from "./node";
-import { openWebSocketPipe, peerSocketUrl, parsePeerAddress } from "./socket";
+import type { LightningNode, NodeEvent } from "./node";
+import { parsePeerAddress } from "./socket";
 import { ARCHIVE_PREFIX, MemoryBlobStore, MONITOR_PREFIX } from "./store";
 import { lightningSeed } from "./seed";
 
@@ -17,25 +15,13 @@ const store = new MemoryBlobStore();
 const events: NodeEvent[] = [];
 let wallet: LightningNode;
 
-const startWallet = async () => {
-  const chain = new EsploraChain(
-    makeEsplora(h.esploraUrl, (i, init) => fetch(i, init)),
-    () => {},
-  );
-  return LightningNode.start({
+const startWallet = () =>
+  startWalletNode(h, {
     seed: lightningSeed(MNEMONIC),
-    network: "regtest",
     store,
-    chain,
-    log: () => {},
-    role: "wallet",
-    connect: (peer) => openWebSocketPipe(peerSocketUrl(peer, h.proxyUrl), nodeWebSocket),
-    fundChannel: (script, sats) => h.fundingTx(script, sats),
-    sweepScript: async () => new Uint8Array([0x00, 0x14, ...new Uint8Array(20).fill(7)]),
     onEvent: (e) => events.push(e),
     paymentTimeoutMs: 20_000,
   });
-};
 
 /** The funding transaction the node broadcast reached the world (before blocks are mined on it). */
 const fundingSeen = async () => {
