@@ -1,5 +1,6 @@
 // Page-load figures for any static build: `npm run bench:load -- <dir> [--button <regex>] [--home <css>]
-// [--runs N] [--esplora URL]`. Prints figures; nothing here passes or fails on time.
+// [--runs N] [--esplora URL] [--beside <dir> --beside-button <regex>]`. Prints figures; nothing here passes or
+// fails on time.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -163,7 +164,15 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
  */
 export const benchLoad = async (
   dir: string,
-  opts: { button?: string; home?: string | null; runs?: number; esplora?: string; label?: string } = {},
+  opts: {
+    button?: string;
+    home?: string | null;
+    runs?: number;
+    esplora?: string;
+    label?: string;
+    /** Another wallet's build, visited in turn with the others so the ratio is taken on the same machine. */
+    beside?: { dir: string; button: string };
+  } = {},
 ) => {
   const button = opts.button ?? OUR_BUTTON;
   const home = opts.home === undefined ? OUR_HOME : opts.home;
@@ -172,21 +181,32 @@ export const benchLoad = async (
   const staticDir = await oneButtonPage();
   const ours = await serveStatic(dir);
   const plain = await serveStatic(staticDir);
+  const other = opts.beside ? await serveStatic(opts.beside.dir) : null;
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const visits: Visit[] = [];
     const plainMs: number[] = [];
+    const otherMs: number[] = [];
     for (let i = 0; i < runs; i++) {
       visits.push(await firstVisit(browser, ours, { button, home, esplora: opts.esplora }));
       plainMs.push(
         (await firstVisit(browser, plain, { button: "^New wallet$", home: null, settleMs: 0 })).buttonMs,
       );
+      if (other && opts.beside)
+        otherMs.push(
+          (await firstVisit(browser, other, { button: opts.beside.button, home: null, settleMs: 0 }))
+            .buttonMs,
+        );
     }
     const buttonMs = visits.map((v) => v.buttonMs);
     console.log(`first visit to ${label}, welcome button usable after navigation: ${spread(buttonMs)}`);
     console.log(
       `one-button static page served the same way: ${spread(plainMs)}; difference of medians ${(median(buttonMs) - median(plainMs)).toFixed(0)} ms`,
     );
+    if (opts.beside)
+      console.log(
+        `${opts.beside.dir}, its first button usable after navigation, visited in turn: ${spread(otherMs)}; ratio of medians ${(median(buttonMs) / median(otherMs)).toFixed(2)}×`,
+      );
     const bytes = visits.map((v) => v.bytesBefore);
     const wasmBefore = [...new Set(visits.flatMap((v) => v.wasmBefore))];
     console.log(
@@ -227,6 +247,7 @@ export const benchLoad = async (
     await browser.close();
     await ours.close();
     await plain.close();
+    await other?.close();
     await rm(staticDir, { recursive: true, force: true });
   }
 };
@@ -244,10 +265,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const home = flag("home");
   const runs = flag("runs");
   const esplora = flag("esplora");
+  const besideDir = flag("beside");
+  const besideButton = flag("beside-button");
   const dir = args[0];
   if (!dir) {
     console.error(
-      "usage: npm run bench:load -- <build dir> [--button <regex of the first screen's button>] [--home <css of a usable home, '' for none>] [--runs N] [--esplora URL]",
+      "usage: npm run bench:load -- <build dir> [--button <regex of the first screen's button>] [--home <css of a usable home, '' for none>] [--runs N] [--esplora URL] [--beside <another build dir> --beside-button <regex of its first button>]",
     );
     process.exit(2);
   }
@@ -257,5 +280,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     home: home === "" ? null : (home ?? (button ? null : OUR_HOME)),
     runs: runs ? Number(runs) : undefined,
     esplora,
+    beside: besideDir ? { dir: besideDir, button: besideButton ?? OUR_BUTTON } : undefined,
   });
 }
