@@ -11,11 +11,24 @@ const config = resolveConfig(localStorage, BUILD_DEFAULTS);
 // Before anything connects: only this origin and the servers of this configuration.
 applyConnectPolicy(document, config);
 
-// A newcomer sees the welcome screen before the app's code arrives; the app draws over it once it does.
-paintWelcome(
+let started = false;
+const startApp = () => {
+  if (started) return;
+  started = true;
+  void import("./start").then(({ start }) => start(config));
+};
+
+// A newcomer sees the welcome screen before the app's code arrives; the app draws over it once it does,
+// its download starting once the screen is on it (a task queued from a frame callback runs after that
+// frame is painted). Anyone else's page starts the app at once.
+const painted = paintWelcome(
   welcome,
   { root: document.getElementById("root"), path: location.pathname, search: location.search },
   readWalletFlag(config.network),
   initialLanguage(),
 );
-void import("./start").then(({ start }) => start(config));
+if (painted) {
+  requestAnimationFrame(() => setTimeout(startApp, 0));
+  // A page opened in a background tab paints no frames: its app loads anyway.
+  setTimeout(startApp, 250);
+} else startApp();
