@@ -20,15 +20,19 @@ const startApp = () => {
 
 // A newcomer sees the welcome screen before the app's code arrives; the app draws over it once it does,
 // its download starting once the screen is on it (a task queued from a frame callback runs after that
-// frame is painted). Anyone else's page starts the app at once.
+// frame is painted), or at once when "New wallet" is pressed first, beside the step the press leads to.
+// Anyone else's page, and a page in a background tab (it paints no frames), starts the app at once.
 const painted = paintWelcome(
   welcome,
   { root: document.getElementById("root"), path: location.pathname, search: location.search },
   readWalletFlag(config.network),
   initialLanguage(),
+  () => {
+    startApp();
+    void import("./screens/first-run").then(({ preloadFirstRun }) => preloadFirstRun());
+  },
 );
-if (painted) {
+if (painted && document.visibilityState === "visible") {
   requestAnimationFrame(() => setTimeout(startApp, 0));
-  // A page opened in a background tab paints no frames: its app loads anyway.
-  setTimeout(startApp, 250);
+  document.addEventListener("visibilitychange", startApp, { once: true });
 } else startApp();

@@ -24,6 +24,8 @@ export const paintWelcome = (
   page: { readonly root: HTMLElement | null; readonly path: string; readonly search: string },
   walletFlag: string | null,
   lang: Language,
+  /** Told of the press at once, to hurry the app and what the press leads to. */
+  onPress: () => void,
 ): boolean => {
   const { root } = page;
   const screen = screens[lang];
@@ -37,6 +39,7 @@ export const paintWelcome = (
       root.dataset[PRESSED] = "1";
       button.disabled = true;
       button.textContent = screen.creating;
+      onPress();
     },
     { once: true },
   );
