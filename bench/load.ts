@@ -52,7 +52,7 @@ const clickToHome = async (page: Page, pattern: string, home: string): Promise<[
   const clickedAt = await page.evaluate((source) => {
     const re = new RegExp(source, "i");
     const b = [...document.querySelectorAll("button")].find((x) => re.test((x.textContent ?? "").trim()));
-    if (!b) throw new Error("no button");
+    if (!b) throw new Error(`no button at ${location.pathname}: ${document.body.innerText.slice(0, 300)}`);
     const t = performance.now();
     b.click();
     return t;

@@ -147,7 +147,14 @@ describe("the local regtest world's Esplora API", () => {
 describe("npm run harness", () => {
   it("prints its URLs and exits cleanly on SIGTERM", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", "harness/main.ts"], {
-      env: { ...process.env, ESPLORA_PORT: "0" },
+      // Free ports for every listener, so the tests pass beside a world `npm start` is running.
+      env: {
+        ...process.env,
+        ESPLORA_PORT: "0",
+        LIGHTNING_PORT: "0",
+        LIGHTNING_WS_PORT: "0",
+        LNURL_PORT: "0",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
