@@ -39,6 +39,32 @@ test("a newcomer can press New wallet before the app's code has arrived, and get
   await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
 });
 
+test("the welcome screen stays on screen while the app takes over from the early one", async ({ page }) => {
+  // Every moment the page shows something after the welcome screen first appears, its button is there.
+  await page.addInitScript(() => {
+    const w = window as unknown as { welcomeGone?: string };
+    let shown = false;
+    new MutationObserver(() => {
+      const button = [...document.querySelectorAll("button")].some((b) =>
+        /^(New wallet|Creating…)$/.test(b.textContent ?? ""),
+      );
+      if (button) shown = true;
+      else if (shown) w.welcomeGone ??= location.pathname;
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/setup$/);
+  // The app has drawn over the early screen (React marks the root it renders into), and settled.
+  await page.waitForFunction(() =>
+    Object.keys(document.getElementById("root") ?? {}).some((k) => k.startsWith("__reactContainer")),
+  );
+  await expect(page.getByRole("button", { name: "New wallet" })).toBeEnabled();
+  await page.waitForTimeout(1000);
+  expect(
+    await page.evaluate(() => (window as unknown as { welcomeGone?: string }).welcomeGone ?? null),
+  ).toBeNull();
+});
+
 test("the early welcome screen speaks the browser's language", async ({ browser, esplora }) => {
   const context = await browser.newContext({ locale: "de-DE", serviceWorkers: "block" });
   const page = await context.newPage();

@@ -32,6 +32,10 @@ const painted = paintWelcome(
     void import("./screens/first-run").then(({ preloadFirstRun }) => preloadFirstRun());
   },
 );
+// The welcome screen lives at /setup: the page is there already, so the app's first frame is that screen
+// too (sent there by a redirect instead, it would show one frame without it).
+if (painted && location.pathname !== "/setup")
+  history.replaceState(history.state, "", `/setup${location.search}${location.hash}`);
 if (painted && document.visibilityState === "visible") {
   requestAnimationFrame(() => setTimeout(startApp, 0));
   document.addEventListener("visibilitychange", startApp, { once: true });
