@@ -15,7 +15,7 @@ let started = false;
 const startApp = () => {
   if (started) return;
   started = true;
-  void import("./start").then(({ start }) => start(config));
+  void import("./start").then(({ start }) => start(config, painted));
 };
 
 // A newcomer sees the welcome screen before the app's code arrives; the app draws over it once it does,
@@ -32,10 +32,6 @@ const painted = paintWelcome(
     void import("./screens/first-run").then(({ preloadFirstRun }) => preloadFirstRun());
   },
 );
-// The welcome screen lives at /setup: the page is there already, so the app's first frame is that screen
-// too (sent there by a redirect instead, it would show one frame without it).
-if (painted && location.pathname !== "/setup")
-  history.replaceState(history.state, "", `/setup${location.search}${location.hash}`);
 if (painted && document.visibilityState === "visible") {
   requestAnimationFrame(() => setTimeout(startApp, 0));
   document.addEventListener("visibilitychange", startApp, { once: true });

@@ -48,13 +48,17 @@ function Root({ config, noWallet }: { config: WalletConfig; noWallet: boolean })
 }
 
 /** The app, over the welcome screen `main.tsx` may have painted already. */
-export const start = async (config: WalletConfig) => {
+export const start = async (config: WalletConfig, welcomePainted = false) => {
   // A wallet here: its worker's script loads while this page renders (it starts once the boot holds the lock).
   startWorkerEarly(config.network);
   const lang = initialLanguage();
   const [messages, wallet] = await Promise.all([loadMessages(lang), knownWallet(config.network)]);
   // A wallet here opens on home: its screen's code comes while the worker starts.
   if (wallet === "maybe") preloadHome();
+  // No wallet, and the welcome screen already drawn: the page moves to where it lives before the first
+  // frame, so the app's first frame is that screen too (a redirect would show one frame without it).
+  else if (welcomePainted && location.pathname !== "/setup")
+    history.replaceState(history.state, "", `/setup${location.search}${location.hash}`);
   const root = document.getElementById("root");
   if (!root) throw new Error("No #root element");
   createRoot(root).render(
