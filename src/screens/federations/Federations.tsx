@@ -2,7 +2,8 @@ import { useState } from "react";
 import { useSearch } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
+import { Form, TextField, useAction } from "../../ui/form";
 import { formatSats } from "../../ui/format";
 import { useView, useWallet } from "../../ui/wallet";
 import { FederationCard } from "./FederationCard";
@@ -16,7 +17,6 @@ import { ResyncFederation } from "./ResyncFederation";
 export function Federations() {
   const { t, intl } = useI18n();
   const client = useWallet();
-  const errorText = useErrorText();
   const federations = useView("federations");
   const query = new URLSearchParams(useSearch());
   const [code, setCode] = useState(query.get("fedimint_invite") ?? "");
@@ -25,41 +25,25 @@ export function Federations() {
   // An invoice from the send screen: offered for payment at the custodian holding the most ecash.
   const pay = query.get("pay");
   const payFrom = [...(federations ?? [])].sort((a, b) => (b.balance > a.balance ? 1 : -1))[0]?.federation_id;
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const [restored, setRestored] = useState<string | null>(null);
 
-  const add = async () => {
-    setError(null);
-    setBusy(true);
-    try {
+  const add = () =>
+    run(async () => {
       await client.dispatch({ _tag: "JoinFederation", code });
       setCode("");
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-  const redeem = async () => {
-    setError(null);
+    });
+  const redeem = () => {
     setRedeemed(null);
-    setBusy(true);
-    try {
+    return run(async () => {
       const r = await client.dispatch({ _tag: "ReceiveEcashToken", token });
       setRedeemed(t("federations.received", { amount: formatSats(intl, r.amountSats) }));
       setToken("");
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
-  const restore = async () => {
-    setError(null);
+  const restore = () => {
     setRestored(null);
-    setBusy(true);
-    try {
+    return run(async () => {
       const r = await client.dispatch({ _tag: "RestoreEcash" });
       setRestored(
         [
@@ -67,11 +51,7 @@ export function Federations() {
           r.notRestored.length > 0 ? t("federations.not_restored", { list: r.notRestored.join(", ") }) : "",
         ].join(" "),
       );
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -79,26 +59,13 @@ export function Federations() {
       <BackControl />
       <h1>{t("federations.title")}</h1>
       <p>{t("federations.caption")}</p>
-      <form
-        className="column"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void add();
-        }}
-      >
-        <label htmlFor="federation-code">{t("federations.code")}</label>
-        <input
-          id="federation-code"
-          value={code}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(e) => setCode(e.target.value)}
-        />
+      <Form onSubmit={add}>
+        <TextField id="federation-code" label={t("federations.code")} value={code} onValue={setCode} />
         <ErrorBox text={error} />
         <button type="submit" className="button button-primary" disabled={busy}>
           {t("federations.add")}
         </button>
-      </form>
+      </Form>
       {federations && federations.length > 0 ? (
         <>
           <div className="row">
@@ -107,13 +74,7 @@ export function Federations() {
             </button>
           </div>
           {restored ? <p role="status">{restored}</p> : null}
-          <form
-            className="column"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void redeem();
-            }}
-          >
+          <Form onSubmit={redeem}>
             <label htmlFor="ecash-token">{t("federations.token")}</label>
             <textarea
               id="ecash-token"
@@ -126,7 +87,7 @@ export function Federations() {
               {t("federations.redeem")}
             </button>
             {redeemed ? <p role="status">{redeemed}</p> : null}
-          </form>
+          </Form>
           {federations.map((f) => (
             <div key={f.federation_id} className="column">
               <FederationCard federation={f} pay={pay && f.federation_id === payFrom ? pay : undefined} />
