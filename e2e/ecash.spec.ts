@@ -76,17 +76,27 @@ test("join the world's mint, receive ecash over lightning, see who holds it, pay
   expect(afterPay).toBeLessThanOrEqual(9_000);
   expect(afterPay).toBeGreaterThan(8_900);
 
-  // Transfer 3,000 to the second mint; amounts above the balance are refused.
+  // Transfer 3,000 to the second mint; amounts above the balance are refused. The fee shows before it moves.
   await cardA.getByRole("link", { name: "Transfer" }).click();
   await expect(page).toHaveURL(/\/transfer\?from=/);
   await page.getByLabel("To").selectOption({ label: "Second Local Mint (0 e-sats)" });
   await page.getByLabel("Amount (sats)").fill("999999");
-  await page.getByRole("button", { name: "Transfer" }).click();
+  await page.getByRole("button", { name: "Check fee" }).click();
   await expect(page.getByRole("alert")).toHaveText(
     "You don't have enough balance for this amount and its fee.",
   );
   await page.getByLabel("Amount (sats)").fill("3000");
-  await page.getByRole("button", { name: "Transfer" }).click();
+  await page.getByRole("button", { name: "Check fee" }).click();
+  const transferPreview = page.getByRole("region", { name: "Preview" });
+  await expect(transferPreview).toContainText(
+    /3,000 e-sats arrive at Second Local Mint; fee at most \d+ sats\./,
+    { timeout: 30_000 },
+  );
+  // Edit returns to the amount; checking again gives a new quote.
+  await transferPreview.getByRole("button", { name: "Edit" }).click();
+  await expect(page.getByLabel("Amount (sats)")).toHaveValue("3000");
+  await page.getByRole("button", { name: "Check fee" }).click();
+  await page.getByRole("region", { name: "Preview" }).getByRole("button", { name: "Transfer" }).click();
   await expect(page.getByRole("dialog")).toContainText(/Moved 3,000 e-sats/, { timeout: 60_000 });
   await page.getByRole("dialog").getByRole("button", { name: "Continue" }).click();
   await expect(cardB.getByTestId("federation-balance")).toHaveText("3,000 e-sats");

@@ -82,6 +82,10 @@ export const HOSTILE_MODES = {
     "melt-no-answer",
     /** Accepts every request and never answers. */
     "never-answers",
+    /** Melt quotes name a fee reserve of `reserve` sats (1,000 by default), all of which the mint keeps. */
+    "huge-fee-reserve",
+    /** Quotes for another amount than asked: mint invoices ask twice the amount, melt quotes twice the invoice's. */
+    "wrong-amount",
   ],
 } as const;
 

@@ -139,6 +139,8 @@ interface MeltQuote {
   readonly feeReserve: number;
   readonly expiry: number;
   readonly internal: boolean;
+  /** A lying mint's quote: it keeps the whole fee reserve, whatever the payment cost. */
+  readonly greedy: boolean;
   state: MeltState;
   preimage: string | null;
   change: Signature[];
@@ -298,11 +300,12 @@ export class CashuMint {
     path: string,
     body: string,
     mode: HostileMode<"cashu"> | null = null,
+    options: Readonly<Record<string, unknown>> = {},
   ): Promise<Reply> {
     if (mode === "never-answers") return new Promise<Reply>(() => {});
     let reply: Reply;
     try {
-      reply = { status: 200, json: await this.route(method, path, body) };
+      reply = { status: 200, json: await this.route(method, path, body, mode, options) };
     } catch (e) {
       if (e instanceof MintError) reply = { status: e.status, json: { detail: e.detail, code: e.code } };
       else reply = { status: 500, json: { detail: e instanceof Error ? e.message : String(e), code: 0 } };
@@ -314,7 +317,13 @@ export class CashuMint {
     return reply;
   }
 
-  private async route(method: string, path: string, body: string): Promise<unknown> {
+  private async route(
+    method: string,
+    path: string,
+    body: string,
+    mode: HostileMode<"cashu"> | null = null,
+    options: Readonly<Record<string, unknown>> = {},
+  ): Promise<unknown> {
     if (method === "GET") {
       if (path === "/v1/info") return this.info();
       if (path === "/admin/ledger") return this.ledger();
@@ -339,11 +348,15 @@ export class CashuMint {
         case "/v1/swap":
           return this.swap(decodeBody(SwapRequestSchema, body));
         case "/v1/mint/quote/bolt11":
-          return this.createMintQuote(decodeBody(MintQuoteRequestSchema, body));
+          return this.createMintQuote(decodeBody(MintQuoteRequestSchema, body), mode);
         case "/v1/mint/bolt11":
           return this.mint(decodeBody(MintRequestSchema, body));
         case "/v1/melt/quote/bolt11":
-          return this.createMeltQuote(decodeBody(MeltQuoteRequestSchema, body));
+          return this.createMeltQuote(
+            decodeBody(MeltQuoteRequestSchema, body),
+            mode,
+            typeof options.reserve === "number" ? options.reserve : 1_000,
+          );
         case "/v1/melt/bolt11":
           return this.melt(decodeBody(MeltRequestSchema, body));
         case "/v1/checkstate":
@@ -565,7 +578,8 @@ export class CashuMint {
     if (unit !== UNIT) throw new MintError(ErrorCode.unitUnsupported, `Unit '${unit}' is not supported`);
   }
 
-  private createMintQuote(req: typeof MintQuoteRequestSchema.Type) {
+  /** `wrong-amount`: the invoice asks twice the amount the quote then mints (the mint keeps the rest). */
+  private createMintQuote(req: typeof MintQuoteRequestSchema.Type, mode: HostileMode<"cashu"> | null = null) {
     this.checkUnit(req.unit);
     this.checkAmount(req.amount);
     if (req.pubkey != null)
@@ -577,7 +591,7 @@ export class CashuMint {
       );
     const expirySecs = this.options.quoteExpirySecs ?? 3_600;
     const { bolt11, paymentHash } = this.lightning.createInvoice(
-      BigInt(req.amount) * 1000n,
+      BigInt(req.amount) * (mode === "wrong-amount" ? 2000n : 1000n),
       req.description_hash
         ? { hash: hex.decode(req.description_hash) }
         : (req.description ?? `${this.options.name}: ${req.amount} sats of ecash`),
@@ -636,7 +650,15 @@ export class CashuMint {
 
   // ---- NUT-05, NUT-08 ----------------------------------------------------------------------------------
 
-  private createMeltQuote(req: typeof MeltQuoteRequestSchema.Type) {
+  /**
+   * `huge-fee-reserve`: the quote's fee reserve is `reserve` sats (the hostile option; 1,000 by default) and
+   * the mint keeps all of it. `wrong-amount`: the quote asks twice the invoice's amount and keeps the rest.
+   */
+  private createMeltQuote(
+    req: typeof MeltQuoteRequestSchema.Type,
+    mode: HostileMode<"cashu"> | null = null,
+    hugeReserve = 1_000,
+  ) {
     this.checkUnit(req.unit);
     if (req.options?.amountless != null)
       throw new MintError(ErrorCode.amountless, "Amountless invoices are not supported");
@@ -649,7 +671,8 @@ export class CashuMint {
     if (invoice.amountMsat === null)
       throw new MintError(ErrorCode.amountless, "Amountless invoices are not supported");
     if (invoice.expiresAt <= now()) throw new MintError(ErrorCode.badRequest, "The invoice has expired");
-    const amount = Number((invoice.amountMsat + 999n) / 1000n);
+    const asked = Number((invoice.amountMsat + 999n) / 1000n);
+    const amount = mode === "wrong-amount" ? asked * 2 : asked;
     this.checkAmount(amount);
     const internal = this.lightning.isInternal(invoice.paymentHash);
     const quote: MeltQuote = {
@@ -658,7 +681,9 @@ export class CashuMint {
       paymentHash: invoice.paymentHash,
       amount,
       // Lightning fees: at most 1% (at least 2 sats); nothing for a quote of the world's own mints.
-      feeReserve: internal ? 0 : Math.max(2, Math.ceil(amount / 100)),
+      feeReserve:
+        mode === "huge-fee-reserve" ? hugeReserve : internal ? 0 : Math.max(2, Math.ceil(amount / 100)),
+      greedy: mode === "huge-fee-reserve",
       expiry: Math.min(invoice.expiresAt, now() + MELT_QUOTE_EXPIRY_SECS),
       internal,
       state: "UNPAID",
@@ -729,7 +754,7 @@ export class CashuMint {
       q.state = "PAID";
       q.preimage = outcome.preimage;
       // NUT-08: what the inputs held beyond the amount and the fee actually paid goes back in the blanks.
-      const feePaid = Number((outcome.feeMsat + 999n) / 1000n);
+      const feePaid = q.greedy ? q.feeReserve : Number((outcome.feeMsat + 999n) / 1000n);
       this.books.melted += q.amount;
       this.books.feesPaid += feePaid;
       this.books.inputFees += CashuMint.sum(req.inputs) - available;

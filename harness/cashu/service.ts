@@ -124,8 +124,14 @@ export const startCashuWorld = (
   mint2.urls = [mint2Url];
   const route = async (m: RegExpMatchArray, body: string, method: string) => {
     const scope = m[2];
-    const mode = scope ? (hostility?.of("cashu", scope)?.mode ?? null) : null;
-    const r = await (m[1] === "cashu2" ? mint2 : mint).handle(method, m[3] ?? "", body, mode);
+    const lie = scope ? (hostility?.of("cashu", scope) ?? null) : null;
+    const r = await (m[1] === "cashu2" ? mint2 : mint).handle(
+      method,
+      m[3] ?? "",
+      body,
+      lie?.mode ?? null,
+      lie?.options,
+    );
     return { status: r.status, json: r.json };
   };
   // `/cashu/…`, `/cashu2/…`, and the same under `/hostile/<scope>` (see `harness/hostile.ts`).

@@ -431,9 +431,17 @@ export interface CommandSpecs {
   };
   SendEcashToken: { input: { federationId: string; amountSats: bigint }; output: { token: string } };
   ReceiveEcashToken: { input: { token: string }; output: { federationId: string; amountSats: bigint } };
-  /** Moves ecash between two custodians; the full source balance sweeps it ('No from/to federation'). */
-  TransferEcash: {
+  /**
+   * What moving ecash between two custodians costs, shown before it moves: the destination's invoice and the
+   * source's quote to pay it ('No from/to federation'); the full source balance sweeps it.
+   */
+  QuoteEcashTransfer: {
     input: { from: string; to: string; amountSats: bigint };
+    output: EcashPaymentPreview;
+  };
+  /** Pays the transfer quote the owner saw: refused when the amount differs or the fee grew. */
+  TransferEcash: {
+    input: { from: string; to: string; quoteId: string; amountSats: bigint; feeSats: bigint };
     output: EcashPaymentOutcome;
   };
   /** ecash → the wallet's own lightning: an invoice of the node and what paying it from ecash costs. */

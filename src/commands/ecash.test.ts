@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newEvent, stamp } from "../events/make";
 import { foldEvents } from "../projections";
 import type { HandlerContext } from "./context";
-import { joinFederation, removeFederation, transferEcash } from "./ecash";
+import { joinFederation, quoteEcashTransfer, removeFederation } from "./ecash";
 
 /** A local server speaking enough of NUT-06/02 to be joined, or answering nonsense. */
 let base = "";
@@ -157,7 +157,7 @@ describe("removing and transferring", () => {
     ];
     const ctx = ctxWith(both);
     const t = (from: string, to: string, amountSats: bigint) =>
-      failure(transferEcash({ _tag: "TransferEcash", from, to, amountSats }, ctx));
+      failure(quoteEcashTransfer({ _tag: "QuoteEcashTransfer", from, to, amountSats }, ctx));
     expect(await t(mint, "nowhere", 1n)).toMatchObject({ message: "No from/to federation" });
     expect(await t(mint, mint, 1n)).toMatchObject({ message: "No from/to federation" });
     expect(await t(mint, other, 0n)).toMatchObject({ message: "Satoshi amount is invalid" });

@@ -6,54 +6,33 @@
  * record what moved, so the ecash balances are folds of the log.
  */
 import { Effect } from "effect";
-import { EcashFailure, type EcashPort } from "../engine/ecash/port";
+import { EcashFailure } from "../engine/ecash/port";
 import type { FedimintInvite } from "../engine/ecash/fedimint/invite";
 import { decodeBolt11, networkAccepted } from "../engine/parse";
 import { type NewEvent, newEvent } from "../events/make";
 import { joinedCustodians } from "../projections/ecash";
-import { InsufficientFunds, InvalidInput, ServerUnavailable, type WalletError, WalletState } from "../errors";
+import { InvalidInput, ServerUnavailable } from "../errors";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
-import { jitInvoice } from "./jit";
-import { newInvoice, nodeOf } from "./lightning";
+import {
+  ask,
+  asWalletError,
+  atMost,
+  custodian,
+  FEDERATION_CONNECT_FAILED,
+  INVALID_ARGUMENTS,
+  noFederation,
+  portOf,
+  positive,
+} from "./ecash-common";
+import { prepareSwapToLightning, quoteEcashTransfer, transferEcash } from "./ecash-transfer";
 
-export const FEDERATION_CONNECT_FAILED = "Failed to connect to a federation.";
-export const INVALID_ARGUMENTS = "Invalid Arguments were given";
-
-const notRunning = () =>
-  new WalletState({ message: "The ecash engine is not running yet.", key: "error_ecash_not_ready" });
-
-const portOf = (ctx: HandlerContext): Effect.Effect<EcashPort, WalletError> =>
-  ctx.ecash ? Effect.succeed(ctx.ecash) : Effect.fail(notRunning());
-
-/** An adapter's failure as the wallet's: unreachable custodians, insufficient ecash, refusals. */
-const asWalletError = (e: unknown): WalletError => {
-  if (e instanceof EcashFailure) {
-    if (e.unreachable) return new ServerUnavailable({ message: e.message });
-    if (e.message === "Insufficient balance")
-      return new InsufficientFunds({ message: e.message, key: "send.error_low_balance" });
-    return new InvalidInput({ message: e.message });
-  }
-  if (typeof e === "object" && e !== null && "_tag" in e) return e as WalletError;
-  return new ServerUnavailable({ message: FEDERATION_CONNECT_FAILED });
+export {
+  FEDERATION_CONNECT_FAILED,
+  INVALID_ARGUMENTS,
+  prepareSwapToLightning,
+  quoteEcashTransfer,
+  transferEcash,
 };
-
-const call = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
-  Effect.tryPromise({ try: f, catch: asWalletError });
-
-const custodian = (ctx: HandlerContext, id: string) => {
-  const c = ctx.states.ecash.custodians.get(id);
-  return c?.joined ? c : null;
-};
-
-const noFederation = () => new InvalidInput({ message: "No from/to federation" });
-
-const positive = (amountSats: bigint) =>
-  amountSats > 0n ? Effect.void : Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
-
-const atMost = (amountSats: bigint, balance: bigint) =>
-  amountSats <= balance
-    ? Effect.void
-    : Effect.fail(new InsufficientFunds({ message: "Insufficient balance", key: "send.error_low_balance" }));
 
 /** Reads a Cashu mint (info and keysets) before joining; the ecash engine's code is not loaded for it. */
 const describe = (ctx: HandlerContext, url: string) =>
@@ -155,14 +134,14 @@ export const receiveEcash: Handler<"ReceiveEcash"> = (cmd, ctx) =>
           key: "receive.ecash_amount_required",
         }),
       );
-    const q = yield* call(() => port.receiveQuote(cmd.federationId, cmd.amountSats));
+    const q = yield* ask(ctx, () => port.receiveQuote(cmd.federationId, cmd.amountSats));
     return outcome({ bolt11: q.bolt11, paymentHash: q.paymentHash, expiresAt: q.expiresAt });
   });
 
 export const checkEcash: Handler<"CheckEcash"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const port = yield* portOf(ctx);
-    const events = yield* call(() => port.checkReceives(cmd.federationId));
+    const events = yield* ask(ctx, () => port.checkReceives(cmd.federationId));
     return outcome({ receivedSats: receivedOf(events) }, events);
   });
 
@@ -191,7 +170,7 @@ export const ecashMeltQuote: Handler<"EcashMeltQuote"> = (cmd, ctx) =>
     const port = yield* portOf(ctx);
     if (!custodian(ctx, cmd.federationId)) return yield* Effect.fail(noFederation());
     const decoded = yield* checkedInvoice(ctx, cmd.bolt11);
-    const q = yield* call(() => port.meltQuote(cmd.federationId, decoded.invoice));
+    const q = yield* ask(ctx, () => port.meltQuote(cmd.federationId, decoded.invoice));
     return outcome({ quoteId: q.quoteId, bolt11: q.bolt11, amountSats: q.amountSats, feeSats: q.feeSats });
   });
 
@@ -202,7 +181,7 @@ export const payInvoiceFromEcash: Handler<"PayInvoiceFromEcash"> = (cmd, ctx) =>
     if (!c) return yield* Effect.fail(noFederation());
     yield* positive(cmd.amountSats);
     yield* atMost(cmd.amountSats + cmd.feeSats, c.balance);
-    const r = yield* call(() => port.melt(cmd.federationId, cmd.quoteId, cmd.amountSats, cmd.feeSats));
+    const r = yield* ask(ctx, () => port.melt(cmd.federationId, cmd.quoteId, cmd.amountSats, cmd.feeSats));
     if (r.status === "pending")
       return outcome({ status: "pending" as const, amountSats: r.amountSats, feeSats: 0n });
     return outcome({ status: "paid" as const, amountSats: r.amountSats, feeSats: r.feeSats }, r.events);
@@ -215,7 +194,7 @@ export const sendEcashToken: Handler<"SendEcashToken"> = (cmd, ctx) =>
     if (!c) return yield* Effect.fail(noFederation());
     yield* positive(cmd.amountSats);
     yield* atMost(cmd.amountSats, c.balance);
-    const r = yield* call(() => port.sendToken(cmd.federationId, cmd.amountSats));
+    const r = yield* ask(ctx, () => port.sendToken(cmd.federationId, cmd.amountSats));
     return outcome({ token: r.token }, r.events);
   });
 
@@ -223,88 +202,8 @@ export const receiveEcashToken: Handler<"ReceiveEcashToken"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const port = yield* portOf(ctx);
     if (cmd.token.trim() === "") return yield* Effect.fail(new InvalidInput({ message: INVALID_ARGUMENTS }));
-    const r = yield* call(() => port.receiveToken(cmd.token));
+    const r = yield* ask(ctx, () => port.receiveToken(cmd.token));
     return outcome({ federationId: r.mint, amountSats: r.amountSats }, r.events);
-  });
-
-/**
- * Moves ecash between two custodians over lightning: an invoice of the destination paid by a melt at the
- * source. The full balance sweeps: the amount is lowered until it and its fees fit the balance.
- */
-export const transferEcash: Handler<"TransferEcash"> = (cmd, ctx) =>
-  Effect.gen(function* () {
-    const from = custodian(ctx, cmd.from);
-    const to = custodian(ctx, cmd.to);
-    if (!from || !to || from.mint === to.mint) return yield* Effect.fail(noFederation());
-    yield* positive(cmd.amountSats);
-    yield* atMost(cmd.amountSats, from.balance);
-    const port = yield* portOf(ctx);
-    const sweep = cmd.amountSats === from.balance;
-    let amount = cmd.amountSats;
-    for (let attempt = 0; ; attempt++) {
-      if (amount <= 0n) return yield* Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
-      const invoice = yield* call(() => port.receiveQuote(to.mint, amount, "transfer"));
-      const quote = yield* call(() => port.meltQuote(from.mint, invoice.bolt11));
-      const need = quote.amountSats + quote.feeSats;
-      if (need > from.balance) {
-        if (!sweep || attempt >= 4)
-          return yield* Effect.fail(
-            new InsufficientFunds({ message: "Insufficient balance", key: "send.error_low_balance" }),
-          );
-        amount -= need - from.balance;
-        continue;
-      }
-      const paid = yield* call(() =>
-        port.melt(from.mint, quote.quoteId, quote.amountSats, quote.feeSats, "transfer"),
-      );
-      if (paid.status === "pending")
-        return outcome({ status: "pending" as const, amountSats: amount, feeSats: 0n }, paid.events);
-      const arrived = yield* call(() => port.checkReceives(to.mint));
-      return outcome({ status: "paid" as const, amountSats: amount, feeSats: paid.feeSats }, [
-        ...paid.events,
-        ...arrived,
-      ]);
-    }
-  });
-
-/** ecash → the wallet's own lightning: an invoice of the node, and the source's melt quote for it. */
-export const prepareSwapToLightning: Handler<"PrepareSwapToLightning"> = (cmd, ctx) =>
-  Effect.gen(function* () {
-    const c = custodian(ctx, cmd.federationId);
-    if (!c) return yield* Effect.fail(noFederation());
-    yield* positive(cmd.amountSats);
-    yield* atMost(cmd.amountSats, c.balance);
-    const port = yield* portOf(ctx);
-    const ln = yield* nodeOf(ctx);
-    const tooSmall = () =>
-      new InvalidInput({ message: "Satoshi amount is invalid", key: "swap_lightning.too_small" });
-    // Without room in a channel, the LSP opens one just in time (for its setup fee), as for any receive.
-    const jit = yield* jitInvoice(cmd.amountSats, [], ctx).pipe(
-      Effect.mapError((e) => (e.key === "receive.error_fee_exceeds_amount" ? tooSmall() : e)),
-    );
-    const invoice =
-      jit ??
-      (yield* Effect.map(newInvoice(ln, ctx, cmd.amountSats * 1000n, `Swap from ${c.name}`, []), (o) => ({
-        bolt11: o.result.bolt11,
-        events: o.events,
-      })));
-    const q = yield* call(() => port.meltQuote(c.mint, invoice.bolt11)).pipe(
-      Effect.mapError((e) => (e._tag === "InsufficientFunds" ? tooSmall() : e)),
-    );
-    const channelFeeMsat = invoice.events.reduce(
-      (sum, e) => (e.type === "ln.lsp_fee" ? sum + BigInt(e.payload.fee_msat) : sum),
-      0n,
-    );
-    return outcome(
-      {
-        quoteId: q.quoteId,
-        bolt11: q.bolt11,
-        amountSats: q.amountSats,
-        feeSats: q.feeSats,
-        channelFeeSats: (channelFeeMsat + 999n) / 1000n,
-      },
-      invoice.events,
-    );
   });
 
 export const restoreEcash: Handler<"RestoreEcash"> = (cmd, ctx) =>
@@ -318,7 +217,7 @@ export const restoreEcash: Handler<"RestoreEcash"> = (cmd, ctx) =>
     const unreachable: string[] = [];
     let recovered = 0n;
     for (const m of mints) {
-      const r = yield* Effect.result(call(() => port.restore(m)));
+      const r = yield* Effect.result(ask(ctx, () => port.restore(m)));
       if (r._tag === "Success") {
         recovered += r.success.amountSats;
         events.push(...r.success.events);
@@ -344,6 +243,7 @@ export const ecashHandlers = {
   PayInvoiceFromEcash: payInvoiceFromEcash,
   SendEcashToken: sendEcashToken,
   ReceiveEcashToken: receiveEcashToken,
+  QuoteEcashTransfer: quoteEcashTransfer,
   TransferEcash: transferEcash,
   PrepareSwapToLightning: prepareSwapToLightning,
   RestoreEcash: restoreEcash,
@@ -356,6 +256,7 @@ export const ecashNeeds: Needs = {
   PayInvoiceFromEcash: "ecash",
   SendEcashToken: "ecash",
   ReceiveEcashToken: "ecash",
+  QuoteEcashTransfer: "ecash",
   TransferEcash: "ecash",
   PrepareSwapToLightning: ["ecash", "lightning"],
   RestoreEcash: "ecash",

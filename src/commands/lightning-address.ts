@@ -176,10 +176,15 @@ export const redeemAddressTokens: Handler<"RedeemAddressTokens"> = (_cmd, ctx) =
       seen.add(m.id);
       const token = m.text.split(/\s+/).find((w) => TOKEN_WORD.test(w));
       if (!token) continue;
-      const got = yield* Effect.tryPromise({
-        try: () => ecash.receiveToken(token),
-        catch: (e) => e,
-      }).pipe(Effect.result);
+      // The mint is asked with the command queue released: a silent mint delays only this redeem.
+      const got = yield* ctx.outside(
+        Effect.tryPromise({
+          try: () => ecash.receiveToken(token),
+          catch: (e) => e,
+        }).pipe(Effect.result),
+      );
+      // Back in the queue: a message another command recorded meanwhile is not recorded twice.
+      if (ctx.states.lnaddress.redeemed.has(m.id)) continue;
       if (got._tag === "Success") {
         const received = got.success.events.find((e) => e.type === "ecash.received");
         const op = received?.type === "ecash.received" ? received.payload.op : null;

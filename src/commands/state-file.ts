@@ -10,6 +10,7 @@ import { LN_PREFIX, MONITOR_PREFIX } from "../engine/lightning/store";
 import { NETWORKS, type Network, type WalletEvent } from "../events/types";
 import { validateEvent } from "../events/validate";
 import { foldEvents, type States } from "../projections";
+import { impossibleHoldings } from "./state-bounds";
 import {
   ImportRejected,
   InvalidInput,
@@ -208,6 +209,8 @@ const checkContents = (
     } catch (e) {
       return yield* damaged(`the log cannot be read (${e instanceof Error ? e.message : "unknown"})`);
     }
+    const impossible = impossibleHoldings(folded, valid);
+    if (impossible) return yield* damaged(impossible);
     return { contents: { walletId, events: valid, crdt, kv: kv as StateContents["kv"] }, folded };
   });
 
@@ -260,6 +263,8 @@ export const importStateEvents = (
       yield* tryCipher(() => cipher.open(file.sealed, password)),
     );
     const merge = currentWalletId === contents.walletId;
+    // Merged into this wallet's log, the sums must still be possible (each file alone may be).
+    if (merge) yield* checkMerged(db, contents.events);
     // Channel state is only ever in one place: two copies of a channel are how funds are lost.
     const fileLightning = contents.kv.some((r) => r.key.startsWith(LN_PREFIX));
     const deviceChannels =
@@ -316,6 +321,25 @@ export const importStateEvents = (
       events: imported,
       folded: !merge && imported[0]?.seq === 1 ? folded : null,
     };
+  });
+
+/** Refuses a merge whose log, once merged with this device's, adds up to what cannot exist. */
+const checkMerged = (db: WalletDb, fileEvents: readonly WalletEvent[]) =>
+  Effect.gen(function* () {
+    const mine = yield* tryCipher(() => readEvents(db));
+    const ids = new Set(mine.map((e) => e.id));
+    const all: WalletEvent[] = [...mine, ...fileEvents.filter((e) => !ids.has(e.id))];
+    let folded: States;
+    try {
+      folded = foldEvents(all);
+    } catch {
+      return; // the file's own log folded (checked above); this device's log is its own
+    }
+    const impossible = impossibleHoldings(folded, all);
+    if (impossible)
+      return yield* Effect.fail(
+        rejected("error_damaged", `The file is damaged: ${impossible}.`, { what: impossible }),
+      );
   });
 
 /**

@@ -7,13 +7,33 @@
  */
 import { Data } from "effect";
 import type { NewEvent } from "../../events/make";
+import { feeLimitSats } from "../lightning/policy";
 
 /** A custodian refused or failed an operation; `message` is for the owner. Nothing was lost. */
 export class EcashFailure extends Data.TaggedError("EcashFailure")<{
   readonly message: string;
   /** The custodian could not be reached (or answered nonsense): the operation may be tried again. */
   readonly unreachable: boolean;
+  /** The catalogue key the screen shows instead of `message`, with its placeholders. */
+  readonly key?: string;
+  readonly values?: Record<string, string>;
 }> {}
+
+/**
+ * A melt pays a lightning invoice through the custodian: its fee reserve (the routing fee it may keep) is held
+ * to the limit every lightning payment of the wallet has, max(1 %, 10 sats) of the amount. A reserve above it
+ * is refused before anything is paid, whatever the custodian names; null when it is within.
+ */
+export const reserveRefusal = (amountSats: bigint, reserveSats: bigint): EcashFailure | null => {
+  const limit = feeLimitSats(amountSats);
+  if (reserveSats <= limit) return null;
+  return new EcashFailure({
+    message: `The mint asks up to ${reserveSats} sats in fees to move ${amountSats} sats, above the ${limit} sats the wallet allows: nothing was sent.`,
+    unreachable: false,
+    key: "federations.error_fee_reserve",
+    values: { fee: reserveSats.toString(), amount: amountSats.toString(), limit: limit.toString() },
+  });
+};
 
 export interface ReceiveQuote {
   readonly bolt11: string;
@@ -29,6 +49,8 @@ export interface MeltQuote {
   readonly amountSats: bigint;
   /** The most the payment may cost: the custodian's lightning fee reserve and its input fees. */
   readonly feeSats: bigint;
+  /** The lightning fee reserve alone (within `reserveRefusal`'s limit, or the quote is refused). */
+  readonly reserveSats: bigint;
 }
 
 export interface MeltResult {

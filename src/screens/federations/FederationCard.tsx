@@ -7,6 +7,7 @@ import { CopyButton } from "../../ui/CopyButton";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { formatDateTime, formatSats } from "../../ui/format";
+import { pollOneAtATime } from "../../ui/poll";
 import { useWallet } from "../../ui/wallet";
 import { AmountField } from "./AmountField";
 
@@ -152,7 +153,7 @@ function AmountForm({
   );
 }
 
-/** An amount → the custodian's invoice; the screen asks the worker each 2 s whether it was paid. */
+/** An amount → the custodian's invoice; the screen asks the worker 2 s after each answer whether it was paid. */
 function ReceivePanel({ federation: f }: { federation: FederationView }) {
   const { t, intl } = useI18n();
   const client = useWallet();
@@ -160,15 +161,11 @@ function ReceivePanel({ federation: f }: { federation: FederationView }) {
   const [received, setReceived] = useState<bigint | null>(null);
   useEffect(() => {
     if (!invoice || received !== null) return;
-    const timer = setInterval(() => {
-      client
-        .dispatch({ _tag: "CheckEcash", federationId: f.federation_id })
-        .then((r) => {
-          if (r.receivedSats > 0n) setReceived(r.receivedSats);
-        })
-        .catch(() => undefined);
+    // One question at a time: a silent mint never gets a pile of them.
+    return pollOneAtATime(async () => {
+      const r = await client.dispatch({ _tag: "CheckEcash", federationId: f.federation_id });
+      if (r.receivedSats > 0n) setReceived(r.receivedSats);
     }, 2000);
-    return () => clearInterval(timer);
   }, [client, invoice, received, f.federation_id]);
   if (received !== null)
     return <p role="status">{t("federations.received", { amount: formatSats(intl, received) })}</p>;

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useLocation, useSearch } from "wouter";
+import type { EcashPaymentPreview } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { Dialog } from "../../ui/Dialog";
@@ -8,7 +9,10 @@ import { formatSats } from "../../ui/format";
 import { useView, useWallet } from "../../ui/wallet";
 import { AmountField } from "./AmountField";
 
-/** /transfer?from= (spec 2): from and to custodians with their balances; the full amount sweeps. */
+/**
+ * /transfer?from= (spec 2): from and to custodians with their balances; the full amount sweeps. The fee is
+ * shown before anything moves: the quote (what arrives, the most the source keeps in fees), then Confirm.
+ */
 export function Transfer() {
   const { t, intl } = useI18n();
   const client = useWallet();
@@ -20,19 +24,18 @@ export function Transfer() {
   const targets = federations.filter((f) => f.federation_id !== from);
   const [to, setTo] = useState(targets[0]?.federation_id ?? "");
   const [amount, setAmount] = useState("");
+  const [preview, setPreview] = useState<EcashPaymentPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
 
-  const submit = async () => {
+  // First the quote (what arrives and the most the source keeps in fees), then the owner confirms it.
+  const quote = async () => {
     setError(null);
     setBusy(true);
     try {
-      const r = await client.dispatch({ _tag: "TransferEcash", from, to, amountSats: BigInt(amount || "0") });
-      setDone(
-        r.status === "paid"
-          ? t("transfer.done", { amount: formatSats(intl, r.amountSats), fee: formatSats(intl, r.feeSats) })
-          : t("federations.pay_pending"),
+      setPreview(
+        await client.dispatch({ _tag: "QuoteEcashTransfer", from, to, amountSats: BigInt(amount || "0") }),
       );
     } catch (e) {
       setError(errorText(e));
@@ -40,6 +43,32 @@ export function Transfer() {
       setBusy(false);
     }
   };
+  const confirm = async () => {
+    if (!preview) return;
+    setError(null);
+    setBusy(true);
+    try {
+      const r = await client.dispatch({
+        _tag: "TransferEcash",
+        from,
+        to,
+        quoteId: preview.quoteId,
+        amountSats: preview.amountSats,
+        feeSats: preview.feeSats,
+      });
+      setDone(
+        r.status === "paid"
+          ? t("transfer.done", { amount: formatSats(intl, r.amountSats), fee: formatSats(intl, r.feeSats) })
+          : t("federations.pay_pending"),
+      );
+    } catch (e) {
+      setPreview(null);
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const destination = federations.find((f) => f.federation_id === to);
 
   return (
     <main className="screen">
@@ -55,31 +84,57 @@ export function Transfer() {
           <p role="alert">No from/to federation</p>
         )}
       </section>
-      <form
-        className="column"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <label htmlFor="transfer-to">{t("transfer.to")}</label>
-        <select id="transfer-to" value={to} onChange={(e) => setTo(e.target.value)}>
-          {targets.map((f) => (
-            <option key={f.federation_id} value={f.federation_id}>
-              {f.federation_name} ({formatSats(intl, f.balance)} {t("common.esats")})
-            </option>
-          ))}
-        </select>
-        <AmountField id="transfer-amount" value={amount} onChange={setAmount} max={source?.balance ?? 0n} />
-        <ErrorBox text={error} />
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={busy || !source || to === "" || amount === ""}
+      {preview ? (
+        <section className="card column" aria-label={t("transfer.preview")}>
+          <h2>{t("transfer.preview")}</h2>
+          <p>
+            {t("transfer.preview_amount", {
+              amount: formatSats(intl, preview.amountSats),
+              fee: formatSats(intl, preview.feeSats),
+              name: destination?.federation_name ?? to,
+            })}
+          </p>
+          <div className="row">
+            <button type="button" className="button" disabled={busy} onClick={() => setPreview(null)}>
+              {t("transfer.edit")}
+            </button>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={busy}
+              onClick={() => void confirm()}
+            >
+              {t("transfer.confirm")}
+            </button>
+          </div>
+        </section>
+      ) : (
+        <form
+          className="column"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void quote();
+          }}
         >
-          {t("transfer.confirm")}
-        </button>
-      </form>
+          <label htmlFor="transfer-to">{t("transfer.to")}</label>
+          <select id="transfer-to" value={to} onChange={(e) => setTo(e.target.value)}>
+            {targets.map((f) => (
+              <option key={f.federation_id} value={f.federation_id}>
+                {f.federation_name} ({formatSats(intl, f.balance)} {t("common.esats")})
+              </option>
+            ))}
+          </select>
+          <AmountField id="transfer-amount" value={amount} onChange={setAmount} max={source?.balance ?? 0n} />
+          <ErrorBox text={error} />
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={busy || !source || to === "" || amount === ""}
+          >
+            {t("transfer.quote")}
+          </button>
+        </form>
+      )}
       <Dialog
         open={done !== null}
         title={t("transfer.title")}

@@ -8,6 +8,7 @@ import { CopyButton } from "../../ui/CopyButton";
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { truncateMiddle } from "../../ui/format";
 import { useFormat } from "../../ui/useFormat";
+import { pollOneAtATime } from "../../ui/poll";
 import { Qr } from "../../ui/Qr";
 import { useView, useWallet } from "../../ui/wallet";
 import { methodKey, nextMethodKey } from "../../ui/amount-entry";
@@ -74,33 +75,30 @@ export function Receive() {
     if (!shown || paid) return;
     let current = true;
     const custodian = shown.ecash;
-    const timer = setInterval(() => {
+    // One question at a time: a silent custodian or server never gets a pile of them.
+    const stop = pollOneAtATime(async () => {
       if (custodian) {
         // The custodian's invoice: once paid, the worker mints it as ecash there.
-        client
-          .dispatch({ _tag: "CheckEcash", federationId: custodian.id })
-          .then((r) => {
-            if (current && r.receivedSats > 0n)
-              setPaid({ kind: "ecash_paid", amountSats: r.receivedSats, name: custodian.name });
-          })
-          .catch(() => undefined);
+        const r = await client.dispatch({ _tag: "CheckEcash", federationId: custodian.id });
+        if (current && r.receivedSats > 0n)
+          setPaid({ kind: "ecash_paid", amountSats: r.receivedSats, name: custodian.name });
         return;
       }
-      client
-        .dispatch({ _tag: "CheckReceived", address: shown.address, paymentHash: shown.paymentHash })
-        .then((r) => {
-          if (current && r.paid) {
-            setPaid({ kind: r.paid, amountSats: r.amountSats });
-            void client.dispatch({ _tag: "SyncOnchain" }).catch(() => undefined);
-          } else if (current) {
-            setRefused(r.refused ?? null);
-          }
-        })
-        .catch(() => undefined);
+      const r = await client.dispatch({
+        _tag: "CheckReceived",
+        address: shown.address,
+        paymentHash: shown.paymentHash,
+      });
+      if (current && r.paid) {
+        setPaid({ kind: r.paid, amountSats: r.amountSats });
+        void client.dispatch({ _tag: "SyncOnchain" }).catch(() => undefined);
+      } else if (current) {
+        setRefused(r.refused ?? null);
+      }
     }, RECEIVE_POLL_MS);
     return () => {
       current = false;
-      clearInterval(timer);
+      stop();
     };
   }, [shown, paid, client]);
 

@@ -27,7 +27,7 @@ import type { EcashVia } from "../../../events/types";
 import type { FetchFn, RequestLimits } from "../../http/bounded";
 import type { BlobStore } from "../../lightning/store";
 import { decodeBolt11 } from "../../parse";
-import { type EcashAdapter, EcashFailure, type EcashHooks, type MeltQuote } from "../port";
+import { type EcashAdapter, EcashFailure, type EcashHooks, type MeltQuote, reserveRefusal } from "../port";
 import { normaliseMintUrl } from "./info";
 import { mintRequest } from "./request";
 import {
@@ -50,8 +50,9 @@ export interface CashuEnv {
   readonly hooks: EcashHooks;
   readonly uuid?: () => string;
   readonly now?: () => number;
-  /** Deadline and byte cap of each mint request (a melt's waits on a lightning payment). */
+  /** Deadline and byte cap of each mint request, and of a melt's (it waits on a lightning payment). */
   readonly limits?: RequestLimits;
+  readonly meltLimits?: RequestLimits;
 }
 
 interface Session {
@@ -95,7 +96,7 @@ export const startCashu = async (env: CashuEnv): Promise<EcashAdapter> => {
     seed ??= mnemonicToSeedSync(env.mnemonic);
     return seed;
   };
-  const request = mintRequest(env.fetch, env.limits);
+  const request = mintRequest(env.fetch, env.limits, env.meltLimits ?? env.limits);
   const sessions = new Map<string, Session>();
   const melts = new Map<string, MeltQuote & { mint: string; paymentHash: string | null }>();
 
@@ -417,11 +418,17 @@ export const startCashu = async (env: CashuEnv): Promise<EcashAdapter> => {
         }
         const amountSats = sats(q.amount);
         const reserve = sats(q.fee_reserve);
+        // The mint quotes the invoice asked about, for its amount, and a fee within the wallet's limit.
+        const invoice = decodeBolt11(bolt11);
+        if (!invoice || invoice.amountMsat === null || amountSats !== (invoice.amountMsat + 999n) / 1000n)
+          throw new EcashFailure({ message: "The amount does not match the invoice.", unreachable: false });
+        const refused = reserveRefusal(amountSats, reserve);
+        if (refused) throw refused;
         const selection = w.selectProofsToSend(s.state.proofs.map(toLike), amountSats + reserve, true);
         if (sumProofs(selection.send.map(toStored)) < amountSats + reserve)
           throw new EcashFailure({ message: "Insufficient balance", unreachable: false });
         const feeSats = reserve + sats(w.getFeesForProofs(selection.send));
-        const quote = { quoteId: q.quote, bolt11, amountSats, feeSats };
+        const quote = { quoteId: q.quote, bolt11, amountSats, feeSats, reserveSats: reserve };
         melts.set(q.quote, { ...quote, mint: s.url, paymentHash: decodeBolt11(bolt11)?.paymentHash ?? null });
         return quote;
       }),
@@ -447,6 +454,8 @@ export const startCashu = async (env: CashuEnv): Promise<EcashAdapter> => {
         const reserve = sats(q.fee_reserve);
         if (sats(q.amount) !== amountSats)
           throw new EcashFailure({ message: "The amount does not match the invoice.", unreachable: false });
+        const refused = reserveRefusal(amountSats, reserve);
+        if (refused) throw refused;
         const selection = w.selectProofsToSend(s.state.proofs.map(toLike), amountSats + reserve, true);
         const inputs = selection.send.map(toStored);
         const fee = reserve + sats(w.getFeesForProofs(selection.send));

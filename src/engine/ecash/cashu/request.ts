@@ -13,11 +13,24 @@ import {
 } from "@cashu/cashu-ts";
 import { boundedFetch, type FetchFn, type RequestLimits } from "../../http/bounded";
 
-/** A melt waits on a lightning payment by the mint: its request may take as long as one. */
-export const MINT_REQUEST_LIMITS: RequestLimits = { timeoutMs: 90_000, maxBytes: 2 * 1024 * 1024 };
+/**
+ * A mint answers its reads, quotes, swaps and mints at once: a mint silent for 20 s is treated as down (the
+ * operation is settled by asking it later, never repeated blindly). The keys of every keyset, a restore's
+ * signatures and a long proof-state list stay well under 2 MB.
+ */
+export const MINT_REQUEST_LIMITS: RequestLimits = { timeoutMs: 20_000, maxBytes: 2 * 1024 * 1024 };
+/** A melt waits on the lightning payment the mint makes: its request may take as long as one. */
+export const MELT_REQUEST_LIMITS: RequestLimits = { timeoutMs: 90_000, maxBytes: 256 * 1024 };
 
-export const mintRequest = (fetchFn: FetchFn, limits: RequestLimits = MINT_REQUEST_LIMITS): RequestFn => {
-  const bounded = boundedFetch(fetchFn, limits);
+const isMelt = (endpoint: string) => /\/v1\/melt\/[a-z0-9_-]+\/?(\?.*)?$/i.test(endpoint);
+
+export const mintRequest = (
+  fetchFn: FetchFn,
+  limits: RequestLimits = MINT_REQUEST_LIMITS,
+  meltLimits: RequestLimits = MELT_REQUEST_LIMITS,
+): RequestFn => {
+  const quick = boundedFetch(fetchFn, limits);
+  const melt = boundedFetch(fetchFn, meltLimits);
   const request = async (args: {
     endpoint: string;
     requestBody?: Record<string, unknown>;
@@ -27,6 +40,7 @@ export const mintRequest = (fetchFn: FetchFn, limits: RequestLimits = MINT_REQUE
     const body = args.requestBody ? JSONInt.stringify(args.requestBody) : undefined;
     let res: Response;
     try {
+      const bounded = isMelt(args.endpoint) ? melt : quick;
       res = await bounded(args.endpoint, {
         method: args.method ?? (body ? "POST" : "GET"),
         headers: {

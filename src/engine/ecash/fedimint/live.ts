@@ -16,7 +16,7 @@ import { type NewEvent, newEvent } from "../../../events/make";
 import type { EcashVia } from "../../../events/types";
 import type { BlobStore } from "../../lightning/store";
 import { decodeBolt11 } from "../../parse";
-import { EcashFailure, type EcashHooks, type EcashAdapter, type MeltQuote } from "../port";
+import { EcashFailure, type EcashHooks, type EcashAdapter, type MeltQuote, reserveRefusal } from "../port";
 import {
   clientName,
   closeClients,
@@ -299,9 +299,11 @@ export const startFedimint = async (env: FedimintEnv): Promise<EcashAdapter> => 
           throw new EcashFailure({ message: "The federation has no lightning gateway.", unreachable: false });
         const amountSats = (invoice.amountMsat + 999n) / 1000n;
         const fee = feeSats(gatewayFeeMsat(gateway, invoice.amountMsat));
+        const refused = reserveRefusal(amountSats, fee);
+        if (refused) throw refused;
         if (satsOfMsats(await w.balance.getBalance()) < amountSats + fee)
           throw new EcashFailure({ message: "Insufficient balance", unreachable: false });
-        const quote = { quoteId: uuid(), bolt11, amountSats, feeSats: fee };
+        const quote = { quoteId: uuid(), bolt11, amountSats, feeSats: fee, reserveSats: fee };
         melts.set(quote.quoteId, { ...quote, mint: fed, gateway });
         return quote;
       }),
@@ -330,6 +332,8 @@ export const startFedimint = async (env: FedimintEnv): Promise<EcashAdapter> => 
             message: "The fee changed; check the payment again.",
             unreachable: false,
           });
+        const refused = reserveRefusal(amountSats, feeSats(gatewayFeeMsat(gateway, amountSats * 1000n)));
+        if (refused) throw refused;
         melts.delete(quoteId);
         const p: PendingPay = {
           op: uuid(),

@@ -1,0 +1,54 @@
+/**
+ * What the ecash handlers share: the adapter's failures as the wallet's, the custodian checks, and the one
+ * way a handler reaches a custodian: with the command queue released (`ctx.outside`), so a mint or federation
+ * that is slow or silent delays only the command that asked it. Back in the queue, `ctx.states` is the log as
+ * it is then: a handler that decides on it after a call reads it again.
+ */
+import { Effect } from "effect";
+import { EcashFailure, type EcashPort } from "../engine/ecash/port";
+import { InsufficientFunds, InvalidInput, ServerUnavailable, type WalletError, WalletState } from "../errors";
+import type { HandlerContext } from "./context";
+
+export const FEDERATION_CONNECT_FAILED = "Failed to connect to a federation.";
+export const INVALID_ARGUMENTS = "Invalid Arguments were given";
+
+const notRunning = () =>
+  new WalletState({ message: "The ecash engine is not running yet.", key: "error_ecash_not_ready" });
+
+export const portOf = (ctx: HandlerContext): Effect.Effect<EcashPort, WalletError> =>
+  ctx.ecash ? Effect.succeed(ctx.ecash) : Effect.fail(notRunning());
+
+/** An adapter's failure as the wallet's: unreachable custodians, insufficient ecash, refusals. */
+export const asWalletError = (e: unknown): WalletError => {
+  if (e instanceof EcashFailure) {
+    if (e.unreachable) return new ServerUnavailable({ message: e.message });
+    if (e.message === "Insufficient balance")
+      return new InsufficientFunds({ message: e.message, key: "send.error_low_balance" });
+    return new InvalidInput({
+      message: e.message,
+      ...(e.key ? { key: e.key } : {}),
+      ...(e.values ? { values: e.values } : {}),
+    });
+  }
+  if (typeof e === "object" && e !== null && "_tag" in e) return e as WalletError;
+  return new ServerUnavailable({ message: FEDERATION_CONNECT_FAILED });
+};
+
+/** Asks the custodian with the command queue released; its answer (or failure) once it came. */
+export const ask = <T>(ctx: HandlerContext, f: () => Promise<T>): Effect.Effect<T, WalletError> =>
+  ctx.outside(Effect.tryPromise({ try: f, catch: asWalletError }));
+
+export const custodian = (ctx: HandlerContext, id: string) => {
+  const c = ctx.states.ecash.custodians.get(id);
+  return c?.joined ? c : null;
+};
+
+export const noFederation = () => new InvalidInput({ message: "No from/to federation" });
+
+export const positive = (amountSats: bigint) =>
+  amountSats > 0n ? Effect.void : Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
+
+export const atMost = (amountSats: bigint, balance: bigint) =>
+  amountSats <= balance
+    ? Effect.void
+    : Effect.fail(new InsufficientFunds({ message: "Insufficient balance", key: "send.error_low_balance" }));
