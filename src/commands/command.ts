@@ -137,9 +137,18 @@ export interface CommandSpecs {
   /** The most routing may cost for `amountSats`, shown before sending. */
   EstimateLightningFee: { input: { amountSats: bigint }; output: { maxFeeSats: bigint } };
   /** Pays a bolt11 invoice; `amountSats` only for an invoice without an amount. */
-  /** `amountSats` is the amount the owner confirmed: a payment of any other amount is refused. */
-  PayInvoice: { input: { bolt11: string; amountSats: bigint; labels?: string[] }; output: PaymentOutcome };
-  Keysend: { input: { pubkey: string; amountSats: bigint; labels?: string[] }; output: PaymentOutcome };
+  /**
+   * `amountSats` is the amount the owner confirmed: a payment of any other amount is refused.
+   * `maxFeeSats` lowers the routing fee limit (never raises it): a wallet-connect budget's room.
+   */
+  PayInvoice: {
+    input: { bolt11: string; amountSats: bigint; labels?: string[]; maxFeeSats?: bigint };
+    output: PaymentOutcome;
+  };
+  Keysend: {
+    input: { pubkey: string; amountSats: bigint; labels?: string[]; maxFeeSats?: bigint };
+    output: PaymentOutcome;
+  };
   GetLightningPayment: { input: { id: string }; output: LightningDetails | null };
   GetChannelEvent: { input: { id: string }; output: ChannelDetails | null };
   ListPeers: { input: Empty; output: PeerRow[] };

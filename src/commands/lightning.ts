@@ -161,6 +161,12 @@ export const getInvoice: Handler<"GetInvoice"> = (cmd, ctx) => {
   );
 };
 
+/** The routing fee limit of a payment: the wallet's own, or lower when the caller asks for less. */
+const feeLimitOf = (amountSats: bigint, asked: bigint | undefined): bigint => {
+  const limit = feeLimitSats(amountSats);
+  return asked !== undefined && asked >= 0n && asked < limit ? asked : limit;
+};
+
 export const estimateLightningFee: Handler<"EstimateLightningFee"> = (cmd) =>
   Effect.succeed(outcome({ maxFeeSats: feeLimitSats(cmd.amountSats) }));
 
@@ -232,7 +238,7 @@ export const payInvoice: Handler<"PayInvoice"> = (cmd, ctx) =>
     if (ctx.states.lightning.invoices.has(decoded.paymentHash)) {
       return yield* Effect.fail(new InvalidInput({ message: "This invoice was made by this wallet." }));
     }
-    const maxFee = feeLimitSats(amountSats);
+    const maxFee = feeLimitOf(amountSats, cmd.maxFeeSats);
     const amountMsat = decoded.amountMsat ?? amountSats * 1000n;
     const start = yield* call(() => ln.node.sendInvoice(decoded.invoice, maxFee * 1000n, amountMsat));
     return yield* started(start, amountSats, () =>
@@ -257,7 +263,7 @@ export const keysend: Handler<"Keysend"> = (cmd, ctx) =>
     }
     if (cmd.amountSats <= 0n)
       return yield* Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
-    const maxFee = feeLimitSats(cmd.amountSats);
+    const maxFee = feeLimitOf(cmd.amountSats, cmd.maxFeeSats);
     const start = yield* call(() => ln.node.sendKeysend(pubkey, cmd.amountSats * 1000n, maxFee * 1000n));
     return yield* started(start, cmd.amountSats, () =>
       newEvent("ln.payment_started", {

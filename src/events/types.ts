@@ -212,6 +212,8 @@ export interface EventPayloads {
   /**
    * A payment of a request is decided and about to be made: it counts against the connection's budget from
    * here on, and is never made a second time (after a crash it is resolved from the payment's outcome).
+   * `fee_limit_msat`: the most the payment may pay in routing fees, reserved from the budget with the
+   * amount until the answer says what the fee was (absent in events written before fees counted).
    */
   "nwc.payment_accepted": {
     request_id: string;
@@ -219,6 +221,7 @@ export interface EventPayloads {
     payment_hash: string | null;
     bolt11: string | null;
     amount_msat: Sats;
+    fee_limit_msat?: Sats;
   };
   /** A payment waits for the owner: the connection requires approval, or the payment is over its budget. */
   "nwc.payment_held": {

@@ -221,6 +221,7 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
     payment_hash: (x) => x === null || hex64(x),
     bolt11: (x) => x === null || str(x),
     amount_msat: msat,
+    fee_limit_msat: (x) => x === undefined || msat(x),
   }),
   "nwc.payment_held": fields({
     request_id: requestId,

@@ -35,7 +35,11 @@ export interface NwcRequest {
   readonly responses: string[];
 }
 
-/** A payment counted against a connection's budget: accepted, and not answered with a failure. */
+/**
+ * A payment counted against a connection's budget: accepted, and not answered with a failure. Routing fees
+ * count: from acceptance it spends its amount plus the most it may pay in fees (the fee limit is reserved),
+ * and once answered its amount plus the fee it actually paid (the rest of the reserve comes back).
+ */
 export interface Spend {
   readonly requestId: string;
   /** Unix ms. */
@@ -76,12 +80,19 @@ export const budgetRemaining = (
   return left > 0n ? left : 0n;
 };
 
-const isError = (response: string): boolean => {
+/** A response as the budget reads it: a failure, a success with the fee it paid (msat), or unreadable. */
+const outcomeOf = (response: string): { failed: true } | { failed: false; feeMsat: bigint | null } | null => {
   try {
-    const r = JSON.parse(response) as { error?: unknown };
-    return typeof r === "object" && r !== null && r.error !== undefined && r.error !== null;
+    const r = JSON.parse(response) as { error?: unknown; result?: { fees_paid?: unknown } };
+    if (typeof r !== "object" || r === null) return null;
+    if (r.error !== undefined && r.error !== null) return { failed: true };
+    const fee = r.result?.fees_paid;
+    return {
+      failed: false,
+      feeMsat: typeof fee === "number" && Number.isSafeInteger(fee) && fee >= 0 ? BigInt(fee) : null,
+    };
   } catch {
-    return false;
+    return null;
   }
 };
 
@@ -127,7 +138,9 @@ export const nwcProjection = projection<NwcState, NwcState>({
         r.payment = { paymentHash: p.payment_hash, bolt11: p.bolt11, amountMsat };
         r.acceptedAt = e.at;
         const list = s.spends.get(p.index) ?? [];
-        list.push({ requestId: p.request_id, at: e.at, sats: msatToSatsUp(amountMsat) });
+        // The fee limit is reserved with the amount: an app cannot spend past its budget through fees.
+        const reserve = BigInt(p.fee_limit_msat ?? "0");
+        list.push({ requestId: p.request_id, at: e.at, sats: msatToSatsUp(amountMsat + reserve) });
         s.spends.set(p.index, list);
         return s;
       }
@@ -140,12 +153,18 @@ export const nwcProjection = projection<NwcState, NwcState>({
         const r = s.requests.get(e.payload.request_id);
         if (!r) return s;
         r.responses.push(e.payload.response);
-        if (r.acceptedAt !== null) r.settled = true;
-        // A payment that failed spent nothing: it no longer counts against the budget.
-        if (r.acceptedAt !== null && isError(e.payload.response)) {
-          const list = s.spends.get(r.index);
-          const at = list?.findIndex((x) => x.requestId === r.requestId) ?? -1;
-          if (list && at >= 0) list.splice(at, 1);
+        if (r.acceptedAt === null || r.settled) return s;
+        r.settled = true;
+        const list = s.spends.get(r.index);
+        const at = list?.findIndex((x) => x.requestId === r.requestId) ?? -1;
+        const outcome = outcomeOf(e.payload.response);
+        if (!list || at < 0 || !outcome) return s;
+        // A payment that failed spent nothing: the whole reserve comes back. One that went out spent its
+        // amount and the fee it paid: what it did not pay of the fee limit comes back.
+        if (outcome.failed) list.splice(at, 1);
+        else if (outcome.feeMsat !== null && r.payment) {
+          const spend = list[at] as Spend;
+          list[at] = { ...spend, sats: msatToSatsUp(r.payment.amountMsat + outcome.feeMsat) };
         }
         return s;
       }

@@ -3,6 +3,11 @@
  * event, listens for the apps' requests (kind 23194) to the connections' keys, decrypts them (NIP-44 v2,
  * or NIP-04 for older apps), hands them to the wallet and sends back its answers (kind 23195) and
  * notifications (23196/23197). It decides nothing: what to answer is the wallet's (the hooks).
+ *
+ * It bounds what the world can make it do (`limits.ts`): no relay message over `MAX_RELAY_MESSAGE` is read,
+ * a request from a key that is not the connection's app gets no answer at all (signing a refusal for anyone
+ * who asks would be work on demand), and each connection's requests pass at a bounded rate; past it they
+ * are answered RATE_LIMITED, and past the refusals' own rate not at all. Each drop is counted (`dropped`).
  */
 import { AbstractSimplePool, type SubCloser } from "nostr-tools/abstract-pool";
 import type { Event } from "nostr-tools/core";
@@ -12,6 +17,16 @@ import { finalizeEvent, verifyEvent } from "nostr-tools/pure";
 import type { NwcEncryption } from "../../events/types";
 import type { WebSocketFactory } from "../lightning/socket";
 import { type NwcKeys, nwcKeys, toHex } from "./keys";
+import {
+  capMessages,
+  MAX_RELAY_MESSAGE,
+  type NwcDropped,
+  REFUSAL_BURST,
+  REFUSALS_PER_SECOND,
+  REQUEST_BURST,
+  REQUESTS_PER_SECOND,
+  TokenBucket,
+} from "./limits";
 import {
   connectionUri,
   encryptionOf,
@@ -48,6 +63,11 @@ export interface IncomingRequest {
   /** Unix seconds. */
   readonly createdAt: number;
   readonly expiresAt: number | null;
+  /**
+   * It waited on the relay: the relay held it before the service listened (sent while the wallet was
+   * closed), rather than passing it on as it came.
+   */
+  readonly waited?: boolean;
 }
 
 /** One response to send; `d` names the part of a multi-payment it answers. */
@@ -93,14 +113,19 @@ export interface NwcPort {
     type: NotificationType,
     transaction: Nip47Transaction,
   ) => Promise<void>;
+  /** What the service dropped unread or unanswered since it started (a trace of floods and strangers). */
+  readonly dropped: () => Readonly<NwcDropped>;
   readonly stop: () => Promise<void>;
 }
 
-/** nostr-tools opens sockets with `new`: the platform's factory, with the constants it reads. */
-const socketClass = (make: WebSocketFactory): typeof WebSocket =>
+/**
+ * nostr-tools opens sockets with `new`: the platform's factory, with the constants it reads, reading no
+ * message over `MAX_RELAY_MESSAGE`.
+ */
+const socketClass = (make: WebSocketFactory, oversized: () => void): typeof WebSocket =>
   Object.assign(
     function Socket(url: string) {
-      return make(url);
+      return capMessages(make(url), MAX_RELAY_MESSAGE, oversized);
     },
     { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 },
   ) as unknown as typeof WebSocket;
@@ -128,9 +153,12 @@ export const startNwcService = async (
   makeSocket: WebSocketFactory,
   hooks: NwcHooks,
 ): Promise<NwcPort> => {
+  const dropped: NwcDropped = { oversized: 0, strangers: 0, limited: 0 };
   const pool = new AbstractSimplePool({
     verifyEvent,
-    websocketImplementation: socketClass(makeSocket),
+    websocketImplementation: socketClass(makeSocket, () => {
+      dropped.oversized++;
+    }),
     enableReconnect: true,
     maxWaitForConnection: 10_000,
   });
@@ -168,23 +196,49 @@ export const startNwcService = async (
     }
   };
 
-  const onRequest = async (event: Event): Promise<void> => {
+  /** Each connection's rate: requests that pass, and RATE_LIMITED answers past them. */
+  const rates = new Map<number, { requests: TokenBucket; refusals: TokenBucket }>();
+  const rateOf = (index: number) => {
+    let r = rates.get(index);
+    if (!r) {
+      const now = Date.now();
+      r = {
+        requests: new TokenBucket(REQUEST_BURST, REQUESTS_PER_SECOND, now),
+        refusals: new TokenBucket(REFUSAL_BURST, REFUSALS_PER_SECOND, now),
+      };
+      rates.set(index, r);
+    }
+    return r;
+  };
+
+  const onRequest = async (event: Event, waited: boolean): Promise<void> => {
     const service = tagOf(event.tags, "p");
     const conn = service ? served.get(service) : undefined;
     if (!conn || stopped) return;
     const keys = keysOf(conn.index);
-    const encryption = encryptionOf(event.tags);
-    const target: ReplyTarget = { index: conn.index, app: event.pubkey, requestId: event.id, encryption };
-    const expected = conn.appPubkey ?? keys.clientPubkey;
-    const text = decrypt(keys, event.pubkey, event.content, encryption);
-    const content = text === null ? null : parseRequestContent(text);
-    if (event.pubkey !== expected) {
-      // Only the connection's app may use it; anyone else learns nothing but the refusal.
-      await sendReplies(target, [
-        { response: failure(content?.method ?? "", "UNAUTHORIZED", "This key may not use the connection.") },
-      ]);
+    // Only the connection's app may use it; anyone else gets no answer at all (NIP-47 lets a service
+    // ignore them), so a stranger cannot make the wallet sign and send on demand.
+    if (event.pubkey !== (conn.appPubkey ?? keys.clientPubkey)) {
+      dropped.strangers++;
       return;
     }
+    const encryption = encryptionOf(event.tags);
+    const target: ReplyTarget = { index: conn.index, app: event.pubkey, requestId: event.id, encryption };
+    const rate = rateOf(conn.index);
+    const now = Date.now();
+    if (!rate.requests.take(now)) {
+      dropped.limited++;
+      if (!rate.refusals.take(now)) return;
+      const method = parseRequestContent(
+        decrypt(keys, event.pubkey, event.content, encryption) ?? "",
+      )?.method;
+      await sendReplies(target, [
+        { response: failure(method ?? "", "RATE_LIMITED", "Too many requests: wait a moment.") },
+      ]).catch(() => undefined);
+      return;
+    }
+    const text = decrypt(keys, event.pubkey, event.content, encryption);
+    const content = text === null ? null : parseRequestContent(text);
     if (!content) return;
     const replies = await hooks.request({
       requestId: event.id,
@@ -195,6 +249,7 @@ export const startNwcService = async (
       params: content.params,
       createdAt: event.created_at,
       expiresAt: expirationOf(event.tags),
+      waited,
     });
     if (replies.length > 0 && !stopped) await sendReplies(target, replies);
   };
@@ -214,14 +269,20 @@ export const startNwcService = async (
       const live = new Promise<void>((resolve) => {
         listening = resolve;
       });
+      // Until the relay's end of stored events, what comes waited on the relay: it was sent while no
+      // service listened (the wallet was closed).
+      let stored = true;
       sub = pool.subscribe(
         [relay],
         { kinds: [REQUEST_KIND], "#p": [...next.keys()], since: hooks.since() },
         {
           onevent: (event) => {
-            void onRequest(event).catch(() => undefined);
+            void onRequest(event, stored).catch(() => undefined);
           },
-          oneose: () => listening(),
+          oneose: () => {
+            stored = false;
+            listening();
+          },
           onclose: () => listening(),
         },
       );
@@ -275,6 +336,7 @@ export const startNwcService = async (
         ).catch(() => undefined);
       }
     },
+    dropped: () => ({ ...dropped }),
     stop: async () => {
       stopped = true;
       sub?.close();

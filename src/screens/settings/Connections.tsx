@@ -205,6 +205,8 @@ function ConnectionCard({
               </dd>
               <dt>{t("settings.connections.remaining")}</dt>
               <dd>{t("channels.sats", { amount: fmt.sats(left) })}</dd>
+              <dt>{t("settings.connections.used")}</dt>
+              <dd>{t("channels.sats", { amount: fmt.sats(profile.budget_amount - left) })}</dd>
             </>
           )}
           <dt>{t("settings.connections.enabled")}</dt>
