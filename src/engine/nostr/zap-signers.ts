@@ -15,7 +15,7 @@ export const SIGNER_TTL_MS = 10 * 60_000;
 export const FAILURE_TTL_MS = 60_000;
 /** People remembered at most, and pay servers read at once. */
 export const MAX_REMEMBERED = 2_000;
-const AT_ONCE = 8;
+const AT_ONCE = 16;
 
 /** A profile's way to be paid: `lud16` (name@domain) or `lud06` (bech32 LNURL), lud16 first. */
 export const payAddressOf = (profileContent: string): string | null => {

@@ -130,22 +130,26 @@ export const MAX_RECIPIENTS = 200;
  */
 export const payAddressesIn = (answer: unknown): Map<string, string> => {
   if (!Array.isArray(answer)) return new Map();
+  const items = answer.slice(0, MAX_ITEMS) as { kind?: unknown; pubkey?: unknown; tags?: unknown }[];
+  // Who receives: read from the receipts as served (each receipt is checked when it is read as a zap).
   const recipients = new Set<string>();
+  for (const item of items) {
+    if (item?.kind !== ZAP_RECEIPT || !Array.isArray(item.tags)) continue;
+    const p = (item.tags as unknown[]).find((t) => Array.isArray(t) && t[0] === "p") as unknown[] | undefined;
+    if (typeof p?.[1] === "string" && /^[0-9a-f]{64}$/.test(p[1]) && recipients.size < MAX_RECIPIENTS)
+      recipients.add(p[1]);
+  }
+  // Their profiles, each checked (signature included): only a recipient's own signed profile says where they are paid.
   const newest = new Map<string, NostrEvent>();
-  for (const item of answer.slice(0, MAX_ITEMS)) {
-    const kind = (item as { kind?: unknown } | null)?.kind;
-    if (kind !== ZAP_RECEIPT && kind !== 0) continue;
+  for (const item of items) {
+    if (item?.kind !== 0 || typeof item.pubkey !== "string" || !recipients.has(item.pubkey)) continue;
     const e = checkEvent(item);
-    if (!e) continue;
-    const to = e.kind === ZAP_RECEIPT ? tag(e, "p") : null;
-    if (to && /^[0-9a-f]{64}$/.test(to)) recipients.add(to);
-    if (e.kind === 0 && (newest.get(e.pubkey)?.created_at ?? -1) < e.created_at) newest.set(e.pubkey, e);
+    if (e && (newest.get(e.pubkey)?.created_at ?? -1) < e.created_at) newest.set(e.pubkey, e);
   }
   const out = new Map<string, string>();
-  for (const to of recipients) {
-    const address = newest.get(to);
-    const pay = address ? payAddressOf(address.content) : null;
-    if (pay !== null && out.size < MAX_RECIPIENTS) out.set(to, pay);
+  for (const [to, profile] of newest) {
+    const pay = payAddressOf(profile.content);
+    if (pay !== null) out.set(to, pay);
   }
   return out;
 };
