@@ -183,7 +183,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
       await new Promise((r) => setTimeout(r, 200));
     }
   }
-  nostr = startNostr(server, esploraUrl, { lnurl, hostility });
+  nostr = startNostr(server, esploraUrl, { lnurl, hostility, zapSecret });
   const cashu = startCashuWorld(esploraUrl, lightning, payerNode, hostility);
   extra.push(...cashu.routes);
   const feedback = startFeedback();

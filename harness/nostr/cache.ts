@@ -62,7 +62,10 @@ export interface CacheService {
   readonly answer: (body: unknown) => Event[];
 }
 
-export const createCache = (relay: NostrRelay, markerKey: Uint8Array): CacheService => {
+export const createCache = (
+  relay: Pick<NostrRelay, "query" | "events">,
+  markerKey: Uint8Array,
+): CacheService => {
   const profilesOf = (pubkeys: string[]) =>
     pubkeys.length === 0 ? [] : relay.query([{ kinds: [0], authors: [...new Set(pubkeys)], limit: 500 }]);
 

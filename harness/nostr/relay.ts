@@ -51,6 +51,8 @@ interface Connection {
   readonly challenge: string;
   readonly authed: Set<string>;
   readonly subs: Map<string, Filter[]>;
+  /** The hostile scope it connected under (`/hostile/<scope>/nostr`), or null. */
+  readonly scope: string | null;
 }
 
 export interface RelayInfo {
@@ -133,7 +135,14 @@ export interface NostrRelay {
   readonly close: () => void;
 }
 
-export const createRelay = (opts: { path?: string; info?: Partial<RelayInfo> } = {}): NostrRelay => {
+export const createRelay = (
+  opts: {
+    path?: string;
+    info?: Partial<RelayInfo>;
+    /** Events a hostile scope adds to its answer to a REQ (see `hostile-relay.ts`); none by default. */
+    lies?: (scope: string, filters: readonly Filter[]) => Event[];
+  } = {},
+): NostrRelay => {
   const path = opts.path ?? "/nostr";
   const info = {
     name: opts.info?.name ?? "Local world relay",
@@ -401,6 +410,7 @@ export const createRelay = (opts: { path?: string; info?: Partial<RelayInfo> } =
     if (count) return send(c, ["COUNT", id, { count: queryFor(c, filters).length }]);
     c.subs.set(id, filters);
     for (const e of queryFor(c, filters)) send(c, ["EVENT", id, e]);
+    if (c.scope !== null) for (const e of opts.lies?.(c.scope, filters) ?? []) send(c, ["EVENT", id, e]);
     send(c, ["EOSE", id]);
   };
 
@@ -437,9 +447,10 @@ export const createRelay = (opts: { path?: string; info?: Partial<RelayInfo> } =
     }
   };
 
-  const onConnection = (ws: WebSocket, req: IncomingMessage) => {
+  const onConnection = (ws: WebSocket, req: IncomingMessage, scope: string | null) => {
     const c: Connection = {
       ws,
+      scope,
       challenge: randomBytes(16).toString("hex"),
       authed: new Set(),
       subs: new Map(),
@@ -481,8 +492,9 @@ export const createRelay = (opts: { path?: string; info?: Partial<RelayInfo> } =
       return true;
     },
     handleUpgrade: (req, socket, head) => {
-      if (pathOf(req) !== path) return false;
-      wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req));
+      const hostile = /^\/hostile\/([a-z0-9-]{1,40})(\/.*)$/.exec(pathOf(req));
+      if (pathOf(req) !== path && hostile?.[2] !== path) return false;
+      wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req, hostile?.[1] ?? null));
       return true;
     },
     publish: (raw) => {

@@ -5,10 +5,12 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Hostility } from "../hostile";
+import type { LnurlService } from "../lnurl";
 import { type NostrWorld, startNostr } from "./world";
 
 export const serveNostr = async (
-  opts: { host?: string; hostility?: Hostility } = {},
+  /** `lnurl` and `zapSecret`: the LNURL service whose addresses people get, and the key it signs receipts with. */
+  opts: { host?: string; hostility?: Hostility; lnurl?: LnurlService; zapSecret?: Uint8Array } = {},
 ): Promise<{ nostr: NostrWorld; base: string; stop: () => Promise<void> }> => {
   const server = createServer((_req, res) => {
     res.writeHead(404, { "content-type": "text/plain" });
@@ -20,7 +22,11 @@ export const serveNostr = async (
     server.listen(0, host, () => resolve());
   });
   const base = `http://${host}:${(server.address() as AddressInfo).port}`;
-  const nostr = startNostr(server, base, opts.hostility ? { hostility: opts.hostility } : {});
+  const nostr = startNostr(server, base, {
+    ...(opts.hostility ? { hostility: opts.hostility } : {}),
+    ...(opts.lnurl ? { lnurl: opts.lnurl } : {}),
+    ...(opts.zapSecret ? { zapSecret: opts.zapSecret } : {}),
+  });
   return {
     nostr,
     base,

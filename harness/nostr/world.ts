@@ -4,23 +4,27 @@
  *   ws://…/nostr           the relay (NIP-11 on GET /nostr with Accept: application/nostr+json)
  *   POST /nostr/seed       {name, display_name?, about?, lud16?, picture?} → a new person {pubkey, npub, nsec, …}
  *   POST /primal           the social-profile cache service (user_profile, user_search, zaps_feed); under
- *                          /hostile/<scope>/primal it lies as that scope's `primal` mode says
+ *                          /hostile/<scope>/primal it lies as that scope's `primal` mode says, or reads the
+ *                          scope's lying relay when its `relay` mode is set
+ *   ws://…/hostile/<scope>/nostr  the relay with that scope's `relay` lies mixed in
  *   /blossom/…             the Blossom media server (PUT /blossom/upload, GET /blossom/<sha256>)
  *
  * and the seeded people, published into the relay at start.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { createHash } from "node:crypto";
+import type { Filter } from "nostr-tools/filter";
 import type { Event } from "nostr-tools/pure";
 import type { Hostility } from "../hostile";
 import type { LnurlService } from "../lnurl";
 import { type BlossomServer, createBlossom } from "./blossom";
 import { createCache } from "./cache";
+import { liesFor } from "./hostile-relay";
 import { lieAsCache, strangerProfile } from "./hostile-cache";
 import { answer, CORS, HttpFailure, readBytes, sendJson } from "./http";
 import { mountInFront } from "./mount";
 import { BadPerson, createPeople, type NewPerson, type Person, parseNewPerson } from "./people";
-import { createRelay, type NostrRelay } from "./relay";
+import { createRelay, type NostrRelay, parseFilter } from "./relay";
 
 export type { NewPerson, Person };
 
@@ -63,16 +67,30 @@ export const startNostr = (
    * The world's LNURL service, for the people's lightning addresses (none in the bare services), and its
    * hostile modes (the cache service lies under `/hostile/<scope>/primal`).
    */
-  opts: { lnurl?: LnurlService; hostility?: Hostility } = {},
+  opts: { lnurl?: LnurlService; hostility?: Hostility; zapSecret?: Uint8Array } = {},
 ): NostrWorld => {
   const relayUrl = `${base.replace(/^http/, "ws")}/nostr`;
-  const relay = createRelay({ path: "/nostr" });
+  const lies = (scope: string, filters: readonly Filter[]): Event[] => {
+    const setting = opts.hostility?.of("relay", scope);
+    return setting ? liesFor(setting, filters, opts.zapSecret ?? null) : [];
+  };
+  const relay = createRelay({ path: "/nostr", lies });
   const blossom = createBlossom(base, "/blossom");
   // The cache service signs its paging markers with a key of its own.
-  const cache = createCache(
-    relay,
-    new Uint8Array(createHash("sha256").update("local-world cache service").digest()),
-  );
+  const markerKey = new Uint8Array(createHash("sha256").update("local-world cache service").digest());
+  const cache = createCache(relay, markerKey);
+  /** The cache service reading a hostile scope's relay: the stored events and that scope's lies. */
+  const lyingCache = (scope: string) =>
+    createCache(
+      {
+        events: relay.events,
+        query: (filters) =>
+          [...relay.query(filters), ...lies(scope, filters.map(parseFilter))].sort(
+            (a, b) => b.created_at - a.created_at || (a.id < b.id ? -1 : 1),
+          ),
+      },
+      markerKey,
+    );
   const strangerKey = new Uint8Array(createHash("sha256").update("local-world stranger").digest());
   const people = createPeople(relay, relayUrl, blossom, opts.lnurl ?? null);
 
@@ -98,6 +116,8 @@ export const startNostr = (
               () => cache.answer(body),
               () => strangerProfile(strangerKey),
             );
+          if (opts.hostility?.of("relay", hostile[1]!))
+            return sendJson(res, 200, lyingCache(hostile[1]!).answer(body));
         }
         if (path !== "/nostr/seed") return sendJson(res, 200, cache.answer(body));
         if (!body || typeof body !== "object" || Array.isArray(body))

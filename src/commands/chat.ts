@@ -227,15 +227,23 @@ export const syncMessages: Handler<"SyncMessages"> = (_cmd, ctx) =>
       }),
     );
     // States are as they are after the wait: another sync may have read some of these meanwhile.
-    const events = opened(ctx, key, found);
-    return outcome({ received: events.length }, [...dmRelayEvents(ctx, key), ...events]);
+    const { events, waiting } = opened(ctx, key, found);
+    return outcome({ received: events.length, waiting }, [...dmRelayEvents(ctx, key), ...events]);
   });
+
+/** The most relay events one command opens: each costs two decryptions and signature checks in the queue. */
+export const MAX_ARRIVALS = 500;
 
 /**
  * The messages among `found` not read before: each relay event opened once (gift wrap or NIP-04) with the
- * wallet's key, each message recorded once whichever relay or path brought it.
+ * wallet's key, each message recorded once whichever relay or path brought it. At most `MAX_ARRIVALS` are
+ * opened; `waiting` counts those left unread, which stay on the relays for the next read (never dropped).
  */
-const opened = (ctx: HandlerContext, key: Key, found: readonly NostrEvent[]): NewEvent[] => {
+const opened = (
+  ctx: HandlerContext,
+  key: Key,
+  found: readonly NostrEvent[],
+): { events: NewEvent[]; waiting: number } => {
   const { read, ids } = ctx.states.chat;
   // The lightning-address service's messages carry ecash tokens: redeemed (RedeemAddressTokens), never kept
   // as chat, so no spendable token lies in the log.
@@ -243,8 +251,15 @@ const opened = (ctx: HandlerContext, key: Key, found: readonly NostrEvent[]): Ne
   const events: NewEvent[] = [];
   const tried = new Set<string>();
   const recorded = new Set<string>();
-  for (const e of found) {
-    if (read.has(e.id) || tried.has(e.id)) continue;
+  let waiting = 0;
+  // Oldest first, so what waits for the next read is the newest, and a backlog is read in order.
+  const unread = found.filter((e) => !read.has(e.id)).sort((a, b) => a.created_at - b.created_at);
+  for (const e of unread) {
+    if (tried.has(e.id)) continue;
+    if (tried.size >= MAX_ARRIVALS) {
+      waiting++;
+      continue;
+    }
     tried.add(e.id);
     const m =
       e.kind === GIFT_WRAP ? openWrap(e, key.secret, key.pubkey) : openLegacy(e, key.secret, key.pubkey);
@@ -252,7 +267,7 @@ const opened = (ctx: HandlerContext, key: Key, found: readonly NostrEvent[]): Ne
     recorded.add(m.id);
     events.push(messageEvent(m, [e.id]));
   }
-  return events;
+  return { events, waiting };
 };
 
 /** The name of the live subscription to the wallet's private messages. */
@@ -279,19 +294,23 @@ export const watchMessages: Handler<"WatchMessages"> = (_cmd, ctx) =>
     return outcome(null);
   });
 
-/** The most relay events one ReceiveMessages takes. */
-const MAX_ARRIVALS = 500;
+/** The most relay events one ReceiveMessages looks at (already read ones are skipped cheaply). */
+const MAX_RECEIVED = 20_000;
 
 /** Records the private messages the live subscription brought; each event is checked again here. */
 export const receiveMessages: Handler<"ReceiveMessages"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const key = yield* keyInUse(ctx);
-    const found = cmd.events.slice(0, MAX_ARRIVALS).flatMap((e) => {
+    // Each is checked again; a burst past what one command opens waits on the relays for the next sync.
+    const found = cmd.events.slice(0, MAX_RECEIVED).flatMap((e) => {
       const checked = checkEvent(e);
       return checked && (checked.kind === GIFT_WRAP || checked.kind === LEGACY_DM) ? [checked] : [];
     });
-    const events = opened(ctx, key, found);
-    return outcome({ received: events.length }, events);
+    const { events, waiting } = opened(ctx, key, found);
+    return outcome(
+      { received: events.length, waiting: waiting + Math.max(0, cmd.events.length - MAX_RECEIVED) },
+      events,
+    );
   });
 
 /** The chat with a contact (get_dm_conversation + get_label_activity): the newest `limit` entries. */

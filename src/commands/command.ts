@@ -293,11 +293,15 @@ export interface CommandSpecs {
   /** send_dm: a private message to the contact (NIP-17), queued until a relay takes it. */
   SendMessage: { input: { contactId: string; text: string }; output: { id: string } };
   /** Reads new private messages from the relays (the chat's refresh). */
-  SyncMessages: { input: Empty; output: { received: number } };
+  /** `waiting`: unread events left on the relays past what one read opens; the next read takes them. */
+  SyncMessages: { input: Empty; output: { received: number; waiting: number } };
   /** Keeps the relays' new private messages coming in live while a chat is open (the refresh is the fallback). */
   WatchMessages: { input: Empty; output: null };
   /** Records the private messages the live subscription brought (relay events, each checked again). */
-  ReceiveMessages: { input: { events: readonly NostrEvent[] }; output: { received: number } };
+  ReceiveMessages: {
+    input: { events: readonly NostrEvent[] };
+    output: { received: number; waiting: number };
+  };
   /** The chat with a contact: its newest `limit` (20) entries of payments and messages. */
   GetChat: { input: { contactId: string; limit?: number }; output: ChatPage };
   /** The friends tab: zaps among the people the owner follows, 100 a page, older ones before `until`. */

@@ -343,8 +343,25 @@ describe("zaps to a contact", () => {
       );
     };
     const now = Math.floor(Date.now() / 1000);
+    // Both recipients are paid at the service, which signs their receipts (their profiles say where).
+    const zappedSecret = generateSecretKey();
+    const zapped = getPublicKey(zappedSecret);
+    for (const [i, who] of [friendSecret, zappedSecret].entries()) {
+      const { address } = service.addPay({
+        name: `rcpt${i}`,
+        minSendable: 1_000n,
+        maxSendable: 100_000_000n,
+        description: "Tips",
+      });
+      world.nostr.relay.publish(
+        finalizeEvent(
+          { kind: 0, created_at: now - 100, tags: [], content: JSON.stringify({ lud16: address }) },
+          who,
+        ),
+      );
+    }
     zapOf(strangerSecret, friend, now - 20);
-    zapOf(friendSecret, getPublicKey(generateSecretKey()), now - 10);
+    zapOf(friendSecret, zapped, now - 10);
 
     const db = new WalletDb(`zaps-friends-${Date.now()}`);
     const host = await openHost(db, `${world.base}/primal`);

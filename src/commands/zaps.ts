@@ -6,6 +6,7 @@ import { Effect } from "effect";
 import { npubEncode } from "nostr-tools/nip19";
 import { fetchZaps, type PrivateZapOpener, ZAPS_LIMITS, ZapsFailed } from "../engine/nostr/zaps";
 import { openPrivateZap } from "../engine/nostr/zap-request";
+import { ZapSigners } from "../engine/nostr/zap-signers";
 import { ServerUnavailable, unexpected } from "../errors";
 import { crdtProjection } from "../projections/crdt";
 import { ownFollowsEvent } from "../projections/nostr";
@@ -30,6 +31,9 @@ export const followedKeys = (ctx: HandlerContext): string[] => {
     if (t[0] === "p" && t[1] && /^[0-9a-f]{64}$/.test(t[1])) keys.add(t[1]);
   return [...keys].slice(0, 5_000);
 };
+
+/** The key each person's pay server signs zap receipts with, read once per person for a while (NIP-57 F). */
+const zapSigners = new ZapSigners((i, init) => fetch(i, init));
 
 /** Opens the private zaps addressed to the owner's key with that key; others' private zaps stay closed. */
 export const ownerOpener =
@@ -65,6 +69,7 @@ const friendZaps = (
             cmd.until ?? undefined,
             ZAPS_LIMITS,
             key ? ownerOpener(key) : undefined,
+            zapSigners,
           ),
         catch: (e) =>
           e instanceof ZapsFailed

@@ -50,8 +50,13 @@ export const answerKind = (reason: string): PublishAnswer["kind"] => {
   return "retry";
 };
 
-/** The most events one query keeps from one relay. */
-export const MAX_QUERY_EVENTS = 500;
+/**
+ * One page of a query: relays cap what one REQ answers (NIP-11 `max_limit`, often 500), so a query asks again
+ * for the events older than the oldest it has (`until`), page after page, as nostr clients do.
+ */
+export const QUERY_PAGE = 500;
+/** The most events one query keeps from one relay, over all its pages. */
+export const MAX_QUERY_EVENTS = 10_000;
 
 /** nostr-tools' relay, reading no message larger than one event may be. */
 class BoundedRelay extends AbstractRelay {
@@ -254,7 +259,33 @@ export class RelaySet {
     return [...byId.values()];
   }
 
-  private queryOne(relay: AbstractRelay, filter: Filter): Promise<NostrEvent[]> {
+  /**
+   * Every event matching `filter` on `relay`, page by page (newest first, each page older than the last one's
+   * oldest, that second included), until a page brings nothing new or `MAX_QUERY_EVENTS` are held.
+   */
+  private async queryOne(relay: AbstractRelay, filter: Filter): Promise<NostrEvent[]> {
+    const found = new Map<string, NostrEvent>();
+    let until = filter.until;
+    const want = filter.limit ?? MAX_QUERY_EVENTS;
+    while (found.size < Math.min(want, MAX_QUERY_EVENTS) && relay.connected) {
+      const limit = Math.min(QUERY_PAGE, want - found.size);
+      const page = await this.page(relay, { ...filter, limit, ...(until !== undefined ? { until } : {}) });
+      let fresh = 0;
+      let oldest = Number.POSITIVE_INFINITY;
+      for (const e of page) {
+        oldest = Math.min(oldest, e.created_at);
+        if (found.has(e.id) || found.size >= MAX_QUERY_EVENTS) continue;
+        found.set(e.id, e);
+        fresh++;
+      }
+      if (fresh === 0 || filter.limit !== undefined) break;
+      // The oldest second again: more events of that second may lie past what the page held.
+      until = oldest;
+    }
+    return [...found.values()];
+  }
+
+  private page(relay: AbstractRelay, filter: Filter): Promise<NostrEvent[]> {
     return new Promise((resolve) => {
       const found: NostrEvent[] = [];
       let done = false;
@@ -271,7 +302,7 @@ export class RelaySet {
         onevent: (e) => {
           const checked = checkEvent(e);
           if (checked) found.push(checked);
-          if (found.length >= MAX_QUERY_EVENTS) finish();
+          if (found.length >= QUERY_PAGE) finish();
         },
         oneose: finish,
         onclose: finish,

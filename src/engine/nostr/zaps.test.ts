@@ -5,10 +5,13 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { utf8 } from "@scure/base";
 import { makeZapReceipt, makeZapRequest } from "nostr-tools/nip57";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInvoice } from "../../../harness/bolt11-sign";
+import { type LnurlService, startLnurlService } from "../../../harness/lnurl";
 import { serveNostr } from "../../../harness/nostr/standalone";
 import type { NostrWorld } from "../../../harness/nostr/world";
 import { fetchZaps, ZAPS_FAILED_TEXT, ZAPS_LIMIT, ZAPS_NOT_ARRAY_TEXT, ZapsFailed } from "./zaps";
@@ -43,7 +46,10 @@ const zap = (
     },
     sender,
   );
-  const bolt11 = signInvoice({ msat: BigInt(sats) * 1000n, descriptionHash: new Uint8Array(32) });
+  const bolt11 = signInvoice({
+    msat: BigInt(sats) * 1000n,
+    descriptionHash: sha256(utf8.decode(JSON.stringify(request))),
+  });
   const receipt = makeZapReceipt({
     zapRequest: JSON.stringify(request),
     bolt11,
@@ -56,6 +62,7 @@ const zap = (
 
 describe("friends' zaps from the world's cache service", () => {
   let world: { nostr: NostrWorld; base: string; stop: () => Promise<void> };
+  let lnurl: LnurlService;
   const ann = generateSecretKey();
   const ben = generateSecretKey();
   const stranger = generateSecretKey();
@@ -63,13 +70,29 @@ describe("friends' zaps from the world's cache service", () => {
 
   beforeAll(async () => {
     world = await serveNostr();
+    // Ann's and Ben's lightning addresses are on a pay server that signs their receipts with `service`.
+    lnurl = await startLnurlService({
+      createInvoice: async (msat, descriptionHash) => signInvoice({ msat, descriptionHash }),
+      payInvoice: async () => undefined,
+      zaps: { secret: service, whenPaid: () => new Promise(() => undefined), publish: () => undefined },
+    });
     for (const [key, name] of [
       [ann, "Ann"],
       [ben, "Ben"],
-    ] as const)
+    ] as const) {
+      const { address } = lnurl.addPay({
+        name: name.toLowerCase(),
+        minSendable: 1_000n,
+        maxSendable: 10n ** 12n,
+        description: name,
+      });
       world.nostr.relay.publish(
-        finalizeEvent({ kind: 0, created_at: base, tags: [], content: JSON.stringify({ name }) }, key),
+        finalizeEvent(
+          { kind: 0, created_at: base, tags: [], content: JSON.stringify({ name, lud16: address }) },
+          key,
+        ),
       );
+    }
     // Ann zaps Ben 120 times; one has no amount; a stranger zaps a stranger.
     for (let i = 0; i < 120; i++) world.nostr.relay.publish(zap(ann, getPublicKey(ben), 100 + i, base + i));
     world.nostr.relay.publish(zap(ann, getPublicKey(ben), 7, base + 500, { amount: false }));
@@ -77,6 +100,7 @@ describe("friends' zaps from the world's cache service", () => {
     world.nostr.relay.publish(zap(stranger, getPublicKey(generateSecretKey()), 5, base + 700));
   });
   afterAll(async () => {
+    await lnurl?.stop();
     await world?.stop();
   });
 

@@ -47,10 +47,11 @@ export function Chat() {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | null = null;
     const refresh = async () => {
-      await client.dispatch({ _tag: "SyncMessages" }).catch(() => undefined);
+      const read = await client.dispatch({ _tag: "SyncMessages" }).catch(() => null);
       if (stopped) return;
       await load();
-      if (!stopped) timer = setTimeout(() => void refresh(), CHAT_REFRESH_MS);
+      // A backlog larger than one read opens is read on at once, a part at a time.
+      if (!stopped) timer = setTimeout(() => void refresh(), (read?.waiting ?? 0) > 0 ? 0 : CHAT_REFRESH_MS);
     };
     void load();
     void refresh();
