@@ -126,18 +126,25 @@ export function TextField({
   );
 }
 
-/** A small button beside a row's item (a peer, a channel). */
-export function SmallButton({
+/** A plain button that runs `onClick`; `small` beside a row's item (a peer, a channel). */
+export function Button({
   onClick,
   disabled,
+  small,
   children,
 }: {
   readonly onClick: () => unknown;
   readonly disabled?: boolean;
+  readonly small?: boolean;
   readonly children: ReactNode;
 }) {
   return (
-    <button type="button" className="button button-small" disabled={disabled} onClick={() => void onClick()}>
+    <button
+      type="button"
+      className={small ? "button button-small" : "button"}
+      disabled={disabled}
+      onClick={() => void onClick()}
+    >
       {children}
     </button>
   );

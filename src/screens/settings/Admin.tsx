@@ -9,7 +9,7 @@ import { ConfirmDialog } from "../../ui/Dialog";
 import { useWalletConfig } from "../../ui/config";
 import { download } from "../../ui/download";
 import { ErrorBox } from "../../ui/errors";
-import { Form, SmallButton, TextField, useAction, useToastFailure } from "../../ui/form";
+import { Form, Button, TextField, useAction, useToastFailure } from "../../ui/form";
 import { truncateMiddle } from "../../ui/format";
 import { normaliseSatsInput } from "../../ui/money";
 import { useToast } from "../../ui/toast";
@@ -120,45 +120,34 @@ export function Admin() {
         {live?.lightning_error ? <ErrorBox text={live.lightning_error} /> : null}
         <div className="row">
           {running ? (
-            <button
-              type="button"
-              className="button"
-              disabled={busy}
-              onClick={() => void run(() => client.dispatch({ _tag: "StopLightning" }))}
-            >
+            <Button disabled={busy} onClick={() => run(() => client.dispatch({ _tag: "StopLightning" }))}>
               {t("admin.stop_node")}
-            </button>
+            </Button>
           ) : (
-            <button
-              type="button"
-              className="button"
+            <Button
               disabled={busy || live?.lightning === "starting" || live?.lightning === "safe_mode"}
-              onClick={() => void run(() => client.dispatch({ _tag: "StartLightning" }))}
+              onClick={() => run(() => client.dispatch({ _tag: "StartLightning" }))}
             >
               {t("admin.start_node")}
-            </button>
+            </Button>
           )}
-          <button
-            type="button"
-            className="button"
+          <Button
             disabled={busy}
             onClick={() =>
-              void run(async () => {
+              run(async () => {
                 const { lines } = await client.dispatch({ _tag: "GetLogs" });
                 download(lines.join("\n"), "mutiny-logs.txt");
               })
             }
           >
             {t("admin.download_logs")}
-          </button>
-          <button
-            type="button"
-            className="button"
+          </Button>
+          <Button
             disabled={busy}
-            onClick={() => void run(() => client.dispatch({ _tag: "ResyncOnchain" }), t("admin.resynced"))}
+            onClick={() => run(() => client.dispatch({ _tag: "ResyncOnchain" }), t("admin.resynced"))}
           >
             {t("admin.resync")}
-          </button>
+          </Button>
         </div>
         <label className="check-row">
           <input
@@ -180,17 +169,19 @@ export function Admin() {
               <code title={p.address ?? p.pubkey}>{truncateMiddle(p.pubkey)}</code>
               <span>{p.connected ? t("channels.online") : t("channels.offline")}</span>
               {p.connected ? (
-                <SmallButton
+                <Button
+                  small
                   onClick={() => run(() => client.dispatch({ _tag: "DisconnectPeer", pubkey: p.pubkey }))}
                 >
                   {t("admin.disconnect")}
-                </SmallButton>
+                </Button>
               ) : null}
-              <SmallButton
+              <Button
+                small
                 onClick={() => run(() => client.dispatch({ _tag: "DeletePeer", pubkey: p.pubkey }))}
               >
                 {t("admin.delete")}
-              </SmallButton>
+              </Button>
             </li>
           ))}
         </ul>
@@ -208,9 +199,9 @@ export function Admin() {
               </span>
               <div className="row">
                 {CHANNEL_ACTIONS.map((kind) => (
-                  <SmallButton key={kind} onClick={() => setAction({ channel: c, kind })}>
+                  <Button small key={kind} onClick={() => setAction({ channel: c, kind })}>
                     {t(ACTION_WORDS[kind].title)}
-                  </SmallButton>
+                  </Button>
                 ))}
               </div>
             </li>
