@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { postJson, waitForUrl } from "../harness/http";
+import { waitForUrl } from "../harness/http";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { startWalletNode } from "../harness/wallet-node";
@@ -8,6 +8,7 @@ import type { NodeEvent } from "../src/engine/lightning/node";
 import { lightningSeed } from "../src/engine/lightning/seed";
 import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
+import { fundAndOpenChannel, newWalletPage } from "./wallet-page";
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -32,37 +33,13 @@ export const benchLightningReady = async (world: Harness) => {
     await waitForUrl(`${base}/`);
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     const context = await browser.newContext();
-    await context.addInitScript(
-      (url) => localStorage.setItem("USER_SETTINGS_esplora", url),
-      world.esploraUrl,
-    );
-    const page = await context.newPage();
-    await page.goto(`${base}/setup`);
-    await page.getByRole("button", { name: "New wallet" }).click();
-    // A new wallet is offered a nostr profile first: skipped, as in the end-to-end tests.
-    await page.waitForURL(/\/(newprofile)?$/);
-    if (page.url().endsWith("/newprofile")) await page.getByRole("button", { name: "Skip" }).click();
-    await page.getByTestId("onchain-balance").waitFor();
-    await page.goto(`${base}/receive`);
-    await page.getByRole("button", { name: "Show address" }).click();
-    const address = await page.getByTestId("receive-address").getAttribute("title");
-    await postJson(world.esploraUrl, "/faucet", { address, sats: 300_000 });
-    await world.mine(1);
-    await page.goto(`${base}/`);
-    for (let i = 0; i < 20; i++) {
-      await page.getByRole("button", { name: "Sync now" }).click();
-      const shown = await page
-        .getByTestId("onchain-balance")
-        .filter({ hasText: "300,000" })
-        .waitFor({ timeout: 1000 })
-        .then(() => true)
-        .catch(() => false);
-      if (shown) break;
-    }
-    await page.goto(`${base}/swap`);
-    await page.getByLabel("Amount (sats)").fill("200000");
-    await page.getByRole("button", { name: "Open channel" }).click();
-    await page.getByRole("dialog", { name: "Channel opening" }).waitFor();
+    const page = await newWalletPage(context, base, world.esploraUrl);
+    await fundAndOpenChannel(page, base, world, {
+      fund: 300_000,
+      channel: 200_000,
+      syncs: 20,
+      syncWaitMs: 1000,
+    });
     const times: number[] = [];
     for (let i = 0; i < 7; i++) {
       await page.goto(`${base}/settings/admin`);

@@ -1,8 +1,8 @@
 import { chromium, type Page, type Worker } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
-import { postJson } from "../harness/http";
 import type { Harness } from "../harness/world";
 import { serveStatic } from "./serve";
+import { fundAndOpenChannel, newWalletPage } from "./wallet-page";
 
 type Answer = { ok: boolean; value?: { status?: string }; error?: { message: string } };
 
@@ -92,37 +92,15 @@ export const benchWorkerMemory = async (world: Harness) => {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({ serviceWorkers: "block" });
-    await context.addInitScript(
-      (url) => localStorage.setItem("USER_SETTINGS_esplora", url),
-      world.esploraUrl,
-    );
-    const page = await context.newPage();
     const base = server.url;
-    await page.goto(`${base}/setup`);
-    await page.getByRole("button", { name: "New wallet" }).click();
-    await page.waitForURL(/\/(newprofile)?$/);
-    if (page.url().endsWith("/newprofile")) await page.getByRole("button", { name: "Skip" }).click();
-    await page.getByTestId("onchain-balance").waitFor();
-    await page.goto(`${base}/receive`);
-    await page.getByRole("button", { name: "Show address" }).click();
-    const address = await page.getByTestId("receive-address").getAttribute("title");
-    await postJson(world.esploraUrl, "/faucet", { address, sats: 600_000 });
-    await world.mine(1);
-    await page.goto(`${base}/`);
-    for (let i = 0; i < 30; i++) {
-      await page.getByRole("button", { name: "Sync now" }).click();
-      const shown = await page
-        .getByTestId("onchain-balance")
-        .filter({ hasText: "600,000" })
-        .waitFor({ timeout: 2000 })
-        .then(() => true)
-        .catch(() => false);
-      if (shown) break;
-    }
-    await page.goto(`${base}/swap`);
-    await page.getByLabel("Amount (sats)").fill("500000");
-    await page.getByRole("button", { name: "Open channel" }).click();
-    await page.getByRole("dialog", { name: "Channel opening" }).waitFor({ timeout: 120_000 });
+    const page = await newWalletPage(context, base, world.esploraUrl);
+    await fundAndOpenChannel(page, base, world, {
+      fund: 600_000,
+      channel: 500_000,
+      syncs: 30,
+      syncWaitMs: 2000,
+      openWaitMs: 120_000,
+    });
     const worker = page.workers().find((w) => w.url().includes("/assets/worker-"));
     if (!worker) throw new Error("the wallet's worker was not found");
     await commandsInWorker(worker);

@@ -3,6 +3,7 @@ import { waitForUrl } from "../harness/http";
 import { chromium } from "@playwright/test";
 import { Effect } from "effect";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
+import { newWalletPage } from "./wallet-page";
 import type { Harness } from "../harness/world";
 import { toEvents } from "../property-tests/arbitraries";
 import { AT_REST_KDF_PARAMS } from "../src/commands/at-rest";
@@ -28,14 +29,7 @@ export const benchUnlock = async (esplora: string) => {
     await waitForUrl(`${base}/`);
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     const context = await browser.newContext();
-    await context.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
-    const page = await context.newPage();
-    await page.goto(`${base}/setup`);
-    await page.getByRole("button", { name: "New wallet" }).click();
-    // A new wallet is offered a nostr profile first: skipped, as in the end-to-end tests.
-    await page.waitForURL(/\/(newprofile)?$/);
-    if (page.url().endsWith("/newprofile")) await page.getByRole("button", { name: "Skip" }).click();
-    await page.getByTestId("onchain-balance").waitFor();
+    const page = await newWalletPage(context, base, esplora);
     await page.goto(`${base}/settings/backup`);
     // The words stay covered until the owner asks to see them.
     await page.getByRole("button", { name: "Show the 12 words" }).click();

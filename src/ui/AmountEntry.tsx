@@ -14,6 +14,7 @@ import {
   typeFiat,
   typeSats,
 } from "./amount-entry";
+import { TextField } from "./form";
 import { useFormat } from "./useFormat";
 import { currencyByCode } from "./money";
 import { useView } from "./wallet";
@@ -99,26 +100,24 @@ export function AmountEntry({
     : "";
   return (
     <div className={keyboard ? "amount-entry column keyboard" : "amount-entry column"}>
-      <label htmlFor={`${id}-sats`}>{label}</label>
-      <input
+      <TextField
         id={`${id}-sats`}
+        label={label}
         inputMode="numeric"
-        autoComplete="off"
         placeholder="0"
         value={state.sats}
         disabled={disabled.sats}
-        onChange={(e) => update(typeSats(state, e.target.value, rate))}
+        onValue={(v) => update(typeSats(state, v, rate))}
         onKeyDown={onKeyDown}
       />
-      <label htmlFor={`${id}-fiat`}>{t("amount.fiat_label", { code: code || "—" })}</label>
-      <input
+      <TextField
         id={`${id}-fiat`}
+        label={t("amount.fiat_label", { code: code || "—" })}
         inputMode="decimal"
-        autoComplete="off"
         placeholder="0"
         value={state.fiat}
         disabled={disabled.fiat}
-        onChange={(e) => update(typeFiat(state, e.target.value, rate))}
+        onValue={(v) => update(typeFiat(state, v, rate))}
         onKeyDown={onKeyDown}
       />
       <div className="row">

@@ -2,7 +2,8 @@ import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../i18n/intl";
 import { Dialog } from "./Dialog";
-import { ErrorBox, useErrorText } from "./errors";
+import { ErrorBox } from "./errors";
+import { Form, TextField, useAction } from "./form";
 import { useView, useWallet } from "./wallet";
 
 /** Where forgot password leads: restoring from the 12 words needs no password. */
@@ -14,39 +15,29 @@ const WITHOUT_PASSWORD = ["/settings/restore"];
  */
 export function DecryptDialog() {
   const { t } = useI18n();
-  const errorText = useErrorText();
   const client = useWallet();
   const live = useView("live");
   const [path] = useLocation();
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const open = (live?.needs_password ?? false) && !WITHOUT_PASSWORD.includes(path);
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+  const submit = () =>
+    run(async () => {
       await client.dispatch({ _tag: "Unlock", password });
       setPassword("");
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <Dialog open={open} closable={false} title={t("settings.decrypt.title")} onClose={() => undefined}>
-      <form className="column" onSubmit={submit}>
-        <label htmlFor="decrypt-password">{t("settings.decrypt.password")}</label>
-        <input
+      <Form onSubmit={submit}>
+        <TextField
           id="decrypt-password"
+          label={t("settings.decrypt.password")}
           type="password"
           autoComplete="current-password"
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onValue={setPassword}
         />
         <ErrorBox text={error} />
         <button type="submit" className="button button-primary" disabled={busy}>
@@ -55,7 +46,7 @@ export function DecryptDialog() {
         <Link href="/settings/restore" className="link">
           {t("settings.decrypt.forgot_password_link")}
         </Link>
-      </form>
+      </Form>
     </Dialog>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useI18n } from "../i18n/intl";
-import { ErrorBox, useErrorText } from "./errors";
+import { ErrorBox } from "./errors";
+import { useAction } from "./form";
 import { useWallet } from "./wallet";
 import { walletMade } from "./new-wallet";
 
@@ -107,27 +108,19 @@ export function PicturePicker({
   onBusy?: (busy: boolean) => void;
 }) {
   const { t } = useI18n();
-  const errorText = useErrorText();
   const client = useWallet();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const pick = async (file: File | undefined) => {
     if (!file) return;
-    setBusy(true);
     onBusy?.(true);
-    setError(null);
-    try {
+    await run(async () => {
       const bytes = new Uint8Array(await file.arrayBuffer());
       // The upload is signed with the wallet's key: on the first-run step, the wallet may be moments away.
       await walletMade();
       const { url } = await client.dispatch({ _tag: "UploadProfilePic", bytes, type: file.type });
       onUploaded(url);
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-      onBusy?.(false);
-    }
+    });
+    onBusy?.(false);
   };
   return (
     <div className="column">

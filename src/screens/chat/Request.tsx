@@ -5,6 +5,7 @@ import type { ChatPage } from "../../projections/chat";
 import { AmountEntry } from "../../ui/AmountEntry";
 import { BackControl } from "../../ui/BackControl";
 import { ErrorBox, useErrorText } from "../../ui/errors";
+import { Form, TextField, useAction } from "../../ui/form";
 import { useWallet } from "../../ui/wallet";
 import { Avatar } from "../contacts/Avatar";
 
@@ -21,46 +22,37 @@ export function Request() {
   const [contact, setContact] = useState<ChatPage["contact"] | null>(null);
   const [amount, setAmount] = useState<bigint | null>(null);
   const [whatFor, setWhatFor] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
 
   useEffect(() => {
     client
       .dispatch({ _tag: "GetChat", contactId: id, limit: 1 })
       .then((p) => setContact(p.contact))
       .catch((e: unknown) => setError(errorText(e)));
-  }, [client, id, errorText]);
+  }, [client, id, errorText, setError]);
 
-  const request = async () => {
-    setError(null);
-    if (!contact?.npub) {
-      setError(t("contacts.error_no_npub"));
-      return;
-    }
-    if (amount === null || amount <= 0n) {
-      setError(t("chat.error_amount"));
-      return;
-    }
-    setBusy(true);
-    try {
-      const labels = whatFor.trim() === "" ? [id] : [id, whatFor.trim()];
-      const receive = await client.dispatch({
-        _tag: "CreateReceive",
-        amountSats: amount,
-        labels,
-        flavor: "unified",
-      });
-      const note = whatFor.trim();
-      await client.dispatch({
-        _tag: "SendMessage",
-        contactId: id,
-        text: note === "" ? receive.uri : `${note} ${receive.uri}`,
-      });
-      navigate(`/chat/${encodeURIComponent(id)}`, { replace: true });
-    } catch (e) {
-      setError(errorText(e));
-      setBusy(false);
-    }
+  const request = () => {
+    if (!contact?.npub) return setError(t("contacts.error_no_npub"));
+    if (amount === null || amount <= 0n) return setError(t("chat.error_amount"));
+    return run(
+      async () => {
+        const labels = whatFor.trim() === "" ? [id] : [id, whatFor.trim()];
+        const receive = await client.dispatch({
+          _tag: "CreateReceive",
+          amountSats: amount,
+          labels,
+          flavor: "unified",
+        });
+        const note = whatFor.trim();
+        await client.dispatch({
+          _tag: "SendMessage",
+          contactId: id,
+          text: note === "" ? receive.uri : `${note} ${receive.uri}`,
+        });
+        navigate(`/chat/${encodeURIComponent(id)}`, { replace: true });
+      },
+      { stayBusy: true },
+    );
   };
 
   return (
@@ -73,26 +65,22 @@ export function Request() {
           <span>{contact.name}</span>
         </div>
       )}
-      <form
-        className="column"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void request();
-        }}
-      >
+      <Form onSubmit={request}>
         <AmountEntry id="request-amount" label={t("chat.amount")} value={amount} onChange={setAmount} />
-        <label htmlFor="request-what-for">{t("chat.what_for")}</label>
-        <input
+        <TextField
           id="request-what-for"
+          label={t("chat.what_for")}
           value={whatFor}
           maxLength={200}
-          onChange={(e) => setWhatFor(e.target.value)}
+          autoComplete={undefined}
+          spellCheck={undefined}
+          onValue={setWhatFor}
         />
         <ErrorBox text={error} />
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? t("common.loading") : t("chat.request")}
         </button>
-      </form>
+      </Form>
     </main>
   );
 }

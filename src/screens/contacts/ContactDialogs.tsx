@@ -4,7 +4,8 @@ import type { ContactRecord } from "../../crdt/doc";
 import { useI18n } from "../../i18n/intl";
 import { CopyButton } from "../../ui/CopyButton";
 import { Dialog } from "../../ui/Dialog";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
+import { useAction } from "../../ui/form";
 import { truncateMiddle } from "../../ui/format";
 import { useView, useWallet } from "../../ui/wallet";
 import { Avatar } from "./Avatar";
@@ -83,11 +84,9 @@ export function ContactDetailDialog({
 function ContactDetail({ contact, onClose }: { contact: ContactRecord; onClose: () => void }) {
   const { t } = useI18n();
   const client = useWallet();
-  const errorText = useErrorText();
   const pay = usePayContact();
   const [mode, setMode] = useState<"view" | "edit" | "delete">("view");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
 
   if (mode === "edit")
     return (
@@ -123,17 +122,12 @@ function ContactDetail({ contact, onClose }: { contact: ContactRecord; onClose: 
             type="button"
             className="button button-danger"
             disabled={busy}
-            onClick={async () => {
-              setBusy(true);
-              try {
+            onClick={() =>
+              run(async () => {
                 await client.dispatch({ _tag: "DeleteContact", id: contact.id });
                 onClose();
-              } catch (e) {
-                setError(errorText(e));
-              } finally {
-                setBusy(false);
-              }
-            }}
+              })
+            }
           >
             {t("contacts.delete")}
           </button>
@@ -172,21 +166,11 @@ function ContactDetail({ contact, onClose }: { contact: ContactRecord; onClose: 
             className="button"
             aria-pressed={contact.is_followed}
             disabled={busy}
-            onClick={async () => {
-              setBusy(true);
-              setError(null);
-              try {
-                await client.dispatch({
-                  _tag: "SetFollowed",
-                  id: contact.id,
-                  followed: !contact.is_followed,
-                });
-              } catch (e) {
-                setError(errorText(e));
-              } finally {
-                setBusy(false);
-              }
-            }}
+            onClick={() =>
+              run(() =>
+                client.dispatch({ _tag: "SetFollowed", id: contact.id, followed: !contact.is_followed }),
+              )
+            }
           >
             {contact.is_followed ? t("contacts.unfollow") : t("contacts.follow")}
           </button>

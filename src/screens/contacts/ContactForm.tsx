@@ -1,7 +1,8 @@
 import { useId, useState } from "react";
 import { type ContactForm as Values, contactFormErrors } from "../../commands/contact-form";
 import { useI18n } from "../../i18n/intl";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
+import { Form, TextField, useAction } from "../../ui/form";
 
 const FIELDS = ["name", "ln_address", "npub"] as const;
 
@@ -21,57 +22,39 @@ export function ContactForm({
   children?: React.ReactNode;
 }) {
   const { t } = useI18n();
-  const errorText = useErrorText();
   const id = useId();
   const [values, setValues] = useState<Values>(initial);
   const [tried, setTried] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const errors = tried ? contactFormErrors(values) : {};
+  const submit = () => {
+    setTried(true);
+    setError(null);
+    if (Object.keys(contactFormErrors(values)).length > 0) return;
+    return run(() => onSubmit(values));
+  };
   return (
-    <form
-      className="column"
-      noValidate
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setTried(true);
-        setFailure(null);
-        if (Object.keys(contactFormErrors(values)).length > 0) return;
-        setBusy(true);
-        try {
-          await onSubmit(values);
-        } catch (err) {
-          setFailure(errorText(err));
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
-      {FIELDS.map((field) => (
-        <div className="column" key={field}>
-          <label htmlFor={`${id}-${field}`}>{t(`contacts.${field}`)}</label>
-          <input
-            id={`${id}-${field}`}
-            autoComplete="off"
-            spellCheck={false}
-            value={values[field]}
-            placeholder={field === "npub" ? t("contacts.npub_optional") : undefined}
-            aria-invalid={errors[field] ? true : undefined}
-            aria-describedby={errors[field] ? `${id}-${field}-error` : undefined}
-            onChange={(e) => setValues((v) => ({ ...v, [field]: e.target.value }))}
-          />
-          {errors[field] ? (
-            <p id={`${id}-${field}-error`} className="error-box" role="alert">
-              {t(errors[field])}
-            </p>
-          ) : null}
-        </div>
-      ))}
-      <ErrorBox text={failure} />
+    <Form noValidate onSubmit={submit}>
+      {FIELDS.map((field) => {
+        const problem = errors[field];
+        return (
+          <div className="column" key={field}>
+            <TextField
+              id={`${id}-${field}`}
+              label={t(`contacts.${field}`)}
+              value={values[field]}
+              placeholder={field === "npub" ? t("contacts.npub_optional") : undefined}
+              problem={problem ? t(problem) : null}
+              onValue={(value) => setValues((v) => ({ ...v, [field]: value }))}
+            />
+          </div>
+        );
+      })}
+      <ErrorBox text={error} />
       <button type="submit" className="button button-primary" disabled={busy}>
         {busy ? t("common.saving") : submitLabel}
       </button>
       {children}
-    </form>
+    </Form>
   );
 }

@@ -4,7 +4,8 @@ import { CommandFailed } from "../../commands/client";
 import { useI18n } from "../../i18n/intl";
 import { useWalletConfig } from "../../ui/config";
 import { ConfirmDialog } from "../../ui/Dialog";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
+import { useAction } from "../../ui/form";
 import { useWallet } from "../../ui/wallet";
 
 /**
@@ -15,19 +16,15 @@ import { useWallet } from "../../ui/wallet";
 export function AddFederation() {
   const { t } = useI18n();
   const client = useWallet();
-  const errorText = useErrorText();
   const config = useWalletConfig();
   const [, navigate] = useLocation();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const [confirmSkip, setConfirmSkip] = useState(false);
   const world = config.network === "regtest" ? new URL(config.esplora).origin : null;
   const recommended = world ? [`${world}/cashu`, `${world}/cashu2`] : [];
 
-  const join = async (codes: string[]) => {
-    setError(null);
-    setBusy(true);
-    try {
+  const join = (codes: string[]) =>
+    run(async () => {
       for (const [i, code] of codes.entries()) {
         try {
           await client.dispatch({ _tag: "JoinFederation", code });
@@ -41,12 +38,7 @@ export function AddFederation() {
           if (!next || i === codes.length - 1) throw e;
         }
       }
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <main className="screen">

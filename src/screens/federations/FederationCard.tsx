@@ -1,36 +1,18 @@
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { Link } from "wouter";
 import type { EcashPaymentPreview } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
 import type { FederationView } from "../../projections";
 import { CopyButton } from "../../ui/CopyButton";
 import { ConfirmDialog } from "../../ui/Dialog";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
+import { Form, useAction } from "../../ui/form";
 import { formatDateTime, formatSats } from "../../ui/format";
 import { pollOneAtATime } from "../../ui/poll";
 import { useWallet } from "../../ui/wallet";
 import { AmountField } from "./AmountField";
 
 type Panel = "none" | "receive" | "pay" | "token";
-
-/** A command run from a form: busy while it runs, its failure as the owner's words. */
-const useAction = () => {
-  const errorText = useErrorText();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (f: () => Promise<void>) => {
-    setError(null);
-    setBusy(true);
-    try {
-      await f();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, run };
-};
 
 /** One custodian: who holds the ecash, its messages and end date, and what the owner can do with it. */
 export function FederationCard({ federation: f, pay }: { federation: FederationView; pay?: string }) {
@@ -137,19 +119,13 @@ function AmountForm({
   const [amount, setAmount] = useState("");
   const { busy, error, run } = useAction();
   return (
-    <form
-      className="column"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void run(() => submit(BigInt(amount || "0")));
-      }}
-    >
+    <Form onSubmit={() => run(() => submit(BigInt(amount || "0")))}>
       <AmountField id={id} value={amount} onChange={setAmount} />
       <ErrorBox text={error} />
       <button type="submit" className="button button-primary" disabled={busy || amount === ""}>
         {label}
       </button>
-    </form>
+    </Form>
   );
 }
 
@@ -171,12 +147,9 @@ function ReceivePanel({ federation: f }: { federation: FederationView }) {
     return <p role="status">{t("federations.received", { amount: formatSats(intl, received) })}</p>;
   if (invoice)
     return (
-      <div className="column">
-        <label htmlFor={`invoice-${f.federation_id}`}>{t("federations.invoice")}</label>
-        <textarea id={`invoice-${f.federation_id}`} readOnly value={invoice} rows={4} />
-        <CopyButton text={invoice} />
+      <Shown id={`invoice-${f.federation_id}`} label={t("federations.invoice")} text={invoice}>
         <p role="status">{t("federations.waiting")}</p>
-      </div>
+      </Shown>
     );
   return (
     <AmountForm
@@ -267,14 +240,7 @@ function TokenPanel({ federation: f }: { federation: FederationView }) {
   const { t } = useI18n();
   const client = useWallet();
   const [token, setToken] = useState<string | null>(null);
-  if (token)
-    return (
-      <div className="column">
-        <label htmlFor={`token-${f.federation_id}`}>{t("federations.token")}</label>
-        <textarea id={`token-${f.federation_id}`} readOnly value={token} rows={4} />
-        <CopyButton text={token} />
-      </div>
-    );
+  if (token) return <Shown id={`token-${f.federation_id}`} label={t("federations.token")} text={token} />;
   return (
     <AmountForm
       id={`send-token-${f.federation_id}`}
@@ -288,5 +254,27 @@ function TokenPanel({ federation: f }: { federation: FederationView }) {
         setToken(r.token);
       }}
     />
+  );
+}
+
+/** What a panel made (an invoice, a token), to read and copy. */
+function Shown({
+  id,
+  label,
+  text,
+  children,
+}: {
+  id: string;
+  label: string;
+  text: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="column">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} readOnly value={text} rows={4} />
+      <CopyButton text={text} />
+      {children}
+    </div>
   );
 }

@@ -5,7 +5,8 @@ import type { EcashPaymentPreview } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { Dialog } from "../../ui/Dialog";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
+import { Form, useAction } from "../../ui/form";
 import { formatSats } from "../../ui/format";
 import { useView, useWallet } from "../../ui/wallet";
 import { AmountField } from "./AmountField";
@@ -21,53 +22,54 @@ type Result =
 export function SwapLightning() {
   const { t, intl } = useI18n();
   const client = useWallet();
-  const errorText = useErrorText();
   const [, navigate] = useLocation();
   const federations = useView("federations") ?? [];
   const preset = new URLSearchParams(useSearch()).get("from");
   const [from, setFrom] = useState(preset ?? federations.find((f) => f.balance > 0n)?.federation_id ?? "");
   const [amount, setAmount] = useState("");
   const [preview, setPreview] = useState<EcashPaymentPreview | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const [result, setResult] = useState<Result | null>(null);
   const source = federations.find((f) => f.federation_id === from);
 
   const tooSmall = (e: unknown) => e instanceof CommandFailed && e.message === "Satoshi amount is invalid";
-  const start = async () => {
-    setError(null);
-    setBusy(true);
-    try {
-      setPreview(
-        await client.dispatch({
-          _tag: "PrepareSwapToLightning",
-          federationId: from,
-          amountSats: BigInt(amount || "0"),
-        }),
-      );
-    } catch (e) {
-      setError(tooSmall(e) ? t("swap_lightning.too_small") : errorText(e));
-    } finally {
-      setBusy(false);
-    }
+  const start = () =>
+    run(
+      async () =>
+        setPreview(
+          await client.dispatch({
+            _tag: "PrepareSwapToLightning",
+            federationId: from,
+            amountSats: BigInt(amount || "0"),
+          }),
+        ),
+      { explain: (e, text) => (tooSmall(e) ? t("swap_lightning.too_small") : text) },
+    );
+  // A failed payment is told in the result dialog.
+  const failed = (_e: unknown, message: string) => {
+    setResult({ ok: false, message });
+    return null;
   };
-  const confirm = async () => {
+  const confirm = () => {
     if (!preview) return;
-    setBusy(true);
-    try {
-      const r = await client.dispatch({
-        _tag: "PayInvoiceFromEcash",
-        federationId: from,
-        quoteId: preview.quoteId,
-        amountSats: preview.amountSats,
-        feeSats: preview.feeSats,
-      });
-      setResult({ ok: true, amountSats: r.amountSats, feeSats: r.feeSats, pending: r.status === "pending" });
-    } catch (e) {
-      setResult({ ok: false, message: errorText(e) });
-    } finally {
-      setBusy(false);
-    }
+    return run(
+      async () => {
+        const r = await client.dispatch({
+          _tag: "PayInvoiceFromEcash",
+          federationId: from,
+          quoteId: preview.quoteId,
+          amountSats: preview.amountSats,
+          feeSats: preview.feeSats,
+        });
+        setResult({
+          ok: true,
+          amountSats: r.amountSats,
+          feeSats: r.feeSats,
+          pending: r.status === "pending",
+        });
+      },
+      { explain: failed },
+    );
   };
 
   return (
@@ -105,13 +107,7 @@ export function SwapLightning() {
           </div>
         </section>
       ) : (
-        <form
-          className="column"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void start();
-          }}
-        >
+        <Form onSubmit={start}>
           <label htmlFor="swap-from">{t("swap_lightning.from")}</label>
           <select id="swap-from" value={from} onChange={(e) => setFrom(e.target.value)}>
             {federations.map((f) => (
@@ -129,7 +125,7 @@ export function SwapLightning() {
           >
             {t("swap_lightning.start")}
           </button>
-        </form>
+        </Form>
       )}
       <Dialog
         open={result !== null}

@@ -3,12 +3,13 @@ import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { useWalletConfig } from "../../ui/config";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
+import { Form, useAction } from "../../ui/form";
 import { useWallet } from "../../ui/wallet";
 
 type UserType = "nostr" | "email";
 
-interface Form {
+interface Draft {
   readonly userType: UserType;
   readonly id: string;
   readonly feedback: string;
@@ -16,7 +17,7 @@ interface Form {
   readonly images: readonly File[];
 }
 
-const EMPTY: Form = { userType: "nostr", id: "", feedback: "", includeLogs: false, images: [] };
+const EMPTY: Draft = { userType: "nostr", id: "", feedback: "", includeLogs: false, images: [] };
 
 /**
  * Feedback (spec 2): who the owner is (nostr or e-mail, optional), the feedback itself (required), whether
@@ -26,27 +27,22 @@ export function Feedback() {
   const { t } = useI18n();
   const client = useWallet();
   const config = useWalletConfig();
-  const errorText = useErrorText();
-  const [form, setForm] = useState<Form>(EMPTY);
+  const [form, setForm] = useState<Draft>(EMPTY);
   const [dirty, setDirty] = useState(false);
   const [touched, setTouched] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const [sent, setSent] = useState(false);
   const valid = form.feedback.trim().length > 0;
 
-  const change = (patch: Partial<Form>) => {
+  const change = (patch: Partial<Draft>) => {
     setForm({ ...form, ...patch });
     setDirty(true);
   };
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     setTouched(true);
     if (!valid || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
+    return run(async () => {
       const images = await Promise.all(
         form.images.map(async (f) => ({
           name: f.name,
@@ -64,11 +60,7 @@ export function Feedback() {
         images,
       });
       setSent(true);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   if (sent)
@@ -99,7 +91,7 @@ export function Feedback() {
       <BackControl />
       <h1>{t("feedback.title")}</h1>
       <p>{t("feedback.caption")}</p>
-      <form className="column" onSubmit={submit} noValidate>
+      <Form onSubmit={submit} noValidate>
         <fieldset className="column">
           <legend>{t("feedback.user_type")}</legend>
           {(["nostr", "email"] as const).map((u) => (
@@ -165,7 +157,7 @@ export function Feedback() {
         <button type="submit" className="button button-primary" disabled={!dirty || !valid || busy}>
           {busy ? t("feedback.sending") : t("feedback.send")}
         </button>
-      </form>
+      </Form>
     </main>
   );
 }

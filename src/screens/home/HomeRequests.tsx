@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { BUILD_DEFAULTS } from "../../build";
 import { serverDefaults } from "../../config";
@@ -7,6 +7,7 @@ import { saveServers } from "../../settings/servers";
 import { useWalletConfig } from "../../ui/config";
 import { Dialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
+import { useAction } from "../../ui/form";
 import { useToast } from "../../ui/toast";
 import { useWallet } from "../../ui/wallet";
 
@@ -28,10 +29,9 @@ export function HomeRequests() {
   // Beside lsps, token is the lightning service's token, not something to pay.
   const invoice = params.get("invoice") ?? (lsps === null ? params.get("token") : null);
   const lspsToken = lsps === null ? "" : (params.get("token") ?? "");
-  const [lspsBusy, setLspsBusy] = useState(false);
-  const [lspsError, setLspsError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const switching = useAction();
+  const login = useAction();
+  const setError = login.setError;
   // The domain a login signs for, as the worker's one parser reads it (a URL or a bech32 LNURL alike).
   const [site, setSite] = useState<string | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `errorText` only formats an error for display
@@ -63,15 +63,22 @@ export function HomeRequests() {
   }, [nwa, navigate]);
 
   const clear = () => {
-    setLspsError(null);
+    switching.setError(null);
     navigate("/", { replace: true });
   };
 
-  const connectLsps = async () => {
+  const logIn = () => {
+    if (!lnurlauth) return;
+    return login.run(async () => {
+      const r = await client.dispatch({ _tag: "LnurlAuth", lnurl: lnurlauth });
+      toast({ title: t("lnurl_auth.logged_in", { domain: r.domain }) });
+      clear();
+    });
+  };
+
+  const connectLsps = () => {
     if (!lsps) return;
-    setLspsBusy(true);
-    setLspsError(null);
-    try {
+    return switching.run(async () => {
       await client.dispatch({ _tag: "ChangeLsp", lsp: "", connectionString: lsps, token: lspsToken });
       const defaults = serverDefaults(localStorage, config.network, BUILD_DEFAULTS);
       saveServers(
@@ -81,71 +88,75 @@ export function HomeRequests() {
       );
       toast({ title: t("home.lsps_saved") });
       clear();
-    } catch (e) {
-      setLspsError(errorText(e));
-    } finally {
-      setLspsBusy(false);
-    }
+    });
   };
 
   return (
     <>
-      <Dialog open={lnurlauth !== null} title={t("lnurl_auth.title")} onClose={clear}>
-        <div className="column">
-          {site ? (
-            <p className="row">
-              <strong data-testid="lnurl-auth-host">{site}</strong>
-            </p>
-          ) : null}
-          <p>{t("lnurl_auth.text")}</p>
-          <ErrorBox text={error} />
-          <div className="row">
-            <button type="button" className="button" onClick={clear}>
-              {t("lnurl_auth.decline")}
-            </button>
-            <button
-              type="button"
-              className="button button-primary"
-              disabled={busy || !lnurlauth || !site}
-              onClick={async () => {
-                if (!lnurlauth) return;
-                setBusy(true);
-                setError(null);
-                try {
-                  const r = await client.dispatch({ _tag: "LnurlAuth", lnurl: lnurlauth });
-                  toast({ title: t("lnurl_auth.logged_in", { domain: r.domain }) });
-                  clear();
-                } catch (e) {
-                  setError(errorText(e));
-                } finally {
-                  setBusy(false);
-                }
-              }}
-            >
-              {t("lnurl_auth.login")}
-            </button>
-          </div>
-        </div>
-      </Dialog>
-      <Dialog open={lsps !== null} title={t("home.lsps_title")} onClose={clear}>
-        <div className="column">
-          <p>{t("home.lsps_text", { value: lsps ?? "" })}</p>
-          <ErrorBox text={lspsError} />
-          <div className="row">
-            <button type="button" className="button" onClick={clear}>
-              {t("common.cancel")}
-            </button>
-            <button
-              type="button"
-              className="button button-primary"
-              disabled={lspsBusy || !lsps}
-              onClick={() => void connectLsps()}
-            >
-              {t("common.continue")}
-            </button>
-          </div>
-        </div>
-      </Dialog>
+      <Ask
+        open={lnurlauth !== null}
+        title={t("lnurl_auth.title")}
+        error={login.error}
+        cancel={t("lnurl_auth.decline")}
+        confirm={t("lnurl_auth.login")}
+        disabled={login.busy || !lnurlauth || !site}
+        onCancel={clear}
+        onConfirm={logIn}
+      >
+        {site ? (
+          <p className="row">
+            <strong data-testid="lnurl-auth-host">{site}</strong>
+          </p>
+        ) : null}
+        <p>{t("lnurl_auth.text")}</p>
+      </Ask>
+      <Ask
+        open={lsps !== null}
+        title={t("home.lsps_title")}
+        error={switching.error}
+        cancel={t("common.cancel")}
+        confirm={t("common.continue")}
+        disabled={switching.busy || !lsps}
+        onCancel={clear}
+        onConfirm={connectLsps}
+      >
+        <p>{t("home.lsps_text", { value: lsps ?? "" })}</p>
+      </Ask>
     </>
+  );
+}
+
+/** A request from a link, to accept or turn down; its failure shows above the buttons. */
+function Ask(props: {
+  open: boolean;
+  title: string;
+  error: string | null;
+  cancel: string;
+  confirm: string;
+  disabled: boolean;
+  onCancel: () => void;
+  onConfirm: () => unknown;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog open={props.open} title={props.title} onClose={props.onCancel}>
+      <div className="column">
+        {props.children}
+        <ErrorBox text={props.error} />
+        <div className="row">
+          <button type="button" className="button" onClick={props.onCancel}>
+            {props.cancel}
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={props.disabled}
+            onClick={() => void props.onConfirm()}
+          >
+            {props.confirm}
+          </button>
+        </div>
+      </div>
+    </Dialog>
   );
 }

@@ -2,14 +2,14 @@ import { useState } from "react";
 import { useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
+import { Form, TextField, useAction } from "../../ui/form";
 import { Avatar, PicturePicker } from "../../ui/profile";
 import { useView, useWallet } from "../../ui/wallet";
 
 /** Edit profile (spec 2 /editprofile): nym, lightning address and image; nip05 stays as it is. */
 export function EditProfile() {
   const { t } = useI18n();
-  const errorText = useErrorText();
   const client = useWallet();
   const [, navigate] = useLocation();
   const current = useView("profile")?.profile ?? null;
@@ -17,50 +17,52 @@ export function EditProfile() {
   const [address, setAddress] = useState(current?.lud16 ?? "");
   const [picture, setPicture] = useState<string | null>(current?.picture ?? null);
   const [uploading, setUploading] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
 
-  const save = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await client.dispatch({ _tag: "EditNostrProfile", nym, imageUrl: picture, lightningAddress: address });
-      navigate("/profile", { replace: true });
-    } catch (e) {
-      setError(errorText(e));
-      setBusy(false);
-    }
-  };
+  const save = () =>
+    run(
+      async () => {
+        await client.dispatch({
+          _tag: "EditNostrProfile",
+          nym,
+          imageUrl: picture,
+          lightningAddress: address,
+        });
+        navigate("/profile", { replace: true });
+      },
+      { stayBusy: true },
+    );
 
   return (
     <main className="screen">
       <BackControl />
       <h1>{t("profile.edit")}</h1>
-      <form
-        className="column"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
+      <Form onSubmit={save}>
         <Avatar picture={picture} name={nym} size={80} />
-        <label htmlFor="editprofile-nym">{t("profile.name")}</label>
-        <input id="editprofile-nym" value={nym} maxLength={100} onChange={(e) => setNym(e.target.value)} />
-        <label htmlFor="editprofile-lud16">{t("profile.lightning_address")}</label>
-        <input
+        <TextField
+          id="editprofile-nym"
+          label={t("profile.name")}
+          value={nym}
+          maxLength={100}
+          autoComplete={undefined}
+          spellCheck={undefined}
+          onValue={setNym}
+        />
+        <TextField
           id="editprofile-lud16"
+          label={t("profile.lightning_address")}
           value={address}
           inputMode="email"
-          autoComplete="off"
+          spellCheck={undefined}
           placeholder="name@example.com"
-          onChange={(e) => setAddress(e.target.value)}
+          onValue={setAddress}
         />
         <PicturePicker id="editprofile-picture" onUploaded={setPicture} onBusy={setUploading} />
         <ErrorBox text={error} />
         <button type="submit" className="button button-primary" disabled={busy || uploading}>
           {busy ? t("common.saving") : t("profile.save")}
         </button>
-      </form>
+      </Form>
     </main>
   );
 }

@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
+import { Form, TextField, useAction } from "../../ui/form";
 import { Avatar, PicturePicker, storeProfileStage } from "../../ui/profile";
 import { walletMade } from "../../ui/new-wallet";
 import { useWallet } from "../../ui/wallet";
@@ -12,62 +13,51 @@ import { useWallet } from "../../ui/wallet";
  */
 export function NewProfile() {
   const { t } = useI18n();
-  const errorText = useErrorText();
   const client = useWallet();
   const [, navigate] = useLocation();
   const [name, setName] = useState("");
   const [picture, setPicture] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
 
-  const create = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await walletMade();
-      // Queued in the wallet's log: published as soon as a relay is reachable.
-      await client.dispatch({ _tag: "SetupNewProfile", name, imageUrl: picture });
-      storeProfileStage("saved");
-      navigate("/", { replace: true });
-    } catch (e) {
-      setError(errorText(e));
-      setBusy(false);
-    }
-  };
+  const create = () =>
+    run(
+      async () => {
+        await walletMade();
+        // Queued in the wallet's log: published as soon as a relay is reachable.
+        await client.dispatch({ _tag: "SetupNewProfile", name, imageUrl: picture });
+        storeProfileStage("saved");
+        navigate("/", { replace: true });
+      },
+      { stayBusy: true },
+    );
 
-  const skip = async () => {
-    setBusy(true);
-    try {
-      // Home shows the wallet: it is made by now, or moments from it.
-      await walletMade();
-    } catch {
+  const skip = () =>
+    run(
+      async () => {
+        // Home shows the wallet: it is made by now, or moments from it.
+        await walletMade();
+        storeProfileStage("skipped");
+        navigate("/", { replace: true });
+      },
       // The welcome screen is back with the error.
-      return;
-    }
-    storeProfileStage("skipped");
-    navigate("/", { replace: true });
-  };
+      { stayBusy: true, explain: () => null },
+    );
 
   return (
     <main className="screen">
       <h1>{t("profile.create_title")}</h1>
       <p>{t("profile.create_caption")}</p>
-      <form
-        className="column"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void create();
-        }}
-      >
+      <Form onSubmit={create}>
         <Avatar picture={picture} name={name} size={80} />
-        <label htmlFor="newprofile-name">{t("profile.name")}</label>
-        <input
+        <TextField
           id="newprofile-name"
+          label={t("profile.name")}
           value={name}
           maxLength={100}
           autoComplete="nickname"
-          onChange={(e) => setName(e.target.value)}
+          spellCheck={undefined}
+          onValue={setName}
         />
         <PicturePicker id="newprofile-picture" onUploaded={setPicture} onBusy={setUploading} />
         <ErrorBox text={error} />
@@ -78,7 +68,7 @@ export function NewProfile() {
         >
           {busy ? t("common.saving") : t("profile.create")}
         </button>
-      </form>
+      </Form>
       <div className="column">
         <button type="button" className="button" onClick={() => void skip()}>
           {t("profile.skip")}

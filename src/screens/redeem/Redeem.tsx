@@ -6,6 +6,7 @@ import { AmountEntry } from "../../ui/AmountEntry";
 import { BackControl } from "../../ui/BackControl";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
+import { Form, useAction } from "../../ui/form";
 import { useFormat } from "../../ui/useFormat";
 import { useView, useWallet } from "../../ui/wallet";
 
@@ -22,8 +23,7 @@ export function Redeem() {
   const lnurl = new URLSearchParams(useSearch()).get("lnurl") ?? "";
   const [offer, setOffer] = useState<LnurlOffer | null>(null);
   const [amount, setAmount] = useState<bigint | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   /** The invoice handed to the service, once it said it would pay it. */
   const [asked, setAsked] = useState<{ amountSats: bigint; paymentHash: string } | null>(null);
   const [late, setLate] = useState(false);
@@ -52,23 +52,20 @@ export function Redeem() {
       .catch((e) => setError(errorText(e)));
   }, [lnurl, client]);
 
-  const redeem = async () => {
+  const redeem = () => {
     if (!offer || !amount) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await client.dispatch({
-        _tag: "LnurlWithdraw",
-        lnurl,
-        amountSats: amount,
-        fingerprint: offer.fingerprint,
-      });
-      setAsked(r);
-    } catch (e) {
-      setError(errorText(e) || t("redeem.lnurl_redeem_failed"));
-    } finally {
-      setBusy(false);
-    }
+    return run(
+      async () =>
+        setAsked(
+          await client.dispatch({
+            _tag: "LnurlWithdraw",
+            lnurl,
+            amountSats: amount,
+            fingerprint: offer.fingerprint,
+          }),
+        ),
+      { explain: (_, text) => text || t("redeem.lnurl_redeem_failed") },
+    );
   };
 
   const outside = offer && amount !== null && (amount < offer.minSats || amount > offer.maxSats);
@@ -77,13 +74,7 @@ export function Redeem() {
       <BackControl />
       <h1>{t("redeem.title")}</h1>
       {offer ? (
-        <form
-          className="column"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void redeem();
-          }}
-        >
+        <Form onSubmit={redeem}>
           <p>{t("redeem.from", { domain: offer.domain })}</p>
           {offer.description ? (
             <blockquote className="service-words">
@@ -116,7 +107,7 @@ export function Redeem() {
           >
             {t("common.continue")}
           </button>
-        </form>
+        </Form>
       ) : (
         <ErrorBox text={lnurl ? error : t("redeem.lnurl_redeem_failed")} />
       )}

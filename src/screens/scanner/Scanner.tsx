@@ -4,8 +4,9 @@ import { useEffect, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { ErrorBox } from "../../ui/errors";
+import { PasteButton } from "../../ui/form";
 import { decodeQr, MAX_SCANS_PER_SECOND, scanRegion } from "../../ui/qr-decode";
-import { readClipboard, useIncoming } from "../../ui/useIncoming";
+import { useIncoming } from "../../ui/useIncoming";
 
 /**
  * The camera scanner (spec 1 §2): reads the middle of each frame at most 25 times a second, pauses while
@@ -91,18 +92,10 @@ export function Scanner() {
       {camera === "off" ? <p className="hint">{t("scanner.no_camera")}</p> : null}
       <ErrorBox text={error} />
       <div className="row">
-        <button
-          type="button"
-          className="button"
-          onClick={async () => {
-            const text = await readClipboard();
-            if (text === null) setError(t("send.error_clipboard"));
-            else use(text);
-          }}
-        >
+        <PasteButton onText={use} onError={setError}>
           <ClipboardPaste aria-hidden="true" size={18} />
           {t("scanner.paste")}
-        </button>
+        </PasteButton>
         <FilePicker
           accept="image/*"
           onFile={async (file, input) => {

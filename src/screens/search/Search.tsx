@@ -5,9 +5,10 @@ import { BackControl } from "../../ui/BackControl";
 import { useWalletConfig } from "../../ui/config";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
+import { Form, PasteButton, TextField, useAction } from "../../ui/form";
 import { truncateMiddle } from "../../ui/format";
 import { isSendableQuery, pathFor, SEARCH_DEBOUNCE_MS } from "../../ui/incoming";
-import { readClipboard, useIncoming } from "../../ui/useIncoming";
+import { useIncoming } from "../../ui/useIncoming";
 import { useView, useWallet } from "../../ui/wallet";
 import { Avatar } from "../contacts/Avatar";
 import { searchesProfiles } from "./search-rules";
@@ -39,7 +40,7 @@ export function Search() {
   const [error, setError] = useState<string | null>(null);
   const [global, setGlobal] = useState<Global>({ state: "idle" });
   const [adding, setAdding] = useState<ProfileSearchResult | null>(null);
-  const [addError, setAddError] = useState<string | null>(null);
+  const add = useAction();
   const [open, setOpen] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
 
@@ -85,47 +86,34 @@ export function Search() {
     <main className="screen">
       <BackControl />
       <h1>{t("search.title")}</h1>
-      <form
-        className="column"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (isSendableQuery(query)) setError(go(query.trim()));
-        }}
-      >
-        <label htmlFor="search-query">{t("search.query")}</label>
-        <input
+      <Form onSubmit={() => isSendableQuery(query) && setError(go(query.trim()))}>
+        <TextField
           id="search-query"
+          label={t("search.query")}
           type="search"
-          autoComplete="off"
-          spellCheck={false}
           value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
+          onValue={(value) => {
+            setQuery(value);
             setError(null);
           }}
         />
         <div className="row">
-          <button
-            type="button"
-            className="button"
-            onClick={async () => {
-              const text = await readClipboard();
-              if (text === null) setError(t("send.error_clipboard"));
-              else {
-                setQuery(text);
-                setError(go(text));
-              }
+          <PasteButton
+            onText={(text) => {
+              setQuery(text);
+              setError(go(text));
             }}
+            onError={setError}
           >
             {t("search.paste")}
-          </button>
+          </PasteButton>
           <button type="submit" className="button button-primary" disabled={!sendable}>
             {t("search.continue")}
           </button>
         </div>
         <ErrorBox text={error} />
         {!sendable ? <p className="hint">{t("search.hint")}</p> : null}
-      </form>
+      </Form>
 
       {safeMode ? null : (
         <section className="column" aria-labelledby="search-contacts">
@@ -166,7 +154,7 @@ export function Search() {
                       type="button"
                       className="contact-row"
                       onClick={() => {
-                        setAddError(null);
+                        add.setError(null);
                         if (known) setOpen(known.id);
                         else setAdding(p);
                       }}
@@ -188,13 +176,13 @@ export function Search() {
       <ConfirmDialog
         open={adding !== null}
         title={t("search.add_title")}
-        message={addError ?? t("search.add_confirm", { name: adding ? nameOf(adding) : "" })}
+        message={add.error ?? t("search.add_confirm", { name: adding ? nameOf(adding) : "" })}
         confirmLabel={t("search.add")}
         onCancel={() => setAdding(null)}
-        onConfirm={async () => {
+        onConfirm={() => {
           const p = adding;
           if (!p) return;
-          try {
+          void add.run(async () => {
             const r = await client.dispatch({
               _tag: "CreateContact",
               fromProfile: true,
@@ -206,9 +194,7 @@ export function Search() {
             });
             setAdding(null);
             setOpen(r.id);
-          } catch (e) {
-            setAddError(errorText(e));
-          }
+          });
         }}
       />
       <CreateContactDialog open={creating} onClose={() => setCreating(false)} onCreated={setOpen} />

@@ -7,22 +7,23 @@ import type { ChannelView } from "../../projections";
 import { BackControl } from "../../ui/BackControl";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { useWalletConfig } from "../../ui/config";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { download } from "../../ui/download";
+import { ErrorBox } from "../../ui/errors";
+import { Form, Button, TextField, useAction, useToastFailure } from "../../ui/form";
 import { truncateMiddle } from "../../ui/format";
 import { normaliseSatsInput } from "../../ui/money";
 import { useToast } from "../../ui/toast";
 import { useView, useWallet } from "../../ui/wallet";
 
-type ChannelAction = { channel: ChannelView; kind: "close" | "force" | "abandon" };
+type ChannelAction = { channel: ChannelView; kind: (typeof CHANNEL_ACTIONS)[number] };
 
-const download = (text: string, fileName: string) => {
-  const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-};
+/** What the owner can do to a channel, each with its button's words and the question asked first. */
+const CHANNEL_ACTIONS = ["close", "force", "abandon"] as const;
+const ACTION_WORDS = {
+  close: { title: "channels.close", confirm: "channels.close_confirm" },
+  force: { title: "channels.force_close", confirm: "channels.force_close_confirm" },
+  abandon: { title: "admin.abandon", confirm: "admin.abandon_confirm" },
+} as const;
 
 /** The admin page (spec 2): servers, the node, peers, channels, zaps to hodl, resync, logs. */
 export function Admin() {
@@ -30,19 +31,14 @@ export function Admin() {
   const fmt = useFormat();
   const client = useWallet();
   const toast = useToast();
-  const errorText = useErrorText();
+  const toastFailure = useToastFailure();
   const config = useWalletConfig();
   const live = useView("live");
   const settings = useView("settings");
   const channels = useView("channels") ?? [];
   const [peers, setPeers] = useState<PeerRow[]>([]);
-  const [peerInput, setPeerInput] = useState("");
-  const [peerError, setPeerError] = useState<string | null>(null);
-  const [openPeer, setOpenPeer] = useState("");
-  const [openAmount, setOpenAmount] = useState("");
-  const [openError, setOpenError] = useState<string | null>(null);
   const [action, setAction] = useState<ChannelAction | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run: act } = useAction();
   const running = live?.lightning === "ready";
 
   const online = live?.online_peers.join(",") ?? "";
@@ -65,41 +61,15 @@ export function Admin() {
     );
   }, [client, running]);
 
-  const run = async (f: () => Promise<unknown>, done?: string) => {
-    setBusy(true);
-    try {
-      await f();
-      if (done) toast({ title: done });
-    } catch (e) {
-      toast({ title: t("common.error"), description: errorText(e), isError: true });
-    } finally {
-      setBusy(false);
-      refreshPeers();
-    }
-  };
-
-  const connect = async () => {
-    setPeerError(null);
-    try {
-      await client.dispatch({ _tag: "ConnectPeer", address: peerInput.trim() });
-      setPeerInput("");
-      refreshPeers();
-    } catch (e) {
-      setPeerError(errorText(e));
-    }
-  };
-
-  const open = async () => {
-    setOpenError(null);
-    if (openPeer.trim() === "" || openAmount === "") return setOpenError(t("admin.open_required"));
-    try {
-      await client.dispatch({ _tag: "OpenChannel", peer: openPeer.trim(), amountSats: BigInt(openAmount) });
-      toast({ title: t("swap.success_title") });
-      setOpenAmount("");
-    } catch (e) {
-      setOpenError(errorText(e));
-    }
-  };
+  // Failures show as a toast; the peers are read again after each request.
+  const run = (f: () => Promise<unknown>, done?: string) =>
+    act(
+      async () => {
+        await f();
+        if (done) toast({ title: done });
+      },
+      { explain: toastFailure },
+    ).then(refreshPeers);
 
   const confirmAction = () => {
     if (!action) return;
@@ -150,45 +120,34 @@ export function Admin() {
         {live?.lightning_error ? <ErrorBox text={live.lightning_error} /> : null}
         <div className="row">
           {running ? (
-            <button
-              type="button"
-              className="button"
-              disabled={busy}
-              onClick={() => void run(() => client.dispatch({ _tag: "StopLightning" }))}
-            >
+            <Button disabled={busy} onClick={() => run(() => client.dispatch({ _tag: "StopLightning" }))}>
               {t("admin.stop_node")}
-            </button>
+            </Button>
           ) : (
-            <button
-              type="button"
-              className="button"
+            <Button
               disabled={busy || live?.lightning === "starting" || live?.lightning === "safe_mode"}
-              onClick={() => void run(() => client.dispatch({ _tag: "StartLightning" }))}
+              onClick={() => run(() => client.dispatch({ _tag: "StartLightning" }))}
             >
               {t("admin.start_node")}
-            </button>
+            </Button>
           )}
-          <button
-            type="button"
-            className="button"
+          <Button
             disabled={busy}
             onClick={() =>
-              void run(async () => {
+              run(async () => {
                 const { lines } = await client.dispatch({ _tag: "GetLogs" });
                 download(lines.join("\n"), "mutiny-logs.txt");
               })
             }
           >
             {t("admin.download_logs")}
-          </button>
-          <button
-            type="button"
-            className="button"
+          </Button>
+          <Button
             disabled={busy}
-            onClick={() => void run(() => client.dispatch({ _tag: "ResyncOnchain" }), t("admin.resynced"))}
+            onClick={() => run(() => client.dispatch({ _tag: "ResyncOnchain" }), t("admin.resynced"))}
           >
             {t("admin.resync")}
-          </button>
+          </Button>
         </div>
         <label className="check-row">
           <input
@@ -210,47 +169,23 @@ export function Admin() {
               <code title={p.address ?? p.pubkey}>{truncateMiddle(p.pubkey)}</code>
               <span>{p.connected ? t("channels.online") : t("channels.offline")}</span>
               {p.connected ? (
-                <button
-                  type="button"
-                  className="button button-small"
-                  onClick={() =>
-                    void run(() => client.dispatch({ _tag: "DisconnectPeer", pubkey: p.pubkey }))
-                  }
+                <Button
+                  small
+                  onClick={() => run(() => client.dispatch({ _tag: "DisconnectPeer", pubkey: p.pubkey }))}
                 >
                   {t("admin.disconnect")}
-                </button>
+                </Button>
               ) : null}
-              <button
-                type="button"
-                className="button button-small"
-                onClick={() => void run(() => client.dispatch({ _tag: "DeletePeer", pubkey: p.pubkey }))}
+              <Button
+                small
+                onClick={() => run(() => client.dispatch({ _tag: "DeletePeer", pubkey: p.pubkey }))}
               >
                 {t("admin.delete")}
-              </button>
+              </Button>
             </li>
           ))}
         </ul>
-        <form
-          className="column"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void connect();
-          }}
-        >
-          <label htmlFor="admin-peer">{t("admin.connect_peer")}</label>
-          <input
-            id="admin-peer"
-            value={peerInput}
-            placeholder="pubkey@host:port"
-            spellCheck={false}
-            autoComplete="off"
-            onChange={(e) => setPeerInput(e.target.value)}
-          />
-          <ErrorBox text={peerError} />
-          <button type="submit" className="button" disabled={!running}>
-            {t("admin.connect")}
-          </button>
-        </form>
+        <ConnectPeerForm running={running} onConnected={refreshPeers} />
       </section>
 
       <section className="card column" aria-labelledby="admin-channels">
@@ -263,88 +198,89 @@ export function Admin() {
                 {t("channels.size", { amount: fmt.sats(c.size) })}
               </span>
               <div className="row">
-                <button
-                  type="button"
-                  className="button button-small"
-                  onClick={() => setAction({ channel: c, kind: "close" })}
-                >
-                  {t("channels.close")}
-                </button>
-                <button
-                  type="button"
-                  className="button button-small"
-                  onClick={() => setAction({ channel: c, kind: "force" })}
-                >
-                  {t("channels.force_close")}
-                </button>
-                <button
-                  type="button"
-                  className="button button-small"
-                  onClick={() => setAction({ channel: c, kind: "abandon" })}
-                >
-                  {t("admin.abandon")}
-                </button>
+                {CHANNEL_ACTIONS.map((kind) => (
+                  <Button small key={kind} onClick={() => setAction({ channel: c, kind })}>
+                    {t(ACTION_WORDS[kind].title)}
+                  </Button>
+                ))}
               </div>
             </li>
           ))}
         </ul>
-        <form
-          className="column"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void open();
-          }}
-        >
-          <label htmlFor="admin-open-peer">{t("swap.peer")}</label>
-          <input
-            id="admin-open-peer"
-            value={openPeer}
-            spellCheck={false}
-            autoComplete="off"
-            onChange={(e) => setOpenPeer(e.target.value)}
-          />
-          <label htmlFor="admin-open-amount">{t("swap.amount")}</label>
-          <input
-            id="admin-open-amount"
-            inputMode="numeric"
-            value={openAmount}
-            onChange={(e) => setOpenAmount(normaliseSatsInput(e.target.value))}
-          />
-          <ErrorBox text={openError} />
-          <button type="submit" className="button" disabled={!running}>
-            {t("swap.confirm")}
-          </button>
-        </form>
+        <OpenChannelForm running={running} />
       </section>
 
       <ConfirmDialog
         open={action !== null}
-        title={
-          action
-            ? t(
-                action.kind === "abandon"
-                  ? "admin.abandon"
-                  : action.kind === "force"
-                    ? "channels.force_close"
-                    : "channels.close",
-              )
-            : ""
-        }
-        message={
-          action
-            ? t(
-                action.kind === "abandon"
-                  ? "admin.abandon_confirm"
-                  : action.kind === "force"
-                    ? "channels.force_close_confirm"
-                    : "channels.close_confirm",
-              )
-            : ""
-        }
+        title={action ? t(ACTION_WORDS[action.kind].title) : ""}
+        message={action ? t(ACTION_WORDS[action.kind].confirm) : ""}
         danger={action?.kind !== "close"}
         onConfirm={confirmAction}
         onCancel={() => setAction(null)}
       />
     </main>
+  );
+}
+
+/** Connects to a peer by `pubkey@host:port`; `onConnected` reads the peers again. */
+function ConnectPeerForm({ running, onConnected }: { running: boolean; onConnected: () => void }) {
+  const { t } = useI18n();
+  const client = useWallet();
+  const [address, setAddress] = useState("");
+  const { error, run } = useAction();
+  const connect = () =>
+    run(async () => {
+      await client.dispatch({ _tag: "ConnectPeer", address: address.trim() });
+      setAddress("");
+      onConnected();
+    });
+  return (
+    <Form onSubmit={connect}>
+      <TextField
+        id="admin-peer"
+        label={t("admin.connect_peer")}
+        value={address}
+        placeholder="pubkey@host:port"
+        onValue={setAddress}
+      />
+      <ErrorBox text={error} />
+      <button type="submit" className="button" disabled={!running}>
+        {t("admin.connect")}
+      </button>
+    </Form>
+  );
+}
+
+/** Opens a channel of an amount to a peer. */
+function OpenChannelForm({ running }: { running: boolean }) {
+  const { t } = useI18n();
+  const client = useWallet();
+  const toast = useToast();
+  const [peer, setPeer] = useState("");
+  const [amount, setAmount] = useState("");
+  const { error, setError, run } = useAction();
+  const open = () => {
+    if (peer.trim() === "" || amount === "") return setError(t("admin.open_required"));
+    return run(async () => {
+      await client.dispatch({ _tag: "OpenChannel", peer: peer.trim(), amountSats: BigInt(amount) });
+      toast({ title: t("swap.success_title") });
+      setAmount("");
+    });
+  };
+  return (
+    <Form onSubmit={open}>
+      <TextField id="admin-open-peer" label={t("swap.peer")} value={peer} onValue={setPeer} />
+      <label htmlFor="admin-open-amount">{t("swap.amount")}</label>
+      <input
+        id="admin-open-amount"
+        inputMode="numeric"
+        value={amount}
+        onChange={(e) => setAmount(normaliseSatsInput(e.target.value))}
+      />
+      <ErrorBox text={error} />
+      <button type="submit" className="button" disabled={!running}>
+        {t("swap.confirm")}
+      </button>
+    </Form>
   );
 }

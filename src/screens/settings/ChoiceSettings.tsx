@@ -3,6 +3,7 @@ import { useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { ErrorBox } from "../../ui/errors";
+import { Form } from "../../ui/form";
 import { AFTER_SAVE_MS } from "../routes";
 
 /**
@@ -25,8 +26,7 @@ export function ChoiceSettings(props: {
   const k = props.keys;
   const what = k === "settings.currency" ? "currency" : "language";
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     setBusy(true);
     setError(null);
     const failure = await props.save(value);
@@ -42,7 +42,7 @@ export function ChoiceSettings(props: {
       <BackControl />
       <h1>{t(`${k}.title`)}</h1>
       <p>{t(`${k}.caption`)}</p>
-      <form onSubmit={submit} className="column">
+      <Form onSubmit={submit}>
         <label htmlFor={props.id}>{t(`${k}.select_${what}`)}</label>
         <select id={props.id} value={value} onChange={(e) => setChoice(e.target.value)}>
           {props.options.map((o) => (
@@ -55,7 +55,7 @@ export function ChoiceSettings(props: {
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? t("common.saving") : t(`${k}.select`)}
         </button>
-      </form>
+      </Form>
       <a
         className="link"
         href="https://github.com/MutinyWallet/mutiny-web/issues/new"

@@ -1,6 +1,8 @@
 import { Upload } from "lucide-react";
 import { FilePicker } from "../../ui/FilePicker";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
+import { download } from "../../ui/download";
+import { Form, TextField, type ActionOptions, useAction, useToastFailure } from "../../ui/form";
 import { useRef, useState } from "react";
 import { CommandFailed } from "../../commands/client";
 import { useI18n } from "../../i18n/intl";
@@ -12,15 +14,6 @@ import { useView, useWallet } from "../../ui/wallet";
 import { AFTER_SAVE_MS } from "../routes";
 
 const PROFILE_SETUP_STAGE_KEY = "profile_setup_stage";
-
-const download = (text: string, fileName: string, type = "application/json") => {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-};
 
 /** A dialog asking for the state file's password. */
 function PasswordDialog(props: {
@@ -40,27 +33,21 @@ function PasswordDialog(props: {
   const { t } = useI18n();
   return (
     <Dialog open={props.open} title={props.title} onClose={props.onClose}>
-      <form
-        className="column"
-        onSubmit={(e) => {
-          e.preventDefault();
-          props.onSubmit();
-        }}
-      >
+      <Form onSubmit={props.onSubmit}>
         {props.caption ? <p>{props.caption}</p> : null}
-        <label htmlFor={props.id}>{t("settings.emergency_kit.import_export.password")}</label>
-        <input
+        <TextField
           id={props.id}
+          label={t("settings.emergency_kit.import_export.password")}
           type="password"
           autoComplete={props.autoComplete}
           value={props.value}
-          onChange={(e) => props.onChange(e.target.value)}
+          onValue={props.onChange}
         />
         <ErrorBox text={props.error} />
         <button type="submit" className="button button-primary" disabled={props.busy}>
           {props.submitLabel}
         </button>
-      </form>
+      </Form>
     </Dialog>
   );
 }
@@ -68,30 +55,25 @@ function PasswordDialog(props: {
 /** Labels as BIP-329 JSON Lines, to carry them to and from other wallets. */
 function LabelsSection() {
   const { t } = useI18n();
-  const errorText = useErrorText();
   const client = useWallet();
   const toast = useToast();
   const wallet = useView("wallet");
-  const exportLabels = async () => {
-    try {
+  const { run } = useAction();
+  const toasted = { explain: useToastFailure() };
+  const exportLabels = () =>
+    run(async () => {
       const { jsonl, fileName } = await client.dispatch({ _tag: "ExportLabels" });
       download(jsonl, fileName, "application/jsonl");
-    } catch (e) {
-      toast({ title: t("common.error"), description: errorText(e), isError: true });
-    }
-  };
+    }, toasted);
   const importLabels = async (file: File | undefined, input: HTMLInputElement) => {
     if (!file) return;
-    try {
+    await run(async () => {
       const { imported, badLines } = await client.dispatch({ _tag: "ImportLabels", text: await file.text() });
       toast({
         title: t("settings.emergency_kit.labels.imported", { count: imported, bad: badLines.length }),
       });
-    } catch (e) {
-      toast({ title: t("common.error"), description: errorText(e), isError: true });
-    } finally {
-      input.value = "";
-    }
+    }, toasted);
+    input.value = "";
   };
   return (
     <section className="card column" aria-labelledby="ek-labels">
@@ -140,39 +122,33 @@ function FailureSection({ failure }: { failure: string }) {
 /** The way out when something breaks: save and import the whole state, safe mode, delete everything. */
 export function EmergencyKit() {
   const { t } = useI18n();
-  const errorText = useErrorText();
   const client = useWallet();
   const wallet = useView("wallet");
   const toast = useToast();
+  const toastFailure = useToastFailure();
   const emergency = useEmergency();
+  const toasted: ActionOptions = { explain: toastFailure };
+  const { run } = useAction();
 
   // Save state: always sealed with a password, so the seed never leaves the device in the clear.
   const [exportOpen, setExportOpen] = useState(false);
   const [exportPassword, setExportPassword] = useState("");
-  const [exportError, setExportError] = useState<string | null>(null);
-  const [exporting, setExporting] = useState(false);
-  const saveState = async () => {
-    setExporting(true);
-    setExportError(null);
-    try {
+  const exporting = useAction();
+  const saveState = () =>
+    exporting.run(async () => {
       const { json, fileName } = await client.dispatch({ _tag: "ExportState", password: exportPassword });
-      download(json, fileName);
+      download(json, fileName, "application/json");
       setExportOpen(false);
       setExportPassword("");
-    } catch (err) {
-      setExportError(errorText(err));
-    } finally {
-      setExporting(false);
-    }
-  };
+    });
 
   // Import state: pick a file, confirm the replace, give its password.
   const fileInput = useRef<HTMLInputElement>(null);
   const [importText, setImportText] = useState<string | null>(null);
   const [importPassword, setImportPassword] = useState("");
   const [importStep, setImportStep] = useState<"idle" | "confirm" | "password">("idle");
-  const [importError, setImportError] = useState<string | null>(null);
-  const [importing, setImporting] = useState(false);
+  const importing = useAction();
+  const setImportError = importing.setError;
   const pickFile = async (file: File | undefined) => {
     setImportError(null);
     if (!file) return;
@@ -190,44 +166,51 @@ export function EmergencyKit() {
       if (fileInput.current) fileInput.current.value = "";
     }
   };
-  const runImport = async (password?: string) => {
+  const runImport = (password?: string) => {
     if (importText === null) return;
-    setImporting(true);
-    setImportError(null);
-    try {
-      await client.dispatch({ _tag: "ImportState", text: importText, ...(password ? { password } : {}) });
-      client.stop();
-      toast({ title: t("settings.emergency_kit.import_export.imported") });
-      setTimeout(() => location.assign("/"), AFTER_SAVE_MS);
-    } catch (err) {
-      if (err instanceof CommandFailed && err._tag === "PasswordRequired") setImportStep("password");
-      else {
-        setImportError(errorText(err));
-        if (!(err instanceof CommandFailed && err._tag === "WrongPassword")) setImportStep("idle");
-      }
-      setImporting(false);
-    }
+    return importing.run(
+      async () => {
+        await client.dispatch({ _tag: "ImportState", text: importText, ...(password ? { password } : {}) });
+        client.stop();
+        toast({ title: t("settings.emergency_kit.import_export.imported") });
+        setTimeout(() => location.assign("/"), AFTER_SAVE_MS);
+      },
+      {
+        stayBusy: true,
+        explain: (err, text) => {
+          if (err instanceof CommandFailed && err._tag === "PasswordRequired") {
+            setImportStep("password");
+            return null;
+          }
+          if (!(err instanceof CommandFailed && err._tag === "WrongPassword")) setImportStep("idle");
+          return text;
+        },
+      },
+    );
   };
 
   const [deleteOpen, setDeleteOpen] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const deleteEverything = async () => {
-    setDeleting(true);
-    try {
-      localStorage.removeItem(PROFILE_SETUP_STAGE_KEY);
-      await client.dispatch({ _tag: "DeleteEverything" });
-      client.stop();
-      toast({
-        title: t("settings.emergency_kit.delete_everything.deleted"),
-        description: t("settings.emergency_kit.delete_everything.deleted_description"),
-      });
-      setTimeout(() => location.assign("/"), AFTER_SAVE_MS);
-    } catch (err) {
-      toast({ title: t("common.error"), description: errorText(err), isError: true });
-      setDeleting(false);
-      setDeleteOpen(false);
-    }
-  };
+  const deleting = useAction();
+  const deleteEverything = () =>
+    deleting.run(
+      async () => {
+        localStorage.removeItem(PROFILE_SETUP_STAGE_KEY);
+        await client.dispatch({ _tag: "DeleteEverything" });
+        client.stop();
+        toast({
+          title: t("settings.emergency_kit.delete_everything.deleted"),
+          description: t("settings.emergency_kit.delete_everything.deleted_description"),
+        });
+        setTimeout(() => location.assign("/"), AFTER_SAVE_MS);
+      },
+      {
+        stayBusy: true,
+        explain: (e, text) => {
+          setDeleteOpen(false);
+          return toastFailure(e, text);
+        },
+      },
+    );
 
   return (
     <main className="screen">
@@ -251,7 +234,7 @@ export function EmergencyKit() {
           <Upload aria-hidden="true" size={18} />
           {t("settings.emergency_kit.import_export.import_state")}
         </FilePicker>
-        <ErrorBox text={importStep !== "password" ? importError : null} />
+        <ErrorBox text={importStep !== "password" ? importing.error : null} />
       </section>
 
       <LabelsSection />
@@ -265,11 +248,7 @@ export function EmergencyKit() {
             checked={wallet?.safe_mode ?? false}
             disabled={!wallet}
             onChange={(e) =>
-              void client
-                .dispatch({ _tag: "SetSafeMode", enabled: e.target.checked })
-                .catch((err) =>
-                  toast({ title: t("common.error"), description: errorText(err), isError: true }),
-                )
+              void run(() => client.dispatch({ _tag: "SetSafeMode", enabled: e.target.checked }), toasted)
             }
           />
           {t("settings.emergency_kit.safe_mode.toggle")}
@@ -293,8 +272,8 @@ export function EmergencyKit() {
         submitLabel={t("settings.emergency_kit.import_export.download")}
         value={exportPassword}
         onChange={setExportPassword}
-        error={exportError}
-        busy={exporting}
+        error={exporting.error}
+        busy={exporting.busy}
         onSubmit={saveState}
         onClose={() => setExportOpen(false)}
       />
@@ -303,7 +282,7 @@ export function EmergencyKit() {
         open={importStep === "confirm"}
         title={t("settings.emergency_kit.import_export.confirm_title")}
         message={t("settings.emergency_kit.import_export.confirm_replace")}
-        busy={importing}
+        busy={importing.busy}
         onCancel={() => setImportStep("idle")}
         onConfirm={() => void runImport()}
       />
@@ -315,8 +294,8 @@ export function EmergencyKit() {
         submitLabel={t("settings.emergency_kit.import_export.import_state")}
         value={importPassword}
         onChange={setImportPassword}
-        error={importError}
-        busy={importing}
+        error={importing.error}
+        busy={importing.busy}
         onSubmit={() => void runImport(importPassword)}
         onClose={() => setImportStep("idle")}
       />
@@ -326,7 +305,7 @@ export function EmergencyKit() {
         title={t("settings.emergency_kit.delete_everything.confirm_title")}
         message={t("settings.emergency_kit.delete_everything.confirm")}
         confirmLabel={t("settings.emergency_kit.delete_everything.delete")}
-        busy={deleting}
+        busy={deleting.busy}
         onCancel={() => setDeleteOpen(false)}
         onConfirm={() => void deleteEverything()}
       />

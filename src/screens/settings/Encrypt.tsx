@@ -2,7 +2,8 @@ import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
+import { Form, TextField, useAction } from "../../ui/form";
 import { useToast } from "../../ui/toast";
 import { useView, useWallet } from "../../ui/wallet";
 import { AFTER_SAVE_MS } from "../routes";
@@ -13,7 +14,7 @@ const FIELDS = [
   { name: "confirm", key: "settings.encrypt.confirm_password", autoComplete: "new-password" },
 ] as const;
 
-type Form = Record<(typeof FIELDS)[number]["name"], string>;
+type Passwords = Record<(typeof FIELDS)[number]["name"], string>;
 
 /**
  * Set, change or remove the password that encrypts the seed and lightning state on this device. The
@@ -21,31 +22,25 @@ type Form = Record<(typeof FIELDS)[number]["name"], string>;
  */
 export function EncryptSettings() {
   const { t } = useI18n();
-  const errorText = useErrorText();
   const client = useWallet();
   const wallet = useView("wallet");
   const live = useView("live");
   const toast = useToast();
   const [, navigate] = useLocation();
-  const [form, setForm] = useState<Form>({ existing: "", password: "", confirm: "" });
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [form, setForm] = useState<Passwords>({ existing: "", password: "", confirm: "" });
+  const { busy, error, run } = useAction();
   const backedUp = wallet?.has_backed_up ?? false;
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const { hasPassword } = await client.dispatch({ _tag: "ChangePassword", ...form });
-      setForm({ existing: "", password: "", confirm: "" });
-      toast({ title: t(hasPassword ? "settings.encrypt.saved" : "settings.encrypt.removed") });
-      setTimeout(() => navigate("/"), AFTER_SAVE_MS);
-    } catch (err) {
-      setError(errorText(err));
-      setBusy(false);
-    }
-  };
+  const submit = () =>
+    run(
+      async () => {
+        const { hasPassword } = await client.dispatch({ _tag: "ChangePassword", ...form });
+        setForm({ existing: "", password: "", confirm: "" });
+        toast({ title: t(hasPassword ? "settings.encrypt.saved" : "settings.encrypt.removed") });
+        setTimeout(() => navigate("/"), AFTER_SAVE_MS);
+      },
+      { stayBusy: true },
+    );
 
   return (
     <main className="screen">
@@ -60,18 +55,18 @@ export function EncryptSettings() {
           </Link>
         </p>
       )}
-      <form className="column" onSubmit={submit}>
+      <Form onSubmit={submit}>
         {FIELDS.map((f) => (
           <div className="column" key={f.name}>
-            <label htmlFor={`encrypt-${f.name}`}>{t(f.key)}</label>
-            <input
+            <TextField
               id={`encrypt-${f.name}`}
+              label={t(f.key)}
               type="password"
               autoComplete={f.autoComplete}
               value={form[f.name]}
               disabled={!backedUp}
               aria-describedby={f.name === "existing" ? "encrypt-existing-caption" : undefined}
-              onChange={(e) => setForm({ ...form, [f.name]: e.target.value })}
+              onValue={(value) => setForm({ ...form, [f.name]: value })}
             />
             {f.name === "existing" ? (
               <small id="encrypt-existing-caption">
@@ -87,7 +82,7 @@ export function EncryptSettings() {
         <button type="submit" className="button button-primary" disabled={busy || !backedUp}>
           {busy ? t("common.saving") : t("settings.encrypt.save")}
         </button>
-      </form>
+      </Form>
     </main>
   );
 }

@@ -5,6 +5,7 @@ import { BackControl } from "../../ui/BackControl";
 import { CopyButton } from "../../ui/CopyButton";
 import { useWalletConfig } from "../../ui/config";
 import { ErrorBox, useErrorText } from "../../ui/errors";
+import { Form, TextField, useAction } from "../../ui/form";
 import { useView, useWallet } from "../../ui/wallet";
 
 /** The name's rules (spec 2 §5), shown as the owner types; the worker checks them again. */
@@ -31,8 +32,7 @@ export function LightningAddress() {
   const plusHost = config.subscriptions ?? "";
   const [state, setState] = useState<Loaded>({ kind: "loading" });
   const [name, setName] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const federations = useView("federations");
   const mints = (federations ?? []).filter((f) => f.kind === "cashu");
   const [mint, setMint] = useState<string | null>(null);
@@ -60,11 +60,9 @@ export function LightningAddress() {
   const problem =
     typed === "" ? null : NAME_RULE.test(typed) ? null : t("settings.lightningaddress.error_characters");
 
-  const reserve = async (name: string, keep: boolean) => {
-    setBusy(true);
-    setError(null);
+  const reserve = (name: string, keep: boolean) => {
     setSaved(false);
-    try {
+    return run(async () => {
       const { address } = await client.dispatch({
         _tag: "ReserveLnName",
         host: hermes,
@@ -73,11 +71,7 @@ export function LightningAddress() {
       });
       setState({ kind: "member", address, name, mint: chosen || null });
       setSaved(keep);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   /** Where payments go while the app is closed: a joined mint, or nowhere. */
@@ -147,23 +141,15 @@ export function LightningAddress() {
           </button>
         </section>
       ) : (
-        <form
-          className="column"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void reserve(typed, false);
-          }}
-        >
+        <Form onSubmit={() => reserve(typed, false)}>
           <p>{t("settings.lightningaddress.caption")}</p>
-          <label htmlFor="ln-name">{t("settings.lightningaddress.name")}</label>
-          <input
+          <TextField
             id="ln-name"
+            label={t("settings.lightningaddress.name")}
             value={name}
             autoCapitalize="none"
-            autoComplete="off"
-            spellCheck={false}
             aria-invalid={problem !== null}
-            onChange={(e) => setName(e.target.value)}
+            onValue={setName}
           />
           {problem ? <small className="error">{problem}</small> : null}
           {offlineChoice}
@@ -175,7 +161,7 @@ export function LightningAddress() {
           >
             {t("settings.lightningaddress.reserve")}
           </button>
-        </form>
+        </Form>
       )}
     </main>
   );

@@ -3,8 +3,9 @@ import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { CopyButton } from "../../ui/CopyButton";
-import { Dialog } from "../../ui/Dialog";
+import { ConfirmDialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
+import { useAction } from "../../ui/form";
 import { Qr } from "../../ui/Qr";
 import { useToast } from "../../ui/toast";
 import { useView, useWallet } from "../../ui/wallet";
@@ -24,15 +25,14 @@ export function NostrKeys() {
   const locked = live?.needs_password ?? false;
   const relays = live?.nostr_relays ?? [];
   const [nsec, setNsec] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run: act } = useAction();
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (locked) return;
     // Records the key in use in the log; the view then shows its npub.
     client.dispatch({ _tag: "GetNpub" }).catch((e) => setError(errorText(e)));
-  }, [client, errorText, locked]);
+  }, [client, errorText, locked, setError]);
 
   const reveal = async () => {
     if (nsec) {
@@ -46,19 +46,12 @@ export function NostrKeys() {
     }
   };
 
-  const run = async (f: () => Promise<unknown>, done?: string) => {
-    setBusy(true);
-    setError(null);
-    try {
+  const run = (f: () => Promise<unknown>, done?: string) =>
+    act(async () => {
       await f();
       setNsec(null);
       if (done) toast({ title: done });
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const shown = view?.npub ?? null;
 
@@ -137,29 +130,19 @@ export function NostrKeys() {
         </section>
       ) : null}
       <NostrServersForm />
-      <Dialog
+      <ConfirmDialog
         open={confirmDelete}
+        danger
         title={t("nostr_keys.delete_account")}
-        onClose={() => setConfirmDelete(false)}
-      >
-        <p>{t("nostr_keys.delete_confirm")}</p>
-        <div className="row">
-          <button type="button" className="button" onClick={() => setConfirmDelete(false)}>
-            {t("common.cancel")}
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={busy}
-            onClick={() => {
-              setConfirmDelete(false);
-              void run(() => client.dispatch({ _tag: "DeleteProfile" }), t("nostr_keys.deleted"));
-            }}
-          >
-            {t("nostr_keys.delete_account")}
-          </button>
-        </div>
-      </Dialog>
+        message={t("nostr_keys.delete_confirm")}
+        confirmLabel={t("nostr_keys.delete_account")}
+        busy={busy}
+        onCancel={() => setConfirmDelete(false)}
+        onConfirm={() => {
+          setConfirmDelete(false);
+          void run(() => client.dispatch({ _tag: "DeleteProfile" }), t("nostr_keys.deleted"));
+        }}
+      />
     </main>
   );
 }

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect } from "react";
 import { useSearch } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { useWalletConfig } from "../../ui/config";
 import { ErrorBox, useErrorText } from "../../ui/errors";
+import { useAction } from "../../ui/form";
 import { useFormat } from "../../ui/useFormat";
 import { useView, useWallet } from "../../ui/wallet";
 
@@ -22,8 +23,7 @@ export function Plus() {
   const errorText = useErrorText();
   const plus = useView("plus");
   const query = new URLSearchParams(useSearch());
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const host = config.subscriptions ?? "";
 
   const load = useCallback(() => {
@@ -32,29 +32,22 @@ export function Plus() {
       () => setError(null),
       (e) => setError(errorText(e)),
     );
-  }, [client, host, errorText]);
+  }, [client, host, errorText, setError]);
   useEffect(load, [load]);
 
   // What the service said when last read: shown at once, and refreshed by the read above.
   const state = plus?.known ? plus : null;
   const wanted = Number(query.get("plan") ?? Number.NaN);
 
-  const join = async (planId: number, amountSats: bigint) => {
-    setBusy(true);
-    setError(null);
-    try {
+  const join = (planId: number, amountSats: bigint) =>
+    run(async () => {
       await client.dispatch({ _tag: "PreparePlus", host, planId });
       const { uri } = await client.dispatch({ _tag: "GetNwcUri", index: 0 });
       const invoice = await client.dispatch({ _tag: "SubscribePlus", host, planId, nwc: uri });
       if (invoice.amountSats !== amountSats) throw new Error("price changed");
       await client.dispatch({ _tag: "PayInvoice", bolt11: invoice.bolt11, amountSats, labels: ["Plus"] });
       load();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const renewal =
     state?.subscription_timestamp != null

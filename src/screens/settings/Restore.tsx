@@ -3,7 +3,8 @@ import { CommandFailed } from "../../commands/client";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { ConfirmDialog } from "../../ui/Dialog";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
+import { Form, useAction } from "../../ui/form";
 import { useToast } from "../../ui/toast";
 import { useView, useWallet } from "../../ui/wallet";
 import { AFTER_SAVE_MS } from "../routes";
@@ -16,15 +17,13 @@ const WORDS = 12;
  */
 export function Restore() {
   const { t } = useI18n();
-  const errorText = useErrorText();
   const client = useWallet();
   const toast = useToast();
   const wallet = useView("wallet");
   const [words, setWords] = useState<string[]>(() => Array(WORDS).fill(""));
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const [wrongAt, setWrongAt] = useState<number | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
   const replacing = wallet?.exists ?? false;
 
   const setWord = (i: number, w: string) =>
@@ -44,22 +43,25 @@ export function Restore() {
     }
   };
 
-  const restore = async () => {
-    setBusy(true);
-    setError(null);
+  const restore = () => {
     setWrongAt(null);
-    try {
-      await client.dispatch({ _tag: "RestoreWallet", words, replace: replacing });
-      client.stop();
-      toast({ title: t("settings.restore.restored") });
-      setTimeout(() => location.assign("/"), AFTER_SAVE_MS);
-    } catch (e) {
-      setConfirming(false);
-      setBusy(false);
-      if (e instanceof CommandFailed && e.key === "settings.restore.wrong_word" && e.values?.n)
-        setWrongAt(Number(e.values.n) - 1);
-      setError(errorText(e));
-    }
+    return run(
+      async () => {
+        await client.dispatch({ _tag: "RestoreWallet", words, replace: replacing });
+        client.stop();
+        toast({ title: t("settings.restore.restored") });
+        setTimeout(() => location.assign("/"), AFTER_SAVE_MS);
+      },
+      {
+        stayBusy: true,
+        explain: (e, text) => {
+          setConfirming(false);
+          if (e instanceof CommandFailed && e.key === "settings.restore.wrong_word" && e.values?.n)
+            setWrongAt(Number(e.values.n) - 1);
+          return text;
+        },
+      },
+    );
   };
 
   return (
@@ -68,13 +70,10 @@ export function Restore() {
       <h1>{t("settings.restore.title")}</h1>
       <p>{t("settings.restore.caption")}</p>
       <p className="hint">{t("settings.restore.what_comes_back")}</p>
-      <form
-        className="column"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (words.some((w) => w === "")) setError(t("settings.restore.all_words"));
-          else setConfirming(true);
-        }}
+      <Form
+        onSubmit={() =>
+          words.some((w) => w === "") ? setError(t("settings.restore.all_words")) : setConfirming(true)
+        }
       >
         <ol className="word-grid">
           {words.map((w, i) => (
@@ -102,7 +101,7 @@ export function Restore() {
             {t("settings.restore.restore")}
           </button>
         </div>
-      </form>
+      </Form>
       <ConfirmDialog
         open={confirming}
         danger={replacing}

@@ -5,7 +5,8 @@ import { useI18n } from "../../i18n/intl";
 import { SERVER_FIELDS, type ServerErrors, saveServers, validateServers } from "../../settings/servers";
 import { BackControl } from "../../ui/BackControl";
 import { useWalletConfig } from "../../ui/config";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
+import { Form, TextField, useAction } from "../../ui/form";
 import { useView, useWallet } from "../../ui/wallet";
 
 /**
@@ -17,44 +18,38 @@ export function ServersSettings() {
   const { t } = useI18n();
   const config = useWalletConfig();
   const client = useWallet();
-  const errorText = useErrorText();
   const lightning = useView("live")?.lightning;
   const defaults = serverDefaults(localStorage, config.network, BUILD_DEFAULTS);
   const [values, setValues] = useState<Servers>(config.servers ?? defaults);
   const [errors, setErrors] = useState<ServerErrors>({});
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const current = config.servers ?? defaults;
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     const found = validateServers(values, defaults);
     setErrors(found);
-    setFailure(null);
+    setError(null);
     if (Object.keys(found).length > 0) return;
-    setBusy(true);
     const lspChanged = (["lsp", "lsps_connection_string", "lsps_token"] as const).some(
       (f) => values[f].trim() !== current[f].trim(),
     );
-    // The node answers once started; with it off (safe mode, a failure) the settings are only stored.
-    if (lspChanged && (lightning === "ready" || lightning === "starting")) {
-      try {
-        await client.dispatch({
-          _tag: "ChangeLsp",
-          lsp: values.lsp,
-          connectionString: values.lsps_connection_string,
-          token: values.lsps_token,
-        });
-      } catch (err) {
-        setFailure(errorText(err));
-        setBusy(false);
-        return;
-      }
-    }
-    saveServers(localStorage, values, defaults);
-    client.stop();
-    // A fresh start reads the new settings (and names them in the connection policy).
-    location.assign("/");
+    return run(
+      async () => {
+        // The node answers once started; with it off (safe mode, a failure) the settings are only stored.
+        if (lspChanged && (lightning === "ready" || lightning === "starting"))
+          await client.dispatch({
+            _tag: "ChangeLsp",
+            lsp: values.lsp,
+            connectionString: values.lsps_connection_string,
+            token: values.lsps_token,
+          });
+        saveServers(localStorage, values, defaults);
+        client.stop();
+        // A fresh start reads the new settings (and names them in the connection policy).
+        location.assign("/");
+      },
+      { stayBusy: true },
+    );
   };
 
   return (
@@ -62,33 +57,26 @@ export function ServersSettings() {
       <BackControl />
       <h1>{t("settings.servers")}</h1>
       <p>{t("settings.servers.caption")}</p>
-      <form className="column" onSubmit={submit} noValidate>
+      <Form onSubmit={submit} noValidate>
         {SERVER_FIELDS.map((field) => (
           <div className="column" key={field}>
             {field === "lsp" ? <p>{t("settings.servers.lightning_caption")}</p> : null}
-            <label htmlFor={`server-${field}`}>{t(`settings.servers.${field}`)}</label>
-            <input
+            <TextField
               id={`server-${field}`}
+              label={t(`settings.servers.${field}`)}
               type={field === "lsps_token" ? "password" : "text"}
-              autoComplete="off"
-              spellCheck={false}
               value={values[field]}
-              aria-invalid={errors[field] ? true : undefined}
-              aria-describedby={errors[field] ? `server-${field}-error` : undefined}
-              onChange={(e) => setValues({ ...values, [field]: e.target.value })}
+              problem={errors[field] ? t(errors[field]) : null}
+              problemClass="error-text"
+              onValue={(value) => setValues({ ...values, [field]: value })}
             />
-            {errors[field] ? (
-              <p id={`server-${field}-error`} className="error-text" role="alert">
-                {t(errors[field])}
-              </p>
-            ) : null}
           </div>
         ))}
-        <ErrorBox text={failure} />
+        <ErrorBox text={error} />
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? t("common.saving") : t("settings.servers.save")}
         </button>
-      </form>
+      </Form>
     </main>
   );
 }

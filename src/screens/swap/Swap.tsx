@@ -5,7 +5,8 @@ import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { Dialog } from "../../ui/Dialog";
 import { useWalletConfig } from "../../ui/config";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
+import { Form, TextField, useAction } from "../../ui/form";
 import { useFormat } from "../../ui/useFormat";
 import { normaliseSatsInput } from "../../ui/money";
 import { MIN_CHANNEL_SATS } from "../../money";
@@ -18,7 +19,6 @@ export function Swap() {
   const { t } = useI18n();
   const fmt = useFormat();
   const client = useWallet();
-  const errorText = useErrorText();
   const [, navigate] = useLocation();
   const config = useWalletConfig();
   const balance = useView("balance");
@@ -26,8 +26,7 @@ export function Swap() {
   const [peer, setPeer] = useState("");
   const [amount, setAmount] = useState("");
   const [estimate, setEstimate] = useState<{ feeSats: bigint; sweep: boolean } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const [result, setResult] = useState<Result | null>(null);
 
   const onchain = (balance?.confirmed ?? 0n) + (balance?.unconfirmed ?? 0n);
@@ -50,24 +49,24 @@ export function Swap() {
     return () => clearTimeout(timer);
   }, [client, sats, belowMinimum]);
 
-  const submit = async () => {
-    setError(null);
-    setBusy(true);
-    try {
-      if (sats === null) return;
-      const target = needsPeer ? { peer: peer.trim() } : {};
-      const r = await client.dispatch({ _tag: "OpenChannel", amountSats: sats, ...target });
-      setResult({ ok: true, amountSats: r.amountSats });
-    } catch (e) {
-      // Bad input is shown by the form; a failure of the open itself gets the result dialog.
-      const input =
-        e instanceof CommandFailed && (e._tag === "InvalidInput" || e._tag === "InsufficientFunds");
-      if (input) setError(errorText(e));
-      else setResult({ ok: false, message: errorText(e) });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = () =>
+    run(
+      async () => {
+        if (sats === null) return;
+        const target = needsPeer ? { peer: peer.trim() } : {};
+        const r = await client.dispatch({ _tag: "OpenChannel", amountSats: sats, ...target });
+        setResult({ ok: true, amountSats: r.amountSats });
+      },
+      {
+        // Bad input is shown by the form; a failure of the open itself gets the result dialog.
+        explain: (e, message) => {
+          if (e instanceof CommandFailed && (e._tag === "InvalidInput" || e._tag === "InsufficientFunds"))
+            return message;
+          setResult({ ok: false, message });
+          return null;
+        },
+      },
+    );
 
   const reset = () => {
     setResult(null);
@@ -81,25 +80,15 @@ export function Swap() {
       <h1>{t("swap.title")}</h1>
       <p>{t("swap.caption")}</p>
       {live?.lightning === "safe_mode" ? <p role="status">{t("home.safe_mode_error")}</p> : null}
-      <form
-        className="column"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
+      <Form onSubmit={submit}>
         {needsPeer ? (
-          <>
-            <label htmlFor="swap-peer">{t("swap.peer")}</label>
-            <input
-              id="swap-peer"
-              value={peer}
-              placeholder="pubkey@host:port"
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(e) => setPeer(e.target.value)}
-            />
-          </>
+          <TextField
+            id="swap-peer"
+            label={t("swap.peer")}
+            value={peer}
+            placeholder="pubkey@host:port"
+            onValue={setPeer}
+          />
         ) : (
           <p>{t("swap.lsp_peer")}</p>
         )}
@@ -135,7 +124,7 @@ export function Swap() {
         >
           {busy ? t("swap.opening") : t("swap.confirm")}
         </button>
-      </form>
+      </Form>
       <Dialog
         open={result !== null}
         title={result?.ok ? t("swap.success_title") : t("swap.failure_title")}
