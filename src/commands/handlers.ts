@@ -18,39 +18,17 @@ import { lightningAddressHandlers, lightningAddressNeeds } from "./lightning-add
 import { lspHandlers, lspNeeds } from "./lsp";
 import { nostrHandlers, nostrNeeds } from "./nostr";
 import { nwcHandlers } from "./nwc";
+import { nwcOwnerHandlers } from "./nwc-owner";
+import { lifecycleHandlers } from "./lifecycle";
 import { onchainHandlers, onchainNeeds } from "./onchain";
-import {
-  createWallet,
-  markBackedUp,
-  restoreWallet,
-  setFiat,
-  setLabels,
-  setSafeMode,
-  setZapHodl,
-  showSeed,
-} from "./wallet";
-
-type HostCommands =
-  | "ExportState"
-  | "ImportState"
-  | "DeleteEverything"
-  | "Unlock"
-  | "ChangePassword"
-  | "StopLightning"
-  | "StartLightning"
-  | "ResyncOnchain"
-  | "GetNwcUri"
-  | "ApproveNwcInvoice"
-  | "DenyNwcInvoice"
-  | "DenyAllNwc";
+import { createWallet, markBackedUp, setFiat, setLabels, setSafeMode, setZapHodl, showSeed } from "./wallet";
 
 /**
- * One handler per command; the state-file and password commands run in the host because they replace
- * the log or the sealed secrets.
+ * One handler per command, each family's declared beside it; the wallet-lifecycle commands (unlock,
+ * password, export, import, restore, delete) use the host's lifecycle port (`lifecycle-port.ts`).
  */
-export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Handler<K> } = {
+export const handlers: { readonly [K in CommandTag]?: Handler<K> } = {
   CreateWallet: createWallet,
-  RestoreWallet: restoreWallet,
   ShowSeed: showSeed,
   MarkBackedUp: markBackedUp,
   SetFiat: setFiat,
@@ -78,6 +56,8 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ...lightningAddressHandlers,
   ...chatHandlers,
   ...zapsHandlers,
+  ...lifecycleHandlers,
+  ...nwcOwnerHandlers,
 };
 
 /**

@@ -27,11 +27,10 @@ import {
 import { applyFollows, followedKeys } from "../engine/nostr/follows";
 import { type NewEvent, newEvent } from "../events/make";
 import { KV } from "../events/storage-keys";
-import { crdtProjection } from "../projections/crdt";
 import { ownFollowsEvent, ownProfileEvent } from "../projections/nostr";
 import { InvalidInput, ServerUnavailable, type WalletError, WalletState } from "../errors";
-import type { Command, CommandTag, ResultOf } from "./command";
-import { hexToNpub, npubToHex } from "./contact-form";
+import type { CommandTag } from "./command";
+import { hexToNpub } from "./contact-form";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
 
 export interface Key {
@@ -388,44 +387,6 @@ export const publishFollows: Handler<"PublishFollows"> = (cmd, ctx) =>
       ...(unchanged ? [] : [queued(sign(ctx, key, 3, previous?.content ?? "", tags, previous))]),
     ]);
   });
-
-/**
- * What follows a command in the worker's queue: an import brings the followed people in as contacts
- * (followed), and following or unfollowing a contact publishes the follow list.
- */
-export const nostrFollowUps = (
-  command: Command,
-  result: unknown,
-  states: HandlerContext["states"],
-): Command[] => {
-  if (command._tag === "ImportNsec") {
-    const { contacts } = result as ResultOf<"ImportNsec">;
-    return contacts.map((c) => ({ _tag: "CreateContact", ...c, fromProfile: true }) as Command);
-  }
-  if (command._tag === "CreateContact" && command.fromProfile && command.npub !== "") {
-    // A contact brought in from (or already kept and found in) the imported follow list is followed.
-    const { id } = result as ResultOf<"CreateContact">;
-    const hex = npubToHex(command.npub);
-    const list = states.nostr.identity ? states.nostr.follows.get(states.nostr.identity.pubkey) : undefined;
-    const followed = crdtProjection.view(states.crdt).contacts?.[id]?.is_followed ?? false;
-    if (!followed && hex && list && followedKeys(list.tags).includes(hex))
-      return [{ _tag: "SetFollowed", id, followed: true }];
-    return [];
-  }
-  if (command._tag === "SetFollowed") {
-    const contact = crdtProjection.view(states.crdt).contacts?.[command.id];
-    const hex = contact?.npub ? npubToHex(contact.npub) : null;
-    if (!hex) return [];
-    return [
-      {
-        _tag: "PublishFollows",
-        follow: command.followed ? [hex] : [],
-        unfollow: command.followed ? [] : [hex],
-      },
-    ];
-  }
-  return [];
-};
 
 /** A picture's bytes for the screens (a profile or contact avatar), read within bounds by the worker. */
 export const getPicture: Handler<"GetPicture"> = (cmd, ctx) =>
