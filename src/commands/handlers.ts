@@ -9,6 +9,7 @@ import { contactsHandlers } from "./contacts";
 import { zapsHandlers, zapsNeeds } from "./zaps";
 import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers, lightningNeeds } from "./lightning";
+import { channelHandlers, channelNeeds } from "./lightning-channels";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
@@ -17,6 +18,7 @@ import { plusHandlers, plusNeeds } from "./plus";
 import { lightningAddressHandlers, lightningAddressNeeds } from "./lightning-address";
 import { lspHandlers, lspNeeds } from "./lsp";
 import { nostrHandlers, nostrNeeds } from "./nostr";
+import { nostrProfileHandlers, nostrProfileNeeds } from "./nostr-profile";
 import { nwcHandlers } from "./nwc";
 import { nwcOwnerHandlers } from "./nwc-owner";
 import { lifecycleHandlers } from "./lifecycle";
@@ -40,6 +42,7 @@ export const handlers: { readonly [K in CommandTag]?: Handler<K> } = {
   ImportLabels: importLabels,
   ...onchainHandlers,
   ...lightningHandlers,
+  ...channelHandlers,
   ...lnurlHandlers,
   CreateReceive: createReceive,
   CheckReceived: checkReceived,
@@ -49,6 +52,7 @@ export const handlers: { readonly [K in CommandTag]?: Handler<K> } = {
   ...resyncHandlers,
   ...federationsHandlers,
   ...nostrHandlers,
+  ...nostrProfileHandlers,
   ...contactsHandlers,
   ...nwcHandlers,
   SendFeedback: sendFeedbackCommand,
@@ -68,6 +72,7 @@ export const needs: Needs = {
   ShowSeed: "seed",
   ...onchainNeeds,
   ...lightningNeeds,
+  ...channelNeeds,
   ...plusNeeds,
   ...lightningAddressNeeds,
   ...lnurlNeeds,
@@ -76,6 +81,7 @@ export const needs: Needs = {
   ...resyncNeeds,
   ...federationsNeeds,
   ...nostrNeeds,
+  ...nostrProfileNeeds,
   ...chatNeeds,
   ...zapsNeeds,
   CreateReceive: "lightning",

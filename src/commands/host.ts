@@ -22,8 +22,7 @@ import { isStartedPayment } from "./lightning";
 import type { WalletLifecycle, Written } from "./lifecycle-port";
 import { Secrets } from "./secrets";
 
-export type { CommandAnswer };
-export type { HostDeps };
+export type { CommandAnswer, HostDeps };
 export type { EngineBlobWrite } from "./secrets";
 
 /** The only command that never touches the owner-edited document: a new wallet has no edits yet. */
