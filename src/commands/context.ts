@@ -13,8 +13,10 @@ import type { WalletConfig } from "../config";
 import type { EcashPort } from "../engine/ecash/port";
 import type { FetchFn } from "../engine/http/bounded";
 import type { FedimintLoader } from "../engine/ecash/fedimint/clients";
+import type { KeysPort } from "./keys-port";
+import type { WalletLifecycle } from "./lifecycle-port";
 
-export type { KvWrite };
+export type { KeysPort, KvWrite };
 
 /** What a handler decided: the answer, the events to append, and any engine blobs to store with them. */
 export interface Outcome<R> {
@@ -28,13 +30,6 @@ export const outcome = <R>(
   events: readonly NewEvent[] = [],
   kv?: readonly KvWrite[],
 ): Outcome<R> => (kv ? { result, events, kv } : { result, events });
-
-/** The seed, when the wallet has one and it is unlocked. */
-export interface KeysPort {
-  readonly mnemonic: () => Effect.Effect<string, WalletError>;
-  /** The nsec the owner imported (a sealed kv secret), or null when the seed's key is in use. */
-  readonly nostrSecret?: () => Effect.Effect<string | null, WalletError>;
-}
 
 /**
  * What a command needs before its handler can run: an engine (the host waits while it starts) or the seed
@@ -72,6 +67,11 @@ export interface HandlerContext {
    * it is then: whatever it decides from here on, it decides on that.
    */
   readonly outside: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>;
+  /**
+   * The wallet's lifecycle (its engines, its secrets, the log on disk), for the commands that unlock,
+   * replace or delete the wallet; the host gives it, tests of single handlers need none.
+   */
+  readonly lifecycle?: WalletLifecycle;
 }
 
 /**

@@ -32,6 +32,11 @@ export interface EngineEnv {
   readonly hooks: <N extends EngineName>(name: N) => EngineHooks[N];
 }
 
+/** Every engine's port as handlers see it: null until it runs (a new engine adds its name here). */
+export type RunningPorts = { readonly [N in EngineName]: EnginePorts[N] | null };
+
+const NO_PORTS: RunningPorts = { onchain: null, lightning: null, ecash: null, nostr: null, nwc: null };
+
 export class EngineRunner {
   private readonly ports = new Map<EngineName, unknown>();
   private readonly starting = new Map<EngineName, Promise<void>>();
@@ -45,6 +50,16 @@ export class EngineRunner {
   /** The running engine's port, or null. */
   port<N extends EngineName>(name: N): EnginePorts[N] | null {
     return (this.ports.get(name) as EnginePorts[N] | undefined) ?? null;
+  }
+
+  /** Every engine's running port (null for one not running or not in the list). */
+  running(): RunningPorts {
+    return { ...NO_PORTS, ...Object.fromEntries(this.ports) };
+  }
+
+  /** The names of the engines in the list, in start order. */
+  get names(): readonly EngineName[] {
+    return this.engines.map((e) => e.name);
   }
 
   isStarting(name: EngineName): boolean {

@@ -9,6 +9,7 @@ import { contactsHandlers } from "./contacts";
 import { zapsHandlers, zapsNeeds } from "./zaps";
 import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers, lightningNeeds } from "./lightning";
+import { channelHandlers, channelNeeds } from "./lightning-channels";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
@@ -17,40 +18,19 @@ import { plusHandlers, plusNeeds } from "./plus";
 import { lightningAddressHandlers, lightningAddressNeeds } from "./lightning-address";
 import { lspHandlers, lspNeeds } from "./lsp";
 import { nostrHandlers, nostrNeeds } from "./nostr";
+import { nostrProfileHandlers, nostrProfileNeeds } from "./nostr-profile";
 import { nwcHandlers } from "./nwc";
+import { nwcOwnerHandlers } from "./nwc-owner";
+import { lifecycleHandlers } from "./lifecycle";
 import { onchainHandlers, onchainNeeds } from "./onchain";
-import {
-  createWallet,
-  markBackedUp,
-  restoreWallet,
-  setFiat,
-  setLabels,
-  setSafeMode,
-  setZapHodl,
-  showSeed,
-} from "./wallet";
-
-type HostCommands =
-  | "ExportState"
-  | "ImportState"
-  | "DeleteEverything"
-  | "Unlock"
-  | "ChangePassword"
-  | "StopLightning"
-  | "StartLightning"
-  | "ResyncOnchain"
-  | "GetNwcUri"
-  | "ApproveNwcInvoice"
-  | "DenyNwcInvoice"
-  | "DenyAllNwc";
+import { createWallet, markBackedUp, setFiat, setLabels, setSafeMode, setZapHodl, showSeed } from "./wallet";
 
 /**
- * One handler per command; the state-file and password commands run in the host because they replace
- * the log or the sealed secrets.
+ * One handler per command, each family's declared beside it; the wallet-lifecycle commands (unlock,
+ * password, export, import, restore, delete) use the host's lifecycle port (`lifecycle-port.ts`).
  */
-export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Handler<K> } = {
+export const handlers: { readonly [K in CommandTag]?: Handler<K> } = {
   CreateWallet: createWallet,
-  RestoreWallet: restoreWallet,
   ShowSeed: showSeed,
   MarkBackedUp: markBackedUp,
   SetFiat: setFiat,
@@ -62,6 +42,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ImportLabels: importLabels,
   ...onchainHandlers,
   ...lightningHandlers,
+  ...channelHandlers,
   ...lnurlHandlers,
   CreateReceive: createReceive,
   CheckReceived: checkReceived,
@@ -71,6 +52,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ...resyncHandlers,
   ...federationsHandlers,
   ...nostrHandlers,
+  ...nostrProfileHandlers,
   ...contactsHandlers,
   ...nwcHandlers,
   SendFeedback: sendFeedbackCommand,
@@ -78,6 +60,8 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ...lightningAddressHandlers,
   ...chatHandlers,
   ...zapsHandlers,
+  ...lifecycleHandlers,
+  ...nwcOwnerHandlers,
 };
 
 /**
@@ -88,6 +72,7 @@ export const needs: Needs = {
   ShowSeed: "seed",
   ...onchainNeeds,
   ...lightningNeeds,
+  ...channelNeeds,
   ...plusNeeds,
   ...lightningAddressNeeds,
   ...lnurlNeeds,
@@ -96,6 +81,7 @@ export const needs: Needs = {
   ...resyncNeeds,
   ...federationsNeeds,
   ...nostrNeeds,
+  ...nostrProfileNeeds,
   ...chatNeeds,
   ...zapsNeeds,
   CreateReceive: "lightning",

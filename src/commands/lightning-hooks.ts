@@ -12,7 +12,8 @@ import { scriptFor } from "../engine/onchain/networks";
 import { type NewEvent, newEvent } from "../events/make";
 import type { States } from "../projections";
 import type { LightningStage, LiveState } from "../projections/live";
-import type { EngineStatus } from "./engines";
+import type { Attachment, HostSide } from "./attached";
+import type { EngineRunner, EngineStatus } from "./engines";
 
 /** The host as the lightning engine's hooks see it. */
 export interface LightningHost {
@@ -124,4 +125,51 @@ export const lightningLive = (status: EngineStatus, ln: LightningPort | null): P
         usable_channels: [],
       };
   }
+};
+
+/**
+ * Resolves once the node runs and its channels are back with their peers (or it has none), or after 30 s:
+ * a payment asked for at start (a wallet-connect request that waited while the tab was closed) is then
+ * decided on the wallet's real balance, not on channels still reconnecting.
+ */
+export const whenChannelsBack = async (engines: EngineRunner): Promise<void> => {
+  await engines.whenStarted("lightning");
+  const end = Date.now() + 30_000;
+  for (;;) {
+    const ln = engines.port("lightning");
+    if (!ln || ln.node.channels().length === 0 || usableChannels(ln).length > 0 || Date.now() > end) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+};
+
+/** The lightning engine's hooks, the node's live state on the screens, and the chain syncs it asks for. */
+export const lightningAttachment = (side: HostSide): Attachment => {
+  let syncTimer: ReturnType<typeof setTimeout> | null = null;
+  return {
+    engine: "lightning",
+    hooks: () =>
+      lightningHooks({
+        enqueue: side.enqueue,
+        commit: side.commit,
+        states: side.states,
+        onchain: () => side.engines.port("onchain"),
+        lightning: () => side.engines.port("lightning"),
+        live: side.live,
+        setLive: side.setLive,
+        failed: (message) => side.engines.failed("lightning", message),
+        syncSoon: () => {
+          if (syncTimer) return;
+          syncTimer = setTimeout(() => {
+            syncTimer = null;
+            if (!side.stopped()) void side.run({ _tag: "SyncOnchain" });
+          }, 1000);
+        },
+      }),
+    status: (name, status) => {
+      if (name === "lightning") side.setLive(lightningLive(status, side.engines.port("lightning")));
+    },
+    stop: () => {
+      if (syncTimer) clearTimeout(syncTimer);
+    },
+  };
 };

@@ -1,37 +1,22 @@
 /**
- * The owner's nostr identity and profile (spec 2: profile, nostr keys, first-run setup): the key in use (the
- * seed's by NIP-06, or an imported nsec sealed like the seed), and the profile and follow list it publishes.
- * Handlers sign here, in the worker; what they publish is queued in the log (`nostr.queued`) and the engine's
+ * The owner's nostr identity (spec 2: nostr keys): the key in use (the seed's by NIP-06, or an imported nsec
+ * sealed like the seed), and how what it publishes is signed and queued; the profile and the follow list are
+ * in `nostr-profile.ts`. Handlers sign here, in the worker; what they publish is queued in the log (`nostr.queued`) and the engine's
  * outbox sends it until a relay accepts it, so an edit made offline goes out once a relay is reachable.
  */
 import { Effect } from "effect";
 import type { EventTemplate } from "nostr-tools/core";
 import { finalizeEvent } from "nostr-tools/pure";
-import {
-  fetchPicture,
-  MAX_PICTURE_BYTES,
-  PICTURE_TYPES,
-  pictureHash,
-  uploadAuth,
-} from "../engine/nostr/blossom";
 import type { NostrEvent } from "../engine/nostr/event";
-import { npubOf, nsecOf, parseNpub, parseNsec, pubkeyOf, seedSecretKey } from "../engine/nostr/keys";
-import { MissingCache } from "../engine/nostr/cache";
-import {
-  deletedContent,
-  editedContent,
-  isLightningAddress,
-  type NostrProfile,
-  readProfile,
-} from "../engine/nostr/profile";
-import { applyFollows, followedKeys } from "../engine/nostr/follows";
+import { npubOf, nsecOf, parseNsec, pubkeyOf, seedSecretKey } from "../engine/nostr/keys";
+import { isLightningAddress, readProfile } from "../engine/nostr/profile";
+import { followedKeys } from "../engine/nostr/follows";
 import { type NewEvent, newEvent } from "../events/make";
 import { KV } from "../events/storage-keys";
-import { crdtProjection } from "../projections/crdt";
-import { ownFollowsEvent, ownProfileEvent } from "../projections/nostr";
+import { ownProfileEvent } from "../projections/nostr";
 import { InvalidInput, ServerUnavailable, type WalletError, WalletState } from "../errors";
-import type { Command, CommandTag, ResultOf } from "./command";
-import { hexToNpub, npubToHex } from "./contact-form";
+import type { CommandTag } from "./command";
+import { hexToNpub } from "./contact-form";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
 
 export interface Key {
@@ -65,7 +50,7 @@ export const identityEvents = (ctx: HandlerContext, key: Key): NewEvent[] => {
 };
 
 /** A signed event of `kind`, dated after the replaceable event it replaces (two edits in one second both count). */
-const sign = (
+export const sign = (
   ctx: HandlerContext,
   key: Key,
   kind: number,
@@ -101,16 +86,14 @@ export const queued = (e: NostrEvent, to?: readonly string[]): NewEvent => {
 };
 
 /** The profile of the key in use as the log has it (the identity may have changed in this command). */
-const currentProfile = (ctx: HandlerContext, key: Key): NostrEvent | null =>
+export const currentProfile = (ctx: HandlerContext, key: Key): NostrEvent | null =>
   ctx.states.nostr.identity?.pubkey === key.pubkey
     ? ownProfileEvent(ctx.states.nostr)
     : (ctx.states.nostr.profiles.get(key.pubkey) ?? null);
 
 const invalidNsec = () => new InvalidInput({ message: "Invalid nsec", key: "nostr_keys.invalid_nsec" });
-const failedToLoad = () =>
-  new ServerUnavailable({ message: "Failed to load profile", key: "profile.error_load" });
 
-const noPort = () =>
+export const noPort = () =>
   new ServerUnavailable({ message: "The nostr relays are not running.", key: "profile.error_load" });
 
 export const getNpub: Handler<"GetNpub"> = (_cmd, ctx) =>
@@ -222,249 +205,17 @@ export const unlinkNostrKey: Handler<"UnlinkNostrKey"> = (_cmd, ctx) =>
     ]);
   });
 
-const MAX_NAME = 100;
-
-/** First-run profile (setup_new_profile): a name and a picture. */
-export const setupNewProfile: Handler<"SetupNewProfile"> = (cmd, ctx) =>
-  Effect.gen(function* () {
-    const name = cmd.name.trim();
-    if (name === "" || name.length > MAX_NAME)
-      return yield* Effect.fail(
-        new InvalidInput({ message: "Please enter a name.", key: "profile.error_name" }),
-      );
-    const key = yield* keyInUse(ctx);
-    const previous = currentProfile(ctx, key);
-    const content = editedContent(previous?.content ?? null, {
-      nym: name,
-      imageUrl: cmd.imageUrl,
-      lightningAddress: previous ? readProfile(previous.content).lud16 : null,
-    });
-    return outcome(null, [...identityEvents(ctx, key), queued(sign(ctx, key, 0, content, [], previous))]);
-  });
-
-/** Edits the profile (edit_nostr_profile): nym, picture and lightning address; nip05 and other fields stay. */
-export const editNostrProfile: Handler<"EditNostrProfile"> = (cmd, ctx) =>
-  Effect.gen(function* () {
-    const address = cmd.lightningAddress.trim();
-    if (address !== "" && !isLightningAddress(address))
-      return yield* Effect.fail(
-        new InvalidInput({
-          message: "That doesn't look like a lightning address.",
-          key: "contacts.email_error",
-        }),
-      );
-    if (cmd.nym.trim().length > MAX_NAME)
-      return yield* Effect.fail(
-        new InvalidInput({ message: "Please enter a name.", key: "profile.error_name" }),
-      );
-    const key = yield* keyInUse(ctx);
-    const previous = currentProfile(ctx, key);
-    const content = editedContent(previous?.content ?? null, {
-      nym: cmd.nym,
-      imageUrl: cmd.imageUrl,
-      lightningAddress: address === "" ? null : address.toLowerCase(),
-    });
-    return outcome(null, [...identityEvents(ctx, key), queued(sign(ctx, key, 0, content, [], previous))]);
-  });
-
-/** Deletes the profile (delete_profile): a kind 0 marked deleted replaces it on the relays. */
-export const deleteProfile: Handler<"DeleteProfile"> = (_cmd, ctx) =>
-  Effect.gen(function* () {
-    const key = yield* keyInUse(ctx);
-    const previous = currentProfile(ctx, key);
-    return outcome(null, [
-      ...identityEvents(ctx, key),
-      queued(sign(ctx, key, 0, deletedContent(), [], previous)),
-    ]);
-  });
-
-/** Uploads a profile picture to the media server (upload_profile_pic); answers its URL. */
-export const uploadProfilePic: Handler<"UploadProfilePic"> = (cmd, ctx) =>
-  Effect.gen(function* () {
-    if (!(PICTURE_TYPES as readonly string[]).includes(cmd.type))
-      return yield* Effect.fail(
-        new InvalidInput({
-          message: "Choose a PNG, JPEG, GIF or WebP picture.",
-          key: "profile.error_picture_type",
-        }),
-      );
-    if (cmd.bytes.length === 0 || cmd.bytes.length > MAX_PICTURE_BYTES)
-      return yield* Effect.fail(
-        new InvalidInput({ message: "The picture must be at most 5 MB.", key: "profile.error_picture_size" }),
-      );
-    const key = yield* keyInUse(ctx);
-    const port = ctx.nostr;
-    if (!port) return yield* Effect.fail(noPort());
-    const auth = yield* Effect.promise(() =>
-      uploadAuth(
-        (draft) => finalizeEvent(draft, key.secret),
-        pictureHash(cmd.bytes),
-        Math.floor(ctx.stamp.now() / 1000),
-      ),
-    );
-    const url = yield* ctx.outside(
-      Effect.tryPromise({
-        try: () => port.upload(cmd.bytes, cmd.type, auth),
-        catch: (e) =>
-          new ServerUnavailable({
-            message: e instanceof Error ? e.message : "The picture could not be uploaded.",
-            key: "profile.error_upload",
-          }),
-      }),
-    );
-    return outcome({ url });
-  });
-
-/**
- * A profile (get_nostr_profile): the owner's, or the one of `npub`, read from the relays, else from the
- * cache service. 'Failed to load profile' when neither answers; 'Missing PRIMAL_API environment variable'
- * when no cache service is set and the relays have none.
- */
-export const getNostrProfile: Handler<"GetNostrProfile"> = (cmd, ctx) =>
-  Effect.gen(function* () {
-    const key = cmd.npub ? null : yield* keyInUse(ctx);
-    const pubkey = key?.pubkey ?? (cmd.npub ? parseNpub(cmd.npub) : null);
-    if (!pubkey)
-      return yield* Effect.fail(new InvalidInput({ message: "Invalid npub", key: "contacts.npub_error" }));
-    const port = ctx.nostr;
-    if (!port) return yield* Effect.fail(noPort());
-    const relayFound = yield* ctx.outside(
-      Effect.promise(() => port.query({ authors: [pubkey], kinds: [0] }).catch(() => [] as NostrEvent[])),
-    );
-    let newest: NostrEvent | null = null;
-    for (const e of relayFound)
-      if (e.pubkey === pubkey && (!newest || e.created_at > newest.created_at)) newest = e;
-    if (!newest)
-      newest = yield* ctx.outside(
-        Effect.tryPromise({
-          try: () => port.cachedProfile(pubkey),
-          catch: (e): WalletError =>
-            e instanceof MissingCache
-              ? new ServerUnavailable({ message: e.message, key: "profile.error_missing_cache" })
-              : failedToLoad(),
-        }),
-      );
-    if (!newest) return outcome(null as NostrProfile | null);
-    // The owner's own profile edited on another device: the log learns of it.
-    const own = key !== null && ctx.states.nostr.profiles.get(pubkey)?.id !== newest.id;
-    const stored = ctx.states.nostr.profiles.get(pubkey);
-    const events =
-      own && (!stored || newest.created_at > stored.created_at)
-        ? [newEvent("nostr.fetched", { event: newest })]
-        : [];
-    return outcome(readProfile(newest.content) as NostrProfile | null, [
-      ...(key ? identityEvents(ctx, key) : []),
-      ...events,
-    ]);
-  });
-
-/**
- * Publishes the follow list (kind 3) with `follow` added and `unfollow` removed (hex keys), keeping every
- * entry, relay hint and the content another client wrote (src/engine/nostr/follows.ts). The newest list is
- * read from the relays first when the log has none of this key, so a list made elsewhere is not replaced.
- */
-export const publishFollows: Handler<"PublishFollows"> = (cmd, ctx) =>
-  Effect.gen(function* () {
-    const key = yield* keyInUse(ctx);
-    let previous =
-      ctx.states.nostr.identity?.pubkey === key.pubkey ? ownFollowsEvent(ctx.states.nostr) : null;
-    const fetched: NostrEvent[] = [];
-    if (!previous && ctx.nostr) {
-      const port = ctx.nostr;
-      const found = yield* ctx.outside(
-        Effect.promise(() =>
-          port.query({ authors: [key.pubkey], kinds: [3] }).catch(() => [] as NostrEvent[]),
-        ),
-      );
-      for (const e of found)
-        if (e.pubkey === key.pubkey && (!previous || e.created_at > previous.created_at)) previous = e;
-      if (previous) fetched.push(previous);
-    }
-    const tags = applyFollows(previous?.tags ?? [], cmd.follow, cmd.unfollow);
-    const unchanged = previous !== null && JSON.stringify(tags) === JSON.stringify(previous.tags);
-    return outcome(null, [
-      ...identityEvents(ctx, key),
-      ...fetched.map((event) => newEvent("nostr.fetched", { event })),
-      ...(unchanged ? [] : [queued(sign(ctx, key, 3, previous?.content ?? "", tags, previous))]),
-    ]);
-  });
-
-/**
- * What follows a command in the worker's queue: an import brings the followed people in as contacts
- * (followed), and following or unfollowing a contact publishes the follow list.
- */
-export const nostrFollowUps = (
-  command: Command,
-  result: unknown,
-  states: HandlerContext["states"],
-): Command[] => {
-  if (command._tag === "ImportNsec") {
-    const { contacts } = result as ResultOf<"ImportNsec">;
-    return contacts.map((c) => ({ _tag: "CreateContact", ...c, fromProfile: true }) as Command);
-  }
-  if (command._tag === "CreateContact" && command.fromProfile && command.npub !== "") {
-    // A contact brought in from (or already kept and found in) the imported follow list is followed.
-    const { id } = result as ResultOf<"CreateContact">;
-    const hex = npubToHex(command.npub);
-    const list = states.nostr.identity ? states.nostr.follows.get(states.nostr.identity.pubkey) : undefined;
-    const followed = crdtProjection.view(states.crdt).contacts?.[id]?.is_followed ?? false;
-    if (!followed && hex && list && followedKeys(list.tags).includes(hex))
-      return [{ _tag: "SetFollowed", id, followed: true }];
-    return [];
-  }
-  if (command._tag === "SetFollowed") {
-    const contact = crdtProjection.view(states.crdt).contacts?.[command.id];
-    const hex = contact?.npub ? npubToHex(contact.npub) : null;
-    if (!hex) return [];
-    return [
-      {
-        _tag: "PublishFollows",
-        follow: command.followed ? [hex] : [],
-        unfollow: command.followed ? [] : [hex],
-      },
-    ];
-  }
-  return [];
-};
-
-/** A picture's bytes for the screens (a profile or contact avatar), read within bounds by the worker. */
-export const getPicture: Handler<"GetPicture"> = (cmd, ctx) =>
-  ctx
-    .outside(
-      Effect.tryPromise({
-        try: () => fetchPicture((input, init) => fetch(input, init), cmd.url),
-        catch: (e) =>
-          new ServerUnavailable({
-            message: e instanceof Error ? e.message : "The picture could not be read.",
-          }),
-      }),
-    )
-    .pipe(Effect.map((picture) => outcome(picture)));
-
 export const nostrHandlers = {
-  GetPicture: getPicture,
-  PublishFollows: publishFollows,
   GetNpub: getNpub,
   ExportNsec: exportNsec,
   ImportNsec: importNsec,
   UnlinkNostrKey: unlinkNostrKey,
-  SetupNewProfile: setupNewProfile,
-  EditNostrProfile: editNostrProfile,
-  DeleteProfile: deleteProfile,
-  UploadProfilePic: uploadProfilePic,
-  GetNostrProfile: getNostrProfile,
 } satisfies { readonly [K in CommandTag]?: Handler<K> };
 
-/** The seed is enough to sign; reading relays, the cache or uploading needs the engine (started on demand). */
+/** The seed is enough to sign; reading the relays for an imported key needs the engine (started on demand). */
 export const nostrNeeds: Needs = {
   GetNpub: "seed",
   ExportNsec: "seed",
   ImportNsec: "nostr",
   UnlinkNostrKey: "seed",
-  SetupNewProfile: "seed",
-  EditNostrProfile: "seed",
-  DeleteProfile: "seed",
-  UploadProfilePic: "nostr",
-  GetNostrProfile: "nostr",
-  PublishFollows: "nostr",
 };

@@ -1,7 +1,7 @@
 /**
  * Wallet-connect connections (spec 2 §3 connections): created, edited and deleted by the owner as changes
  * of the Automerge document, and created for an app that asked (an authorization request). Approving and
- * denying held payments, and the connection URI, run in the host (they need the running service).
+ * denying held payments, and the connection URI, are in `nwc-owner.ts` (they need the running service).
  */
 import { Effect } from "effect";
 import { type BudgetPeriod, makeChange, type NwcProfileRecord } from "../crdt/doc";

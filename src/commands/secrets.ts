@@ -30,7 +30,7 @@ import {
   sealValue,
   unlockVault,
 } from "./at-rest";
-import type { KeysPort } from "./context";
+import type { KeysPort } from "./keys-port";
 import type { AtRest } from "./state-file";
 
 /** An engine blob to store (`value`) or delete (`null`). */
