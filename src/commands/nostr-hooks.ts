@@ -49,6 +49,9 @@ export const nostrFollowUps = (command: Command, result: unknown, states: States
   return [];
 };
 
+/** How many reads one live burst may take to catch up (each opens up to 500 messages). */
+const MAX_CATCH_UP_ROUNDS = 40;
+
 export const nostrAttachment = (side: HostSide): Attachment => {
   /** Relay events the live message subscription brought, gathered for one ReceiveMessages. */
   let arrivals: NostrEvent[] = [];
@@ -65,10 +68,18 @@ export const nostrAttachment = (side: HostSide): Attachment => {
       const events = arrivals;
       arrivals = [];
       if (side.stopped()) return;
-      void side.run({ _tag: "ReceiveMessages", events }).then((a) => {
-        const received = a.ok ? (a.value as { received: number }).received : 0;
-        if (received > 0) side.setLive({ messages_arrived: (side.live().messages_arrived ?? 0) + received });
-      });
+      void (async () => {
+        let a = await side.run({ _tag: "ReceiveMessages", events });
+        // A burst past what one command opens waits on the relays: read on until none waits (bounded).
+        for (let round = 0; round < MAX_CATCH_UP_ROUNDS; round++) {
+          if (!a.ok) return;
+          const { received, waiting } = a.value as { received: number; waiting: number };
+          if (received > 0)
+            side.setLive({ messages_arrived: (side.live().messages_arrived ?? 0) + received });
+          if (!(waiting > 0) || side.stopped()) return;
+          a = await side.run({ _tag: "SyncMessages" });
+        }
+      })();
     }, 0);
   };
 
