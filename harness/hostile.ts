@@ -3,8 +3,8 @@
  * would, so tests prove the wallet survives it. Hostility is scoped, so tests running side by side on one
  * world never see each other's lies: the Esplora API and the price feed answer dishonestly only under
  * `/hostile/<scope>/…` (the honest API stays at the root, for the world's own node and every other test), an
- * LNURL offer's scope is its name, the social-profile cache service lies under `/hostile/<scope>/primal`, and a
- * Cashu mint lies only under `<mint URL>/hostile/<scope>`.
+ * LNURL offer's scope is its name, the social-profile cache service lies under `/hostile/<scope>/primal`, the HTTP
+ * LSP under `/hostile/<scope>/lsp`, and a Cashu mint lies only under `<mint URL>/hostile/<scope>`.
  *
  *   POST /hostile {"service": "esplora", "scope": "t1", "mode": "fee-spike"}   → {"service", "scope", "mode"}
  *   POST /hostile {"service": "esplora", "scope": "t1", "mode": null}          → back to honest
@@ -71,6 +71,13 @@ export const HOSTILE_MODES = {
     "forged-events",
     /** Validly signed profiles, of someone other than who was asked for. */
     "wrong-person",
+  ],
+  /** The HTTP LSP under `/hostile/<scope>/lsp` (its API at `…/lsp/api/v1/`; see `harness/lsp.ts`). */
+  lsp: [
+    /** Accepts every request (info, fee, proposal) and never answers. */
+    "never-answers",
+    /** Answers every request with 50 MB of JSON. */
+    "huge-answer",
   ],
   /** Under `<mint URL>/hostile/<scope>` (e.g. `/cashu/hostile/t1`): the same mint and ledger, answering so. */
   cashu: [

@@ -194,6 +194,51 @@ describe("receiving over a just-in-time channel from the LSP", () => {
       other.node.channels().some((c) => c.peer === wallet && c.isUsable),
     );
   }, 180_000);
+
+  it("a silent LSP delays only the commands that asked it, which end at its deadline; a flooding one is refused", async () => {
+    const scope = "jit-silent";
+    const lsp = `${h.esploraUrl}/hostile/${scope}/lsp`;
+    // The hostile scope answers honestly until told otherwise: the wallet takes it as its LSP.
+    ok(await host.run({ _tag: "ChangeLsp", lsp, connectionString: "", token: "" }));
+    h.hostility.set("lsp", scope, "never-answers");
+    try {
+      // More than every channel can take in: this receive needs the LSP.
+      const receiving = host.run({
+        _tag: "CreateReceive",
+        amountSats: 400_000n,
+        labels: [],
+        flavor: "lightning",
+      });
+      const changing = host.run({ _tag: "ChangeLsp", lsp: `${lsp}/`, connectionString: "", token: "" });
+      const invoice = host.run({ _tag: "CreateInvoice", amountSats: 2_000n, labels: [] });
+      expect(
+        await Promise.race([
+          invoice.then(() => "invoice"),
+          receiving.then(() => "receive"),
+          changing.then(() => "change"),
+        ]),
+      ).toBe("invoice");
+      ok(await invoice);
+      // The waits end on their own when the LSP's time is up, with the catalogue's words.
+      expect(await receiving).toMatchObject({ ok: false, error: { key: "receive.error_lsp_failed" } });
+      expect(await changing).toMatchObject({
+        ok: false,
+        error: { key: "settings.servers.error_lsp_change_failed" },
+      });
+
+      h.hostility.set("lsp", scope, "huge-answer");
+      expect(
+        await host.run({ _tag: "CreateReceive", amountSats: 400_000n, labels: [], flavor: "lightning" }),
+      ).toMatchObject({ ok: false, error: { key: "receive.error_lsp_failed" } });
+      expect(await host.run({ _tag: "EstimateReceiveFee", amountSats: 400_000n })).toMatchObject({
+        ok: false,
+        error: { key: "receive.error_lsp_failed" },
+      });
+    } finally {
+      h.hostility.set("lsp", scope, null);
+      ok(await host.run({ _tag: "ChangeLsp", lsp: h.esploraUrl, connectionString: "", token: "" }));
+    }
+  }, 180_000);
 });
 
 const max = (a: bigint, b: bigint) => (a > b ? a : b);

@@ -45,7 +45,7 @@ export const INVOICE_EXPIRY_SECS = 86_400;
 /** A funding output's script (P2WSH) is 34 bytes: what a fee estimate of an open assumes. */
 const FUNDING_SCRIPT = new Uint8Array(34);
 
-const notRunning = () =>
+export const notRunning = () =>
   new WalletState({ message: "The lightning node is not running yet.", key: "error_lightning_not_ready" });
 
 export const nodeOf = (ctx: HandlerContext): Effect.Effect<LightningPort, WalletError> =>
