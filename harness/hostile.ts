@@ -34,6 +34,8 @@ export const HOSTILE_MODES = {
     "non-numeric-fees",
     /** `POST /tx` answers 200 with an HTML page instead of the txid, and drops the transaction. */
     "broadcast-lie",
+    /** `POST /tx` answers 400 with the `text` option (a refusal in the server's words, however long). */
+    "broadcast-refused",
     /** `POST /tx` is accepted and never answered (the transaction is not taken); every read is honest. */
     "broadcast-hang",
   ],
