@@ -5,6 +5,7 @@
  * outbox sends it until a relay accepts it, so an edit made offline goes out once a relay is reachable.
  */
 import { Effect } from "effect";
+import { globalFetch } from "../engine/http/bounded";
 import type { EventTemplate } from "nostr-tools/core";
 import { finalizeEvent } from "nostr-tools/pure";
 import {
@@ -432,7 +433,7 @@ export const getPicture: Handler<"GetPicture"> = (cmd, ctx) =>
   ctx
     .outside(
       Effect.tryPromise({
-        try: () => fetchPicture((input, init) => fetch(input, init), cmd.url),
+        try: () => fetchPicture(globalFetch, cmd.url),
         catch: (e) =>
           new ServerUnavailable({
             message: e instanceof Error ? e.message : "The picture could not be read.",

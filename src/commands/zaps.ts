@@ -3,6 +3,7 @@
  * own follow list), from the cache service's `zaps_feed`, a page of at most 100, older pages by `until`.
  */
 import { Effect } from "effect";
+import { globalFetch } from "../engine/http/bounded";
 import { npubEncode } from "nostr-tools/nip19";
 import { fetchZaps, type PrivateZapOpener, ZAPS_LIMITS, ZapsFailed } from "../engine/nostr/zaps";
 import { openPrivateZap } from "../engine/nostr/zap-request";
@@ -59,7 +60,7 @@ const friendZaps = (
       Effect.tryPromise({
         try: () =>
           fetchZaps(
-            (i, init) => fetch(i, init),
+            globalFetch,
             ctx.config?.nostr?.primal ?? "",
             keys,
             cmd.until ?? undefined,

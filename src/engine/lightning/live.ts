@@ -9,6 +9,7 @@ import type { ChannelSnapshot, Network } from "../../events/types";
 import { type EsploraClient, makeEsplora } from "../onchain/esplora";
 import { EsploraChain } from "./chain";
 import { type ChannelInfo, INVOICE_EXPIRY_SECS, LightningNode, type NodeEvent } from "./node";
+import type { FetchFn } from "../http/bounded";
 import { fetchLspInfo, type LspSchema, postToLsp } from "./lsp-http";
 import { Lsps2Client } from "./lsps2";
 import { FAILURE_TEXT } from "./policy";
@@ -59,7 +60,7 @@ export interface LightningDeps {
   /** An LSPS2 LSP instead of the HTTP one: its connection string and token. */
   readonly lsps?: { readonly connectionString: string; readonly token: string } | null;
   readonly makeSocket: WebSocketFactory;
-  readonly fetch: typeof fetch;
+  readonly fetch: FetchFn;
   /** Signs (without broadcasting) an on-chain payment of `sats` to `script`, recording it. */
   readonly fund: (script: Uint8Array, sats: bigint) => Promise<Funding>;
   /** A fresh script of the on-chain wallet for swept outputs. */
@@ -156,7 +157,7 @@ export const snapshotOf = (channels: readonly ChannelInfo[]): ChannelSnapshot[] 
 export const startLightningOn = (
   servers: LightningServers,
   hooks: LightningHooks,
-  platform: { readonly makeSocket: WebSocketFactory; readonly fetch: typeof fetch },
+  platform: { readonly makeSocket: WebSocketFactory; readonly fetch: FetchFn },
 ): Promise<LightningPort> =>
   startLightning({
     ...hooks,

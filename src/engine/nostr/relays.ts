@@ -7,6 +7,7 @@
 import { AbstractRelay } from "nostr-tools/abstract-relay";
 import type { Filter } from "nostr-tools/filter";
 import { verifyEvent } from "nostr-tools/pure";
+import type { SocketClass, SocketLimits } from "../http/socket";
 import { checkEvent, MAX_EVENT_BYTES, type NostrEvent } from "./event";
 
 /** Timings of the relay client; tests shorten them. */
@@ -48,6 +49,15 @@ export const answerKind = (reason: string): PublishAnswer["kind"] => {
   if (prefix === "blocked" || prefix === "invalid" || prefix === "pow" || prefix === "restricted")
     return "final";
   return "retry";
+};
+
+/**
+ * A relay's socket (`socketClass`): connected within the relay deadline, and cut off at a message far
+ * beyond any event (one over an event's size but under this is dropped unread by `BoundedRelay`).
+ */
+export const RELAY_SOCKET_LIMITS: SocketLimits = {
+  connectMs: RELAY_TIMINGS.connectMs,
+  maxMessageBytes: 4 * (MAX_EVENT_BYTES + 1_000),
 };
 
 /** The most events one query keeps from one relay. */
@@ -101,7 +111,7 @@ export class RelaySet {
 
   constructor(
     urls: readonly string[],
-    private readonly socket: typeof WebSocket,
+    private readonly socket: SocketClass,
     /** Called each time a relay connects (the outbox sends what waits). */
     private readonly onConnected: (url: string) => void,
     private readonly onStatus: (status: readonly RelayStatus[]) => void = () => undefined,
