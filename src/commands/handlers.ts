@@ -9,6 +9,7 @@ import { contactsHandlers } from "./contacts";
 import { zapsHandlers, zapsNeeds } from "./zaps";
 import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers, lightningNeeds } from "./lightning";
+import { channelOpenHandlers, channelOpenNeeds } from "./channel-open";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
@@ -62,6 +63,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   ImportLabels: importLabels,
   ...onchainHandlers,
   ...lightningHandlers,
+  ...channelOpenHandlers,
   ...lnurlHandlers,
   CreateReceive: createReceive,
   CheckReceived: checkReceived,
@@ -88,6 +90,7 @@ export const needs: Needs = {
   ShowSeed: "seed",
   ...onchainNeeds,
   ...lightningNeeds,
+  ...channelOpenNeeds,
   ...plusNeeds,
   ...lightningAddressNeeds,
   ...lnurlNeeds,

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../harness/until";
 import { DEFAULT_LSP_FEES, lspFeeMsat } from "../../harness/lsp";
@@ -237,6 +238,26 @@ describe("receiving over a just-in-time channel from the LSP", () => {
     } finally {
       h.hostility.set("lsp", scope, null);
       ok(await host.run({ _tag: "ChangeLsp", lsp: h.esploraUrl, connectionString: "", token: "" }));
+    }
+  }, 180_000);
+
+  it("a peer that accepts the connection and never speaks delays only the command that dialled it", async () => {
+    const held: Socket[] = [];
+    const silent = createServer((c) => held.push(c));
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", () => r()));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const connecting = host.run({ _tag: "ConnectPeer", address: `02${"42".repeat(32)}@127.0.0.1:${port}` });
+      const invoice = host.run({ _tag: "CreateInvoice", amountSats: 2_000n, labels: [] });
+      expect(await Promise.race([invoice.then(() => "invoice"), connecting.then(() => "connect")])).toBe(
+        "invoice",
+      );
+      ok(await invoice);
+      // The handshake's wait ends on its own, with the catalogue's words.
+      expect(await connecting).toMatchObject({ ok: false, error: { key: "swap.peer_not_found" } });
+    } finally {
+      for (const c of held) c.destroy();
+      await new Promise<void>((r) => silent.close(() => r()));
     }
   }, 180_000);
 });

@@ -16,7 +16,7 @@ import { decodeBolt11 } from "../engine/parse/bolt11";
 import { newEvent, type NewEvent } from "../events/make";
 import { type Handler, type HandlerContext, outcome } from "./context";
 import { InvalidInput, ServerUnavailable, type WalletError } from "../errors";
-import { call, INVOICE_EXPIRY_SECS, newInvoice, nodeOf, notRunning } from "./lightning";
+import { call, INVOICE_EXPIRY_SECS, newInvoice, nodeOf, sameNode } from "./lightning";
 import { msatToSatsUp } from "../engine/amount";
 
 const LSP_FAILED = "Failed to make a request to the LSP.";
@@ -115,13 +115,6 @@ interface Quote {
 
 const quote = (ln: LightningPort, amountSats: bigint): Effect.Effect<Quote, WalletError> =>
   fromLsp(() => ln.lspPost("fee", { amount_msat: amountSats * 1000n, pubkey: ln.node.nodeId }, readFeeQuote));
-
-/**
- * After a wait on the LSP with the queue released (`ctx.outside`): the node the wait began on must still be
- * the wallet's running one (a lock, a delete or a restart meanwhile ends the command), then it goes on.
- */
-const sameNode = (ctx: HandlerContext, ln: LightningPort): Effect.Effect<void, WalletError> =>
-  ctx.lightning === ln ? Effect.void : Effect.fail(notRunning());
 
 const feeTooHigh = (feeMsat: bigint) =>
   new InvalidInput({
