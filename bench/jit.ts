@@ -1,4 +1,4 @@
-import { postToLsp } from "../src/engine/lightning/lsp-http";
+import { postToLsp, readFeeQuote, readProposal } from "../src/engine/lightning/lsp-http";
 import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
 import { dialTcp, loadLdk } from "../harness/pipes";
@@ -45,15 +45,21 @@ export const benchJitReceive = async (world: Harness) => {
     });
     try {
       await node.connectPeer(lsp);
-      const fee = await postToLsp(world.esploraUrl, fetch, "fee", {
-        amount_msat: AMOUNT_MSAT.toString(),
-        pubkey: node.nodeId,
-      });
-      const own = node.createInvoice(AMOUNT_MSAT - BigInt(String(fee.fee_amount_msat)), "bench");
-      const { jit_bolt11 } = await postToLsp(world.esploraUrl, fetch, "proposal", {
-        bolt11: own.bolt11,
-        fee_id: fee.id,
-      });
+      const fee = await postToLsp(
+        world.esploraUrl,
+        fetch,
+        "fee",
+        { amount_msat: AMOUNT_MSAT.toString(), pubkey: node.nodeId },
+        readFeeQuote,
+      );
+      const own = node.createInvoice(AMOUNT_MSAT - fee.feeMsat, "bench");
+      const { jitBolt11: jit_bolt11 } = await postToLsp(
+        world.esploraUrl,
+        fetch,
+        "proposal",
+        { bolt11: own.bolt11, fee_id: fee.id },
+        readProposal,
+      );
       const t0 = performance.now();
       const paying = post(world, "/ln/pay", { bolt11: jit_bolt11 });
       await claimed;

@@ -131,3 +131,52 @@ test("a broadcast answered with a page instead of the txid records nothing, and 
   await importStateFile(page, file, "correct horse battery staple");
   await expect(page.getByTestId("onchain-balance")).toHaveText("100,000 sats");
 });
+
+test("a lightning address that cannot be read keeps its reason in view when an amount is typed", async ({
+  page,
+  esplora,
+}) => {
+  await createWallet(page);
+  // The world's LNURL service knows no such name: it refuses in its own words.
+  const { address } = await postJson(esplora, "/lnurl/pay", {
+    name: `known-${test.info().workerIndex}-${Date.now()}`,
+    min_sats: 1_000,
+    max_sats: 50_000,
+  });
+  const unknown = `nobody-${Date.now()}@${String(address).split("@")[1]}`;
+  await page.getByRole("link", { name: "Send" }).first().click();
+  await page.getByLabel("Address, invoice, lightning address or LNURL").fill(unknown);
+  await expect(page.getByRole("alert")).toContainText("Unknown user");
+  await page.getByLabel("Amount (sats)").fill("10");
+  // The amount changed, not what could not be read: the reason stays beside the disabled button.
+  await expect(page.getByRole("button", { name: "Confirm send" })).toBeDisabled();
+  await expect(page.getByRole("alert")).toContainText("Unknown user");
+});
+
+test("a server's long unbroken words wrap inside the failure dialog at 320 px", async ({ page, esplora }) => {
+  const scope = `wrap-${test.info().workerIndex}-${Date.now()}`;
+  await page.setViewportSize({ width: 320, height: 640 });
+  await hostileWallet(page, esplora, scope);
+  await fundOnchain(page, esplora, 100_000);
+  try {
+    await lie(esplora, scope, "broadcast-refused", { text: "X".repeat(400) });
+    await page.getByRole("link", { name: "Send" }).first().click();
+    await page.getByLabel("Address, invoice, lightning address or LNURL").fill(PAYEE);
+    await page.getByLabel("Amount (sats)").fill("20000");
+    await expect(page.getByTestId("send-fee")).toBeVisible();
+    await page.getByRole("button", { name: "Confirm send" }).click();
+    const dialog = page.getByRole("dialog", { name: "Payment failed" });
+    await expect(dialog).toContainText("XXXXXXXXXX");
+    const fits = await dialog.evaluate((d) => {
+      const box = d.getBoundingClientRect();
+      return {
+        dialog: d.scrollWidth <= d.clientWidth && box.right <= window.innerWidth,
+        text: [...d.querySelectorAll("p")].every((p) => p.scrollWidth <= p.clientWidth),
+        page: document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+      };
+    });
+    expect(fits).toEqual({ dialog: true, text: true, page: true });
+  } finally {
+    await lie(esplora, scope, null);
+  }
+});

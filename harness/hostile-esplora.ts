@@ -87,6 +87,11 @@ export const esploraLie = async (setting: HostileSetting<"esplora">, c: LieConte
       if (c.method === "POST" && c.path === "/tx")
         return reply({ text: "<!doctype html><html><body><h1>Transaction accepted</h1></body></html>" });
       return reply(await c.honest());
+    case "broadcast-refused":
+      // The node's refusal in its own words (`text`), however long; the transaction is not taken.
+      if (c.method === "POST" && c.path === "/tx")
+        return reply({ status: 400, text: String(setting.options.text ?? "bad-txns-inputs-missingorspent") });
+      return reply(await c.honest());
     case "broadcast-hang":
       if (c.method === "POST" && c.path === "/tx") return { kind: "hang" };
       return reply(await c.honest());

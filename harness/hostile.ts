@@ -4,7 +4,8 @@
  * world never see each other's lies: the Esplora API and the price feed answer dishonestly only under
  * `/hostile/<scope>/…` (the honest API stays at the root, for the world's own node and every other test), an
  * LNURL offer's scope is its name, the social-profile cache service lies under `/hostile/<scope>/primal`, the
- * relay under `ws://…/hostile/<scope>/nostr`, and a Cashu mint lies only under `<mint URL>/hostile/<scope>`.
+ * relay under `ws://…/hostile/<scope>/nostr`, the HTTP LSP under `/hostile/<scope>/lsp`, and a Cashu mint lies
+ * only under `<mint URL>/hostile/<scope>`.
  *
  *   POST /hostile {"service": "esplora", "scope": "t1", "mode": "fee-spike"}   → {"service", "scope", "mode"}
  *   POST /hostile {"service": "esplora", "scope": "t1", "mode": null}          → back to honest
@@ -34,6 +35,8 @@ export const HOSTILE_MODES = {
     "non-numeric-fees",
     /** `POST /tx` answers 200 with an HTML page instead of the txid, and drops the transaction. */
     "broadcast-lie",
+    /** `POST /tx` answers 400 with the `text` option (a refusal in the server's words, however long). */
+    "broadcast-refused",
     /** `POST /tx` is accepted and never answered (the transaction is not taken); every read is honest. */
     "broadcast-hang",
   ],
@@ -79,6 +82,13 @@ export const HOSTILE_MODES = {
   relay: [
     /** Zap receipts forged four ways besides the real ones (the `forms` option picks some). */
     "forged-receipts",
+  ],
+  /** The HTTP LSP under `/hostile/<scope>/lsp` (its API at `…/lsp/api/v1/`; see `harness/lsp.ts`). */
+  lsp: [
+    /** Accepts every request (info, fee, proposal) and never answers. */
+    "never-answers",
+    /** Answers every request with 50 MB of JSON. */
+    "huge-answer",
   ],
   /** Under `<mint URL>/hostile/<scope>` (e.g. `/cashu/hostile/t1`): the same mint and ledger, answering so. */
   cashu: [

@@ -13,13 +13,17 @@
  * Fees (defaults, all configurable): 0.4% of the amount (4,000 millionths) with a minimum of 2,000 sats,
  * rounded up to a whole sat; payments from 10,000 to 1,000,000 sats; a fee quote is valid for 10 minutes.
  * The channel opened is max(2 × amount, 100,000 sats), funded by the LSP, nothing pushed.
+ *
+ * The same LSP answers under `/hostile/<scope>/lsp/api/v1/…`, honestly unless `POST /hostile
+ * {"service":"lsp","scope":…,"mode":…}` makes it silent (`never-answers`) or flood (`huge-answer`).
  */
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { hex } from "@scure/base";
 import type { PaymentResult } from "../src/engine/lightning/node";
 import { parsePeerAddress } from "../src/engine/lightning/socket";
 import type { HarnessNode } from "./lightning";
-import { HttpError, parseJson, type RouteTable } from "./server";
+import type { HostileMode } from "./hostile";
+import { HttpError, parseJson, type Reply, type RouteTable } from "./server";
 import { until } from "./until";
 
 export interface LspFeeParams {
@@ -84,6 +88,21 @@ const msatOf = (body: Record<string, unknown>, key: string): bigint => {
   const text = typeof v === "number" && Number.isSafeInteger(v) ? String(v) : typeof v === "string" ? v : "";
   if (!/^\d{1,19}$/.test(text)) throw new HttpError(400, `${key} must be a whole number of millisats`);
   return BigInt(text);
+};
+
+/**
+ * The LSP's answer under `/hostile/<scope>/lsp` in `mode`: a request never answered (`never-answers`), or
+ * 50 MB of JSON (`huge-answer`). `honest` is the answer the LSP would give.
+ */
+export const lspLie = (mode: HostileMode<"lsp">, honest: () => Promise<Reply>): Promise<Reply> => {
+  switch (mode) {
+    case "never-answers":
+      return new Promise<Reply>(() => {});
+    case "huge-answer":
+      return Promise.resolve({ json: { fee_amount_msat: 1, id: "x", padding: "x".repeat(50_000_000) } });
+    default:
+      return honest();
+  }
 };
 
 export const startLsp = (h: HarnessNode, params: Partial<LspFeeParams> = {}): Lsp => {

@@ -14,6 +14,7 @@ import { blockJson, merkleBranch, statsFor, statusJson, txJson } from "./esplora
 import { FEE_ESTIMATES, PRICES } from "./fees";
 import { esploraLie, priceLie } from "./hostile-esplora";
 import { Hostility } from "./hostile";
+import { lspLie } from "./lsp";
 import { flipHex, scriptKey, scriptOfAddress, type World } from "./regtest";
 
 /** Esplora pages confirmed address history 25 at a time, after up to 50 mempool transactions. */
@@ -451,6 +452,13 @@ export const serve = (
       const scoped = full.match(/^\/hostile\/([a-z0-9-]{1,40})(\/.*)$/);
       if (scoped) {
         const [, scope, rest] = scoped as unknown as [string, string, string];
+        // The HTTP LSP (its routes and `/v1/info`, among the extra ones) under `/hostile/<scope>/lsp`.
+        const lspPath = rest.match(/^\/lsp(?:\/api)?(\/v1\/.*)$/);
+        if (lspPath) {
+          const honest = () => answer(method, lspPath[1]!, body, extra);
+          const lspMode = hostility.of("lsp", scope);
+          return send(res, lspMode ? await lspLie(lspMode.mode, honest) : await honest());
+        }
         const path = rest.replace(/^\/api(?=\/(?!v1\/price))/, "");
         const price = path.match(/^\/api\/v1\/price\/([A-Za-z]{3,5})$/);
         const priceMode = hostility.of("price", scope);

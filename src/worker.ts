@@ -63,7 +63,7 @@ crdtReady.catch(() => undefined);
  */
 let ldkLoaded: Promise<void> | null = null;
 const loadLdk = () => {
-  ldkLoaded ??= loadLdkStreaming(ldkWasm, () => import("lightningdevkit"));
+  ldkLoaded ??= loadLdkStreaming(ldkWasm, fetch(ldkWasm), () => import("lightningdevkit"));
   return ldkLoaded;
 };
 

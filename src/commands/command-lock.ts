@@ -36,4 +36,6 @@ export class CommandLock {
 /** A command's hold on the lock, which `outside` hands on and takes back. */
 export interface Hold {
   release: () => void;
+  /** The command handed the lock on (`outside`) and has not taken it back yet. */
+  away?: boolean;
 }

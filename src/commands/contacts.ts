@@ -4,6 +4,7 @@
  * Every field is written on its own, so edits of different fields on two devices both survive a merge.
  */
 import { Effect } from "effect";
+import { globalFetch } from "../engine/http/bounded";
 import type { ContactRecord, WalletDoc } from "../crdt/doc";
 import { makeChange } from "../crdt/doc";
 import { CacheFailed, cacheClient, type ProfileSearchResult } from "../engine/nostr/search";
@@ -177,7 +178,7 @@ const fromCache = (e: unknown) => {
 
 /** Global search of social profiles through the cache service (user_search, limit 10). */
 export const searchProfiles: Handler<"SearchProfiles"> = (cmd, ctx) => {
-  const client = cacheClient((input, init) => fetch(input, init), ctx.config?.nostr?.primal ?? "");
+  const client = cacheClient(globalFetch, ctx.config?.nostr?.primal ?? "");
   return Effect.map(
     ctx.outside(Effect.tryPromise({ try: () => client.search(cmd.query), catch: fromCache })),
     (results: ProfileSearchResult[]) => outcome(results),

@@ -28,7 +28,6 @@ setPoolSocket(WebSocket);
 const LONG = 240_000;
 const platform: Platform = {
   ...nodePlatform,
-  webSocket: WebSocket as unknown as typeof globalThis.WebSocket,
 };
 
 let h: Harness;

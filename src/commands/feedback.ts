@@ -4,7 +4,7 @@
  * service's status text, or 'try again' when it gave none.
  */
 import { Effect } from "effect";
-import { boundedFetch } from "../engine/http/bounded";
+import { boundedFetch, globalFetch } from "../engine/http/bounded";
 import { FeedbackRefused, sendFeedback } from "../engine/feedback/send";
 import { secretsOfWords } from "../engine/keys/held-secrets";
 import { nwcKeys } from "../engine/nwc/keys";
@@ -18,7 +18,7 @@ import { type Handler, type HandlerContext, outcome } from "./context";
 
 /** The form and its images within 30 s; the answer is a few bytes. */
 export const FEEDBACK_LIMITS = { timeoutMs: 30_000, maxBytes: 16_000 } as const;
-const http = boundedFetch((input, init) => fetch(input, init), FEEDBACK_LIMITS);
+const http = boundedFetch(globalFetch, FEEDBACK_LIMITS);
 
 /** At most this many images of at most 5 MB each. */
 export const MAX_IMAGES = 4;

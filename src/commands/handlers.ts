@@ -10,6 +10,7 @@ import { zapsHandlers, zapsNeeds } from "./zaps";
 import { exportLabels, importLabels } from "./labels";
 import { lightningHandlers, lightningNeeds } from "./lightning";
 import { channelHandlers, channelNeeds } from "./lightning-channels";
+import { channelOpenHandlers, channelOpenNeeds } from "./channel-open";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
@@ -43,6 +44,7 @@ export const handlers: { readonly [K in CommandTag]?: Handler<K> } = {
   ...onchainHandlers,
   ...lightningHandlers,
   ...channelHandlers,
+  ...channelOpenHandlers,
   ...lnurlHandlers,
   CreateReceive: createReceive,
   CheckReceived: checkReceived,
@@ -73,6 +75,7 @@ export const needs: Needs = {
   ...onchainNeeds,
   ...lightningNeeds,
   ...channelNeeds,
+  ...channelOpenNeeds,
   ...plusNeeds,
   ...lightningAddressNeeds,
   ...lnurlNeeds,

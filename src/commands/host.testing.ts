@@ -3,7 +3,6 @@
  * real engines: on-chain on the world's Esplora, lightning on LDK with peers through the world's proxy; and
  * the nostr engine alone on the world's nostr services.
  */
-import WebSocket from "ws";
 import { Link } from "../../harness/link";
 import { serveNostr } from "../../harness/nostr/standalone";
 import type { NostrWorld } from "../../harness/nostr/world";
@@ -52,7 +51,6 @@ export const openWorldHost = (
 export const nostrPlatform: Platform = {
   ...nodePlatform,
   loadLdk: async () => undefined,
-  webSocket: WebSocket as unknown as typeof globalThis.WebSocket,
 };
 
 /**

@@ -186,13 +186,23 @@ export class WalletHost {
       fetch: engines?.platform.fetch ?? null,
       loadFedimint: engines?.platform.loadFedimint ?? null,
       outside: (effect) =>
-        Effect.acquireUseRelease(
-          Effect.sync(() => hold.release()),
-          () => effect,
-          () =>
-            Effect.promise(async () => {
-              hold.release = await host.lock.acquire();
-            }),
+        // Nested inside another `outside`, the queue is already handed on: handing it on again would take
+        // back a turn that is not this command's, and the two would wait on each other for ever.
+        Effect.suspend(() =>
+          hold.away
+            ? effect
+            : Effect.acquireUseRelease(
+                Effect.sync(() => {
+                  hold.away = true;
+                  hold.release();
+                }),
+                () => effect,
+                () =>
+                  Effect.promise(async () => {
+                    hold.release = await host.lock.acquire();
+                    hold.away = false;
+                  }),
+              ),
         ),
       lifecycle: this.lifecycle(hold),
     };

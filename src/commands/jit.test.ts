@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../harness/until";
 import { DEFAULT_LSP_FEES, lspFeeMsat } from "../../harness/lsp";
@@ -193,6 +194,71 @@ describe("receiving over a just-in-time channel from the LSP", () => {
     await until("ready once confirmed", () =>
       other.node.channels().some((c) => c.peer === wallet && c.isUsable),
     );
+  }, 180_000);
+
+  it("a silent LSP delays only the commands that asked it, which end at its deadline; a flooding one is refused", async () => {
+    const scope = "jit-silent";
+    const lsp = `${h.esploraUrl}/hostile/${scope}/lsp`;
+    // The hostile scope answers honestly until told otherwise: the wallet takes it as its LSP.
+    ok(await host.run({ _tag: "ChangeLsp", lsp, connectionString: "", token: "" }));
+    h.hostility.set("lsp", scope, "never-answers");
+    try {
+      // More than every channel can take in: this receive needs the LSP.
+      const receiving = host.run({
+        _tag: "CreateReceive",
+        amountSats: 400_000n,
+        labels: [],
+        flavor: "lightning",
+      });
+      const changing = host.run({ _tag: "ChangeLsp", lsp: `${lsp}/`, connectionString: "", token: "" });
+      const invoice = host.run({ _tag: "CreateInvoice", amountSats: 2_000n, labels: [] });
+      expect(
+        await Promise.race([
+          invoice.then(() => "invoice"),
+          receiving.then(() => "receive"),
+          changing.then(() => "change"),
+        ]),
+      ).toBe("invoice");
+      ok(await invoice);
+      // The waits end on their own when the LSP's time is up, with the catalogue's words.
+      expect(await receiving).toMatchObject({ ok: false, error: { key: "receive.error_lsp_failed" } });
+      expect(await changing).toMatchObject({
+        ok: false,
+        error: { key: "settings.servers.error_lsp_change_failed" },
+      });
+
+      h.hostility.set("lsp", scope, "huge-answer");
+      expect(
+        await host.run({ _tag: "CreateReceive", amountSats: 400_000n, labels: [], flavor: "lightning" }),
+      ).toMatchObject({ ok: false, error: { key: "receive.error_lsp_failed" } });
+      expect(await host.run({ _tag: "EstimateReceiveFee", amountSats: 400_000n })).toMatchObject({
+        ok: false,
+        error: { key: "receive.error_lsp_failed" },
+      });
+    } finally {
+      h.hostility.set("lsp", scope, null);
+      ok(await host.run({ _tag: "ChangeLsp", lsp: h.esploraUrl, connectionString: "", token: "" }));
+    }
+  }, 180_000);
+
+  it("a peer that accepts the connection and never speaks delays only the command that dialled it", async () => {
+    const held: Socket[] = [];
+    const silent = createServer((c) => held.push(c));
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", () => r()));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const connecting = host.run({ _tag: "ConnectPeer", address: `02${"42".repeat(32)}@127.0.0.1:${port}` });
+      const invoice = host.run({ _tag: "CreateInvoice", amountSats: 2_000n, labels: [] });
+      expect(await Promise.race([invoice.then(() => "invoice"), connecting.then(() => "connect")])).toBe(
+        "invoice",
+      );
+      ok(await invoice);
+      // The handshake's wait ends on its own, with the catalogue's words.
+      expect(await connecting).toMatchObject({ ok: false, error: { key: "swap.peer_not_found" } });
+    } finally {
+      for (const c of held) c.destroy();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
   }, 180_000);
 });
 

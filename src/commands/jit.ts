@@ -10,13 +10,13 @@
  */
 import { Effect } from "effect";
 import type { LightningPort, LspInfo } from "../engine/lightning/live";
-import { LspRequestError } from "../engine/lightning/lsp-http";
+import { LspRequestError, readFeeQuote, readProposal } from "../engine/lightning/lsp-http";
 import { type Lsps2Client, Lsps2Refusal } from "../engine/lightning/lsps2";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { newEvent, type NewEvent } from "../events/make";
 import { type Handler, type HandlerContext, outcome } from "./context";
 import { InvalidInput, ServerUnavailable, type WalletError } from "../errors";
-import { call, INVOICE_EXPIRY_SECS, newInvoice, nodeOf } from "./lightning";
+import { call, INVOICE_EXPIRY_SECS, newInvoice, nodeOf, sameNode } from "./lightning";
 import { msatToSatsUp } from "../engine/amount";
 
 const LSP_FAILED = "Failed to make a request to the LSP.";
@@ -114,15 +114,7 @@ interface Quote {
 }
 
 const quote = (ln: LightningPort, amountSats: bigint): Effect.Effect<Quote, WalletError> =>
-  Effect.flatMap(
-    fromLsp(() => ln.lspPost("fee", { amount_msat: amountSats * 1000n, pubkey: ln.node.nodeId })),
-    (r) => {
-      const fee = r.fee_amount_msat;
-      const feeText = typeof fee === "number" || typeof fee === "string" ? String(fee) : "";
-      if (!/^\d+$/.test(feeText) || typeof r.id !== "string" || r.id === "") return Effect.fail(lspFailed());
-      return Effect.succeed({ feeMsat: BigInt(feeText), id: r.id });
-    },
-  );
+  fromLsp(() => ln.lspPost("fee", { amount_msat: amountSats * 1000n, pubkey: ln.node.nodeId }, readFeeQuote));
 
 const feeTooHigh = (feeMsat: bigint) =>
   new InvalidInput({
@@ -143,19 +135,37 @@ export const jitInvoice = (
   Effect.gen(function* () {
     const ln = yield* nodeOf(ctx);
     if (!needsChannel(ln, amountSats)) return null;
+    // Every wait on the LSP releases the command queue: a silent LSP delays only this receive, and its
+    // requests end at their deadline with the catalogue's words.
     const lsps2 = ln.lsps2();
-    if (lsps2) return yield* lsps2Invoice(lsps2, amountSats, labels, ctx);
-    const lsp = yield* lspOf(ln);
-    if (lsp === null) return null;
-    // The LSP opens the channel over this connection once the payer pays.
-    yield* call(() => ln.connect(lsp.address)).pipe(Effect.mapError(() => lspFailed()));
-    ln.node.keepConnected(lsp.pubkey, Date.now() + INVOICE_EXPIRY_SECS * 1000);
-    const q = yield* quote(ln, amountSats);
+    if (lsps2) {
+      const bought = yield* ctx.outside(lsps2Invoice(lsps2, amountSats, labels, ctx));
+      yield* sameNode(ctx, ln);
+      return bought;
+    }
+    const asked = yield* ctx.outside(
+      Effect.gen(function* () {
+        const lsp = yield* lspOf(ln);
+        if (lsp === null) return null;
+        // The LSP opens the channel over this connection once the payer pays.
+        yield* call(() => ln.connect(lsp.address)).pipe(Effect.mapError(() => lspFailed()));
+        ln.node.keepConnected(lsp.pubkey, Date.now() + INVOICE_EXPIRY_SECS * 1000);
+        return { lsp, q: yield* quote(ln, amountSats) };
+      }),
+    );
+    yield* sameNode(ctx, ln);
+    if (asked === null) return null;
+    const { lsp, q } = asked;
+    // A channel that opened meanwhile may take the payment after all: then the wallet's own invoice will do.
+    if (!needsChannel(ln, amountSats)) return null;
     const amountMsat = amountSats * 1000n;
     if (q.feeMsat >= amountMsat) return yield* Effect.fail(feeTooHigh(q.feeMsat));
     const own = yield* newInvoice(ln, ctx, amountMsat - q.feeMsat, labels.join(", "), labels);
-    const r = yield* fromLsp(() => ln.lspPost("proposal", { bolt11: own.result.bolt11, fee_id: q.id }));
-    const wrapped = typeof r.jit_bolt11 === "string" ? decodeBolt11(r.jit_bolt11) : null;
+    const r = yield* ctx.outside(
+      fromLsp(() => ln.lspPost("proposal", { bolt11: own.result.bolt11, fee_id: q.id }, readProposal)),
+    );
+    yield* sameNode(ctx, ln);
+    const wrapped = decodeBolt11(r.jitBolt11);
     // Only the same payment for the full amount, payable to the LSP, is shown to the payer.
     if (
       wrapped === null ||
@@ -189,12 +199,17 @@ export const estimateReceiveFee: Handler<"EstimateReceiveFee"> = (cmd, ctx) =>
     const ln = yield* nodeOf(ctx);
     if (!needsChannel(ln, cmd.amountSats)) return outcome({ feeSats: 0n, needsChannel: false });
     const lsps2 = ln.lsps2();
-    if (lsps2) {
-      const q = yield* fromLsps2(() => lsps2.quote(cmd.amountSats * 1000n));
-      return outcome({ feeSats: msatToSatsUp(q.feeMsat), needsChannel: true });
-    }
-    const lsp = yield* lspOf(ln);
-    if (lsp === null) return outcome({ feeSats: 0n, needsChannel: false });
-    const q = yield* quote(ln, cmd.amountSats);
-    return outcome({ feeSats: msatToSatsUp(q.feeMsat), needsChannel: true });
+    // The LSP is asked with the command queue released (the receive screen asks as the owner types).
+    const feeMsat = yield* ctx.outside(
+      lsps2
+        ? Effect.map(
+            fromLsps2(() => lsps2.quote(cmd.amountSats * 1000n)),
+            (q) => q.feeMsat,
+          )
+        : Effect.flatMap(lspOf(ln), (lsp) =>
+            lsp === null ? Effect.succeed(null) : Effect.map(quote(ln, cmd.amountSats), (q) => q.feeMsat),
+          ),
+    );
+    if (feeMsat === null) return outcome({ feeSats: 0n, needsChannel: false });
+    return outcome({ feeSats: msatToSatsUp(feeMsat), needsChannel: true });
   });

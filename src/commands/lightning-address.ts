@@ -18,7 +18,7 @@ import {
   myName,
   reserveName,
 } from "../engine/hermes/client";
-import { boundedFetch } from "../engine/http/bounded";
+import { boundedFetch, globalFetch } from "../engine/http/bounded";
 import { authSigner, GIFT_WRAP, openWrap } from "../engine/nostr/dm";
 import type { NostrEvent } from "../engine/nostr/event";
 import { nwcKeys } from "../engine/nwc/keys";
@@ -35,7 +35,7 @@ const WRAP_BACKDATE_S = 3 * 24 * 3600;
 const TOKEN_WORD = /^cashu[AB][A-Za-z0-9_=-]+$/;
 
 export const HERMES_LIMITS = { timeoutMs: 15_000, maxBytes: 16_000 } as const;
-const http = boundedFetch((input, init) => fetch(input, init), HERMES_LIMITS);
+const http = boundedFetch(globalFetch, HERMES_LIMITS);
 
 export const notConfigured = () =>
   new InvalidInput({

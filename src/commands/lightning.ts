@@ -42,6 +42,13 @@ export const notRunning = () =>
 export const nodeOf = (ctx: HandlerContext): Effect.Effect<LightningPort, WalletError> =>
   ctx.lightning ? Effect.succeed(ctx.lightning) : Effect.fail(notRunning());
 
+/**
+ * After a wait on the network with the queue released (`ctx.outside`): the node the wait began on must still
+ * be the wallet's running one (a lock, a delete or a restart meanwhile ends the command).
+ */
+export const sameNode = (ctx: HandlerContext, ln: LightningPort): Effect.Effect<void, WalletError> =>
+  ctx.lightning === ln ? Effect.void : Effect.fail(notRunning());
+
 /** Runs a node call; its errors become the wallet's (the node's message is meant for the owner). */
 export const call = <T>(f: () => T | Promise<T>): Effect.Effect<T, WalletError> =>
   Effect.tryPromise({

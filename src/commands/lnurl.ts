@@ -17,7 +17,7 @@ import {
   submitWithdraw,
   withdrawRangeSats,
 } from "../engine/lnurl";
-import { boundedFetch } from "../engine/http/bounded";
+import { boundedFetch, globalFetch } from "../engine/http/bounded";
 import { rootKey } from "../engine/keys/mnemonic";
 import { hex } from "@scure/base";
 import type { LnurlOffer } from "./command";
@@ -38,7 +38,7 @@ import { createInvoice } from "./lightning";
  * image), so a service that never answers or floods delays only the command that called it.
  */
 export const LNURL_LIMITS = { timeoutMs: 15_000, maxBytes: 512_000 } as const;
-const http: Fetch = boundedFetch((input, init) => fetch(input, init), LNURL_LIMITS);
+const http: Fetch = boundedFetch(globalFetch, LNURL_LIMITS);
 
 /** An LnurlError as the wallet's error: the service's own reason verbatim, else the catalogue's text. */
 export const fromLnurl = (e: unknown): WalletError => {

@@ -1,4 +1,4 @@
-import { boundedFetch } from "../engine/http/bounded";
+import { boundedFetch, globalFetch } from "../engine/http/bounded";
 import { startPriceFeed } from "../engine/price/feed";
 import type { WalletHost } from "./host";
 import type { WalletConfig } from "../config";
@@ -39,7 +39,7 @@ export const startWalletLoops = (host: WalletHost, config: WalletConfig): Wallet
 
   const price = startPriceFeed({
     // A price feed that hangs or floods is cut off; the feed tries again on its own schedule.
-    fetchFn: boundedFetch((input, init) => fetch(input, init), { timeoutMs: 10_000, maxBytes: 64_000 }),
+    fetchFn: boundedFetch(globalFetch, { timeoutMs: 10_000, maxBytes: 64_000 }),
     source: config.priceSource,
     fiat: () => host.fiat,
     onPrice: (s) => host.setLive({ price: s.price, fiat: s.fiatShown }),

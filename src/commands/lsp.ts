@@ -40,22 +40,27 @@ export const changeLsp: Handler<"ChangeLsp"> = (cmd, ctx) =>
         }),
       );
     const ln = yield* nodeOf(ctx);
-    yield* call(() =>
-      ln.changeLsp({
-        lsp: lsp || null,
-        connectionString: connectionString || null,
-        token: token || null,
-      }),
-    ).pipe(
-      // The LSP did not answer (or refused the token): the current one stays.
-      Effect.mapError(
-        () =>
-          new ServerUnavailable({
-            message: "Failed to make a request to the LSP.",
-            key: `${K}.error_lsp_change_failed`,
+    // The new LSP is asked with the command queue released: a silent one delays only this change.
+    yield* ctx
+      .outside(
+        call(() =>
+          ln.changeLsp({
+            lsp: lsp || null,
+            connectionString: connectionString || null,
+            token: token || null,
           }),
-      ),
-    );
+        ),
+      )
+      .pipe(
+        // The LSP did not answer (or refused the token): the current one stays.
+        Effect.mapError(
+          () =>
+            new ServerUnavailable({
+              message: "Failed to make a request to the LSP.",
+              key: `${K}.error_lsp_change_failed`,
+            }),
+        ),
+      );
     return outcome(null);
   });
 

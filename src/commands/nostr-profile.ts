@@ -4,6 +4,7 @@
  * Signed with the key in use (`nostr.ts`) and queued in the log for the engine's outbox.
  */
 import { Effect } from "effect";
+import { globalFetch } from "../engine/http/bounded";
 import { finalizeEvent } from "nostr-tools/pure";
 import {
   fetchPicture,
@@ -205,7 +206,7 @@ export const getPicture: Handler<"GetPicture"> = (cmd, ctx) =>
   ctx
     .outside(
       Effect.tryPromise({
-        try: () => fetchPicture((input, init) => fetch(input, init), cmd.url),
+        try: () => fetchPicture(globalFetch, cmd.url),
         catch: (e) =>
           new ServerUnavailable({
             message: e instanceof Error ? e.message : "The picture could not be read.",

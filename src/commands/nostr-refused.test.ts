@@ -25,7 +25,6 @@ const platform: Platform = {
   fetch: (i, init) => fetch(i, init),
   makeSocket: nodeWebSocket,
   loadLdk: async () => undefined,
-  webSocket: WebSocket as unknown as typeof globalThis.WebSocket,
 };
 
 let world: { nostr: NostrWorld; base: string; stop: () => Promise<void> };

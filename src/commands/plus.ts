@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect";
 import { makeChange, type NwcProfileRecord } from "../crdt/doc";
-import { boundedFetch } from "../engine/http/bounded";
+import { boundedFetch, globalFetch } from "../engine/http/bounded";
 import { nwcKeys } from "../engine/nwc/keys";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { fetchPlans, fetchSubscription, type Plan, PlusServiceError, subscribe } from "../engine/plus/client";
@@ -26,7 +26,7 @@ export const SUBSCRIPTION_INDEX = 0;
 const MONTH = 2 as const;
 
 export const PLUS_LIMITS = { timeoutMs: 15_000, maxBytes: 64_000 } as const;
-const http = boundedFetch((input, init) => fetch(input, init), PLUS_LIMITS);
+const http = boundedFetch(globalFetch, PLUS_LIMITS);
 
 const notConfigured = () =>
   new InvalidInput({ message: "Plus is not configured", key: "settings.plus.error_no_service" });

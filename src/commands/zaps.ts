@@ -3,6 +3,7 @@
  * own follow list), from the cache service's `zaps_feed`, a page of at most 100, older pages by `until`.
  */
 import { Effect } from "effect";
+import { globalFetch } from "../engine/http/bounded";
 import { npubEncode } from "nostr-tools/nip19";
 import { fetchZaps, type PrivateZapOpener, ZAPS_LIMITS, ZapsFailed } from "../engine/nostr/zaps";
 import { openPrivateZap } from "../engine/nostr/zap-request";
@@ -33,7 +34,7 @@ export const followedKeys = (ctx: HandlerContext): string[] => {
 };
 
 /** The key each person's pay server signs zap receipts with, read once per person for a while (NIP-57 F). */
-const zapSigners = new ZapSigners((i, init) => fetch(i, init));
+const zapSigners = new ZapSigners(globalFetch);
 
 /** Opens the private zaps addressed to the owner's key with that key; others' private zaps stay closed. */
 export const ownerOpener =
@@ -63,7 +64,7 @@ const friendZaps = (
       Effect.tryPromise({
         try: () =>
           fetchZaps(
-            (i, init) => fetch(i, init),
+            globalFetch,
             ctx.config?.nostr?.primal ?? "",
             keys,
             cmd.until ?? undefined,

@@ -8,7 +8,8 @@
 import type { WalletConfig } from "../config";
 import type { States } from "../projections";
 import type { LightningHooks, LightningPort } from "./lightning/live";
-import type { WebSocketFactory } from "./lightning/socket";
+import type { FetchFn } from "./http/bounded";
+import type { WebSocketFactory } from "./http/socket";
 import type { BlobStore } from "./lightning/store";
 import type { NostrHooks, NostrPort } from "./nostr/live";
 import type { NwcHooks, NwcPort } from "./nwc/service";
@@ -38,7 +39,9 @@ export interface EngineHooks {
 
 /** Where the wallet runs (the browser's worker, or Node for tests and benches): what engines need of it. */
 export interface Platform {
-  readonly fetch: typeof fetch;
+  /** The platform's own fetch: engines reach servers only through `boundedFetch` over it. */
+  readonly fetch: FetchFn;
+  /** The platform's own sockets: engines open them only through `src/engine/http/socket.ts`. */
   readonly makeSocket: WebSocketFactory;
   /** Loads and initialises LDK's wasm, once however often it is called. */
   readonly loadLdk: () => Promise<void>;
@@ -47,8 +50,6 @@ export interface Platform {
    * cannot run (then federations cannot be joined or used).
    */
   readonly loadFedimint?: FedimintLoader;
-  /** The WebSocket class relay clients use; the global one when absent (Node tests give the `ws` package's). */
-  readonly webSocket?: typeof WebSocket;
 }
 
 /** Everything an engine starts from: the wallet's servers, its unlocked seed, a sealed store and its hooks. */

@@ -51,7 +51,8 @@ const onchainItem = (t: OnchainTx, labels: readonly string[]): ActivityItem => {
     contacts: [],
     amount_sats: amount < 0n ? -amount : amount,
     inbound: !t.outgoing,
-    last_updated: t.confirmation?.blockTime ?? 0,
+    // A dropped transaction is over, not pending: it is dated when the wallet found it gone.
+    last_updated: t.dropped ? Math.floor((t.droppedAt ?? t.seenAt) / 1000) : (t.confirmation?.blockTime ?? 0),
     privacy_level: "NotAvailable",
     seen_at: Math.floor(t.seenAt / 1000),
     dropped: t.dropped,

@@ -18,6 +18,11 @@ export interface OnchainTx {
     readonly blockTime: number;
   } | null;
   readonly dropped: boolean;
+  /**
+   * When the wallet found it gone (event time, ms): a final state, whatever the server had claimed of it
+   * before (a "confirmation" a lying server made up ends here too). Null while it is not dropped.
+   */
+  readonly droppedAt: number | null;
   readonly replacedBy: string | null;
 }
 
@@ -67,6 +72,7 @@ export const onchainProjection = projection<OnchainState, OnchainState>({
           seenAt: prior?.seenAt ?? e.at,
           confirmation: prior?.confirmation ?? null,
           dropped: false,
+          droppedAt: null,
           replacedBy: null,
         });
         return s;
@@ -77,6 +83,7 @@ export const onchainProjection = projection<OnchainState, OnchainState>({
           ...t,
           confirmation: { height, blockHash, blockTime },
           dropped: false,
+          droppedAt: null,
           replacedBy: null,
         }));
         return s;
@@ -89,6 +96,7 @@ export const onchainProjection = projection<OnchainState, OnchainState>({
           ...t,
           confirmation: null,
           dropped: true,
+          droppedAt: e.at,
           replacedBy: e.payload.replacedBy,
         }));
         return s;

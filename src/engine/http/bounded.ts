@@ -29,6 +29,12 @@ export class AnswerTooLarge extends Data.TaggedError("AnswerTooLarge")<{
 
 export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
+/**
+ * The platform's own fetch, unbounded: only for handing to `boundedFetch` (or to a client that wraps it
+ * so). Nothing outside `src/engine/http` reads the global `fetch` (the linter refuses it).
+ */
+export const globalFetch: FetchFn = (input, init) => fetch(input, init);
+
 const urlOf = (input: string | URL | Request): string =>
   typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
 

@@ -5,6 +5,8 @@
  * first moment, while the bindings' script loads, and the bindings then instantiate the compiled module.
  * The wasm is fetched once, and compiled from its own response (no copy), so its compiled code is cached.
  */
+import type { FetchFn } from "../http/bounded";
+
 type Bindings = { readonly initializeWasmWebFetch: (uri: string) => Promise<void> };
 
 /**
@@ -18,11 +20,11 @@ export const initializeWith = (
   uri: string,
   compiled: Promise<WebAssembly.Module>,
 ): Promise<void> => {
-  const g = globalThis as { fetch: typeof fetch };
+  const g = globalThis as { fetch: FetchFn };
   const ownFetch = g.fetch;
   const ownInstantiate = WebAssembly.instantiateStreaming;
   g.fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
-    input === uri ? Promise.resolve(new Response(null)) : ownFetch(input, init)) as typeof fetch;
+    input === uri ? Promise.resolve(new Response(null)) : ownFetch(input, init)) as FetchFn;
   WebAssembly.instantiateStreaming = async (_source, imports) => {
     const module = await compiled;
     return { module, instance: await WebAssembly.instantiate(module, imports) };
@@ -36,14 +38,18 @@ export const initializeWith = (
   }
 };
 
-/** Imports LDK's bindings and instantiates its wasm from `wasmUrl`, both under way at once. */
+/**
+ * Imports LDK's bindings and instantiates its wasm, the app's own file at `wasmUrl` as `wasm` answers it
+ * (the platform reads it from the app's origin), both under way at once.
+ */
 export const loadLdkStreaming = async (
   wasmUrl: string,
+  wasm: Promise<Response>,
   importBindings: () => Promise<Bindings>,
 ): Promise<void> => {
   // The response itself, not a copy: the browser keeps the compiled code of a response it can tell
   // again (the service worker's cache), and a later start reads it instead of compiling.
-  const compiled = WebAssembly.compileStreaming(fetch(wasmUrl));
+  const compiled = WebAssembly.compileStreaming(wasm);
   compiled.catch(() => undefined);
   const bindings = await importBindings();
   await initializeWith(bindings, wasmUrl, compiled);

@@ -9,7 +9,8 @@ import type { ChannelSnapshot, Network } from "../../events/types";
 import { type EsploraClient, makeEsplora } from "../onchain/esplora";
 import { EsploraChain } from "./chain";
 import { type ChannelInfo, INVOICE_EXPIRY_SECS, LightningNode, type NodeEvent } from "./node";
-import { postToLsp } from "./lsp-http";
+import type { FetchFn } from "../http/bounded";
+import { fetchLspInfo, type LspSchema, postToLsp } from "./lsp-http";
 import { Lsps2Client } from "./lsps2";
 import { FAILURE_TEXT } from "./policy";
 import { lightningSeed } from "./seed";
@@ -59,7 +60,7 @@ export interface LightningDeps {
   /** An LSPS2 LSP instead of the HTTP one: its connection string and token. */
   readonly lsps?: { readonly connectionString: string; readonly token: string } | null;
   readonly makeSocket: WebSocketFactory;
-  readonly fetch: typeof fetch;
+  readonly fetch: FetchFn;
   /** Signs (without broadcasting) an on-chain payment of `sats` to `script`, recording it. */
   readonly fund: (script: Uint8Array, sats: bigint) => Promise<Funding>;
   /** A fresh script of the on-chain wallet for swept outputs. */
@@ -115,10 +116,11 @@ export interface LightningPort {
   /** The LSP's node, fetched once; null when none is configured. */
   readonly lsp: () => Promise<LspInfo | null>;
   /**
-   * POSTs JSON to the configured LSP's HTTP API (`path` under `{lsp}/api/v1/`); answers its JSON. Throws
-   * `LspRequestError` with the LSP's own words when it refuses, or when none is configured or reachable.
+   * POSTs JSON to the configured LSP's HTTP API (`path` under `{lsp}/api/v1/`), bounded by `LSP_LIMITS`;
+   * answers what `schema` reads of its JSON. Throws `LspRequestError` with the LSP's own words when it
+   * refuses, or when none is configured, it is unreachable, silent past the deadline or answers nonsense.
    */
-  readonly lspPost: (path: string, body: unknown) => Promise<Record<string, unknown>>;
+  readonly lspPost: <T>(path: string, body: unknown, schema: LspSchema<T>) => Promise<T>;
   /** The LSPS2 client of the configured LSP, or null when the LSP is an HTTP one (or none). */
   readonly lsps2: () => Lsps2Client | null;
   /** The lightning service in use (get_configured_lsp). */
@@ -151,24 +153,11 @@ export const snapshotOf = (channels: readonly ChannelInfo[]): ChannelSnapshot[] 
     is_ready: c.isReady,
   }));
 
-export const fetchLspInfo = async (lsp: string, fetchFn: typeof fetch): Promise<LspInfo> => {
-  const r = await fetchFn(`${lsp.replace(/\/+$/, "")}/api/v1/info`);
-  if (!r.ok) throw new Error("Failed to make a request to the LSP.");
-  const info = (await r.json()) as {
-    pubkey?: string;
-    connection_methods?: { type?: string; address?: string; port?: number }[];
-  };
-  const method = info.connection_methods?.find((m) => m.address && m.port);
-  if (!info.pubkey || !method?.address || !method.port)
-    throw new Error("Failed to make a request to the LSP.");
-  return { pubkey: info.pubkey, address: { pubkey: info.pubkey, host: method.address, port: method.port } };
-};
-
 /** The engine on a wallet's servers, with the platform's WebSocket and fetch (browser worker or Node). */
 export const startLightningOn = (
   servers: LightningServers,
   hooks: LightningHooks,
-  platform: { readonly makeSocket: WebSocketFactory; readonly fetch: typeof fetch },
+  platform: { readonly makeSocket: WebSocketFactory; readonly fetch: FetchFn },
 ): Promise<LightningPort> =>
   startLightning({
     ...hooks,
@@ -367,7 +356,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     node: started,
     logs: () => [...lines],
     lsp,
-    lspPost: (path, body) => postToLsp(settings.lsp, deps.fetch, path, body),
+    lspPost: (path, body, schema) => postToLsp(settings.lsp, deps.fetch, path, body, schema),
     lsps2: () => lsps2,
     lspSettings: () => settings,
     changeLsp: async (next) => {

@@ -2,6 +2,7 @@
  * A byte stream to a lightning peer, whatever carries it: a browser WebSocket (direct to a WebSocket-capable
  * node or through a WebSocket-to-TCP proxy), or a TCP socket in the local world. The node only sees `Pipe`s.
  */
+import { boundedSockets, type SocketLimits, type WebSocketFactory } from "../http/socket";
 export interface Pipe {
   readonly send: (data: Uint8Array) => void;
   readonly close: () => void;
@@ -10,28 +11,22 @@ export interface Pipe {
   onClose: () => void;
 }
 
-/** The subset of the WebSocket API (browser or the `ws` package) a pipe needs. */
-export interface WebSocketLike {
-  binaryType: string;
-  readonly readyState: number;
-  send(data: Uint8Array): void;
-  close(): void;
-  onopen: ((ev: unknown) => void) | null;
-  onmessage: ((ev: { data: unknown }) => void) | null;
-  onclose: ((ev: unknown) => void) | null;
-  onerror: ((ev: unknown) => void) | null;
-}
+export type { WebSocketFactory, WebSocketLike } from "../http/socket";
 
-export type WebSocketFactory = (url: string) => WebSocketLike;
+/**
+ * A peer's socket: connected within the deadline, and no message larger than a lightning message could
+ * need (the proxy forwards TCP reads, each far below this); a peer over it is cut off.
+ */
+export const PEER_SOCKET_LIMITS: SocketLimits = { connectMs: 10_000, maxMessageBytes: 1_000_000 };
 
-/** Opens a WebSocket and answers a pipe once it is connected; rejects after `timeoutMs`. */
+/** Opens a bounded WebSocket and answers a pipe once it is connected; rejects after `timeoutMs`. */
 export const openWebSocketPipe = (
   url: string,
   makeSocket: WebSocketFactory,
-  timeoutMs = 10_000,
+  timeoutMs = PEER_SOCKET_LIMITS.connectMs,
 ): Promise<Pipe> =>
   new Promise((resolve, reject) => {
-    const ws = makeSocket(url);
+    const ws = boundedSockets(makeSocket, { ...PEER_SOCKET_LIMITS, connectMs: timeoutMs })(url);
     ws.binaryType = "arraybuffer";
     let open = false;
     const pipe: Pipe = {
@@ -40,14 +35,8 @@ export const openWebSocketPipe = (
       onData: () => {},
       onClose: () => {},
     };
-    const timer = setTimeout(() => {
-      if (open) return;
-      ws.close();
-      reject(new Error(`Could not reach ${url}`));
-    }, timeoutMs);
     ws.onopen = () => {
       open = true;
-      clearTimeout(timer);
       resolve(pipe);
     };
     ws.onmessage = (ev) => {
@@ -55,8 +44,8 @@ export const openWebSocketPipe = (
       if (d instanceof ArrayBuffer) pipe.onData(new Uint8Array(d));
       else if (ArrayBuffer.isView(d)) pipe.onData(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
     };
+    // Closed by the peer, or cut off by the bounds (not connected in time, a message over the cap).
     ws.onclose = () => {
-      clearTimeout(timer);
       if (open) pipe.onClose();
       else reject(new Error(`Could not reach ${url}`));
     };

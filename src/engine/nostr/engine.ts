@@ -1,4 +1,5 @@
 import type { Engine } from "../engine";
+import { socketClass } from "../http/socket";
 
 /**
  * The nostr engine (relays and the outbox). A wallet that never used nostr never connects to a relay: it
@@ -9,8 +10,12 @@ export const nostrEngine: Engine<"nostr"> = {
   needed: (states) => states.nostr.identity !== null || states.nostr.outbox.size > 0,
   onDemand: true,
   start: async ({ config, platform, hooks }) => {
-    const { makeNostrPort } = await import("./live");
-    const socket = platform.webSocket ?? globalThis.WebSocket;
+    const [{ makeNostrPort }, { RELAY_SOCKET_LIMITS }] = await Promise.all([
+      import("./live"),
+      import("./relays"),
+    ]);
+    // Relays are opened through the bounded sockets: a connect deadline and a cap on each message.
+    const socket = socketClass(platform.makeSocket, RELAY_SOCKET_LIMITS);
     const servers = config.nostr;
     return makeNostrPort(servers?.relays ?? [], socket, hooks, {
       fetch: platform.fetch,

@@ -4,6 +4,7 @@
  */
 import type { Filter } from "nostr-tools/filter";
 import type { FetchFn } from "../http/bounded";
+import type { SocketClass } from "../http/socket";
 import { type uploadAuth, uploadPicture } from "./blossom";
 import { fetchCachedProfile, MissingCache } from "./cache";
 import { type AuthSigner, authBefore, authedQuery } from "./inbox";
@@ -52,7 +53,7 @@ export interface NostrHooks extends OutboxHooks {
 
 export const makeNostrPort = (
   urls: readonly string[],
-  socket: typeof WebSocket,
+  socket: SocketClass,
   hooks: NostrHooks,
   http: NostrHttp,
   timings: RelayTimings = RELAY_TIMINGS,

@@ -7,6 +7,7 @@
 import { AbstractRelay } from "nostr-tools/abstract-relay";
 import type { Filter } from "nostr-tools/filter";
 import { verifyEvent } from "nostr-tools/pure";
+import type { SocketClass, SocketLimits } from "../http/socket";
 import { checkEvent, MAX_EVENT_BYTES, type NostrEvent } from "./event";
 
 /** Timings of the relay client; tests shorten them. */
@@ -58,6 +59,15 @@ export const QUERY_PAGE = 500;
 /** The most events one query keeps from one relay, over all its pages. */
 export const MAX_QUERY_EVENTS = 10_000;
 
+/**
+ * A relay's socket (`socketClass`): connected within the relay deadline, and cut off at a message far
+ * beyond any event (one over an event's size but under this is dropped unread by `BoundedRelay`).
+ */
+export const RELAY_SOCKET_LIMITS: SocketLimits = {
+  connectMs: RELAY_TIMINGS.connectMs,
+  maxMessageBytes: 4 * (MAX_EVENT_BYTES + 1_000),
+};
+
 /** nostr-tools' relay, reading no message larger than one event may be. */
 class BoundedRelay extends AbstractRelay {
   override _onmessage(ev: MessageEvent<unknown>): void {
@@ -106,7 +116,7 @@ export class RelaySet {
 
   constructor(
     urls: readonly string[],
-    private readonly socket: typeof WebSocket,
+    private readonly socket: SocketClass,
     /** Called each time a relay connects (the outbox sends what waits). */
     private readonly onConnected: (url: string) => void,
     private readonly onStatus: (status: readonly RelayStatus[]) => void = () => undefined,

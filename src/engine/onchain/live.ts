@@ -3,6 +3,7 @@
  * memory (the last scan, keyed by tip and mempool); everything durable is in the events it returns.
  */
 import { hex } from "@scure/base";
+import { type FetchFn, globalFetch } from "../http/bounded";
 import { Effect } from "effect";
 import {
   InsufficientFunds,
@@ -68,7 +69,7 @@ export const makeOnchainPort = (
   mnemonic: string,
   network: Network,
   esploraUrl: string,
-  fetchFn: typeof fetch = (input, init) => fetch(input, init),
+  fetchFn: FetchFn = globalFetch,
   options: EsploraOptions = {},
 ): OnchainPort => {
   const account = new Bip84Account(rootKey(mnemonic), network);

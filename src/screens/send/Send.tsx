@@ -97,6 +97,8 @@ export function Send() {
   const [offer, setOffer] = useState<LnurlOffer | null>(null);
   const [fee, setFee] = useState<Fee | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** Why the LNURL could not be read: shown until the destination changes, whatever amount is typed. */
+  const [lnurlError, setLnurlError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
   const [whyFees, setWhyFees] = useState(false);
@@ -139,6 +141,7 @@ export function Send() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: `errorText` only formats an error for display
   useEffect(() => {
     setOffer(null);
+    setLnurlError(null);
     if (!lnurl) return;
     let current = true;
     client
@@ -148,7 +151,7 @@ export function Send() {
         if (o.tag === "withdrawRequest") navigate(`/redeem?lnurl=${encodeURIComponent(lnurl)}`);
         else setOffer(o);
       })
-      .catch((e) => current && setError(errorText(e)));
+      .catch((e) => current && setLnurlError(errorText(e)));
     return () => {
       current = false;
     };
@@ -461,6 +464,7 @@ export function Send() {
         <ErrorBox
           text={
             parsed.problem ??
+            lnurlError ??
             (problem ? t(problem, { amount: fmt.sats(amountSats) }) : null) ??
             (request && !route ? t("send.error_address") : null) ??
             error
