@@ -82,8 +82,9 @@ describe("receiving over a just-in-time channel from an LSPS2 LSP", () => {
     await until("paid", async () => (await check(shown.paymentHash)).paid === "lightning_paid");
     expect(await check(shown.paymentHash)).toEqual({ paid: "lightning_paid", amountSats: 48_000n });
     await until("balance", () => views.balance?.lightning === 48_000n);
-    const open = (views.activity?.items ?? []).find((i) => i.kind === "ChannelOpen");
-    expect(ok(await host.run({ _tag: "GetChannelEvent", id: open?.id ?? "" }))).toMatchObject({
+    expect((views.activity?.items ?? []).filter((i) => i.kind === "ChannelOpen")).toEqual([]);
+    const open = views.channels?.[0]?.channel_id ?? "";
+    expect(ok(await host.run({ _tag: "GetChannelEvent", id: open }))).toMatchObject({
       fee_sats: 2_000n,
       capacity_sats: 100_000n,
     });
