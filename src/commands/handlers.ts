@@ -12,6 +12,7 @@ import { lightningHandlers, lightningNeeds } from "./lightning";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
+import { getReceiveLimits } from "./receive-limits";
 import { sendFeedbackCommand } from "./feedback";
 import { plusHandlers, plusNeeds } from "./plus";
 import { lightningAddressHandlers, lightningAddressNeeds } from "./lightning-address";
@@ -66,6 +67,7 @@ export const handlers: { readonly [K in Exclude<CommandTag, HostCommands>]?: Han
   CreateReceive: createReceive,
   CheckReceived: checkReceived,
   EstimateReceiveFee: estimateReceiveFee,
+  GetReceiveLimits: getReceiveLimits,
   ...lspHandlers,
   ...ecashHandlers,
   ...resyncHandlers,
@@ -100,6 +102,7 @@ export const needs: Needs = {
   ...zapsNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
+  GetReceiveLimits: "lightning",
   GetNwcUri: "nwc",
   ApproveNwcInvoice: "lightning",
 };

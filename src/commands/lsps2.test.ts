@@ -68,6 +68,11 @@ describe("receiving over a just-in-time channel from an LSPS2 LSP", () => {
       connectionString: h.lsps2.connectionString,
       token: DEFAULT_LSPS_TOKEN,
     });
+    // What the LSP's menu states: channels for payments from 10,000 sats up to 5,000,000.
+    expect(ok(await host.run({ _tag: "GetReceiveLimits" }))).toEqual({
+      channelMinSats: 10_000n,
+      maxSats: 5_000_000n,
+    });
     expect(ok(await host.run({ _tag: "EstimateReceiveFee", amountSats: 50_000n }))).toEqual({
       feeSats: 2_000n,
       needsChannel: true,
