@@ -27,6 +27,13 @@ test("a new wallet receives over lightning through a channel the LSP opens just 
   await expect(page.getByRole("status")).toContainText("48,000 sats arrived over lightning");
 
   await page.getByRole("link", { name: "Home" }).last().click();
-  await expect(page.getByRole("button", { name: /Lightning.*48,000 sats/ }).first()).toBeVisible();
-  await expect(page.getByText("Channel open").first()).toBeVisible();
+  // One row: what arrived, with the LSP's setup fee in its details (not the channel's size beside it).
+  await page
+    .getByRole("button", { name: /Lightning.*48,000 sats/ })
+    .first()
+    .click();
+  const details = page.getByRole("dialog", { name: "Received" });
+  await expect(details.getByText("2,000 sats")).toBeVisible();
+  await details.getByRole("button", { name: "Close" }).click();
+  await expect(page.getByText("Channel open")).toHaveCount(0);
 });

@@ -24,16 +24,43 @@ const children = [
   }),
 ];
 
-const waitFor = async (url, tries = 120) => {
+const lnurlPort = Number(process.env.LNURL_PORT ?? 3003);
+
+/** Waits until `url` answers (`ok` or, with `anyAnswer`, any HTTP answer: the server listens). */
+const waitFor = async (url, { tries = 240, headers = {}, anyAnswer = false } = {}) => {
   for (let i = 0; i < tries; i++) {
     try {
-      if ((await fetch(url)).ok) return true;
+      const r = await fetch(url, { headers });
+      if (r.ok || anyAnswer) return true;
     } catch {
       // not up yet
     }
     await new Promise((r) => setTimeout(r, 500));
   }
   return false;
+};
+
+/**
+ * Every part of the world the wallet talks to, each asked as the wallet asks it: a newcomer who opens the
+ * address at once meets working ecash, nostr and lightning, not the ones still starting.
+ */
+const parts = [
+  ["Esplora", `${esplora}/blocks/tip/height`],
+  ["LSP", `${esplora}/api/v1/info`],
+  ["Cashu mint", `${esplora}/cashu/v1/info`],
+  ["nostr relay", `${esplora}/nostr`, { headers: { accept: "application/nostr+json" } }],
+  ["Plus and lightning addresses", `${esplora}/plus/plans`],
+  ["LNURL", `http://127.0.0.1:${lnurlPort}/`, { anyAnswer: true }],
+  ["wallet", `http://127.0.0.1:${port}/`],
+];
+
+const worldAnswers = async () => {
+  for (const [name, url, opts] of parts)
+    if (!(await waitFor(url, opts))) {
+      console.error(`The ${name} did not answer at ${url}.`);
+      return false;
+    }
+  return true;
 };
 
 let stopping = false;
@@ -55,7 +82,7 @@ process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 for (const c of children) c.on("exit", (code) => stop(code ?? 0));
 
-if ((await waitFor(`${esplora}/blocks/tip/height`)) && (await waitFor(`http://127.0.0.1:${port}/`))) {
+if (await worldAnswers()) {
   console.log(`\nThe wallet runs on a local regtest chain. Open http://localhost:${port}`);
   console.log(`Fund it: npm run faucet -- <address> [sats]   Mine: npm run mine -- [blocks]\n`);
 } else {

@@ -194,6 +194,11 @@ export interface CommandSpecs {
   /** The channel setup fee the LSP asks for a lightning receive of `amountSats` (0 when none is needed). */
   EstimateReceiveFee: { input: { amountSats: bigint }; output: { feeSats: bigint; needsChannel: boolean } };
   /**
+   * A lightning receive's bounds as the LSP states them: the smallest payment it opens a channel for, and
+   * the most a receive can ask now (the channels' room or the LSP's most); null where it says nothing.
+   */
+  GetReceiveLimits: { input: Empty; output: { channelMinSats: bigint | null; maxSats: bigint | null } };
+  /**
    * Whether the request's invoice or address was paid; polled by the receive screen. `refused`: a payment
    * came but went back to its payer, because the LSP kept more of it than the fee it promised.
    */

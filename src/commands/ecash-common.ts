@@ -12,6 +12,16 @@ import type { HandlerContext } from "./context";
 export const FEDERATION_CONNECT_FAILED = "Failed to connect to a federation.";
 export const INVALID_ARGUMENTS = "Invalid Arguments were given";
 
+/** 'Failed to connect to a federation.', with its catalogue key. */
+export const connectFailed = (message: string = FEDERATION_CONNECT_FAILED) =>
+  new ServerUnavailable({ message, key: "errors.federation_connect_failed" });
+/** 'Invalid Arguments were given' (a code or token that is none), with its catalogue key. */
+export const invalidArguments = () =>
+  new InvalidInput({ message: INVALID_ARGUMENTS, key: "errors.invalid_arguments" });
+/** 'Satoshi amount is invalid', with its catalogue key. */
+export const invalidAmount = () =>
+  new InvalidInput({ message: "Satoshi amount is invalid", key: "errors.invalid_amount" });
+
 const notRunning = () =>
   new WalletState({ message: "The ecash engine is not running yet.", key: "error_ecash_not_ready" });
 
@@ -21,7 +31,7 @@ export const portOf = (ctx: HandlerContext): Effect.Effect<EcashPort, WalletErro
 /** An adapter's failure as the wallet's: unreachable custodians, insufficient ecash, refusals. */
 export const asWalletError = (e: unknown): WalletError => {
   if (e instanceof EcashFailure) {
-    if (e.unreachable) return new ServerUnavailable({ message: e.message });
+    if (e.unreachable) return connectFailed(e.message);
     if (e.message === "Insufficient balance")
       return new InsufficientFunds({ message: e.message, key: "send.error_low_balance" });
     return new InvalidInput({
@@ -31,7 +41,7 @@ export const asWalletError = (e: unknown): WalletError => {
     });
   }
   if (typeof e === "object" && e !== null && "_tag" in e) return e as WalletError;
-  return new ServerUnavailable({ message: FEDERATION_CONNECT_FAILED });
+  return connectFailed();
 };
 
 /** Asks the custodian with the command queue released; its answer (or failure) once it came. */
@@ -43,10 +53,11 @@ export const custodian = (ctx: HandlerContext, id: string) => {
   return c?.joined ? c : null;
 };
 
-export const noFederation = () => new InvalidInput({ message: "No from/to federation" });
+export const noFederation = () =>
+  new InvalidInput({ message: "No from/to federation", key: "errors.no_federation" });
 
 export const positive = (amountSats: bigint) =>
-  amountSats > 0n ? Effect.void : Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
+  amountSats > 0n ? Effect.void : Effect.fail(invalidAmount());
 
 export const atMost = (amountSats: bigint, balance: bigint) =>
   amountSats <= balance

@@ -9,7 +9,7 @@
 import { Effect } from "effect";
 import { InsufficientFunds, InvalidInput } from "../errors";
 import type { Handler, HandlerContext } from "./context";
-import { ask, atMost, custodian, noFederation, portOf, positive } from "./ecash-common";
+import { ask, atMost, custodian, invalidAmount, noFederation, portOf, positive } from "./ecash-common";
 import { jitInvoice } from "./jit";
 import { newInvoice, nodeOf } from "./lightning";
 import { outcome } from "./context";
@@ -36,7 +36,7 @@ export const quoteEcashTransfer: Handler<"QuoteEcashTransfer"> = (cmd, ctx) =>
     const sweep = cmd.amountSats === from.balance;
     let amount = cmd.amountSats;
     for (let attempt = 0; ; attempt++) {
-      if (amount <= 0n) return yield* Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
+      if (amount <= 0n) return yield* Effect.fail(invalidAmount());
       const invoice = yield* ask(ctx, () => port.receiveQuote(to.mint, amount, "transfer"));
       const quote = yield* ask(ctx, () => port.meltQuote(from.mint, invoice.bolt11));
       // Back in the queue: the balance as the log has it now (another payment may have spent from it).
@@ -61,8 +61,7 @@ export const transferEcash: Handler<"TransferEcash"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const { from, to } = yield* ends(ctx, cmd);
     yield* positive(cmd.amountSats);
-    if (cmd.feeSats < 0n)
-      return yield* Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
+    if (cmd.feeSats < 0n) return yield* Effect.fail(invalidAmount());
     yield* atMost(cmd.amountSats + cmd.feeSats, from.balance);
     const port = yield* portOf(ctx);
     const paid = yield* ask(ctx, () =>

@@ -11,15 +11,18 @@ import type { FedimintInvite } from "../engine/ecash/fedimint/invite";
 import { decodeBolt11, networkAccepted } from "../engine/parse";
 import { type NewEvent, newEvent } from "../events/make";
 import { joinedCustodians } from "../projections/ecash";
-import { InvalidInput, ServerUnavailable } from "../errors";
+import { InvalidInput } from "../errors";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
 import {
   ask,
   asWalletError,
   atMost,
+  connectFailed,
   custodian,
   FEDERATION_CONNECT_FAILED,
   INVALID_ARGUMENTS,
+  invalidAmount,
+  invalidArguments,
   noFederation,
   portOf,
   positive,
@@ -42,7 +45,7 @@ const describe = (ctx: HandlerContext, url: string) =>
       const { describeMint } = await import("../engine/ecash/cashu/info");
       return describeMint(ctx.fetch, url);
     },
-    catch: () => new ServerUnavailable({ message: FEDERATION_CONNECT_FAILED }),
+    catch: () => connectFailed(),
   });
 
 /**
@@ -63,12 +66,15 @@ const joinFedimint = (ctx: HandlerContext, invite: FedimintInvite) =>
 export const joinFederation: Handler<"JoinFederation"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const code = cmd.code.trim();
-    if (code === "") return yield* Effect.fail(new InvalidInput({ message: "Federation code required" }));
+    if (code === "")
+      return yield* Effect.fail(
+        new InvalidInput({ message: "Federation code required", key: "errors.federation_code_required" }),
+      );
     const { decodeInvite } = yield* Effect.promise(() => import("../engine/ecash/fedimint/invite"));
     const { normaliseMintUrl } = yield* Effect.promise(() => import("../engine/ecash/cashu/info"));
     const invite = decodeInvite(code);
     const url = invite ? null : normaliseMintUrl(code);
-    if (!invite && !url) return yield* Effect.fail(new InvalidInput({ message: INVALID_ARGUMENTS }));
+    if (!invite && !url) return yield* Effect.fail(invalidArguments());
     const id = invite ? invite.federationId : (url as string);
     if (custodian(ctx, id))
       return yield* Effect.fail(
@@ -151,13 +157,19 @@ const receivedOf = (events: readonly NewEvent[]) =>
 const checkedInvoice = (ctx: HandlerContext, bolt11: string) =>
   Effect.gen(function* () {
     const decoded = decodeBolt11(bolt11.trim().replace(/^lightning:/i, ""));
-    if (!decoded) return yield* Effect.fail(new InvalidInput({ message: "Invalid payment request" }));
+    if (!decoded)
+      return yield* Effect.fail(
+        new InvalidInput({ message: "Invalid payment request", key: "payment_request.invalid" }),
+      );
     if (!networkAccepted(decoded.network, ctx.network))
       return yield* Effect.fail(
-        new InvalidInput({ message: `Destination is for ${decoded.network} but you're on ${ctx.network}` }),
+        new InvalidInput({
+          message: `Destination is for ${decoded.network} but you're on ${ctx.network}`,
+          key: "payment_request.wrong_network",
+          values: { destination: decoded.network, wallet: ctx.network },
+        }),
       );
-    if (decoded.amountMsat === null)
-      return yield* Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
+    if (decoded.amountMsat === null) return yield* Effect.fail(invalidAmount());
     if (decoded.expiresAt * 1000 < ctx.stamp.now())
       return yield* Effect.fail(
         new InvalidInput({ message: "This invoice has expired.", key: "send.error_expired" }),
@@ -201,7 +213,7 @@ export const sendEcashToken: Handler<"SendEcashToken"> = (cmd, ctx) =>
 export const receiveEcashToken: Handler<"ReceiveEcashToken"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const port = yield* portOf(ctx);
-    if (cmd.token.trim() === "") return yield* Effect.fail(new InvalidInput({ message: INVALID_ARGUMENTS }));
+    if (cmd.token.trim() === "") return yield* Effect.fail(invalidArguments());
     const r = yield* ask(ctx, () => port.receiveToken(cmd.token));
     return outcome({ federationId: r.mint, amountSats: r.amountSats }, r.events);
   });

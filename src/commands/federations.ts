@@ -15,8 +15,8 @@ import {
   recommendationTags,
   withdrawalTags,
 } from "../events/nip87";
-import { InvalidInput, ServerUnavailable } from "../errors";
 import { joinedCustodians } from "../projections/ecash";
+import { connectFailed, noFederation } from "./ecash-common";
 import { ownRecommendation } from "../projections/nostr";
 import type { CommandTag } from "./command";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
@@ -37,7 +37,7 @@ const signed = (ctx: HandlerContext, key: Key, kind: number, tags: string[][], a
 export const recommendFederation: Handler<"RecommendFederation"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const c = ctx.states.ecash.custodians.get(cmd.federationId);
-    if (!c?.joined) return yield* Effect.fail(new InvalidInput({ message: "No from/to federation" }));
+    if (!c?.joined) return yield* Effect.fail(noFederation());
     const key = yield* keyInUse(ctx);
     const mine = ctx.states.nostr.identity?.pubkey === key.pubkey;
     const previous = mine ? ownRecommendation(ctx.states.nostr, c.mint) : null;
@@ -91,8 +91,7 @@ export const refreshEcashInfo: Handler<"RefreshEcashInfo"> = (_cmd, ctx) =>
       .map((c) => c.mint);
     if (mints.length === 0) return outcome({ changed: 0 });
     const fetchFn = ctx.fetch;
-    if (!fetchFn)
-      return yield* Effect.fail(new ServerUnavailable({ message: "Failed to connect to a federation." }));
+    if (!fetchFn) return yield* Effect.fail(connectFailed());
     const read = yield* ctx.outside(
       Effect.promise(async () => {
         const { describeMint } = await import("../engine/ecash/cashu/info");

@@ -14,6 +14,7 @@ import { channelOpenHandlers, channelOpenNeeds } from "./channel-open";
 import { lnurlHandlers, lnurlNeeds } from "./lnurl";
 import { checkReceived, createReceive } from "./receive";
 import { estimateReceiveFee } from "./jit";
+import { getReceiveLimits } from "./receive-limits";
 import { sendFeedbackCommand } from "./feedback";
 import { plusHandlers, plusNeeds } from "./plus";
 import { lightningAddressHandlers, lightningAddressNeeds } from "./lightning-address";
@@ -49,6 +50,7 @@ export const handlers: { readonly [K in CommandTag]?: Handler<K> } = {
   CreateReceive: createReceive,
   CheckReceived: checkReceived,
   EstimateReceiveFee: estimateReceiveFee,
+  GetReceiveLimits: getReceiveLimits,
   ...lspHandlers,
   ...ecashHandlers,
   ...resyncHandlers,
@@ -89,6 +91,7 @@ export const needs: Needs = {
   ...zapsNeeds,
   CreateReceive: "lightning",
   EstimateReceiveFee: "lightning",
+  GetReceiveLimits: "lightning",
   GetNwcUri: "nwc",
   ApproveNwcInvoice: "lightning",
 };

@@ -68,6 +68,11 @@ describe("receiving over a just-in-time channel from an LSPS2 LSP", () => {
       connectionString: h.lsps2.connectionString,
       token: DEFAULT_LSPS_TOKEN,
     });
+    // What the LSP's menu states: channels for payments from 10,000 sats up to 5,000,000.
+    expect(ok(await host.run({ _tag: "GetReceiveLimits" }))).toEqual({
+      channelMinSats: 10_000n,
+      maxSats: 5_000_000n,
+    });
     expect(ok(await host.run({ _tag: "EstimateReceiveFee", amountSats: 50_000n }))).toEqual({
       feeSats: 2_000n,
       needsChannel: true,
@@ -82,8 +87,9 @@ describe("receiving over a just-in-time channel from an LSPS2 LSP", () => {
     await until("paid", async () => (await check(shown.paymentHash)).paid === "lightning_paid");
     expect(await check(shown.paymentHash)).toEqual({ paid: "lightning_paid", amountSats: 48_000n });
     await until("balance", () => views.balance?.lightning === 48_000n);
-    const open = (views.activity?.items ?? []).find((i) => i.kind === "ChannelOpen");
-    expect(ok(await host.run({ _tag: "GetChannelEvent", id: open?.id ?? "" }))).toMatchObject({
+    expect((views.activity?.items ?? []).filter((i) => i.kind === "ChannelOpen")).toEqual([]);
+    const open = views.channels?.[0]?.channel_id ?? "";
+    expect(ok(await host.run({ _tag: "GetChannelEvent", id: open }))).toMatchObject({
       fee_sats: 2_000n,
       capacity_sats: 100_000n,
     });

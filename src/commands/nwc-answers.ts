@@ -144,13 +144,40 @@ export const decideInvoice = (t: Turn): void => {
   t.d.invoice = { amountSats: msat / 1000n, description: p.description ?? "", descriptionHash };
 };
 
+/**
+ * The label of an invoice an app asked for: what the payer wrote (the description: a lightning address's
+ * comment, a zap's note; from LUD-06 metadata, its text), as the closed-tab path labels its ecash; the
+ * connection's name only when the payer wrote nothing, so a payment to the owner's lightning address made
+ * through the Plus connection never reads like a Plus charge.
+ */
+export const invoiceLabels = (connection: string | null, description: string): string[] => {
+  const text = metadataText(description) ?? description.trim();
+  if (text !== "") return [text.slice(0, 255)];
+  return connection ? [connection] : [];
+};
+
+/** The text/plain entry of LUD-06 metadata (a JSON array of [type, content] pairs), or null. */
+const metadataText = (description: string): string | null => {
+  if (!description.startsWith("[")) return null;
+  try {
+    const entries: unknown = JSON.parse(description);
+    if (!Array.isArray(entries)) return null;
+    const plain = entries.find(
+      (e): e is [string, string] => Array.isArray(e) && e[0] === "text/plain" && typeof e[1] === "string",
+    );
+    return plain ? plain[1].trim() : "";
+  } catch {
+    return null;
+  }
+};
+
 /** Makes the invoice an app asked for through the owner's own command, and answers with it. */
 export const makeInvoice = async (desk: Desk, r: IncomingRequest, inv: InvoiceAsked): Promise<Reply> => {
   const profile = profileOf(desk.host.states(), r.index);
   const answer = await desk.host.run({
     _tag: "CreateInvoice",
     amountSats: inv.amountSats,
-    labels: [profile?.name ?? ""].filter((x) => x !== ""),
+    labels: invoiceLabels(profile?.name ?? null, inv.description),
     description: inv.description,
     ...(inv.descriptionHash !== null ? { descriptionHash: inv.descriptionHash } : {}),
   });

@@ -13,6 +13,8 @@ import { createBip21 } from "./onchain";
 import { createInvoice } from "./lightning";
 import { jitInvoice } from "./jit";
 import { msatToSatsUp } from "../engine/amount";
+import { shownLabels } from "../projections/contacts";
+import { docChange } from "./wallet";
 
 export type ReceiveFlavor = "unified" | "lightning" | "onchain";
 
@@ -22,7 +24,7 @@ export type ReceiveFlavor = "unified" | "lightning" | "onchain";
  */
 const invoiceFor = (
   amountSats: bigint | null,
-  labels: string[],
+  labels: { readonly all: string[]; readonly shown: string[] },
   ctx: HandlerContext,
   lightningOnly: boolean,
 ): Effect.Effect<{ bolt11: string; paymentHash: string; events: readonly NewEvent[] } | null, WalletError> =>
@@ -34,24 +36,49 @@ const invoiceFor = (
         amountSats === null || amountSats <= 0n
           ? Effect.succeed(null)
           : lightningOnly
-            ? jitInvoice(amountSats, labels, ctx)
-            : Effect.orElseSucceed(jitInvoice(amountSats, labels, ctx), () => null),
+            ? jitInvoice(amountSats, labels.shown, ctx)
+            : Effect.orElseSucceed(jitInvoice(amountSats, labels.shown, ctx), () => null),
         (jit) =>
           jit
-            ? Effect.succeed(jit)
-            : Effect.map(createInvoice({ _tag: "CreateInvoice", amountSats, labels }, ctx), (o) => ({
-                bolt11: o.result.bolt11,
-                paymentHash: o.result.paymentHash,
-                events: o.events,
-              })),
+            ? // The labels the payer must not see (a contact's id) label the payment in the owner's document.
+              Effect.succeed({
+                ...jit,
+                events:
+                  labels.all.length === labels.shown.length
+                    ? jit.events
+                    : [
+                        ...jit.events,
+                        ...docChange(ctx, (d) => {
+                          d.labels[jit.paymentHash] = labels.all.filter((l) => !labels.shown.includes(l));
+                        }),
+                      ],
+              })
+            : Effect.map(
+                createInvoice(
+                  {
+                    _tag: "CreateInvoice",
+                    amountSats,
+                    labels: labels.all,
+                    description: labels.shown.join(", "),
+                  },
+                  ctx,
+                ),
+                (o) => ({
+                  bolt11: o.result.bolt11,
+                  paymentHash: o.result.paymentHash,
+                  events: o.events,
+                }),
+              ),
       );
 
 export const createReceive: Handler<"CreateReceive"> = (cmd, ctx) =>
   Effect.gen(function* () {
+    // What the payer sees of the labels: never a contact's id (it only links the payment to the contact).
+    const labels = { all: cmd.labels, shown: shownLabels(cmd.labels, ctx.states.crdt?.contacts ?? {}) };
     if (cmd.amountSats !== null && cmd.amountSats <= 0n && cmd.flavor === "lightning")
       return yield* Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
     if (cmd.flavor === "lightning") {
-      const invoice = yield* invoiceFor(cmd.amountSats, cmd.labels, ctx, true);
+      const invoice = yield* invoiceFor(cmd.amountSats, labels, ctx, true);
       if (invoice === null)
         return yield* Effect.fail(
           new WalletState({
@@ -73,17 +100,15 @@ export const createReceive: Handler<"CreateReceive"> = (cmd, ctx) =>
     // A unified request falls back to on-chain only when lightning cannot invoice now.
     const invoice =
       cmd.flavor === "unified"
-        ? yield* Effect.orElseSucceed(invoiceFor(cmd.amountSats, cmd.labels, ctx, false), () => null)
+        ? yield* Effect.orElseSucceed(invoiceFor(cmd.amountSats, labels, ctx, false), () => null)
         : null;
-    const label = cmd.labels.join(", ");
-    const uri = invoice
-      ? encodeBip21({
-          address: onchain.result.address,
-          amountSats: cmd.amountSats,
-          label: label || null,
-          lightning: invoice.bolt11,
-        })
-      : onchain.result.uri;
+    const label = labels.shown.join(", ");
+    const uri = encodeBip21({
+      address: onchain.result.address,
+      amountSats: cmd.amountSats,
+      label: label || null,
+      ...(invoice ? { lightning: invoice.bolt11 } : {}),
+    });
     return outcome(
       {
         uri,

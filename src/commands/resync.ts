@@ -5,9 +5,10 @@
  * found beyond what the log counted is recorded as restored when it ends.
  */
 import { Effect } from "effect";
-import { InvalidInput, WalletState } from "../errors";
+import { WalletState } from "../errors";
 import type { Handler, Needs } from "./context";
 import { outcome } from "./context";
+import { noFederation } from "./ecash-common";
 
 const joined = (states: Parameters<Handler<"ResyncFederation">>[1]["states"], id: string) =>
   states.ecash.custodians.get(id)?.joined === true;
@@ -21,8 +22,7 @@ export const resyncFederation: Handler<"ResyncFederation"> = (cmd, ctx) =>
           key: "federations.resync_safe_mode",
         }),
       );
-    if (!joined(ctx.states, cmd.federationId))
-      return yield* Effect.fail(new InvalidInput({ message: "No from/to federation" }));
+    if (!joined(ctx.states, cmd.federationId)) return yield* Effect.fail(noFederation());
     const port = ctx.ecash;
     if (!port)
       return yield* Effect.fail(

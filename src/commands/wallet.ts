@@ -101,7 +101,7 @@ export const setSafeMode: Handler<"SetSafeMode"> = (cmd, ctx) =>
   );
 
 /** A change to the owner-edited document, as an event (none when nothing changed). */
-const docChange = (ctx: HandlerContext, edit: Parameters<typeof makeChange>[2]) => {
+export const docChange = (ctx: HandlerContext, edit: Parameters<typeof makeChange>[2]) => {
   const change = makeChange(crdtProjection.view(ctx.states.crdt), ctx.stamp.device, edit);
   return change ? [newEvent("crdt.change", { change })] : [];
 };

@@ -120,6 +120,8 @@ const lightningItems = (
     });
   }
   for (const o of ln.opens.values()) {
+    // A channel opened just in time for a payment shows as that payment's row, its fee among the details.
+    if (o.forPayment !== null) continue;
     const funding = onchain.txs.get(o.outpoint.split(":")[0]!);
     items.push({
       ...base,
@@ -210,7 +212,8 @@ export const lightningDetails = (ln: LightningState, id: string): LightningDetai
       payment_hash: i.paymentHash,
       inbound: true,
       amount_sats: sats(i.paidMsat ?? i.amountMsat ?? 0n),
-      fee_sats: 0n,
+      // The only fee a receive costs the owner: what the LSP kept for opening a channel for it.
+      fee_sats: msatToSatsUp(i.lspFeeMsat),
       status: i.paidMsat !== null ? "succeeded" : i.refused ? "failed" : "pending",
       description: i.description,
       bolt11: i.bolt11,
@@ -249,6 +252,17 @@ export const lightningDetails = (ln: LightningState, id: string): LightningDetai
     reason: p.reason,
     at: secs(p.finishedAt ?? p.startedAt),
   };
+};
+
+/**
+ * The fee a details modal shows for a row: what the owner paid. A payment received shows none of the
+ * sender's fee (an on-chain sender's miner fee is theirs), only a fee the owner paid on it (an LSP's
+ * channel setup fee); a close shows none.
+ */
+export const ownerFee = (item: ActivityItem, fee: bigint | null): bigint | null => {
+  if (fee === null || item.kind === "ChannelClose") return null;
+  if (!item.inbound) return fee;
+  return item.kind === "OnChain" || fee === 0n ? null : fee;
 };
 
 /** Details behind a ChannelOpen or ChannelClose row. */

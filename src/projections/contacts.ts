@@ -24,6 +24,14 @@ export const withContacts = (items: readonly ActivityItem[], contacts: Contacts)
   });
 
 /**
+ * The labels of a request that the payer may see (its BIP21 label, its invoice's description): a label
+ * that is a contact's id links the payment to that contact in the owner's own activity and never leaves
+ * the wallet.
+ */
+export const shownLabels = (labels: readonly string[], contacts: Contacts): string[] =>
+  labels.filter((l) => !Object.hasOwn(contacts, l));
+
+/**
  * The contacts as screens list them (get_contacts_sorted): deleted ones left out, the most recent first:
  * the later of when it was created and its newest payment; ties by name, then id, so the order is total.
  */

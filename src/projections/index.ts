@@ -77,17 +77,35 @@ export interface ChannelView {
   readonly inbound: bigint;
   readonly size: bigint;
   readonly is_usable: boolean;
+  /** Its funding is waiting for confirmations: the channel is opening and what is ours in it is pending. */
+  readonly opening: boolean;
 }
 export interface ChannelTotals {
   readonly balance: bigint;
   readonly reserve: bigint;
   readonly inbound: bigint;
+  /** Ours in channels still opening (their funding not yet confirmed): counted, but pending. */
+  readonly pending: bigint;
 }
 
 const totalsOf = (channels: readonly ChannelView[]): ChannelTotals => ({
   balance: channels.reduce((sum, c) => sum + c.balance, 0n),
   reserve: channels.reduce((sum, c) => sum + c.reserve, 0n),
   inbound: channels.reduce((sum, c) => sum + c.inbound, 0n),
+  pending: channels.reduce((sum, c) => (c.opening ? sum + c.balance + c.reserve : sum), 0n),
+});
+
+/**
+ * The channels screen's lists: opening (waiting for confirmations: neither online nor offline, and
+ * nothing to force close), then the open ones by whether their peer is connected now (`usable`, live).
+ */
+export const channelGroups = (
+  channels: readonly ChannelView[],
+  usable: ReadonlySet<string>,
+): { opening: ChannelView[]; online: ChannelView[]; offline: ChannelView[] } => ({
+  opening: channels.filter((c) => c.opening),
+  online: channels.filter((c) => !c.opening && usable.has(c.channel_id)),
+  offline: channels.filter((c) => !c.opening && !usable.has(c.channel_id)),
 });
 
 /** An ecash custodian the owner joined (spec 2: federation), with what it holds for the wallet. */
@@ -155,6 +173,7 @@ export const deriveViews = (s: States, now: number = s.at): Views => {
     inbound: BigInt(c.inbound),
     size: BigInt(c.size),
     is_usable: c.is_usable,
+    opening: !c.is_ready,
   }));
   const balance = { ...balanceOf(s.onchain, s.lightning), federation: ecashTotal(s.ecash) };
   return {

@@ -20,6 +20,10 @@ export interface Invoice {
     readonly promisedMsat: bigint | null;
     readonly at: number;
   } | null;
+  /** What the LSP kept of the payment for opening a channel just in time (0 when it kept nothing). */
+  readonly lspFeeMsat: bigint;
+  /** The channel the LSP opened to deliver this payment, or null. */
+  readonly channelId: string | null;
 }
 
 export type OutgoingStatus = "pending" | "succeeded" | "failed";
@@ -50,6 +54,8 @@ export interface ChannelOpen {
   readonly at: number;
   /** What the LSP kept for opening this channel to us just in time (0 for other channels). */
   readonly lspFeeMsat: bigint;
+  /** The payment (its hash) this channel was opened just in time to deliver, or null. */
+  readonly forPayment: string | null;
 }
 
 export interface ChannelClose {
@@ -113,6 +119,8 @@ export const lightningProjection = projection<LightningState, LightningState>({
           paidMsat: null,
           paidAt: null,
           refused: null,
+          lspFeeMsat: 0n,
+          channelId: null,
         });
         return s;
       }
@@ -146,7 +154,14 @@ export const lightningProjection = projection<LightningState, LightningState>({
           const open = [...s.opens.values()]
             .filter((o) => !o.isOutbound && o.peer === fee.lsp && o.at >= fee.at && o.lspFeeMsat === 0n)
             .sort((a, b) => b.at - a.at)[0];
-          if (open) s.opens.set(open.channelId, { ...open, lspFeeMsat: fee.feeMsat });
+          if (open)
+            s.opens.set(open.channelId, { ...open, lspFeeMsat: fee.feeMsat, forPayment: p.payment_hash });
+          // The payer paid the fee too; the owner got what arrived, after the LSP kept its fee.
+          patchEntry(s.invoices, p.payment_hash, (i) => ({
+            ...i,
+            lspFeeMsat: fee.feeMsat,
+            channelId: open?.channelId ?? null,
+          }));
         }
         // The node may report a claim again after a restart: the first report stands.
         if (s.invoices.has(p.payment_hash)) {
@@ -214,6 +229,7 @@ export const lightningProjection = projection<LightningState, LightningState>({
           labels: p.labels,
           at: e.at,
           lspFeeMsat: 0n,
+          forPayment: null,
         });
         return s;
       }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useI18n } from "../i18n/intl";
 import {
   type AmountEntryState,
@@ -6,6 +6,7 @@ import {
   disabledInputs,
   enterAction,
   type FiatRate,
+  followRate,
   initialAmountEntry,
   keyboardShown,
   methodKey,
@@ -83,6 +84,14 @@ export function AmountEntry({
     const typed = state.sats === "" ? null : BigInt(state.sats);
     if (typed !== value) setState((s) => ({ ...initialAmountEntry(value, rate), mode: s.mode }));
   }, [value, rate, state.sats]);
+  // A new price or currency: the fiat input shows the same sats at it, never the old number.
+  const rateKey = rate ? `${code} ${rate.price} ${rate.digits}` : "";
+  const lastRate = useRef(rateKey);
+  useEffect(() => {
+    if (lastRate.current === rateKey) return;
+    lastRate.current = rateKey;
+    setState((s) => followRate(s, rate));
+  }, [rateKey, rate]);
   const update = (next: AmountEntryState) => {
     setState(next);
     onChange(next.sats === "" ? null : BigInt(next.sats));
@@ -135,12 +144,20 @@ export function AmountEntry({
             className="button button-small"
             disabled={!canCycleMethods(methods)}
             onClick={onMethod}
-            aria-label={t(receiving ? "amount.method_cycle_receive" : "amount.method_cycle", {
-              method: currentName,
-              max: fmt.sats(current.maxAmountSats),
-            })}
+            aria-label={
+              current.maxAmountSats === null
+                ? t(receiving ? "amount.method_cycle_receive_any" : "amount.method_cycle_any", {
+                    method: currentName,
+                  })
+                : t(receiving ? "amount.method_cycle_receive" : "amount.method_cycle", {
+                    method: currentName,
+                    max: fmt.sats(current.maxAmountSats),
+                  })
+            }
           >
-            {currentName} · {t("amount.max", { max: fmt.sats(current.maxAmountSats) })}
+            {current.maxAmountSats === null
+              ? currentName
+              : `${currentName} · ${t("amount.max", { max: fmt.sats(current.maxAmountSats) })}`}
           </button>
         ) : null}
       </div>

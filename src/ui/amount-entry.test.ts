@@ -4,6 +4,7 @@ import {
   canCycleMethods,
   disabledInputs,
   enterAction,
+  followRate,
   initialAmountEntry,
   keyboardShown,
   nextMethod,
@@ -66,5 +67,23 @@ describe("amount entry", () => {
     expect(keyboardShown(400, 1.5, 800)).toBe(false);
     expect(enterAction(true)).toBe("submit");
     expect(enterAction(false)).toBe("blur");
+  });
+});
+
+describe("a new price or currency", () => {
+  const btc = { price: "1", digits: 8 };
+
+  it("shows the same sats at the new rate in the fiat input, never the old number", () => {
+    const typed = typeSats(initialAmountEntry(null, usd), "25000", usd);
+    expect(typed.fiat).toBe("25.00");
+    // The feed fell back to BTC: 25,000 sats is 0.00025 BTC, not "25.00".
+    expect(followRate(typed, btc)).toEqual({ mode: "sats", sats: "25000", fiat: "0.00025000" });
+    expect(followRate(typed, { price: "50000", digits: 2 }).fiat).toBe("12.50");
+  });
+
+  it("makes sats the live input when no rate is known", () => {
+    const inFiat = toggleMode(typeSats(initialAmountEntry(null, usd), "25000", usd), usd);
+    expect(inFiat.mode).toBe("fiat");
+    expect(followRate(inFiat, null)).toEqual({ mode: "sats", sats: "25000", fiat: "" });
   });
 });

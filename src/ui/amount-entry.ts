@@ -12,7 +12,8 @@ export const KEYBOARD_THRESHOLD = 0.75;
 
 export interface PaymentMethod {
   readonly method: "lightning" | "onchain" | "ecash";
-  readonly maxAmountSats: bigint;
+  /** The most it takes, as someone who knows said it (balance, LSP, mint); null when nobody said. */
+  readonly maxAmountSats: bigint | null;
   /** An ecash method: the custodian the sats go to or come from (its id and name; custody is shown). */
   readonly custodian?: { readonly id: string; readonly name: string };
 }
@@ -73,6 +74,16 @@ export const typeFiat = (s: AmountEntryState, raw: string, rate: FiatRate | null
   const sats = fiat === "" ? "" : withinMoney(fiatToSats(fiat, rate.price, rate.digits).toString());
   return { ...s, fiat, sats: sats === "0" && fiat === "" ? "" : sats };
 };
+
+/**
+ * The price or the currency changed (a new quote, the owner's choice, the feed falling back to BTC): the
+ * sats amount stands and the fiat input shows it at the new rate; with no rate, sats is the live input.
+ */
+export const followRate = (s: AmountEntryState, rate: FiatRate | null): AmountEntryState => ({
+  mode: rate === null ? "sats" : s.mode,
+  sats: s.sats,
+  fiat: s.sats === "" || rate === null ? "" : satsToFiat(BigInt(s.sats), rate.price, rate.digits),
+});
 
 /** The toggle: the other input becomes the live one. Fiat needs a price. */
 export const toggleMode = (s: AmountEntryState, rate: FiatRate | null): AmountEntryState =>

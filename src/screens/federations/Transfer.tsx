@@ -81,7 +81,7 @@ export function Transfer() {
             {source.federation_name}: {formatSats(intl, source.balance)} {t("common.esats")}
           </p>
         ) : (
-          <p role="alert">No from/to federation</p>
+          <p role="alert">{t("errors.no_federation")}</p>
         )}
       </section>
       {preview ? (

@@ -1,10 +1,11 @@
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { useEffect, useState } from "react";
-import type {
-  ActivityItem,
-  ChannelDetails,
-  LightningDetails,
-  OnchainDetails,
+import {
+  type ActivityItem,
+  type ChannelDetails,
+  type LightningDetails,
+  type OnchainDetails,
+  ownerFee,
 } from "../../projections/activity";
 import { useI18n } from "../../i18n/intl";
 import { useFormat } from "../../ui/useFormat";
@@ -61,7 +62,7 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
           ? t("activity.received")
           : t("activity.sent");
   const txid = item.kind === "OnChain" ? item.id : (channel?.txid ?? null);
-  const fee = details?.fee ?? payment?.fee_sats ?? channel?.fee_sats ?? null;
+  const fee = ownerFee(item, details?.fee ?? payment?.fee_sats ?? channel?.fee_sats ?? null);
   return (
     <Dialog open title={title} onClose={onClose}>
       <dl className="details">
@@ -69,7 +70,7 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
         <dd>
           <Amount sats={item.amount_sats} shown={shown} live={live} />
         </dd>
-        {fee !== null && item.kind !== "ChannelClose" ? (
+        {fee !== null ? (
           <>
             <dt>{t("activity.fee")}</dt>
             <dd>

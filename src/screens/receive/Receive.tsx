@@ -13,6 +13,7 @@ import { Qr } from "../../ui/Qr";
 import { useView, useWallet } from "../../ui/wallet";
 import { methodKey, nextMethodKey } from "../../ui/amount-entry";
 import {
+  type LightningLimits,
   RECEIVE_POLL_MS,
   type ReceiveFlavor,
   receiveHint,
@@ -46,15 +47,33 @@ export function Receive() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [setupFee, setSetupFee] = useState<SetupFee | null>(null);
-  const methods = receiveMethods(flavor, federations ?? []);
+  // The LSP's refusal of the amount typed (below or above what it opens channels for), in its words.
+  const [feeRefused, setFeeRefused] = useState<string | null>(null);
+  const [limits, setLimits] = useState<LightningLimits | null>(null);
+  const methods = receiveMethods(flavor, federations ?? [], limits);
   const [methodChoice, setMethodChoice] = useState<string>("");
   const method = methods.find((m) => methodKey(m) === methodChoice) ?? methods[0];
   // Into ecash: held by that custodian, not by the owner (custody always shown).
   const into = method?.custodian ?? null;
 
+  // What the LSP says a lightning receive can be (none when it says nothing, or lightning is not running).
+  useEffect(() => {
+    let current = true;
+    client
+      .dispatch({ _tag: "GetReceiveLimits" })
+      .then((l) => {
+        if (current) setLimits(l);
+      })
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [client]);
+
   // A lightning receive beyond the channels' room needs a channel from the LSP: show its fee first.
   useEffect(() => {
     setSetupFee(null);
+    setFeeRefused(null);
     if (flavor === "onchain" || into || amount === null || amount <= 0n) return;
     let current = true;
     const timer = setTimeout(() => {
@@ -63,13 +82,15 @@ export function Receive() {
         .then((r) => {
           if (current) setSetupFee({ ...r, amountSats: amount });
         })
-        .catch(() => undefined);
+        .catch((e: unknown) => {
+          if (current) setFeeRefused(errorText(e));
+        });
     }, SETUP_FEE_DEBOUNCE_MS);
     return () => {
       current = false;
       clearTimeout(timer);
     };
-  }, [amount, flavor, into, client]);
+  }, [amount, flavor, into, client, errorText]);
 
   useEffect(() => {
     if (!shown || paid) return;
@@ -238,7 +259,9 @@ export function Receive() {
     );
   }
 
-  const hint = into ? null : receiveHint(flavor, amount, balance?.lightning ?? 0n);
+  const hint = into
+    ? null
+    : receiveHint(flavor, amount, balance?.lightning ?? 0n, limits?.channelMinSats ?? null);
   const notices = into ? [] : setupFeeNotices(setupFee);
   return (
     <main className="screen">
@@ -278,7 +301,14 @@ export function Receive() {
             <input id="receive-note" value={note} maxLength={255} onChange={(e) => setNote(e.target.value)} />
           </>
         )}
-        {hint ? <p className="hint">{t(hint, { amount: fmt.sats(100_000n) })}</p> : null}
+        {hint ? (
+          <p className="hint">{t(hint.key, hint.amount === null ? {} : { amount: fmt.sats(hint.amount) })}</p>
+        ) : null}
+        {feeRefused && !into ? (
+          <p className="hint" role="note" data-testid="receive-lsp-refused">
+            {feeRefused}
+          </p>
+        ) : null}
         {notices.map((n) => (
           <p key={n.key} className="hint" role="note">
             {t(n.key, { fee: fmt.sats(n.fee), amount: fmt.sats(n.arrives) })}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { methodKey, nextMethodKey } from "../../ui/amount-entry";
-import { MAX_RECEIVE_SATS, receiveHint, receiveMethods, setupFeeNotices } from "./receive-rules";
+import { receiveHint, receiveMethods, setupFeeNotices } from "./receive-rules";
 
 describe("receive notices", () => {
   it("shows the setup fee and what arrives only when a channel is needed", () => {
@@ -18,10 +18,24 @@ describe("receive notices", () => {
     ]);
   });
 
-  it("keeps the small-receive hint rules", () => {
-    expect(receiveHint("lightning", 50_000n, 0n)).toBe("receive.amount_too_small");
-    expect(receiveHint("lightning", 50_000n, 1n)).toBeNull();
-    expect(receiveHint("onchain", 50_000n, 0n)).toBe("receive.onchain_hint");
+  it("says the LSP's own minimum for a first lightning receive, and nothing when the LSP states none", () => {
+    // The LSP opens channels from 10,000 sats: the hint says so until the amount reaches it.
+    expect(receiveHint("lightning", null, 0n, 10_000n)).toEqual({
+      key: "receive.amount_too_small",
+      amount: 10_000n,
+    });
+    expect(receiveHint("unified", 5_000n, 0n, 10_000n)).toEqual({
+      key: "receive.amount_too_small",
+      amount: 10_000n,
+    });
+    expect(receiveHint("lightning", 25_000n, 0n, 10_000n)).toBeNull();
+    // Never a made-up 100,000: an LSP that states no minimum gets no hint.
+    expect(receiveHint("lightning", 50_000n, 0n, null)).toBeNull();
+    expect(receiveHint("lightning", 5_000n, 1n, 10_000n)).toBeNull();
+    expect(receiveHint("onchain", 50_000n, 0n, 10_000n)).toEqual({
+      key: "receive.onchain_hint",
+      amount: null,
+    });
   });
 
   it("offers the wallet's own method by flavor, then ecash at each custodian with its most, cycling through them", () => {
@@ -30,12 +44,18 @@ describe("receive notices", () => {
       { federation_id: "http://b/cashu", federation_name: "B", max_receive: null },
     ];
     const methods = receiveMethods("unified", feds);
+    // No limit anybody stated is made up: lightning and the silent mint show none.
     expect(methods).toEqual([
-      { method: "lightning", maxAmountSats: MAX_RECEIVE_SATS },
+      { method: "lightning", maxAmountSats: null },
       { method: "ecash", maxAmountSats: 100_000n, custodian: { id: "http://a/cashu", name: "A" } },
-      { method: "ecash", maxAmountSats: MAX_RECEIVE_SATS, custodian: { id: "http://b/cashu", name: "B" } },
+      { method: "ecash", maxAmountSats: null, custodian: { id: "http://b/cashu", name: "B" } },
     ]);
-    expect(receiveMethods("onchain", [])).toEqual([{ method: "onchain", maxAmountSats: MAX_RECEIVE_SATS }]);
+    expect(receiveMethods("onchain", [])).toEqual([{ method: "onchain", maxAmountSats: null }]);
+    // The LSP's most (or the channels' room) when it states one.
+    expect(receiveMethods("lightning", [], { channelMinSats: 10_000n, maxSats: 5_000_000n })[0]).toEqual({
+      method: "lightning",
+      maxAmountSats: 5_000_000n,
+    });
     const keys = methods.map(methodKey);
     expect(keys).toEqual(["lightning", "ecash:http://a/cashu", "ecash:http://b/cashu"]);
     expect(nextMethodKey(methods, "lightning")).toBe("ecash:http://a/cashu");

@@ -3,12 +3,16 @@ import type { PaymentMethod } from "../../ui/amount-entry";
 
 export type ReceiveFlavor = "unified" | "lightning" | "onchain";
 
-/** The most a receive may ask (spec 1 §9: about 21 million bitcoin). */
-export const MAX_RECEIVE_SATS = 2_099_999_997_690_000n;
+/** A lightning receive's bounds as the LSP stated them (`GetReceiveLimits`); null where it said nothing. */
+export interface LightningLimits {
+  readonly channelMinSats: bigint | null;
+  readonly maxSats: bigint | null;
+}
 
 /**
- * Where a receive can go (spec 1 §2, §5), each with its most: the wallet's own lightning or on-chain (by the
- * flavor chosen), or ecash at each custodian joined, up to what it mints at once when it says.
+ * Where a receive can go (spec 1 §2, §5), each with its most as someone stated it, or none: the wallet's
+ * own lightning (the LSP's most, or the channels' room) or on-chain (no most), by the flavor chosen; or
+ * ecash at each custodian joined, up to what it mints at once when it says.
  */
 export const receiveMethods = (
   flavor: ReceiveFlavor,
@@ -17,13 +21,15 @@ export const receiveMethods = (
     readonly federation_name: string;
     readonly max_receive: bigint | null;
   }[],
+  lightning: LightningLimits | null = null,
 ): PaymentMethod[] => [
-  { method: flavor === "onchain" ? "onchain" : "lightning", maxAmountSats: MAX_RECEIVE_SATS },
+  flavor === "onchain"
+    ? { method: "onchain", maxAmountSats: null }
+    : { method: "lightning", maxAmountSats: lightning?.maxSats ?? null },
   ...federations.map(
     (f): PaymentMethod => ({
       method: "ecash",
-      maxAmountSats:
-        f.max_receive !== null && f.max_receive < MAX_RECEIVE_SATS ? f.max_receive : MAX_RECEIVE_SATS,
+      maxAmountSats: f.max_receive,
       custodian: { id: f.federation_id, name: f.federation_name },
     }),
   ),
@@ -32,18 +38,21 @@ export const receiveMethods = (
 /** The paid check runs every second while a request is shown. */
 export const RECEIVE_POLL_MS = 1000;
 
-/** Lightning receives need inbound room: below this with no lightning balance the amount is too small. */
-export const SMALL_RECEIVE_SATS = 100_000n;
-
-/** The hint shown under the form, as an i18n key, or null. */
+/**
+ * The hint shown under the form, as an i18n key with its amount, or null. With no lightning balance yet a
+ * lightning receive needs a channel, which the LSP opens only from the minimum it states: below it (or
+ * before an amount is typed) the hint says so. An LSP that states no minimum gets no hint here; its own
+ * refusal of the amount is shown instead.
+ */
 export const receiveHint = (
   flavor: ReceiveFlavor,
   amount: bigint | null,
   lightningBalance: bigint,
-): string | null => {
-  if (flavor === "onchain") return "receive.onchain_hint";
-  if (lightningBalance === 0n && (amount === null || amount < SMALL_RECEIVE_SATS))
-    return "receive.amount_too_small";
+  channelMinSats: bigint | null = null,
+): { key: string; amount: bigint | null } | null => {
+  if (flavor === "onchain") return { key: "receive.onchain_hint", amount: null };
+  if (channelMinSats !== null && lightningBalance === 0n && (amount === null || amount < channelMinSats))
+    return { key: "receive.amount_too_small", amount: channelMinSats };
   return null;
 };
 

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link } from "wouter";
-import type { ChannelView } from "../../projections";
+import { type ChannelView, channelGroups } from "../../projections";
 import { useI18n } from "../../i18n/intl";
 import { useFormat } from "../../ui/useFormat";
 import { BackControl } from "../../ui/BackControl";
@@ -20,7 +20,8 @@ function ChannelRow({
 }: {
   channel: ChannelView;
   online: boolean;
-  onClose: () => void;
+  /** Absent while the channel is opening: nothing to close yet. */
+  onClose?: () => void;
 }) {
   const { t } = useI18n();
   const fmt = useFormat();
@@ -37,11 +38,16 @@ function ChannelRow({
         <span>{t("channels.can_send", { amount: fmt.sats(channel.balance) })}</span>
         <span>{t("channels.can_receive", { amount: fmt.sats(channel.inbound) })}</span>
       </div>
+      {channel.opening ? (
+        <p className="hint">{t("channels.opening_note", { amount: fmt.sats(ours) })}</p>
+      ) : null}
       <div className="row">
         {txid ? <ExplorerLink txid={txid} /> : null}
-        <button type="button" className="button" onClick={onClose}>
-          {online ? t("channels.close") : t("channels.force_close")}
-        </button>
+        {onClose ? (
+          <button type="button" className="button" onClick={onClose}>
+            {online ? t("channels.close") : t("channels.force_close")}
+          </button>
+        ) : null}
       </div>
     </li>
   );
@@ -58,7 +64,7 @@ export function Channels() {
   const live = useView("live");
   const [closing, setClosing] = useState<{ channel: ChannelView; force: boolean } | null>(null);
   const usable = new Set(live?.usable_channels ?? []);
-  const isOnline = (c: ChannelView) => usable.has(c.channel_id);
+  const groups = channelGroups(channels, usable);
   const totals = useView("channel_totals");
 
   const close = async () => {
@@ -73,7 +79,7 @@ export function Channels() {
     }
   };
 
-  const list = (title: string, rows: ChannelView[]) => (
+  const list = (title: string, rows: ChannelView[], online: boolean) => (
     <details open>
       <summary>
         {title} ({rows.length})
@@ -83,8 +89,8 @@ export function Channels() {
           <ChannelRow
             key={c.channel_id}
             channel={c}
-            online={isOnline(c)}
-            onClose={() => setClosing({ channel: c, force: !isOnline(c) })}
+            online={online}
+            onClose={c.opening ? undefined : () => setClosing({ channel: c, force: !online })}
           />
         ))}
       </ul>
@@ -102,6 +108,12 @@ export function Channels() {
         <dd>{t("channels.sats", { amount: fmt.sats(totals?.reserve ?? 0n) })}</dd>
         <dt>{t("channels.total_inbound")}</dt>
         <dd>{t("channels.sats", { amount: fmt.sats(totals?.inbound ?? 0n) })}</dd>
+        {totals && totals.pending > 0n ? (
+          <>
+            <dt>{t("channels.total_pending")}</dt>
+            <dd>{t("channels.sats", { amount: fmt.sats(totals.pending) })}</dd>
+          </>
+        ) : null}
       </dl>
       <p>{t("channels.count", { count: channels.length })}</p>
       {channels.length === 0 ? (
@@ -113,11 +125,9 @@ export function Channels() {
         </p>
       ) : (
         <>
-          {list(t("channels.online"), channels.filter(isOnline))}
-          {list(
-            t("channels.offline"),
-            channels.filter((c) => !isOnline(c)),
-          )}
+          {groups.opening.length > 0 ? list(t("channels.opening"), groups.opening, false) : null}
+          {list(t("channels.online"), groups.online, true)}
+          {list(t("channels.offline"), groups.offline, false)}
         </>
       )}
       <ConfirmDialog

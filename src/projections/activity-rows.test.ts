@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import { type NewEvent, newEvent, stamp } from "../events/make";
+import { activityItems, lightningDetails, onchainDetails, ownerFee } from "./activity";
+import { channelGroups, deriveViews, foldEvents } from "./index";
+
+const LSP = `02${"aa".repeat(32)}`;
+const hash = (n: number) => n.toString(16).padStart(64, "0");
+const channel = (n: number) => `c${n}`.padStart(64, "0");
+
+const fold = (events: NewEvent[]) => {
+  let t = 1_000_000;
+  let id = 0;
+  return foldEvents(stamp(events, { uuid: () => `e${++id}`, now: () => (t += 1000), device: "d" }));
+};
+
+/** A 25,000 sat receive the LSP delivered over a 100,000 sat channel it opened for it, keeping 2,000. */
+const jitReceive = (): NewEvent[] => [
+  newEvent("ln.invoice_created", {
+    payment_hash: hash(1),
+    bolt11: "lnbcrt1",
+    amount_msat: "23000000",
+    description: "",
+    labels: ["coffee"],
+    expires_at: 9_999_999_999,
+  }),
+  newEvent("ln.lsp_fee", { payment_hash: hash(1), fee_msat: "2000000", lsp: LSP }),
+  newEvent("ln.channel_pending", {
+    channel_id: channel(1),
+    peer: LSP,
+    outpoint: `${hash(101)}:0`,
+    capacity_sats: "100000",
+    fee_sats: "0",
+    is_outbound: false,
+    labels: [],
+  }),
+  newEvent("ln.payment_received", { payment_hash: hash(1), amount_msat: "23000000" }),
+];
+
+describe("a receive that opened a channel just in time", () => {
+  it("is one row: what the owner received, with the LSP's fee in its details, not the channel's size", () => {
+    const s = fold(jitReceive());
+    const items = activityItems(s.onchain, {}, s.lightning, s.ecash);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ kind: "Lightning", inbound: true, amount_sats: 23_000n });
+    const details = lightningDetails(s.lightning, items[0]!.id);
+    expect(details).toMatchObject({ amount_sats: 23_000n, fee_sats: 2_000n, status: "succeeded" });
+    expect(ownerFee(items[0]!, details!.fee_sats)).toBe(2_000n);
+  });
+
+  it("keeps a channel the LSP opened on its own as a channel-open row", () => {
+    const s = fold(jitReceive().slice(2, 3));
+    const items = activityItems(s.onchain, {}, s.lightning, s.ecash);
+    expect(items.map((i) => [i.kind, i.amount_sats])).toEqual([["ChannelOpen", 100_000n]]);
+  });
+});
+
+describe("the fee a received payment shows", () => {
+  it("is never the sender's: an on-chain receive shows none, a plain lightning receive none", () => {
+    const s = fold([
+      newEvent("onchain.tx_seen", {
+        txid: hash(7),
+        received: "50000",
+        sent: "0",
+        fee: "1410",
+        labels: [],
+        outgoing: false,
+      }),
+      newEvent("ln.invoice_created", {
+        payment_hash: hash(2),
+        bolt11: "lnbcrt2",
+        amount_msat: "5000000",
+        description: "",
+        labels: [],
+        expires_at: 9_999_999_999,
+      }),
+      newEvent("ln.payment_received", { payment_hash: hash(2), amount_msat: "5000000" }),
+    ]);
+    const items = activityItems(s.onchain, {}, s.lightning, s.ecash);
+    const chain = items.find((i) => i.kind === "OnChain")!;
+    expect(ownerFee(chain, onchainDetails(s.onchain.txs.get(hash(7))!).fee)).toBeNull();
+    const ln = items.find((i) => i.kind === "Lightning")!;
+    expect(ownerFee(ln, lightningDetails(s.lightning, ln.id)!.fee_sats)).toBeNull();
+    // What the owner sends shows its fee, even a zero one.
+    expect(ownerFee({ ...chain, inbound: false }, 1_410n)).toBe(1_410n);
+    expect(ownerFee({ ...ln, inbound: false }, 0n)).toBe(0n);
+  });
+});
+
+describe("a channel waiting for confirmations", () => {
+  const snapshot = (id: string, ready: boolean) => ({
+    channel_id: id,
+    peer: LSP,
+    outpoint: `${hash(9)}:0`,
+    size: "400000",
+    balance: ready ? "150000" : "390000",
+    reserve: "4000",
+    inbound: ready ? "246000" : "6000",
+    is_usable: ready,
+    is_ready: ready,
+  });
+
+  it("is listed as opening, neither online nor offline, and what is ours in it counts as pending", () => {
+    const s = fold([
+      newEvent("ln.channels_changed", {
+        channels: [snapshot(channel(1), true), snapshot(channel(2), false)],
+      }),
+    ]);
+    const v = deriveViews(s);
+    // Live: no peer is connected right now, so the open channel is offline.
+    const groups = channelGroups(v.channels, new Set());
+    expect(groups.opening.map((c) => c.channel_id)).toEqual([channel(2)]);
+    expect(groups.offline.map((c) => c.channel_id)).toEqual([channel(1)]);
+    expect(groups.online).toEqual([]);
+    expect(
+      channelGroups(v.channels, new Set([channel(1), channel(2)])).online.map((c) => c.channel_id),
+    ).toEqual([channel(1)]);
+    expect(v.channel_totals.pending).toBe(394_000n);
+  });
+});
