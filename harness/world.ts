@@ -17,6 +17,7 @@ import { type Lsp, type LspFeeParams, startLsp, startPayer } from "./lsp";
 import { type Lsps2Service, startLsps2 } from "./lsps2";
 import { type NostrWorld, startNostr } from "./nostr/world";
 import { type FeedbackService, startFeedback } from "./feedback";
+import { RgsServer } from "./gossip";
 import { type PlusService, startPlus } from "./plus";
 import { type HermesService, startHermes } from "./hermes";
 
@@ -85,6 +86,11 @@ export interface Harness {
   readonly plus: PlusService;
   /** The lightning-address service (Plus members' name@host, invoices from their own wallets). */
   readonly hermes: HermesService;
+  /**
+   * The rapid gossip sync server (`GET /rgs/snapshot/<timestamp>`, the wallet's `rgs` setting) and the log
+   * of what was asked of it (`GET /rgs/requests`); it serves the network's gossip once the network runs.
+   */
+  readonly rgs: RgsServer;
   readonly stop: () => Promise<void>;
 }
 
@@ -103,7 +109,8 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   const world = await World.start();
   const host = opts.host ?? "127.0.0.1";
   const hostility = new Hostility();
-  const extra: RouteTable = [...hostileRoutes(hostility)];
+  const rgs = new RgsServer();
+  const extra: RouteTable = [...hostileRoutes(hostility), ...rgs.routes()];
   let server: Server;
   try {
     server = await serve(world, opts.port ?? DEFAULT_ESPLORA_PORT, host, extra, hostility);
@@ -231,6 +238,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     feedback,
     plus,
     hermes,
+    rgs,
     stop: () => {
       nostr.stop();
       cashu.stop();
