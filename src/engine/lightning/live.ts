@@ -8,6 +8,7 @@ import { type NewEvent, newEvent } from "../../events/make";
 import type { ChannelSnapshot, Network } from "../../events/types";
 import { type EsploraClient, makeEsplora } from "../onchain/esplora";
 import { EsploraChain } from "./chain";
+import { GossipSync } from "./gossip-sync";
 import { type ChannelInfo, INVOICE_EXPIRY_SECS, LightningNode, type NodeEvent } from "./node";
 import { postToLsp } from "./lsp-http";
 import { Lsps2Client } from "./lsps2";
@@ -60,6 +61,8 @@ export interface LightningDeps {
   readonly lsps?: { readonly connectionString: string; readonly token: string } | null;
   readonly makeSocket: WebSocketFactory;
   readonly fetch: typeof fetch;
+  /** The rapid gossip sync server's snapshot URL (the `rgs` setting), or null to route with hints only. */
+  readonly rgs?: string | null;
   /** Signs (without broadcasting) an on-chain payment of `sats` to `script`, recording it. */
   readonly fund: (script: Uint8Array, sats: bigint) => Promise<Funding>;
   /** A fresh script of the on-chain wallet for swept outputs. */
@@ -103,7 +106,7 @@ export interface LightningServers {
   readonly proxy: string | null;
   readonly lsp: string | null;
   /** Every server setting; the LSPS connection string and token are read from here. */
-  readonly servers?: Pick<Servers, "lsps_connection_string" | "lsps_token">;
+  readonly servers?: Pick<Servers, "lsps_connection_string" | "lsps_token"> & Partial<Pick<Servers, "rgs">>;
 }
 
 /** Why the lightning service could not be changed: 'Failed to make a request to the LSP.' */
@@ -129,6 +132,8 @@ export interface LightningPort {
    */
   readonly changeLsp: (settings: LspSettings) => Promise<void>;
   readonly connect: (peer: PeerAddress) => Promise<void>;
+  /** The network graph's sync from the `rgs` setting (null when none is set): `fresh()` before a payment. */
+  readonly gossip: GossipSync | null;
   /** Brings the node up to the chain tip now (also done every `CHAIN_SYNC_MS`). */
   readonly sync: () => Promise<void>;
   readonly stop: () => Promise<void>;
@@ -181,6 +186,7 @@ export const startLightningOn = (
       : null,
     makeSocket: platform.makeSocket,
     fetch: platform.fetch,
+    rgs: servers.servers?.rgs || null,
   });
 
 export const startLightning = async (deps: LightningDeps): Promise<LightningPort> => {
@@ -363,7 +369,11 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   const timer = setInterval(() => void sync(), CHAIN_SYNC_MS);
   // Funds of closed channels a restore from the words cannot know of, found by the seed's scripts.
   void started.recoverStaticOutputs().catch((e) => log("warn", `recovery scan: ${String(e)}`));
+  // The graph syncs once the node is up (the wallet's home is never held back by it), then hourly.
+  const gossip = deps.rgs ? new GossipSync(started, deps.rgs, deps.fetch, log) : null;
+  gossip?.start();
   return {
+    gossip,
     node: started,
     logs: () => [...lines],
     lsp,
@@ -401,6 +411,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     sync,
     stop: () => {
       clearInterval(timer);
+      gossip?.stop();
       return started.stop();
     },
   };
