@@ -13,6 +13,9 @@ export const test = base.extend<{ esplora: string }>({
   page: async ({ page, esplora }, use) => {
     await page.addInitScript((url) => {
       if (!localStorage.getItem("USER_SETTINGS_esplora")) localStorage.setItem("USER_SETTINGS_esplora", url);
+      // the world's own gossip, never another world's that may listen on the default port
+      if (!localStorage.getItem("USER_SETTINGS_rgs"))
+        localStorage.setItem("USER_SETTINGS_rgs", `${url}/rgs/snapshot/`);
     }, esplora);
     await use(page);
   },

@@ -54,6 +54,8 @@ export interface LightningNodeOptions {
   /** 32 bytes; random by default. */
   readonly seed?: Uint8Array;
   readonly quiet?: boolean;
+  /** Where the node keeps its state: a node restarted with the same store and seed comes back. */
+  readonly store?: MemoryBlobStore;
 }
 
 export const startLightningNode = async (world: World, opts: LightningNodeOptions): Promise<HarnessNode> => {
@@ -71,10 +73,12 @@ export const startLightningNode = async (world: World, opts: LightningNodeOption
   const node = await LightningNode.start({
     seed: opts.seed ?? crypto.getRandomValues(new Uint8Array(32)),
     network: "regtest",
-    store: new MemoryBlobStore(),
+    store: opts.store ?? new MemoryBlobStore(),
     chain,
     log,
     role: "router",
+    // A routing node: it takes the network's gossip and passes it on.
+    p2pGossip: true,
     connect: (peer) => dialTcp(peer.host, peer.port),
     fundChannel: async (script, sats) => new Uint8Array(await world.fundingTx(script, sats)),
     sweepScript: async () => world.faucetScript,

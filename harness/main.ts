@@ -13,6 +13,7 @@ const h = await startHarness({
   lightningTcpPort: Number(process.env.LIGHTNING_PORT ?? DEFAULT_LIGHTNING_TCP_PORT),
   lightningWsPort: Number(process.env.LIGHTNING_WS_PORT ?? DEFAULT_LIGHTNING_WS_PORT),
   lnurlPort: Number(process.env.LNURL_PORT ?? DEFAULT_LNURL_PORT),
+  network: true,
 });
 console.log(`Regtest chain at height ${h.tipHeight()}`);
 console.log(`Esplora API   ${h.esploraUrl}   (e.g. ${h.esploraUrl}/blocks/tip/height)`);
@@ -26,6 +27,10 @@ console.log(
   `              HTTP API ${h.esploraUrl}/ln/info, /ln/invoice, /ln/pay, /ln/channels … (see harness/README.md)`,
 );
 console.log(`LSP           ${h.esploraUrl}/api/v1/info   Proxy ${h.proxyUrl}/v1/<host>/<port>`);
+console.log(
+  `Network       ${h.esploraUrl}/net/map   invoices: POST /net/invoice {node, amount_sats, hints?}`,
+);
+console.log(`RGS           ${h.esploraUrl}/rgs/snapshot/0   (requests: ${h.esploraUrl}/rgs/requests)`);
 console.log(`LSPS2 LSP     ${h.lsps2.connectionString}   token ${h.lsps2.token}`);
 console.log(`Nostr relay   ${h.nostr.relayUrl}   (NIP-11: GET with Accept: application/nostr+json)`);
 console.log(

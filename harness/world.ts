@@ -17,6 +17,8 @@ import { type Lsp, type LspFeeParams, startLsp, startPayer } from "./lsp";
 import { type Lsps2Service, startLsps2 } from "./lsps2";
 import { type NostrWorld, startNostr } from "./nostr/world";
 import { type FeedbackService, startFeedback } from "./feedback";
+import { RgsServer } from "./gossip";
+import { type Network, networkRoutes, startNetwork } from "./network";
 import { type PlusService, startPlus } from "./plus";
 import { type HermesService, startHermes } from "./hermes";
 
@@ -85,6 +87,16 @@ export interface Harness {
   readonly plus: PlusService;
   /** The lightning-address service (Plus members' name@host, invoices from their own wallets). */
   readonly hermes: HermesService;
+  /**
+   * The rapid gossip sync server (`GET /rgs/snapshot/<timestamp>`, the wallet's `rgs` setting) and the log
+   * of what was asked of it (`GET /rgs/requests`); it serves the network's gossip once the network runs.
+   */
+  readonly rgs: RgsServer;
+  /**
+   * The lightning network around the LSP (six routing nodes with public channels, see network.ts), started
+   * on first use (or at start with `network: true`): later calls answer the same network.
+   */
+  readonly network: () => Promise<Network>;
   readonly stop: () => Promise<void>;
 }
 
@@ -97,13 +109,16 @@ export interface HarnessOptions {
   /** A fixed port for the LNURL service (lightning addresses stay the same across restarts); free by default. */
   readonly lnurlPort?: number;
   readonly lspFees?: Partial<LspFeeParams>;
+  /** Starts the lightning network around the LSP at once (`npm start`); otherwise on first use. */
+  readonly network?: boolean;
 }
 
 export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> => {
   const world = await World.start();
   const host = opts.host ?? "127.0.0.1";
   const hostility = new Hostility();
-  const extra: RouteTable = [...hostileRoutes(hostility)];
+  const rgs = new RgsServer();
+  const extra: RouteTable = [...hostileRoutes(hostility), ...rgs.routes()];
   let server: Server;
   try {
     server = await serve(world, opts.port ?? DEFAULT_ESPLORA_PORT, host, extra, hostility);
@@ -140,6 +155,25 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     });
     return payer;
   };
+  let network: Promise<Network> | null = null;
+  const networkOnce = () => {
+    network ??= startNetwork({
+      world,
+      esploraUrl,
+      host,
+      lsp: lightning,
+      mine: (n) => world.mine(n),
+      waitForTx: (txid) => waitForTx(txid),
+    }).then((n) => {
+      rgs.source = n.graph;
+      return n;
+    });
+    network.catch(() => {
+      network = null;
+    });
+    return network;
+  };
+  extra.push(...networkRoutes(networkOnce));
   const lsps2 = startLsps2(lightning);
   extra.push(...lsp.routes, ...lsps2.routes, ...lightningRoutes(lightning, payerNode));
   const lnurlAuth = await startLnurlAuth({ host });
@@ -200,6 +234,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     }
   }
   let stopped: Promise<void> | null = null;
+  if (opts.network) await networkOnce();
   return {
     esploraUrl,
     port,
@@ -231,12 +266,17 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     feedback,
     plus,
     hermes,
+    rgs,
+    network: networkOnce,
     stop: () => {
       nostr.stop();
       cashu.stop();
       plus.stop();
       hermes.stop();
-      stopped ??= Promise.all([lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()))
+      stopped ??= Promise.all([
+        ...[lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()),
+        network?.then((n) => n.stop()).catch(() => undefined),
+      ])
         .then(
           () =>
             new Promise<void>((resolve) => {

@@ -202,6 +202,8 @@ export const payInvoice: Handler<"PayInvoice"> = (cmd, ctx) =>
     }
     const maxFee = feeLimitOf(amountSats, cmd.maxFeeSats);
     const amountMsat = decoded.amountMsat ?? amountSats * 1000n;
+    // Routes come from the network graph: bring it up to date first when the last sync is an hour old.
+    if (ln.gossip) yield* ctx.outside(Effect.promise(() => ln.gossip?.fresh() ?? Promise.resolve()));
     const start = yield* call(() => ln.node.sendInvoice(decoded.invoice, maxFee * 1000n, amountMsat));
     return yield* started(start, amountSats, () =>
       newEvent("ln.payment_started", {

@@ -2,6 +2,7 @@
 import { hex } from "@scure/base";
 import * as ldk from "lightningdevkit";
 import { displayHex } from "./chain";
+import { userConfig } from "./node-build";
 import { apiErrorText, type NodeCore, someU64 } from "./node-core";
 import type { ChannelInfo } from "./node-types";
 import { NodeError } from "./policy";
@@ -62,14 +63,37 @@ export class Channels {
     return sum;
   }
 
-  /** Opens a channel of `sats` to a connected peer; the funding comes from `fundChannel`. */
-  open(peer: string, sats: bigint, pushMsat = 0n): string {
-    const r = this.core.manager.create_channel(hex.decode(peer), sats, pushMsat, 0n, null, null);
+  /**
+   * Opens a channel of `sats` to a connected peer; the funding comes from `fundChannel`. A public one
+   * (`announce`, a routing node's) is announced to the network after six confirmations, with `policy`.
+   */
+  open(peer: string, sats: bigint, pushMsat = 0n, announce = false, policy?: ForwardingPolicy): string {
+    let override: ldk.UserConfig | null = null;
+    if (announce || policy) {
+      override = userConfig(this.core.opts.role);
+      const handshake = override.get_channel_handshake_config();
+      handshake.set_announce_for_forwarding(announce);
+      override.set_channel_handshake_config(handshake);
+      if (policy) override.set_channel_config(channelConfig(override.get_channel_config(), policy));
+    }
+    const r = this.core.manager.create_channel(hex.decode(peer), sats, pushMsat, 0n, null, override);
     if (!(r instanceof ldk.Result_ChannelIdAPIErrorZ_OK)) {
       throw new NodeError(apiErrorText((r as ldk.Result_ChannelIdAPIErrorZ_Err).err));
     }
     this.core.schedule();
     return hex.encode(r.res.get_a());
+  }
+
+  /** What we charge to forward into a channel, and the CLTV delta we ask (our side's channel_update). */
+  setPolicy(channelId: string, policy: ForwardingPolicy): void {
+    const c = this.find(channelId);
+    const r = this.core.manager.update_channel_config(
+      c.get_counterparty().get_node_id(),
+      [c.get_channel_id()],
+      channelConfig(c.get_config() ?? ldk.ChannelConfig.constructor_default(), policy),
+    );
+    if (!r.is_ok()) throw new NodeError(apiErrorText((r as ldk.Result_NoneAPIErrorZ_Err).err));
+    this.core.schedule();
   }
 
   find(channelId: string): ldk.ChannelDetails {
@@ -115,3 +139,17 @@ export class Channels {
     this.core.schedule();
   }
 }
+
+/** A routing node's terms for forwarding into one of its channels. */
+export interface ForwardingPolicy {
+  readonly feeBaseMsat: number;
+  readonly feeProportionalMillionths: number;
+  readonly cltvExpiryDelta: number;
+}
+
+const channelConfig = (config: ldk.ChannelConfig, policy: ForwardingPolicy): ldk.ChannelConfig => {
+  config.set_forwarding_fee_base_msat(policy.feeBaseMsat);
+  config.set_forwarding_fee_proportional_millionths(policy.feeProportionalMillionths);
+  config.set_cltv_expiry_delta(policy.cltvExpiryDelta);
+  return config;
+};

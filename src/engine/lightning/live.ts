@@ -8,6 +8,7 @@ import { type NewEvent, newEvent } from "../../events/make";
 import type { ChannelSnapshot, Network } from "../../events/types";
 import { type EsploraClient, makeEsplora } from "../onchain/esplora";
 import { EsploraChain } from "./chain";
+import { GossipSync } from "./gossip-sync";
 import { type ChannelInfo, INVOICE_EXPIRY_SECS, LightningNode, type NodeEvent } from "./node";
 import type { FetchFn } from "../http/bounded";
 import { fetchLspInfo, type LspSchema, postToLsp } from "./lsp-http";
@@ -61,6 +62,8 @@ export interface LightningDeps {
   readonly lsps?: { readonly connectionString: string; readonly token: string } | null;
   readonly makeSocket: WebSocketFactory;
   readonly fetch: FetchFn;
+  /** The rapid gossip sync server's snapshot URL (the `rgs` setting), or null to route with hints only. */
+  readonly rgs?: string | null;
   /** Signs (without broadcasting) an on-chain payment of `sats` to `script`, recording it. */
   readonly fund: (script: Uint8Array, sats: bigint) => Promise<Funding>;
   /** A fresh script of the on-chain wallet for swept outputs. */
@@ -104,7 +107,7 @@ export interface LightningServers {
   readonly proxy: string | null;
   readonly lsp: string | null;
   /** Every server setting; the LSPS connection string and token are read from here. */
-  readonly servers?: Pick<Servers, "lsps_connection_string" | "lsps_token">;
+  readonly servers?: Pick<Servers, "lsps_connection_string" | "lsps_token"> & Partial<Pick<Servers, "rgs">>;
 }
 
 /** Why the lightning service could not be changed: 'Failed to make a request to the LSP.' */
@@ -131,6 +134,8 @@ export interface LightningPort {
    */
   readonly changeLsp: (settings: LspSettings) => Promise<void>;
   readonly connect: (peer: PeerAddress) => Promise<void>;
+  /** The network graph's sync from the `rgs` setting (null when none is set): `fresh()` before a payment. */
+  readonly gossip: GossipSync | null;
   /** Brings the node up to the chain tip now (also done every `CHAIN_SYNC_MS`). */
   readonly sync: () => Promise<void>;
   readonly stop: () => Promise<void>;
@@ -170,6 +175,7 @@ export const startLightningOn = (
       : null,
     makeSocket: platform.makeSocket,
     fetch: platform.fetch,
+    rgs: servers.servers?.rgs || null,
   });
 
 export const startLightning = async (deps: LightningDeps): Promise<LightningPort> => {
@@ -352,7 +358,11 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   const timer = setInterval(() => void sync(), CHAIN_SYNC_MS);
   // Funds of closed channels a restore from the words cannot know of, found by the seed's scripts.
   void started.recoverStaticOutputs().catch((e) => log("warn", `recovery scan: ${String(e)}`));
+  // The graph syncs once the node is up (the wallet's home is never held back by it), then hourly.
+  const gossip = deps.rgs ? new GossipSync(started, deps.rgs, deps.fetch, log) : null;
+  gossip?.start();
   return {
+    gossip,
     node: started,
     logs: () => [...lines],
     lsp,
@@ -390,6 +400,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     sync,
     stop: () => {
       clearInterval(timer);
+      gossip?.stop();
       return started.stop();
     },
   };

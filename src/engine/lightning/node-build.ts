@@ -10,6 +10,7 @@ import type { NodeCore } from "./node-core";
 import { random32 } from "./node-core";
 import type { NodeRole } from "./node-types";
 import { NodeError } from "./policy";
+import { Routing } from "./routing";
 import { MANAGER_KEY, MONITOR_PREFIX } from "./store";
 
 const NETWORKS = {
@@ -60,12 +61,8 @@ export const buildNode = async (
     core.commit.persister(),
   );
   const network = NETWORKS[opts.network];
-  const graph = ldk.NetworkGraph.constructor_new(network, core.logger);
-  const scorer = ldk.ProbabilisticScorer.constructor_new(
-    ldk.ProbabilisticScoringDecayParameters.constructor_default(),
-    graph,
-    core.logger,
-  );
+  core.routing = await Routing.load(opts.store, network, core.logger, opts.log, () => core.now());
+  const { graph, scorer } = core.routing;
   const score = ldk.MultiThreadedLockableScore.constructor_new(scorer.as_Score());
   const entropy = core.keys.as_EntropySource();
   const router = ldk.DefaultRouter.constructor_new(
@@ -143,9 +140,16 @@ export const buildNode = async (
   }
 
   const ignorer = ldk.IgnoringMessageHandler.constructor_new();
+  const gossip = opts.p2pGossip
+    ? ldk.P2PGossipSync.constructor_new(
+        graph,
+        ldk.Option_UtxoLookupZ.constructor_none(),
+        core.logger,
+      ).as_RoutingMessageHandler()
+    : ignorer.as_RoutingMessageHandler();
   core.peerManager = ldk.PeerManager.constructor_new(
     core.manager.as_ChannelMessageHandler(),
-    ignorer.as_RoutingMessageHandler(),
+    gossip,
     ignorer.as_OnionMessageHandler(),
     lsps0.handler(),
     Math.floor((opts.now ?? Date.now)() / 1000),

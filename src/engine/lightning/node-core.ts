@@ -9,6 +9,7 @@ import * as ldk from "lightningdevkit";
 import type { NodeEvent, NodeOptions } from "./node-types";
 import { OutputCommit } from "./output-commit";
 import { NodeError } from "./policy";
+import type { Routing } from "./routing";
 
 export class NodeCore {
   readonly keys: ldk.KeysManager;
@@ -19,6 +20,8 @@ export class NodeCore {
   manager!: ldk.ChannelManager;
   chainMonitor!: ldk.ChainMonitor;
   peerManager!: ldk.PeerManager;
+  /** The network graph and scorer the router uses. */
+  routing!: Routing;
   /** LDK's event handler (the node's events module), set before the first tick. */
   handler!: ldk.EventHandler;
   /** The channels as the wallet sees them, serialised, to tell when they changed. */

@@ -119,6 +119,15 @@ const handleEvent = (event: ldk.Event, core: NodeCore, parts: EventParts): void 
     const reason = failureOf(event.reason);
     core.emit({ type: "payment_failed", paymentId: id, paymentHash, reason });
     parts.payments.settle(id, { status: "failed", paymentHash, reason });
+  } else if (event instanceof ldk.Event_PaymentPathFailed) {
+    core.routing.pathFailed(event);
+  } else if (event instanceof ldk.Event_PaymentPathSuccessful) {
+    core.routing.pathSucceeded(event.path);
+    core.emit({
+      type: "payment_path_succeeded",
+      paymentId: hex.encode(event.payment_id),
+      hops: event.path.get_hops().length,
+    });
   } else if (event instanceof ldk.Event_PendingHTLCsForwardable) {
     const ms = Math.min(Number(event.time_forwardable), 1000);
     setTimeout(() => {

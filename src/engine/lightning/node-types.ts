@@ -60,6 +60,8 @@ export type NodeEvent =
       readonly inboundMsat: bigint;
       readonly expectedOutboundMsat: bigint;
     }
+  /** One part of a payment we sent reached the payee over `hops` channels. */
+  | { readonly type: "payment_path_succeeded"; readonly paymentId: string; readonly hops: number }
   | { readonly type: "changed" };
 
 export type { PaymentFailure };
@@ -136,6 +138,11 @@ export interface NodeOptions {
    * instance cannot be trusted after that; only a new one (a reload) runs lightning again.
    */
   readonly onFatal?: (message: string) => void;
+  /**
+   * Takes the network's gossip from peers into the graph and passes it on (`P2PGossipSync`), as a routing
+   * node does: the local world's public nodes. A wallet fills its graph from rapid gossip sync instead.
+   */
+  readonly p2pGossip?: boolean;
   /** How long `payInvoice` waits for a final state before answering `pending`. */
   readonly paymentTimeoutMs?: number;
 }

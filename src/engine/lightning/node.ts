@@ -16,7 +16,9 @@
  * own errors: one escaping would abort the wasm instance.
  */
 import type { RouteHintHop } from "./bolt11-encode";
-import { Channels } from "./channels";
+import { Channels, type ForwardingPolicy } from "./channels";
+import * as ldk from "lightningdevkit";
+import type { ChannelGossip } from "./gossip";
 import { Interception } from "./lsp-intercept";
 import { Lsps0 } from "./lsps0";
 import { buildNode } from "./node-build";
@@ -201,9 +203,65 @@ export class LightningNode {
     return this.core.broken === null ? this.channelParts.balanceSats() : 0n;
   }
 
-  /** Opens a channel of `sats` to a connected peer; the funding comes from `fundChannel`. */
-  openChannel(peer: string, sats: bigint, pushMsat = 0n): string {
-    return this.core.call(() => this.channelParts.open(peer, sats, pushMsat));
+  /**
+   * Opens a channel of `sats` to a connected peer; the funding comes from `fundChannel`. `announce` makes it
+   * public (a routing node's), with `policy` for what we charge to forward into it.
+   */
+  openChannel(
+    peer: string,
+    sats: bigint,
+    pushMsat = 0n,
+    announce = false,
+    policy?: ForwardingPolicy,
+  ): string {
+    return this.core.call(() => this.channelParts.open(peer, sats, pushMsat, announce, policy));
+  }
+
+  /** Changes what we charge to forward into a channel (a new channel_update goes out for a public one). */
+  setForwardingPolicy(channelId: string, policy: ForwardingPolicy): void {
+    this.core.call(() => this.channelParts.setPolicy(channelId, policy));
+  }
+
+  // ---- the network graph -------------------------------------------------------------------------
+
+  /** Tells the network who we are (a routing node with public channels): alias and IPv4 address. */
+  announceNode(alias: string, host: string, port: number): void {
+    this.core.call(() => {
+      const name = new Uint8Array(32);
+      name.set(new TextEncoder().encode(alias).slice(0, 32));
+      const ip = Uint8Array.from(host.split(".").map(Number));
+      this.core.peerManager.broadcast_node_announcement(new Uint8Array([0xf7, 0x93, 0x1a]), name, [
+        ldk.SocketAddress.constructor_tcp_ip_v4(ip, port),
+      ]);
+    });
+    this.core.schedule();
+  }
+
+  /** The public channels the node's graph holds (from gossip or rapid gossip sync). */
+  graphChannels(): ChannelGossip[] {
+    return this.core.call(() => this.core.routing.channels());
+  }
+
+  /** The rapid gossip sync timestamp to ask the next snapshot from (0: never synced). */
+  lastGossipSync(): number {
+    return this.core.call(() => this.core.routing.lastSync());
+  }
+
+  /**
+   * Applies a rapid gossip sync snapshot to the graph, then stores graph and scorer (so a restart asks
+   * only for a delta); answers the timestamp to ask from next. Throws `GossipError` for a snapshot LDK
+   * refuses (the graph is unchanged by what it could not read).
+   */
+  async applyGossipSnapshot(bytes: Uint8Array): Promise<number> {
+    const next = this.core.call(() => this.core.routing.applySnapshot(bytes));
+    await this.saveRouting();
+    return next;
+  }
+
+  /** Stores the graph and what the scorer learnt. */
+  async saveRouting(): Promise<void> {
+    if (this.core.broken !== null) return;
+    await this.core.opts.store.put(this.core.call(() => this.core.routing.blobs()));
   }
 
   /** Closes cooperatively, or broadcasts our latest commitment when `force` (for an offline peer). */

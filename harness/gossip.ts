@@ -1,0 +1,62 @@
+/**
+ * The world's rapid gossip sync server: what a routing node of the world has collected of the network's
+ * gossip (its LDK `NetworkGraph`, filled by `P2PGossipSync`), served in LDK's RGS format at
+ * `GET /rgs/snapshot/<last_sync_timestamp>`: the whole graph at 0, what changed since after (see rgs.ts).
+ * Every request is logged, so tests can see a wallet asked only for a delta (`GET /rgs/requests`).
+ */
+import type { ChannelGossip } from "../src/engine/lightning/gossip";
+import { GossipHistory, type Snapshot } from "./rgs";
+import type { RouteTable } from "./server";
+
+export interface RgsRequest {
+  readonly since: number;
+  readonly kind: "full" | "delta";
+  readonly latestSeen: number;
+  readonly announcements: number;
+  readonly updates: number;
+  readonly bytes: number;
+  /** Unix milliseconds. */
+  readonly at: number;
+}
+
+export class RgsServer {
+  readonly history: GossipHistory;
+  readonly requests: RgsRequest[] = [];
+  /** Where the gossip comes from: the collecting node's graph (none until the network is started). */
+  source: (() => ChannelGossip[]) | null = null;
+
+  constructor(now?: () => number) {
+    this.history = new GossipHistory(now);
+  }
+
+  /** Takes in what the source has seen since the last look. */
+  refresh(): void {
+    if (this.source) this.history.observe(this.source());
+  }
+
+  snapshot(since: number): Snapshot {
+    this.refresh();
+    const s = this.history.snapshot(since);
+    this.requests.push({
+      since,
+      kind: since === 0 ? "full" : "delta",
+      latestSeen: s.latestSeen,
+      announcements: s.announcements,
+      updates: s.updates,
+      bytes: s.bytes.length,
+      at: Date.now(),
+    });
+    return s;
+  }
+
+  routes(): RouteTable {
+    return [
+      [
+        "GET",
+        /^\/rgs\/snapshot\/(\d{1,10})$/,
+        (m) => ({ bytes: Buffer.from(this.snapshot(Number(m[1])).bytes) }),
+      ],
+      ["GET", /^\/rgs\/requests$/, () => ({ json: this.requests })],
+    ];
+  }
+}

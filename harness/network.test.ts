@@ -1,0 +1,125 @@
+/**
+ * The world as a network: routing nodes with announced channels whose gossip the LSP collects and the RGS
+ * endpoint serves; a wallet node with one channel to the LSP syncs its graph from it and pays past its
+ * first hop without route hints (four hops beyond the LSP), splits a payment no single path can carry,
+ * goes around a node taken offline, and after a restart asks only for a delta.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LightningNode, NodeEvent } from "../src/engine/lightning/node";
+import { parsePeerAddress } from "../src/engine/lightning/socket";
+import { MemoryBlobStore } from "../src/engine/lightning/store";
+import type { Network } from "./network";
+import { until } from "./until";
+import { startWalletNode } from "./wallet-node";
+import { type Harness, startHarness } from "./world";
+
+let h: Harness;
+let net: Network;
+const seed = crypto.getRandomValues(new Uint8Array(32));
+const store = new MemoryBlobStore();
+const events: NodeEvent[] = [];
+let wallet: LightningNode;
+
+const startWallet = () =>
+  startWalletNode(h, { seed, store, onEvent: (e) => events.push(e), paymentTimeoutMs: 90_000 });
+
+const sync = async (node: LightningNode) => {
+  const r = await fetch(`${h.esploraUrl}/rgs/snapshot/${node.lastGossipSync()}`);
+  return node.applyGossipSnapshot(new Uint8Array(await r.arrayBuffer()));
+};
+
+const hopsOf = (paymentId: string) =>
+  events.filter((e) => e.type === "payment_path_succeeded" && e.paymentId === paymentId);
+
+beforeAll(async () => {
+  h = await startHarness({ port: 0 });
+  net = await h.network();
+  wallet = await startWallet();
+  await wallet.connectPeer(parsePeerAddress(h.lightning.address)!);
+  wallet.openChannel(h.lightning.pubkey, 3_000_000n);
+  const pending = await until("the wallet's channel to be funded", () =>
+    events.some((e) => e.type === "channel_pending"),
+  );
+  void pending;
+  const funding = events.find((e) => e.type === "channel_pending");
+  if (funding?.type === "channel_pending") await h.waitForTx(funding.fundingTxid);
+  await h.mine(6);
+  await until(
+    "the wallet's channel to be usable",
+    async () => {
+      await wallet.sync();
+      return wallet.channels().some((c) => c.isUsable);
+    },
+    60_000,
+    250,
+  );
+}, 400_000);
+
+afterAll(async () => {
+  await wallet?.stop();
+  await h?.stop();
+});
+
+describe("the world's lightning network", () => {
+  it("serves its gossip: a full snapshot gives the wallet every public channel with its fees", async () => {
+    expect(wallet.graphChannels()).toEqual([]);
+    const next = await sync(wallet);
+    expect(next).toBeGreaterThan(0);
+    const graph = wallet.graphChannels();
+    expect(graph.map((c) => c.scid)).toEqual(net.graph().map((c) => c.scid));
+    expect(graph).toEqual(net.graph());
+    const carolPayee = graph.find(
+      (c) =>
+        [c.node1, c.node2].includes(net.node("carol").pubkey) &&
+        [c.node1, c.node2].includes(net.node("payee").pubkey),
+    )!;
+    const fromCarol =
+      carolPayee.node1 === net.node("carol").pubkey ? carolPayee.updates[0] : carolPayee.updates[1];
+    expect(fromCarol).toMatchObject({ feeBaseMsat: 0, feeProportionalMillionths: 10, cltvExpiryDelta: 42 });
+    expect(h.rgs.requests.at(-1)).toMatchObject({ kind: "full", since: 0 });
+  });
+
+  it("pays a node four hops past the LSP with no route hint, over the cheap path", async () => {
+    const invoice = net.invoice("payee", 50_000n);
+    const r = await wallet.payInvoice(invoice.bolt11, 10_000_000n);
+    expect(r.status).toBe("succeeded");
+    await until("the path to be reported", () => hopsOf(invoice.paymentHash).length > 0);
+    // wallet → lsp → alice → bob → carol → payee
+    expect(
+      hopsOf(invoice.paymentHash).map((e) => (e.type === "payment_path_succeeded" ? e.hops : 0)),
+    ).toEqual([5]);
+    // the cheap path: the LSP's 1,000 msat + 100 ppm; alice, bob and carol charge 10 ppm each
+    if (r.status === "succeeded") expect(r.feeMsat).toBeLessThan(10_000n);
+  });
+
+  it("splits a payment no single path can carry, and every part settles", async () => {
+    const invoice = net.invoice("payee", 700_000n);
+    const r = await wallet.payInvoice(invoice.bolt11, 50_000_000n);
+    expect(r.status).toBe("succeeded");
+    await until("every part to be reported", () => hopsOf(invoice.paymentHash).length >= 2);
+    expect(hopsOf(invoice.paymentHash).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("goes around a node taken offline, within the payment's retries", async () => {
+    await net.offline("bob");
+    const invoice = net.invoice("payee", 40_000n);
+    const r = await wallet.payInvoice(invoice.bolt11, 10_000_000n);
+    expect(r.status).toBe("succeeded");
+    await net.online("bob");
+  });
+
+  it("pays an invoice with route hints too", async () => {
+    const invoice = net.invoice("payee", 20_000n, { hints: true });
+    expect((await wallet.payInvoice(invoice.bolt11, 10_000_000n)).status).toBe("succeeded");
+  });
+
+  it("after a restart starts from the stored graph and asks only for a delta", async () => {
+    const before = wallet.lastGossipSync();
+    await wallet.stop();
+    wallet = await startWallet();
+    expect(wallet.lastGossipSync()).toBe(before);
+    expect(wallet.graphChannels().length).toBe(net.graph().length);
+    await sync(wallet);
+    expect(h.rgs.requests.at(-1)).toMatchObject({ kind: "delta", since: before });
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * What the node routes with: LDK's network graph and probabilistic scorer. A wallet fills the graph from
+ * rapid gossip sync snapshots (the `rgs` setting) and keeps graph and scorer in its store (sealed like
+ * every engine blob), so a reload starts from them and asks only for a delta; a routing node of the local
+ * world fills it from its peers' gossip (`P2PGossipSync`). The scorer learns from every payment path that
+ * failed or succeeded, as LDK's background processor would teach it.
+ */
+import * as ldk from "lightningdevkit";
+import type { Log } from "./chain";
+import { applyRgs, type ChannelGossip, graphChannels } from "./gossip";
+import type { BlobStore } from "./store";
+import { LN_PREFIX } from "./store";
+
+/** Gossip is a cache of the network, not channel state: kept under its own keys. */
+export const GRAPH_KEY = `${LN_PREFIX}gossip/graph`;
+export const SCORER_KEY = `${LN_PREFIX}gossip/scorer`;
+
+export class Routing {
+  private constructor(
+    readonly graph: ldk.NetworkGraph,
+    readonly scorer: ldk.ProbabilisticScorer,
+    private readonly logger: ldk.Logger,
+    private readonly log: Log,
+    private readonly now: () => number,
+  ) {}
+
+  /** The graph and scorer from the store, or new ones (a store that cannot be read starts afresh). */
+  static async load(
+    store: BlobStore,
+    network: ldk.Network,
+    logger: ldk.Logger,
+    log: Log,
+    now: () => number,
+  ): Promise<Routing> {
+    let graph: ldk.NetworkGraph | null = null;
+    const savedGraph = await store.get(GRAPH_KEY).catch(() => undefined);
+    if (savedGraph) {
+      const read = ldk.NetworkGraph.constructor_read(savedGraph, logger);
+      if (read instanceof ldk.Result_NetworkGraphDecodeErrorZ_OK) graph = read.res;
+      else log("warn", "The stored network graph could not be read; it is synced afresh");
+    }
+    graph ??= ldk.NetworkGraph.constructor_new(network, logger);
+    const decay = ldk.ProbabilisticScoringDecayParameters.constructor_default();
+    let scorer: ldk.ProbabilisticScorer | null = null;
+    const savedScorer = await store.get(SCORER_KEY).catch(() => undefined);
+    if (savedScorer && savedGraph) {
+      const read = ldk.ProbabilisticScorer.constructor_read(savedScorer, decay, graph, logger);
+      if (read instanceof ldk.Result_ProbabilisticScorerDecodeErrorZ_OK) scorer = read.res;
+    }
+    scorer ??= ldk.ProbabilisticScorer.constructor_new(decay, graph, logger);
+    return new Routing(graph, scorer, logger, log, now);
+  }
+
+  /** The RGS timestamp to ask the next snapshot from: 0 before the first sync. */
+  lastSync(): number {
+    const t = this.graph.get_last_rapid_gossip_sync_timestamp();
+    return t instanceof ldk.Option_u32Z_Some ? t.some >>> 0 : 0;
+  }
+
+  /** Applies a rapid gossip sync snapshot; answers the timestamp to ask from next. */
+  applySnapshot(bytes: Uint8Array): number {
+    return applyRgs(this.graph, this.logger, bytes, Math.floor(this.now() / 1000));
+  }
+
+  channels(): ChannelGossip[] {
+    return graphChannels(this.graph);
+  }
+
+  /** Graph and scorer as they are now, for the store. */
+  blobs(): { key: string; value: Uint8Array }[] {
+    return [
+      { key: GRAPH_KEY, value: this.graph.write() },
+      { key: SCORER_KEY, value: this.scorer.write() },
+    ];
+  }
+
+  private since(): bigint {
+    return BigInt(Math.floor(this.now() / 1000));
+  }
+
+  /** A path of one of our payments failed at `scid` (if known): the scorer remembers, the graph learns. */
+  pathFailed(event: ldk.Event_PaymentPathFailed): void {
+    const failure = event.failure;
+    if (
+      failure instanceof ldk.PathFailure_OnPath &&
+      failure.network_update instanceof ldk.Option_NetworkUpdateZ_Some
+    )
+      this.graph.handle_network_update(failure.network_update.some);
+    const scid = event.short_channel_id;
+    const update = this.scorer.as_ScoreUpdate();
+    if (scid instanceof ldk.Option_u64Z_Some) update.payment_path_failed(event.path, scid.some, this.since());
+    else if (event.payment_failed_permanently) this.log("debug", "a payment path failed at its end");
+  }
+
+  pathSucceeded(path: ldk.Path): void {
+    this.scorer.as_ScoreUpdate().payment_path_successful(path, this.since());
+  }
+}
