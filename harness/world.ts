@@ -19,6 +19,7 @@ import { type NostrWorld, startNostr } from "./nostr/world";
 import { type FeedbackService, startFeedback } from "./feedback";
 import { type PlusService, startPlus } from "./plus";
 import { type HermesService, startHermes } from "./hermes";
+import { type StorageService, startStorage } from "./storage/service";
 
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { DEFAULT_ESPLORA_PORT } from "./ports";
@@ -85,6 +86,12 @@ export interface Harness {
   readonly plus: PlusService;
   /** The lightning-address service (Plus members' name@host, invoices from their own wallets). */
   readonly hermes: HermesService;
+  /**
+   * The versioned storage server under `/storage` (LDK's VSS API; see `harness/storage/`): `storageUrl` is
+   * the wallet's `storage` setting. Its database starts on first use, on `DATABASE_URL` if set.
+   */
+  readonly storage: StorageService;
+  readonly storageUrl: string;
   readonly stop: () => Promise<void>;
 }
 
@@ -192,6 +199,9 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   extra.push(...plus.routes);
   const hermes = startHermes(plus, { relayUrl: nostr.relayUrl });
   extra.push(...hermes.routes);
+  const databaseUrl = process.env.DATABASE_URL;
+  const storage = startStorage(databaseUrl ? { databaseUrl } : {});
+  extra.push(...storage.routes);
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {
@@ -231,6 +241,8 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     feedback,
     plus,
     hermes,
+    storage,
+    storageUrl: `${esploraUrl}/storage`,
     stop: () => {
       nostr.stop();
       cashu.stop();
@@ -244,6 +256,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
               server.close(() => resolve());
             }),
         )
+        .then(() => storage.stop())
         .then(() => world.stop());
       return stopped;
     },
