@@ -25,10 +25,29 @@ export class StorageRefused extends Data.TaggedError("StorageRefused")<{
  */
 export class StorageBadAnswer extends Data.TaggedError("StorageBadAnswer")<{ readonly message: string }> {}
 
-export type StorageError = StorageUnavailable | StorageConflict | StorageRefused | StorageBadAnswer;
+export type StorageError =
+  | StorageUnavailable
+  | StorageConflict
+  | StorageRefused
+  | StorageBadAnswer
+  | StorageRollback
+  | StateTakenOver;
 
 export const UNREACHABLE_TEXT = "The storage server could not be reached.";
 export const unavailable = (status?: number) =>
   new StorageUnavailable({ message: UNREACHABLE_TEXT, ...(status !== undefined ? { status } : {}) });
 export const badAnswer = (why: string) =>
   new StorageBadAnswer({ message: `The storage server answered badly: ${why}` });
+
+/**
+ * The server holds an older state of a key than this device wrote or saw there: never loaded, since a stale
+ * channel monitor loses funds.
+ */
+export class StorageRollback extends Data.TaggedError("StorageRollback")<{ readonly message: string }> {}
+
+/** Another device wrote this wallet's channel state since this one last did: this device must stop its node. */
+export class StateTakenOver extends Data.TaggedError("StateTakenOver")<{ readonly message: string }> {}
+
+export const ROLLBACK_TEXT =
+  "The storage server answered an older state of your channels than this device saved. Mutiny will not start from it.";
+export const TAKEN_OVER_TEXT = "Mutiny saved your channels from another device, so it stopped here.";
