@@ -237,24 +237,30 @@ export class MirroredBlobStore implements BlobStore {
       value: new TextEncoder().encode(JSON.stringify({ putId: after.putId })),
     };
     let pause = this.opts.retryMs ?? 1000;
-    let retried = false;
+    // Whether an earlier attempt may have landed though its answer never came.
+    let mayHaveLanded = false;
     for (;;) {
       try {
         await this.opts.remote.put([...sealed, writer], deletes, before.global);
-        if (retried) this.opts.onWaiting?.(false);
+        if (mayHaveLanded) this.opts.onWaiting?.(false);
         return;
       } catch (e) {
+        if (!(e instanceof StorageConflict || e instanceof StorageUnavailable)) throw e;
         if (e instanceof StorageConflict) {
-          // After a lost answer the write may have landed: then the writer record is this put's.
-          const landed = retried && (await this.writerIs(after.putId));
-          if (retried) this.opts.onWaiting?.(false);
-          if (landed) return;
-          throw new StateTakenOver({ message: TAKEN_OVER_TEXT });
+          if (!mayHaveLanded) throw new StateTakenOver({ message: TAKEN_OVER_TEXT });
+          try {
+            // Then the store is at this put exactly if its writer record is this put's.
+            const landed = await this.writerIs(after.putId);
+            this.opts.onWaiting?.(false);
+            if (landed) return;
+            throw new StateTakenOver({ message: TAKEN_OVER_TEXT });
+          } catch (check) {
+            if (!(check instanceof StorageUnavailable)) throw check;
+          }
         }
-        if (!(e instanceof StorageUnavailable)) throw e;
       }
-      if (!retried) this.opts.onWaiting?.(true);
-      retried = true;
+      if (!mayHaveLanded) this.opts.onWaiting?.(true);
+      mayHaveLanded = true;
       await sleep(pause);
       if (this.closed) throw new StorageUnavailable({ message: UNREACHABLE_TEXT });
       pause = Math.min(pause * 2, this.opts.maxRetryMs ?? 30_000);
