@@ -4,13 +4,29 @@
  * `npm test` installs and starts Debian's PostgreSQL for it, see scripts/postgres.mjs).
  */
 import type { Server } from "node:http";
+import { create, fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
+import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { randomBytes } from "@noble/hashes/utils.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { signedAuthorization } from "../../src/engine/storage/auth";
 import { StorageConflict, StorageRefused } from "../../src/engine/storage/errors";
 import { openSealedStore, openVssClient } from "../../src/engine/storage/index";
 import { type StorageKeys, storageKeys } from "../../src/engine/storage/keys";
+import { storeIdOf } from "../../src/engine/storage/keys";
 import { vssClient } from "../../src/engine/storage/vss-client";
+import {
+  DeleteObjectRequestSchema,
+  DeleteObjectResponseSchema,
+  ErrorCode,
+  ErrorResponseSchema,
+  GetObjectRequestSchema,
+  GetObjectResponseSchema,
+  KeyValueSchema,
+  ListKeyVersionsRequestSchema,
+  ListKeyVersionsResponseSchema,
+  PutObjectRequestSchema,
+  PutObjectResponseSchema,
+} from "../../src/engine/storage/vss-proto";
 import { serveStorage } from "./serve";
 import { type StorageService, startStorage } from "./service";
 
@@ -244,6 +260,97 @@ describe.each(backends)("the storage server on $name", (backend) => {
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(StorageConflict);
+  });
+
+  test("speaks vss-server's answers on the wire: page sizes, page tokens, limits, missing fields", async () => {
+    const keys = newKeys();
+    const w = wallet(keys);
+    await w.raw.putObjects({
+      items: Array.from({ length: 5 }, (_, i) => ({ key: `k${i}`, version: 0n, value: bytes("v") })),
+    });
+    const post = async <A extends Message>(
+      call: string,
+      body: Uint8Array<ArrayBuffer>,
+      schema: GenMessage<A>,
+    ) => {
+      const r = await fetch(`${url}/${call}`, {
+        method: "POST",
+        headers: { authorization: signedAuthorization(keys.authSecret) },
+        body,
+      });
+      const raw = new Uint8Array(await r.arrayBuffer());
+      return {
+        status: r.status,
+        answer: r.status === 200 ? fromBinary(schema, raw) : undefined,
+        error: r.status === 200 ? undefined : fromBinary(ErrorResponseSchema, raw),
+      };
+    };
+    const storeId = storeIdOf(keys, "regtest");
+    const list = (q: Partial<{ pageSize: number; pageToken: string }>) =>
+      post(
+        "listKeyVersions",
+        toBinary(ListKeyVersionsRequestSchema, create(ListKeyVersionsRequestSchema, { storeId, ...q })),
+        ListKeyVersionsResponseSchema,
+      );
+    // Page size 0: only the store's version. Two a page: a token until the last page, whose token is "".
+    const none = await list({ pageSize: 0 });
+    expect(none.answer?.keyVersions).toHaveLength(0);
+    expect(none.answer?.globalVersion).toBe(0n);
+    const first = await list({ pageSize: 2 });
+    expect(first.answer?.keyVersions.map((k) => k.key)).toEqual(["k4", "k3"]);
+    const second = await list({ pageSize: 2, pageToken: first.answer?.nextPageToken ?? "" });
+    expect(second.answer?.keyVersions.map((k) => k.key)).toEqual(["k2", "k1"]);
+    // Only the first page carries the global version.
+    expect(second.answer?.globalVersion).toBeUndefined();
+    const last = await list({ pageSize: 2, pageToken: second.answer?.nextPageToken ?? "" });
+    expect(last.answer?.keyVersions.map((k) => k.key)).toEqual(["k0"]);
+    expect(last.answer?.nextPageToken).toBe("");
+    const badToken = await list({ pageToken: "-3" });
+    expect([badToken.status, badToken.error?.errorCode]).toEqual([400, ErrorCode.INVALID_REQUEST_EXCEPTION]);
+    // A missing key is a 404 NO_SUCH_KEY; global_version reads as version 0 before any write of it.
+    const get = (key: string) =>
+      post(
+        "getObject",
+        toBinary(GetObjectRequestSchema, create(GetObjectRequestSchema, { storeId, key })),
+        GetObjectResponseSchema,
+      );
+    const missing = await get("nope");
+    expect([missing.status, missing.error?.errorCode]).toEqual([404, ErrorCode.NO_SUCH_KEY_EXCEPTION]);
+    expect((await get("global_version")).answer?.value?.version).toBe(0n);
+    // Over 1000 items in one put, and a delete without its key, are invalid requests.
+    const tooMany = await post(
+      "putObjects",
+      toBinary(
+        PutObjectRequestSchema,
+        create(PutObjectRequestSchema, {
+          storeId,
+          transactionItems: Array.from({ length: 1001 }, (_, i) =>
+            create(KeyValueSchema, { key: `x${i}`, version: 0n }),
+          ),
+        }),
+      ),
+      PutObjectResponseSchema,
+    );
+    expect([tooMany.status, tooMany.error?.errorCode]).toEqual([400, ErrorCode.INVALID_REQUEST_EXCEPTION]);
+    const noKey = await post(
+      "deleteObject",
+      toBinary(DeleteObjectRequestSchema, create(DeleteObjectRequestSchema, { storeId })),
+      DeleteObjectResponseSchema,
+    );
+    expect([noKey.status, noKey.error?.errorCode]).toEqual([400, ErrorCode.INVALID_REQUEST_EXCEPTION]);
+    // A conflict is a 409 CONFLICT_EXCEPTION.
+    const stale = await post(
+      "putObjects",
+      toBinary(
+        PutObjectRequestSchema,
+        create(PutObjectRequestSchema, {
+          storeId,
+          transactionItems: [create(KeyValueSchema, { key: "k0", version: 0n })],
+        }),
+      ),
+      PutObjectResponseSchema,
+    );
+    expect([stale.status, stale.error?.errorCode]).toEqual([409, ErrorCode.CONFLICT_EXCEPTION]);
   });
 
   test("a body that is not the call's message is refused", async () => {

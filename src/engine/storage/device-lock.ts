@@ -227,3 +227,13 @@ export class DeviceLock {
     return this.version !== null && this.now() < this.heldUntil;
   }
 }
+
+/**
+ * The spec's `get_device_lock_remaining_secs` for a device about to start: seconds another device's lock
+ * has left (0 if none holds it), 60 when the store cannot be read.
+ */
+export const deviceLockRemainingSecs = (
+  store: SealedStore,
+  deviceId: string,
+  now?: () => number,
+): Promise<number> => new DeviceLock({ store, deviceId, ...(now ? { now } : {}) }).remainingSecs();
