@@ -20,6 +20,7 @@ import { benchReplay } from "./replay";
 import { benchImportInChromium } from "./import";
 import { benchRestoreScan, benchUnlock } from "./security";
 import { benchParse, benchQrDecode } from "./scan";
+import { benchStorage } from "./storage";
 
 await initCrdtNode();
 const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], {
@@ -53,6 +54,7 @@ try {
   await benchJitReceive(world);
   await benchLightningReady(world);
   await benchWorkerMemory(world);
+  await benchStorage(world);
   console.log("\n== Nostr ==");
   await benchRelay(world.nostr.relayUrl);
   await benchChat();

@@ -45,6 +45,9 @@ console.log(`Cashu mint 2  ${h.cashu.mint2Url}   (keyset ${h.cashu.mint2.keysetI
 
 console.log(`Feedback      POST ${h.esploraUrl}/v1/feedback (multipart)   GET ${h.esploraUrl}/v1/feedback`);
 console.log(
+  `Storage       ${h.storageUrl}   (LDK's VSS API; ${process.env.DATABASE_URL ? "PostgreSQL at DATABASE_URL" : "embedded PGlite, started on first use"})`,
+);
+console.log(
   `Plus          GET ${h.esploraUrl}/plus/plans   POST /plus/subscribe {plan_id,nwc}   GET /plus/subscription (NIP-98)`,
 );
 console.log(

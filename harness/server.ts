@@ -36,19 +36,22 @@ export type Route = (
   body: string,
   headers?: IncomingHttpHeaders,
   query?: URLSearchParams,
+  raw?: Uint8Array,
 ) => Promise<Reply> | Reply;
 
 const HEX64 = "([0-9a-fA-F]{64})";
 
-const readBody = (req: IncomingMessage): Promise<string> =>
+/** The body's bytes (a protobuf call needs them as sent); routes read it as UTF-8 text too. */
+const readBody = (req: IncomingMessage): Promise<Buffer> =>
   new Promise((resolve, reject) => {
-    let data = "";
-    req.setEncoding("utf8");
-    req.on("data", (c: string) => {
-      data += c;
-      if (data.length > 4_000_000) reject(new HttpError(413, "Body too large"));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > 4_000_000) reject(new HttpError(413, "Body too large"));
+      else chunks.push(c);
     });
-    req.on("end", () => resolve(data));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", reject);
   });
 
@@ -426,11 +429,12 @@ export const serve = (
     table: RouteTable,
     headers?: IncomingHttpHeaders,
     query?: URLSearchParams,
+    raw?: Uint8Array,
   ): Promise<Reply> => {
     try {
       for (const [m, re, route] of table) {
         const match = path.match(re);
-        if (match && m === method) return await route(match, body, headers, query);
+        if (match && m === method) return await route(match, body, headers, query, raw);
       }
       return { status: 404, text: "Not found" };
     } catch (e) {
@@ -446,7 +450,8 @@ export const serve = (
         return;
       }
       const full = (req.url ?? "/").split("?")[0]!;
-      const body = req.method === "POST" ? await readBody(req) : "";
+      const raw = req.method === "POST" ? await readBody(req) : Buffer.alloc(0);
+      const body = raw.toString("utf8");
       const method = req.method ?? "GET";
       // Under /hostile/<scope>/ the Esplora API and the price feed answer as that scope's mode says.
       const scoped = full.match(/^\/hostile\/([a-z0-9-]{1,40})(\/.*)$/);
@@ -491,7 +496,7 @@ export const serve = (
       }
       const path = full.replace(/^\/api(?=\/(?!v1\/price))/, "");
       const query = new URLSearchParams((req.url ?? "").split("?").slice(1).join("?"));
-      send(res, await answer(method, path, body, [...extra, ...base], req.headers, query));
+      send(res, await answer(method, path, body, [...extra, ...base], req.headers, query, raw));
     } catch (e) {
       if (e instanceof HttpError) send(res, { status: e.status, text: e.message });
       else send(res, { status: 500, text: e instanceof Error ? e.message : String(e) });

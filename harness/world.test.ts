@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_SERVERS } from "../src/config";
+import { openSealedStore, storageKeysOfWords } from "../src/engine/storage/index";
 import { type Harness, startHarness } from "./world";
 
 const FAUCETED = "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080";
@@ -141,6 +143,18 @@ describe("the local regtest world's Esplora API", () => {
     const { hashes } = await post("/mine", { blocks: 2 });
     expect(hashes).toHaveLength(2);
     expect((await json(`/tx/${txid}/status`)).confirmed).toBe(true);
+  });
+
+  it("serves the versioned storage API under /storage, where regtest's default storage setting points", async () => {
+    expect(new URL(DEFAULT_SERVERS.regtest.storage).pathname).toBe("/storage");
+    expect(h.storageUrl).toBe(`${h.esploraUrl}/storage`);
+    const keys = storageKeysOfWords(
+      "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
+    );
+    const store = openSealedStore({ url: h.storageUrl, keys, network: "regtest" });
+    expect(await store.get("manager")).toBeNull();
+    await store.put([{ name: "manager", version: 0n, value: new Uint8Array([1, 2, 3]) }]);
+    expect(await store.get("manager")).toEqual({ version: 1n, value: new Uint8Array([1, 2, 3]) });
   });
 });
 

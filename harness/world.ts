@@ -21,6 +21,7 @@ import { RgsServer } from "./gossip";
 import { type Network, networkRoutes, startNetwork } from "./network";
 import { type PlusService, startPlus } from "./plus";
 import { type HermesService, startHermes } from "./hermes";
+import { type StorageService, startStorage } from "./storage/service";
 
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { DEFAULT_ESPLORA_PORT } from "./ports";
@@ -97,6 +98,12 @@ export interface Harness {
    * on first use (or at start with `network: true`): later calls answer the same network.
    */
   readonly network: () => Promise<Network>;
+  /**
+   * The versioned storage server under `/storage` (LDK's VSS API; see `harness/storage/`): `storageUrl` is
+   * the wallet's `storage` setting. Its database starts on first use, on `DATABASE_URL` if set.
+   */
+  readonly storage: StorageService;
+  readonly storageUrl: string;
   readonly stop: () => Promise<void>;
 }
 
@@ -226,6 +233,9 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   extra.push(...plus.routes);
   const hermes = startHermes(plus, { relayUrl: nostr.relayUrl });
   extra.push(...hermes.routes);
+  const databaseUrl = process.env.DATABASE_URL;
+  const storage = startStorage(databaseUrl ? { databaseUrl } : {});
+  extra.push(...storage.routes);
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {
@@ -268,6 +278,8 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     hermes,
     rgs,
     network: networkOnce,
+    storage,
+    storageUrl: `${esploraUrl}/storage`,
     stop: () => {
       nostr.stop();
       cashu.stop();
@@ -284,6 +296,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
               server.close(() => resolve());
             }),
         )
+        .then(() => storage.stop())
         .then(() => world.stop());
       return stopped;
     },

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 
 import { rmSync } from "node:fs";
+import { ensurePostgres } from "./postgres.mjs";
 rmSync("reports", { recursive: true, force: true });
 mkdirSync("reports", { recursive: true });
 const steps = [
@@ -17,6 +18,10 @@ const steps = [
   ],
   ["end-to-end tests", "npx", ["playwright", "test"]],
 ];
+
+// The storage server's conformance suite runs on PostgreSQL too where the machine can run it.
+const postgres = ensurePostgres();
+if (postgres) process.env.STORAGE_POSTGRES_URL = postgres;
 
 let failedStep = null;
 for (const [name, cmd, args] of steps) {

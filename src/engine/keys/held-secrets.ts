@@ -1,7 +1,7 @@
 /**
  * Every secret the wallet's words give it, as strings a log line could carry: the phrase and its words, the
  * BIP39 seed, the BIP32 root (hex, xprv and tprv), the on-chain account's extended private keys, the
- * lightning node's seed and the NIP-06 nostr key (hex and nsec). Redaction (src/security/redact.ts) cuts
+ * lightning node's seed, the remote store's keys and the NIP-06 nostr key (hex and nsec). Redaction (src/security/redact.ts) cuts
  * them out of anything that leaves the device.
  */
 import { hex } from "@scure/base";
@@ -11,6 +11,7 @@ import { nip19 } from "nostr-tools";
 import type { HeldSecrets } from "../../security/redact";
 import { Bip84Account } from "../onchain/account";
 import { LIGHTNING_PATH } from "../lightning/seed";
+import { STORAGE_AUTH_PATH, STORAGE_SEED_PATH, storageKeysOfWords } from "../storage/keys";
 import { rootKey } from "./mnemonic";
 
 /** NIP-06: the nostr key of the words' first account. */
@@ -33,6 +34,10 @@ export const secretsOfWords = (mnemonic: string, extra: readonly string[] = []):
   };
   add(root.privateKey);
   add(root.derive(LIGHTNING_PATH).privateKey);
+  add(root.derive(STORAGE_SEED_PATH).privateKey);
+  add(root.derive(STORAGE_AUTH_PATH).privateKey);
+  const storage = storageKeysOfWords(mnemonic);
+  for (const k of [storage.data, storage.nameMac, storage.nameEnc]) add(k);
   const nostr = root.derive(NOSTR_PATH).privateKey;
   if (nostr) {
     add(nostr);

@@ -1,0 +1,177 @@
+/**
+ * The device lock against the world's storage server (PGlite): two devices on one seed, each with its own
+ * client. Time is a shared clock the test moves, so expiry needs no waiting.
+ */
+import type { Server } from "node:http";
+import { randomBytes } from "@noble/hashes/utils.js";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { serveStorage } from "../../../harness/storage/serve";
+import { type StorageService, startStorage } from "../../../harness/storage/service";
+import {
+  AlreadyRunning,
+  DEVICE_LOCK_NAME,
+  DeviceLock,
+  DeviceLockLost,
+  LOCK_WAIT_FALLBACK_SECS,
+} from "./device-lock";
+import { StorageConflict, StorageUnavailable } from "./errors";
+import { openSealedStore } from "./index";
+import { storageKeys } from "./keys";
+
+let service: StorageService;
+let server: Server;
+let url: string;
+beforeAll(async () => {
+  service = startStorage();
+  ({ server, url } = await serveStorage(service));
+  await service.db();
+});
+afterAll(async () => {
+  server?.close();
+  await service?.stop();
+});
+
+const rejection = async (p: Promise<unknown>) => {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error("expected a rejection");
+};
+
+/** Two devices of one wallet, on one clock (ms) the test moves. */
+const wallet = () => {
+  const keys = storageKeys(randomBytes(32), randomBytes(32));
+  const clock = { t: 1_800_000_000_000 };
+  const device = (deviceId: string) =>
+    new DeviceLock({
+      store: openSealedStore({ url, keys, network: "regtest" }),
+      deviceId,
+      now: () => clock.t,
+    });
+  return { keys, clock, device };
+};
+
+describe("the device lock", () => {
+  test("two devices racing for it: exactly one wins, the other is told how long to wait", async () => {
+    const w = wallet();
+    const devices = ["phone", "laptop", "tablet"].map((id) => w.device(id));
+    const results = await Promise.allSettled(devices.map((d) => d.acquire()));
+    const won = results.filter((r) => r.status === "fulfilled");
+    expect(won).toHaveLength(1);
+    for (const r of results) {
+      if (r.status !== "rejected") continue;
+      expect(r.reason).toBeInstanceOf(AlreadyRunning);
+      expect((r.reason as AlreadyRunning).remainingSecs).toBe(60);
+      expect((r.reason as AlreadyRunning).message).toMatch(/^Mutiny is already running/);
+    }
+    const winner = devices[results.findIndex((r) => r.status === "fulfilled")];
+    const loser = devices.find((d) => d !== winner);
+    expect(winner?.holds()).toBe(true);
+    w.clock.t += 25_000;
+    expect(await loser?.remainingSecs()).toBe(35);
+    expect(await winner?.remainingSecs()).toBe(0);
+  });
+
+  test("the holder keeps it by refreshing; after it runs out another takes over and the first is told", async () => {
+    const w = wallet();
+    const phone = w.device("phone");
+    const laptop = w.device("laptop");
+    await phone.acquire();
+    for (let i = 0; i < 3; i++) {
+      w.clock.t += 30_000;
+      await phone.refresh();
+      expect(await rejection(laptop.acquire())).toBeInstanceOf(AlreadyRunning);
+      expect(await laptop.remainingSecs()).toBe(60);
+    }
+    // The phone stops refreshing (closed without releasing, or offline): its lock runs out.
+    w.clock.t += 59_000;
+    expect(await laptop.remainingSecs()).toBe(1);
+    w.clock.t += 1_000;
+    expect(await laptop.remainingSecs()).toBe(0);
+    await laptop.acquire();
+    const lost = await rejection(phone.refresh());
+    expect(lost).toBeInstanceOf(DeviceLockLost);
+    expect((lost as DeviceLockLost).reason).toBe("taken");
+    expect(phone.holds()).toBe(false);
+    // The phone, opened again, now waits for the laptop.
+    expect(await phone.remainingSecs()).toBe(60);
+    expect(await rejection(phone.acquire())).toBeInstanceOf(AlreadyRunning);
+  });
+
+  test("a release lets the next device start at once; reopening on the same device takes its own lock", async () => {
+    const w = wallet();
+    const phone = w.device("phone");
+    await phone.acquire();
+    const phoneAgain = w.device("phone");
+    await phoneAgain.acquire();
+    expect(await rejection(phone.refresh())).toBeInstanceOf(DeviceLockLost);
+    await phoneAgain.release();
+    const laptop = w.device("laptop");
+    expect(await laptop.remainingSecs()).toBe(0);
+    await laptop.acquire();
+    expect(laptop.holds()).toBe(true);
+  });
+
+  test("keep() refreshes on its interval and tells the holder once it was taken over", async () => {
+    const w = wallet();
+    const fast = (id: string) =>
+      new DeviceLock({
+        store: openSealedStore({ url, keys: w.keys, network: "regtest" }),
+        deviceId: id,
+        now: () => w.clock.t,
+        refreshSecs: 0.05,
+      });
+    const phone = fast("phone");
+    await phone.acquire();
+    const lost = new Promise<DeviceLockLost>((resolve) => phone.keep(resolve));
+    // Another device writes the lock over the phone's (as after an expiry): the next refresh sees it.
+    const store = openSealedStore({ url, keys: w.keys, network: "regtest" });
+    const laptopLock = new TextEncoder().encode(
+      JSON.stringify({ device: "laptop", session: "s", at: w.clock.t }),
+    );
+    // The phone refreshes meanwhile: write at the version read until no refresh came between.
+    for (;;) {
+      const current = await store.get(DEVICE_LOCK_NAME);
+      try {
+        await store.put([{ name: DEVICE_LOCK_NAME, version: current?.version ?? 0n, value: laptopLock }]);
+        break;
+      } catch (e) {
+        if (!(e instanceof StorageConflict)) throw e;
+      }
+    }
+    expect((await lost).reason).toBe("taken");
+    expect(phone.holds()).toBe(false);
+  });
+
+  test("an unreachable server: the countdown falls back to 60 s, and a holder that cannot refresh in time loses it", async () => {
+    const w = wallet();
+    const net = { up: true };
+    const fetchFn = (input: string | URL | Request, init?: RequestInit) =>
+      net.up ? fetch(input, init) : Promise.reject(new TypeError("fetch failed"));
+    const device = (id: string) =>
+      new DeviceLock({
+        store: openSealedStore({ url, keys: w.keys, network: "regtest", fetchFn }),
+        deviceId: id,
+        now: () => w.clock.t,
+      });
+    const phone = device("phone");
+    const laptop = device("laptop");
+    await phone.acquire();
+    net.up = false;
+    expect(await laptop.remainingSecs()).toBe(LOCK_WAIT_FALLBACK_SECS);
+    expect(await rejection(laptop.acquire())).toBeInstanceOf(StorageUnavailable);
+    // While its lock lasts the phone sees a storage error and still holds it; then it has lost it.
+    w.clock.t += 30_000;
+    expect(await rejection(phone.refresh())).toBeInstanceOf(StorageUnavailable);
+    expect(phone.holds()).toBe(true);
+    w.clock.t += 30_000;
+    const lost = await rejection(phone.refresh());
+    expect(lost).toBeInstanceOf(DeviceLockLost);
+    expect((lost as DeviceLockLost).reason).toBe("expired");
+    expect(phone.holds()).toBe(false);
+    net.up = true;
+    await laptop.acquire();
+  });
+});

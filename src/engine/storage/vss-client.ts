@@ -1,0 +1,267 @@
+/**
+ * The storage port's protocol adapter: LDK's Versioned Storage Service (lightningdevkit/vss-server) over
+ * HTTP. Each call is a POST of one protobuf message to `<base>/getObject`, `/putObjects`, `/deleteObject` or
+ * `/listKeyVersions`; a 200 answer carries the call's answer message, any other status an `ErrorResponse`.
+ * Every exchange goes through the bounded request helper (deadline, byte cap) and every answer is checked
+ * before it is believed. Keys and values here are what the server sees: `sealed.ts` names and encrypts them.
+ *
+ * Versions follow the protocol: a key's first write is conditional on version 0, every later one on the
+ * version read or last written (the server stores version + 1); -1 writes without a check. A put's items
+ * and deletes, and its optional `globalVersion`, succeed or fail together.
+ */
+import { create, fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
+import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
+import {
+  AnswerTooLarge,
+  boundedFetch,
+  type FetchFn,
+  type RequestLimits,
+  RequestTimedOut,
+} from "../http/bounded";
+import { badAnswer, StorageConflict, StorageRefused, unavailable } from "./errors";
+import {
+  DeleteObjectRequestSchema,
+  DeleteObjectResponseSchema,
+  ErrorCode,
+  ErrorResponseSchema,
+  GetObjectRequestSchema,
+  GetObjectResponseSchema,
+  GLOBAL_VERSION_KEY,
+  KeyValueSchema,
+  ListKeyVersionsRequestSchema,
+  ListKeyVersionsResponseSchema,
+  PutObjectRequestSchema,
+  PutObjectResponseSchema,
+} from "./vss-proto";
+
+/** A stored value as the server holds it. */
+export interface StoredItem {
+  readonly key: string;
+  readonly version: bigint;
+  readonly value: Uint8Array;
+}
+
+/** A key and the version a write or delete is conditional on (0: must not exist; -1: no check). */
+export interface KeyVersion {
+  readonly key: string;
+  readonly version: bigint;
+}
+
+export interface PutRequest {
+  readonly items: readonly StoredItem[];
+  readonly deletes?: readonly KeyVersion[];
+  /** The store's version this write is conditional on (the server then increments it). */
+  readonly globalVersion?: bigint;
+}
+
+export interface KeyListing {
+  readonly keys: readonly KeyVersion[];
+  /** The store's version, read before the keys (0 if never written). */
+  readonly globalVersion: bigint;
+}
+
+export interface VssClientOptions {
+  /** The server's base URL, e.g. `http://127.0.0.1:3002/storage` (the calls' names are appended). */
+  readonly url: string;
+  readonly storeId: string;
+  /** The `Authorization` header's value for the next request (a fresh signature each time). */
+  readonly authorization: () => string;
+  readonly fetchFn?: FetchFn;
+  readonly limits?: Partial<RequestLimits>;
+}
+
+/** A channel manager of a busy node is a few MB; the deadline covers a slow upload of one. */
+export const STORAGE_LIMITS: RequestLimits = { timeoutMs: 30_000, maxBytes: 32 * 1024 * 1024 };
+/** vss-server's own limit on the items of one put. */
+export const MAX_PUT_ITEMS = 1000;
+/** A listing that pages on past this many pages is a server that never ends it. */
+const MAX_PAGES = 1000;
+
+export interface VssClient {
+  /** The item under `key`, or null if the store has none. */
+  readonly getObject: (key: string) => Promise<StoredItem | null>;
+  readonly putObjects: (put: PutRequest) => Promise<void>;
+  /** Deletes `key` if its version matches (or with -1, whatever it is); deleting nothing is not an error. */
+  readonly deleteObject: (kv: KeyVersion) => Promise<void>;
+  /** Every key (after `prefix`) with its version, newest first, across all pages. */
+  readonly listKeyVersions: (prefix?: string) => Promise<KeyListing>;
+}
+
+const MAX_KEY = 600;
+const MAX_STORE_ID = 120;
+
+const checkKey = (key: string) => {
+  if (key.length === 0 || key.length > MAX_KEY || key === GLOBAL_VERSION_KEY)
+    throw new StorageRefused({
+      message: `A storage key must be 1 to ${MAX_KEY} characters`,
+      code: "invalid",
+    });
+};
+
+export const vssClient = (opts: VssClientOptions): VssClient => {
+  if (opts.storeId.length === 0 || opts.storeId.length > MAX_STORE_ID)
+    throw new StorageRefused({
+      message: `A store id must be 1 to ${MAX_STORE_ID} characters`,
+      code: "invalid",
+    });
+  const base = opts.url.replace(/\/+$/, "");
+  const fetchFn = boundedFetch(opts.fetchFn ?? ((i, init) => globalThis.fetch(i, init)), {
+    ...STORAGE_LIMITS,
+    ...opts.limits,
+  });
+
+  const call = async <Q extends Message, A extends Message>(
+    path: string,
+    qSchema: GenMessage<Q>,
+    q: Q,
+    aSchema: GenMessage<A>,
+  ): Promise<A> => {
+    let res: Response;
+    try {
+      res = await fetchFn(`${base}/${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/octet-stream", authorization: opts.authorization() },
+        body: toBinary(qSchema, q),
+      });
+    } catch (e) {
+      if (e instanceof RequestTimedOut) throw unavailable();
+      if (e instanceof AnswerTooLarge) throw badAnswer(`an answer over ${e.maxBytes} bytes`);
+      throw unavailable();
+    }
+    const body = new Uint8Array(await res.arrayBuffer());
+    if (res.status === 200) {
+      try {
+        return fromBinary(aSchema, body);
+      } catch {
+        throw badAnswer(`${path} did not answer with the protocol's message`);
+      }
+    }
+    const err = errorOf(res.status, body);
+    if (err instanceof NoSuchKey && path !== "getObject") throw badAnswer(`${path} answered "no such key"`);
+    throw err;
+  };
+
+  return {
+    getObject: async (key) => {
+      checkKey(key);
+      try {
+        const a = await call(
+          "getObject",
+          GetObjectRequestSchema,
+          create(GetObjectRequestSchema, { storeId: opts.storeId, key }),
+          GetObjectResponseSchema,
+        );
+        if (!a.value) throw badAnswer("getObject answered no value");
+        if (a.value.key !== key) throw badAnswer("getObject answered another key than asked for");
+        if (a.value.version < 0n) throw badAnswer("getObject answered a negative version");
+        return { key, version: a.value.version, value: a.value.value };
+      } catch (e) {
+        if (e instanceof NoSuchKey) return null;
+        throw e;
+      }
+    },
+    putObjects: async (put) => {
+      const deletes = put.deletes ?? [];
+      const keys = [...put.items.map((i) => i.key), ...deletes.map((d) => d.key)];
+      for (const k of keys) checkKey(k);
+      if (new Set(keys).size !== keys.length)
+        throw new StorageRefused({ message: "A put names a key twice", code: "invalid" });
+      if (keys.length > MAX_PUT_ITEMS)
+        throw new StorageRefused({ message: `A put holds at most ${MAX_PUT_ITEMS} items`, code: "invalid" });
+      await call(
+        "putObjects",
+        PutObjectRequestSchema,
+        create(PutObjectRequestSchema, {
+          storeId: opts.storeId,
+          ...(put.globalVersion !== undefined ? { globalVersion: put.globalVersion } : {}),
+          transactionItems: put.items.map((i) => create(KeyValueSchema, i)),
+          deleteItems: deletes.map((d) => create(KeyValueSchema, { key: d.key, version: d.version })),
+        }),
+        PutObjectResponseSchema,
+      );
+    },
+    deleteObject: async (kv) => {
+      checkKey(kv.key);
+      await call(
+        "deleteObject",
+        DeleteObjectRequestSchema,
+        create(DeleteObjectRequestSchema, {
+          storeId: opts.storeId,
+          keyValue: create(KeyValueSchema, { key: kv.key, version: kv.version }),
+        }),
+        DeleteObjectResponseSchema,
+      );
+    },
+    listKeyVersions: async (prefix) => {
+      const keys: KeyVersion[] = [];
+      let globalVersion: bigint | undefined;
+      let token: string | undefined;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const a = await call(
+          "listKeyVersions",
+          ListKeyVersionsRequestSchema,
+          create(ListKeyVersionsRequestSchema, {
+            storeId: opts.storeId,
+            ...(prefix ? { keyPrefix: prefix } : {}),
+            ...(token !== undefined ? { pageToken: token } : {}),
+          }),
+          ListKeyVersionsResponseSchema,
+        );
+        if (page === 0) globalVersion = a.globalVersion ?? 0n;
+        for (const kv of a.keyVersions) {
+          if (prefix && !kv.key.startsWith(prefix))
+            throw badAnswer("listKeyVersions answered a key outside the prefix");
+          if (kv.key === GLOBAL_VERSION_KEY) continue;
+          keys.push({ key: kv.key, version: kv.version });
+        }
+        const next = a.nextPageToken ?? "";
+        if (next === "") return { keys, globalVersion: globalVersion ?? 0n };
+        if (next === token) throw badAnswer("listKeyVersions answered the same page token twice");
+        token = next;
+      }
+      throw badAnswer(`listKeyVersions did not end within ${MAX_PAGES} pages`);
+    },
+  };
+};
+
+/** A getObject's "no such key", which the client answers as null rather than an error. */
+class NoSuchKey extends Error {}
+
+const errorOf = (status: number, body: Uint8Array): Error => {
+  let code: ErrorCode = ErrorCode.UNKNOWN;
+  let text = "";
+  try {
+    const e = fromBinary(ErrorResponseSchema, body);
+    code = e.errorCode;
+    text = e.message.slice(0, 200);
+  } catch {
+    // A proxy's or a plain-text error page: the status decides.
+  }
+  switch (code) {
+    case ErrorCode.NO_SUCH_KEY_EXCEPTION:
+      return new NoSuchKey();
+    case ErrorCode.CONFLICT_EXCEPTION:
+      return new StorageConflict({ message: "The stored version changed since it was read." });
+    case ErrorCode.AUTH_EXCEPTION:
+      return new StorageRefused({
+        message: `The storage server refused this wallet's signature${text ? `: ${text}` : ""}`,
+        code: "auth",
+      });
+    case ErrorCode.INVALID_REQUEST_EXCEPTION:
+      return new StorageRefused({
+        message: `The storage server refused the request${text ? `: ${text}` : ""}`,
+        code: "invalid",
+      });
+    case ErrorCode.INTERNAL_SERVER_EXCEPTION:
+      return unavailable(status);
+  }
+  if (status >= 500 || status === 429 || status === 408) return unavailable(status);
+  if (status === 401 || status === 403)
+    return new StorageRefused({
+      message: "The storage server refused this wallet's signature",
+      code: "auth",
+    });
+  if (status === 409)
+    return new StorageConflict({ message: "The stored version changed since it was read." });
+  return badAnswer(`status ${status}`);
+};
