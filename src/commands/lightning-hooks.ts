@@ -81,6 +81,10 @@ export const lightningHooks = (host: LightningHost): EngineHooks["lightning"] =>
   promisedLspFee: (paymentHash) => host.states().lightning.lspFees.get(paymentHash)?.feeMsat ?? null,
   onChainActivity: () => host.syncSoon(),
   onFailed: (message) => host.failed(message),
+  onStorageWaiting: (waiting) => {
+    if ((host.live().storage_waiting ?? false) !== waiting) host.setLive({ storage_waiting: waiting });
+  },
+  onAlreadyRunning: (remainingSecs) => host.setLive({ lock_remaining_secs: remainingSecs }),
   onStage: (stage: LightningStage) => {
     // A node stopped while it started may still report: only the one starting now is shown.
     if (host.live().lightning === "starting" && !host.lightning()) host.setLive({ lightning_stage: stage });
@@ -102,7 +106,13 @@ export const lightningHooks = (host: LightningHost): EngineHooks["lightning"] =>
 export const lightningLive = (status: EngineStatus, ln: LightningPort | null): Partial<LiveState> => {
   switch (status.state) {
     case "starting":
-      return { lightning: "starting", lightning_stage: "loading", lightning_error: null };
+      return {
+        lightning: "starting",
+        lightning_stage: "loading",
+        lightning_error: null,
+        storage_waiting: false,
+        lock_remaining_secs: null,
+      };
     case "ready":
       return {
         lightning: "ready",
@@ -120,6 +130,7 @@ export const lightningLive = (status: EngineStatus, ln: LightningPort | null): P
       return {
         lightning: "off",
         lightning_stage: null,
+        storage_waiting: false,
         node_id: null,
         online_peers: [],
         usable_channels: [],
