@@ -153,6 +153,22 @@ export const whenChannelsBack = async (engines: EngineRunner): Promise<void> => 
   }
 };
 
+/**
+ * Channel opens asked for before the wallet last stopped whose funding never went out (a reload before it):
+ * recorded as interrupted, so the owner is told; nothing was spent. An open whose channel the node has but
+ * the log does not yet is left to its own event.
+ */
+export const reportInterruptedOpens = async (side: HostSide): Promise<void> => {
+  const ln = side.engines.port("lightning");
+  if (!ln) return;
+  const { lightning } = side.states();
+  const unrecorded = ln.node.channels().filter((c) => !lightning.opens.has(c.channelId));
+  const events = [...lightning.requestedOpens]
+    .filter(([, open]) => !unrecorded.some((c) => c.peer === open.peer))
+    .map(([id]) => newEvent("ln.open_interrupted", { request_id: id }));
+  if (events.length > 0) await side.commit(events);
+};
+
 /** The lightning engine's hooks, the node's live state on the screens, and the chain syncs it asks for. */
 export const lightningAttachment = (side: HostSide): Attachment => {
   let syncTimer: ReturnType<typeof setTimeout> | null = null;
@@ -177,7 +193,10 @@ export const lightningAttachment = (side: HostSide): Attachment => {
         },
       }),
     status: (name, status) => {
-      if (name === "lightning") side.setLive(lightningLive(status, side.engines.port("lightning")));
+      if (name !== "lightning") return;
+      side.setLive(lightningLive(status, side.engines.port("lightning")));
+      if (status.state === "ready")
+        void side.enqueue(() => reportInterruptedOpens(side)).catch(() => undefined);
     },
     stop: () => {
       if (syncTimer) clearTimeout(syncTimer);

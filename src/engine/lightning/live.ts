@@ -145,6 +145,11 @@ export interface LightningPort {
    */
   readonly changeLsp: (settings: LspSettings) => Promise<void>;
   readonly connect: (peer: PeerAddress) => Promise<void>;
+  /**
+   * Resolves once the channel `openChannel` answered `temporaryId` for has its funding transaction out (its
+   * final id); rejects with why when the open failed first, or after `timeoutMs`.
+   */
+  readonly whenFunded: (temporaryId: string, timeoutMs: number) => Promise<string>;
   /** The network graph's sync from the `rgs` setting (null when none is set): `fresh()` before a payment. */
   readonly gossip: GossipSync | null;
   /** Brings the node up to the chain tip now (also done every `CHAIN_SYNC_MS`). */
@@ -259,6 +264,8 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   };
   void lsp().catch(() => undefined);
 
+  /** Channel opens waiting for their funding transaction, by the id `openChannel` answered. */
+  const funding = new Map<string, { funded: (id: string) => void; failed: (why: string) => void }>();
   // Filled in right after start; events cannot arrive before `start` returns.
   let node: LightningNode | null = null;
   let lastSnapshot = JSON.stringify(deps.knownChannels());
@@ -304,6 +311,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
         return;
       case "channel_pending": {
         const c = node?.channels().find((x) => x.channelId === e.channelId);
+        for (const id of [e.formerTemporaryId, e.channelId]) if (id) funding.get(id)?.funded(e.channelId);
         record([
           newEvent("ln.channel_pending", {
             channel_id: e.channelId,
@@ -320,6 +328,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
         return;
       }
       case "channel_closed": {
+        funding.get(e.channelId)?.failed(e.reason);
         const known = deps.knownChannels().find((c) => c.channel_id === e.channelId);
         record([
           newEvent("ln.channel_closed", {
@@ -458,6 +467,28 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
       trustedPeer = info?.pubkey ?? null;
     },
     connect: (peer) => started.connectPeer(peer),
+    whenFunded: (temporaryId, timeoutMs) =>
+      new Promise<string>((resolve, reject) => {
+        let deadline: ReturnType<typeof setTimeout> | undefined;
+        const done = () => {
+          clearTimeout(deadline);
+          funding.delete(temporaryId);
+        };
+        deadline = setTimeout(() => {
+          done();
+          reject(new Error("The peer did not complete the channel open in time."));
+        }, timeoutMs);
+        funding.set(temporaryId, {
+          funded: (id) => {
+            done();
+            resolve(id);
+          },
+          failed: (why) => {
+            done();
+            reject(new Error(why));
+          },
+        });
+      }),
     sync,
     stop: async () => {
       clearInterval(timer);
