@@ -33,6 +33,17 @@ export const createWallet = async (page: Page) => {
   await expect(page).toHaveURL(/\/$/);
 };
 
+/**
+ * Stops the wallet's lightning node from the admin page once it runs, which gives the storage server's
+ * device lock up: another browser may then open the same words at once (one device at a time).
+ */
+export const stopNode = async (page: Page) => {
+  await page.goto("/settings/admin");
+  await expect(page.getByText("Status: running")).toBeVisible({ timeout: 90_000 });
+  await page.getByRole("button", { name: "Stop node" }).click();
+  await expect(page.getByText("Status: stopped")).toBeVisible();
+};
+
 /** Asks for a sync and waits until it is done. */
 export const syncNow = async (page: Page) => {
   await page.getByRole("button", { name: "Sync now" }).click();

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { postJson } from "../harness/http";
-import { createWallet, expect, fundOnchain, test } from "./fixtures";
+import { createWallet, expect, fundOnchain, stopNode, test } from "./fixtures";
 
 // These tests mine blocks on the run's one regtest chain, so they take turns.
 // Each mines, syncs and waits for confirmations (a restore scans the chain) on two busy cores.
@@ -85,6 +85,8 @@ test("restoring from the 12 words in a fresh browser profile finds the on-chain 
   const seed = page.getByRole("list", { name: "Seed words" }).getByRole("listitem");
   await expect(seed).toHaveCount(12);
   const words = (await seed.allTextContents()).map((w) => w.trim());
+  // One device at a time: the first stops its node, which gives the storage server's device lock up.
+  await stopNode(page);
 
   const fresh = await browser.newContext();
   await fresh.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);

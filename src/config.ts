@@ -216,7 +216,7 @@ export const resolveServers = (storage: KeyValueStorage, network: Network, build
 };
 
 /**
- * On regtest the proxy and the LSP live on the local world's server: when the owner points Esplora at
+ * On regtest the proxy, the LSP and the storage server live on the local world's server: when the owner points Esplora at
  * another local world (tests start theirs on free ports), they follow it unless set themselves.
  */
 const localWorld = (storage: KeyValueStorage, network: Network, defaults: Servers): Servers => {
@@ -226,6 +226,7 @@ const localWorld = (storage: KeyValueStorage, network: Network, defaults: Server
     ...defaults,
     proxy: defaults.proxy === DEFAULT_SERVERS.regtest.proxy ? esplora.replace(/^http/, "ws") : defaults.proxy,
     lsp: defaults.lsp === DEFAULT_SERVERS.regtest.lsp ? esplora : defaults.lsp,
+    storage: defaults.storage === DEFAULT_SERVERS.regtest.storage ? `${esplora}/storage` : defaults.storage,
   };
 };
 

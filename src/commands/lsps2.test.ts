@@ -44,6 +44,7 @@ beforeAll(async () => {
       esplora: h.esploraUrl,
       proxy: h.proxyUrl,
       lsp: "",
+      storage: "",
       lsps_connection_string: h.lsps2.connectionString,
       lsps_token: DEFAULT_LSPS_TOKEN,
     },

@@ -95,6 +95,13 @@ export interface EventPayloads {
   "ln.payment_sent": { payment_id: string; payment_hash: string; preimage: string; fee_msat: Sats };
   /** The payment ended without arriving; nothing left the wallet. */
   "ln.payment_failed": { payment_id: string; reason: string };
+  /**
+   * The owner asked for a channel of `amount_sats` to `peer`: recorded before its funding can start, so an
+   * open a reload cut short is known at the next start (`ln.open_interrupted`) and not lost silently.
+   */
+  "ln.open_requested": { request_id: string; peer: string; amount_sats: Sats };
+  /** An open asked for before the wallet last stopped never got its funding transaction out: nothing was spent. */
+  "ln.open_interrupted": { request_id: string };
   /** A channel's funding transaction is out (our open, or one opened to us). */
   "ln.channel_pending": {
     channel_id: string;
@@ -355,6 +362,8 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "ln.payment_started": 1,
   "ln.payment_sent": 1,
   "ln.payment_failed": 1,
+  "ln.open_requested": 1,
+  "ln.open_interrupted": 1,
   "ln.channel_pending": 1,
   "ln.channel_closed": 1,
   "ln.outputs_swept": 1,

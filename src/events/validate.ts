@@ -127,6 +127,8 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
   }),
   "ln.payment_sent": fields({ payment_id: hex64, payment_hash: hex64, preimage: hex64, fee_msat: msat }),
   "ln.payment_failed": fields({ payment_id: hex64, reason: str }),
+  "ln.open_requested": fields({ request_id: str, peer: str, amount_sats: sats }),
+  "ln.open_interrupted": fields({ request_id: str }),
   "ln.channel_pending": fields({
     channel_id: hex64,
     peer: str,

@@ -23,6 +23,8 @@ import {
   type WebSocketFactory,
 } from "./socket";
 import type { BlobStore } from "./store";
+import { openRemoteStorage } from "./remote";
+import { AlreadyRunning } from "../storage/device-lock";
 
 /** Lines kept for the logs download. */
 export const LOG_LINES = 2000;
@@ -82,6 +84,12 @@ export interface LightningDeps {
   readonly onStage?: (stage: "restoring" | "syncing") => void;
   /** LDK failed while running (a panic inside its wasm): the node stopped; `message` says so. */
   readonly onFailed?: (message: string) => void;
+  /** The storage server's base URL (the `storage` setting): the channel state is kept there too; null: not. */
+  readonly storage?: string | null;
+  /** A write of the channel state waits for the storage server (`true`), or got through again (`false`). */
+  readonly onStorageWaiting?: (waiting: boolean) => void;
+  /** Another device runs this wallet's node: its lock runs out in `remainingSecs` unless it refreshes it. */
+  readonly onAlreadyRunning?: (remainingSecs: number) => void;
 }
 
 /** What the wallet's host gives the engine: the seed, its store, and the on-chain wallet. */
@@ -98,6 +106,8 @@ export type LightningHooks = Pick<
   | "onLive"
   | "onStage"
   | "onFailed"
+  | "onStorageWaiting"
+  | "onAlreadyRunning"
 >;
 
 /** The servers a wallet's engine talks to (its `WalletConfig`). */
@@ -107,7 +117,8 @@ export interface LightningServers {
   readonly proxy: string | null;
   readonly lsp: string | null;
   /** Every server setting; the LSPS connection string and token are read from here. */
-  readonly servers?: Pick<Servers, "lsps_connection_string" | "lsps_token"> & Partial<Pick<Servers, "rgs">>;
+  readonly servers?: Pick<Servers, "lsps_connection_string" | "lsps_token"> &
+    Partial<Pick<Servers, "rgs" | "storage">>;
 }
 
 /** Why the lightning service could not be changed: 'Failed to make a request to the LSP.' */
@@ -134,12 +145,50 @@ export interface LightningPort {
    */
   readonly changeLsp: (settings: LspSettings) => Promise<void>;
   readonly connect: (peer: PeerAddress) => Promise<void>;
+  /**
+   * Resolves once the channel `openChannel` answered `temporaryId` for has its funding transaction out (its
+   * final id); rejects with why when the open failed first, or after `timeoutMs`.
+   */
+  readonly whenFunded: (temporaryId: string, timeoutMs: number) => Promise<string>;
   /** The network graph's sync from the `rgs` setting (null when none is set): `fresh()` before a payment. */
   readonly gossip: GossipSync | null;
   /** Brings the node up to the chain tip now (also done every `CHAIN_SYNC_MS`). */
   readonly sync: () => Promise<void>;
   readonly stop: () => Promise<void>;
 }
+
+/** How long a stop waits for a write the storage server has not taken yet, before giving it up. */
+export const STORAGE_STOP_WAIT_MS = 10_000;
+
+/**
+ * The device lock and the mirrored channel store (see `remote.ts`). Another device's lock is told with its
+ * seconds left, then fails the start with the spec's "already running" text.
+ */
+const openRemote = async (deps: LightningDeps, log: (level: string, message: string) => void) => {
+  let lost: ((message: string) => void) | null = null;
+  try {
+    const storage = await openRemoteStorage({
+      url: deps.storage ?? "",
+      mnemonic: deps.mnemonic,
+      network: deps.network,
+      local: deps.store,
+      fetch: deps.fetch,
+      log,
+      onWaiting: (waiting) => deps.onStorageWaiting?.(waiting),
+      onTakenOver: (message) => lost?.(message),
+    });
+    return {
+      storage,
+      onLost: (f: (message: string) => void) => {
+        lost = f;
+      },
+      abandon: () => storage.abandon(),
+    };
+  } catch (e) {
+    if (e instanceof AlreadyRunning) deps.onAlreadyRunning?.(e.remainingSecs);
+    throw e;
+  }
+};
 
 /** How often the node looks at the chain on its own. */
 export const CHAIN_SYNC_MS = 15_000;
@@ -176,6 +225,7 @@ export const startLightningOn = (
     makeSocket: platform.makeSocket,
     fetch: platform.fetch,
     rgs: servers.servers?.rgs || null,
+    storage: servers.servers?.storage || null,
   });
 
 export const startLightning = async (deps: LightningDeps): Promise<LightningPort> => {
@@ -214,6 +264,8 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   };
   void lsp().catch(() => undefined);
 
+  /** Channel opens waiting for their funding transaction, by the id `openChannel` answered. */
+  const funding = new Map<string, { funded: (id: string) => void; failed: (why: string) => void }>();
   // Filled in right after start; events cannot arrive before `start` returns.
   let node: LightningNode | null = null;
   let lastSnapshot = JSON.stringify(deps.knownChannels());
@@ -259,6 +311,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
         return;
       case "channel_pending": {
         const c = node?.channels().find((x) => x.channelId === e.channelId);
+        for (const id of [e.formerTemporaryId, e.channelId]) if (id) funding.get(id)?.funded(e.channelId);
         record([
           newEvent("ln.channel_pending", {
             channel_id: e.channelId,
@@ -275,6 +328,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
         return;
       }
       case "channel_closed": {
+        funding.get(e.channelId)?.failed(e.reason);
         const known = deps.knownChannels().find((c) => c.channel_id === e.channelId);
         record([
           newEvent("ln.channel_closed", {
@@ -314,14 +368,25 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     }
   };
 
+  // With a storage server, this device takes the device lock and the node runs on the channel state mirrored
+  // there: nothing it says to the world goes out before the state is both here and there.
+  const remote = deps.storage ? await openRemote(deps, log) : null;
+  const stopForStorage = (message: string) => {
+    remote?.abandon();
+    log("error", message);
+    void node?.stop().catch(() => undefined);
+    deps.onFailed?.(message);
+  };
+  remote?.onLost(stopForStorage);
+
   // The node counts as running only after its first chain sync (LightningNode.start awaits it): with a
   // stale best block a payment's HTLC expiries would be set too low for the recipient, and a close the
   // peer forced while the wallet was shut must be seen before new payments go over the channel. The
   // stages before it are shown on home meanwhile, and nothing but lightning waits for it.
-  node = await LightningNode.start({
+  const starting = LightningNode.start({
     seed: lightningSeed(deps.mnemonic),
     network: deps.network,
-    store: deps.store,
+    store: remote?.storage.store ?? deps.store,
     chain,
     log,
     role: "wallet",
@@ -341,6 +406,11 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     claimPolicy: (hash, _amountMsat, skimmedMsat) =>
       skimmedMsat === 0n || skimmedMsat <= (deps.promisedLspFee?.(hash) ?? -1n),
   });
+  node = await starting.catch(async (e: unknown) => {
+    await remote?.storage.release();
+    throw e;
+  });
+  remote?.storage.keep((lost) => stopForStorage(lost.message));
   record(snapshot());
   const started = node;
   const clientFor = (s: LspSettings): Lsps2Client | null => {
@@ -397,11 +467,38 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
       trustedPeer = info?.pubkey ?? null;
     },
     connect: (peer) => started.connectPeer(peer),
+    whenFunded: (temporaryId, timeoutMs) =>
+      new Promise<string>((resolve, reject) => {
+        let deadline: ReturnType<typeof setTimeout> | undefined;
+        const done = () => {
+          clearTimeout(deadline);
+          funding.delete(temporaryId);
+        };
+        deadline = setTimeout(() => {
+          done();
+          reject(new Error("The peer did not complete the channel open in time."));
+        }, timeoutMs);
+        funding.set(temporaryId, {
+          funded: (id) => {
+            done();
+            resolve(id);
+          },
+          failed: (why) => {
+            done();
+            reject(new Error(why));
+          },
+        });
+      }),
     sync,
-    stop: () => {
+    stop: async () => {
       clearInterval(timer);
       gossip?.stop();
-      return started.stop();
+      if (!remote) return started.stop();
+      // A last write waiting for an unreachable storage server is given up after a while, then the lock.
+      const stopping = started.stop();
+      const waited = setTimeout(() => remote.storage.stopWrites(), STORAGE_STOP_WAIT_MS);
+      await stopping.finally(() => clearTimeout(waited));
+      await remote.storage.release();
     },
   };
 };

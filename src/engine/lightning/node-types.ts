@@ -32,6 +32,8 @@ export type NodeEvent =
   | {
       readonly type: "channel_pending";
       readonly channelId: string;
+      /** The id the channel had while it was negotiated (what `openChannel` answered), when LDK says. */
+      readonly formerTemporaryId: string | null;
       readonly peer: string;
       readonly fundingTxid: string;
       readonly outpoint: string;

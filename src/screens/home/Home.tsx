@@ -11,6 +11,7 @@ import { ActivityList } from "./ActivityList";
 import { FriendsZaps } from "./FriendsZaps";
 import { BalanceCard } from "./BalanceCard";
 import { ExpiryBanner } from "./ExpiryBanner";
+import { StorageBanner } from "./StorageBanner";
 import { ContactsStrip } from "./ContactsStrip";
 import { HomeRequests } from "./HomeRequests";
 import { NwcRequests } from "./NwcRequests";
@@ -80,6 +81,7 @@ export function Home() {
         </Link>
       </header>
       <BalanceCard />
+      <StorageBanner />
       <ExpiryBanner />
       {safeMode ? null : <ContactsStrip />}
       {wallet?.exists && !wallet.has_backed_up ? (
