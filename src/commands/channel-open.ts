@@ -37,7 +37,13 @@ const peerFor = (ln: LightningPort, peer: string | undefined): Effect.Effect<Pee
     return parsed ? Effect.succeed(parsed) : Effect.fail(peerNotFound());
   }
   return call(() => ln.lsp()).pipe(
-    Effect.mapError(() => new ServerUnavailable({ message: "Failed to make a request to the LSP." })),
+    Effect.mapError(
+      () =>
+        new ServerUnavailable({
+          message: "Failed to make a request to the LSP.",
+          key: "receive.error_lsp_failed",
+        }),
+    ),
     Effect.flatMap((info) => (info ? Effect.succeed(info.address) : Effect.fail(peerNotFound()))),
   );
 };

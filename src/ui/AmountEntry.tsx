@@ -85,7 +85,7 @@ export function AmountEntry({
     if (typed !== value) setState((s) => ({ ...initialAmountEntry(value, rate), mode: s.mode }));
   }, [value, rate, state.sats]);
   // A new price or currency: the fiat input shows the same sats at it, never the old number.
-  const rateKey = rate ? `${code} ${rate.price} ${rate.digits}` : "";
+  const rateKey = rate ? [code, rate.price, rate.digits].join(" ") : "";
   const lastRate = useRef(rateKey);
   useEffect(() => {
     if (lastRate.current === rateKey) return;
@@ -157,7 +157,7 @@ export function AmountEntry({
           >
             {current.maxAmountSats === null
               ? currentName
-              : `${currentName} · ${t("amount.max", { max: fmt.sats(current.maxAmountSats) })}`}
+              : [currentName, t("amount.max", { max: fmt.sats(current.maxAmountSats) })].join(" · ")}
           </button>
         ) : null}
       </div>
