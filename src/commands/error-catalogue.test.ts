@@ -20,7 +20,7 @@ const PENDING: Readonly<Record<string, number>> = {
   "at-rest.ts": 2,
   "host.ts": 3,
   "jit.ts": 2,
-  "lightning.ts": 12,
+  "lightning.ts": 11,
   "lnurl.ts": 2,
   "nostr.ts": 2,
   "nwc.ts": 4,
