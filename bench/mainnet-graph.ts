@@ -107,7 +107,10 @@ export const mainnetChannels = (shape: GraphShape = MAINNET_SHAPE): ChannelGossi
   // ~2,000 channels and most nodes a few (the mean is fixed by 50,000 channels over 13,000 nodes: 7.7).
   const cumulative: number[] = [];
   let total = 0;
-  for (let i = 0; i < shape.nodes; i++) cumulative.push((total += 1 / (i + 1) ** 0.8));
+  for (let i = 0; i < shape.nodes; i++) {
+    total += 1 / (i + 1) ** 0.8;
+    cumulative.push(total);
+  }
   const hub = () => {
     const x = r() * total;
     let lo = 0;
