@@ -21,6 +21,7 @@ import { benchImportInChromium } from "./import";
 import { benchRestoreScan, benchUnlock } from "./security";
 import { benchParse, benchQrDecode } from "./scan";
 import { benchStorage } from "./storage";
+import { benchMainnetGraph } from "./graph";
 
 await initCrdtNode();
 const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], {
@@ -55,6 +56,8 @@ try {
   await benchLightningReady(world);
   await benchWorkerMemory(world);
   await benchStorage(world);
+  console.log("\n== A mainnet-sized network graph ==");
+  await benchMainnetGraph();
   console.log("\n== Nostr ==");
   await benchRelay(world.nostr.relayUrl);
   await benchChat();

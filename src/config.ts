@@ -24,6 +24,8 @@ export interface WalletConfig {
   readonly subscriptions?: string | null;
   /** The lightning-address service ('Hermes not configured' when null). */
   readonly hermes?: string | null;
+  /** A server handing out a trained lightning scorer (`scorer`, a build variable), or null. */
+  readonly scorer?: string | null;
 }
 
 /** Where the wallet's nostr identity lives. An empty `primal` means none is set. */
@@ -167,6 +169,7 @@ export interface BuildDefaults {
   readonly feedback?: string;
   readonly subscriptions?: string;
   readonly hermes?: string;
+  readonly scorer?: string;
 }
 
 const asNetwork = (v: string | null | undefined): Network | null =>
@@ -260,5 +263,10 @@ export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): W
     feedback: service(null, build.feedback),
     subscriptions: service("subscriptions", build.subscriptions),
     hermes: service("hermes", build.hermes),
+    // Only where set: the build's (its own network) or the owner's stored one.
+    scorer:
+      storage.getItem("USER_SETTINGS_scorer")?.trim() ||
+      (network === defaultNetwork(build) ? build.scorer : undefined) ||
+      null,
   };
 };

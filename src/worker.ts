@@ -84,12 +84,19 @@ const loadFedimint = () => {
   return fedimintLoaded;
 };
 
+/** Home is drawn and usable: what waits for it (the network graph's first sync) may begin. */
+let markHomeShown = () => {};
+const homeShown = new Promise<void>((r) => {
+  markHomeShown = r;
+});
+
 /** The engines in the browser's worker. */
 const platform: Platform = {
   fetch: (i, init) => fetch(i, init),
   makeSocket: (url) => new WebSocket(url) as never,
   loadLdk,
   loadFedimint,
+  homeShown: () => homeShown,
 };
 
 const start = async (config: WalletConfig) => {
@@ -148,6 +155,7 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
   const m = ev.data;
   if (m.kind === "start") void start(m.config);
   else if (m.kind === "command") answer(m);
+  else if (m.kind === "home_shown") markHomeShown();
   else if (m.kind === "stop") {
     loops?.stop();
     // The node writes its state once more before the worker reports it stopped.

@@ -87,6 +87,11 @@ export class WalletClient {
     return () => this.listeners.delete(l);
   };
 
+  /** Tells the worker home is drawn and usable (the network graph's first sync waits for it). */
+  homeShown(): void {
+    this.send({ kind: "home_shown" });
+  }
+
   /** Stops the wallet's engines before the page goes away (import, delete, restore). */
   stop(): void {
     this.send({ kind: "stop" });

@@ -21,7 +21,7 @@ const PENDING: Readonly<Record<string, number>> = {
   "channel-open.ts": 2,
   "host.ts": 1,
   "jit.ts": 2,
-  "lightning.ts": 10,
+  "lightning.ts": 11,
   "lnurl.ts": 2,
   "nostr.ts": 1,
   "nostr-profile.ts": 1,

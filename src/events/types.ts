@@ -93,6 +93,8 @@ export interface EventPayloads {
   };
   /** The payment arrived; `preimage` is the proof of payment. */
   "ln.payment_sent": { payment_id: string; payment_hash: string; preimage: string; fee_msat: Sats };
+  /** One part of a payment we sent arrived, over `hops` channels (a split payment has several parts). */
+  "ln.payment_path_succeeded": { payment_id: string; hops: number };
   /** The payment ended without arriving; nothing left the wallet. */
   "ln.payment_failed": { payment_id: string; reason: string };
   /**
@@ -361,6 +363,7 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "ln.lsp_fee": 1,
   "ln.payment_started": 1,
   "ln.payment_sent": 1,
+  "ln.payment_path_succeeded": 1,
   "ln.payment_failed": 1,
   "ln.open_requested": 1,
   "ln.open_interrupted": 1,

@@ -39,6 +39,8 @@ export interface OutgoingPayment {
   readonly status: OutgoingStatus;
   readonly reason: string | null;
   readonly preimage: string | null;
+  /** The hop count of each part that arrived (one for a payment over one path). */
+  readonly paths: readonly number[];
   readonly startedAt: number;
   readonly finishedAt: number | null;
 }
@@ -195,6 +197,7 @@ export const lightningProjection = projection<LightningState, LightningState>({
           status: "pending",
           reason: null,
           preimage: null,
+          paths: [],
           startedAt: e.at,
           finishedAt: null,
         });
@@ -214,6 +217,11 @@ export const lightningProjection = projection<LightningState, LightningState>({
                 finishedAt: e.at,
               },
         );
+        return s;
+      }
+      case "ln.payment_path_succeeded": {
+        const p = e.payload;
+        patchEntry(s.payments, p.payment_id, (x) => ({ ...x, paths: [...x.paths, p.hops] }));
         return s;
       }
       case "ln.payment_failed": {

@@ -9,6 +9,7 @@ import type { ChannelSnapshot, Network } from "../../events/types";
 import { type EsploraClient, makeEsplora } from "../onchain/esplora";
 import { EsploraChain } from "./chain";
 import { GossipSync } from "./gossip-sync";
+import { fetchScorer } from "./scorer";
 import { type ChannelInfo, INVOICE_EXPIRY_SECS, LightningNode, type NodeEvent } from "./node";
 import type { FetchFn } from "../http/bounded";
 import { fetchLspInfo, type LspSchema, postToLsp } from "./lsp-http";
@@ -66,6 +67,10 @@ export interface LightningDeps {
   readonly fetch: FetchFn;
   /** The rapid gossip sync server's snapshot URL (the `rgs` setting), or null to route with hints only. */
   readonly rgs?: string | null;
+  /** A server handing out a trained scorer (the `scorer` setting), or null. */
+  readonly scorer?: string | null;
+  /** Resolves once home is usable: the graph's first sync waits for it (absent: none to wait for). */
+  readonly homeShown?: () => Promise<void>;
   /** Signs (without broadcasting) an on-chain payment of `sats` to `script`, recording it. */
   readonly fund: (script: Uint8Array, sats: bigint) => Promise<Funding>;
   /** A fresh script of the on-chain wallet for swept outputs. */
@@ -116,6 +121,8 @@ export interface LightningServers {
   readonly esplora: string;
   readonly proxy: string | null;
   readonly lsp: string | null;
+  /** The trained scorer's server, or null. */
+  readonly scorer?: string | null;
   /** Every server setting; the LSPS connection string and token are read from here. */
   readonly servers?: Pick<Servers, "lsps_connection_string" | "lsps_token"> &
     Partial<Pick<Servers, "rgs" | "storage">>;
@@ -211,7 +218,11 @@ export const snapshotOf = (channels: readonly ChannelInfo[]): ChannelSnapshot[] 
 export const startLightningOn = (
   servers: LightningServers,
   hooks: LightningHooks,
-  platform: { readonly makeSocket: WebSocketFactory; readonly fetch: FetchFn },
+  platform: {
+    readonly makeSocket: WebSocketFactory;
+    readonly fetch: FetchFn;
+    readonly homeShown?: () => Promise<void>;
+  },
 ): Promise<LightningPort> =>
   startLightning({
     ...hooks,
@@ -226,6 +237,8 @@ export const startLightningOn = (
     fetch: platform.fetch,
     rgs: servers.servers?.rgs || null,
     storage: servers.servers?.storage || null,
+    scorer: servers.scorer ?? null,
+    ...(platform.homeShown ? { homeShown: platform.homeShown } : {}),
   });
 
 export const startLightning = async (deps: LightningDeps): Promise<LightningPort> => {
@@ -263,6 +276,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     return lspInfo;
   };
   void lsp().catch(() => undefined);
+  const scorer = fetchScorer(deps.scorer, deps.fetch, log);
 
   /** Channel opens waiting for their funding transaction, by the id `openChannel` answered. */
   const funding = new Map<string, { funded: (id: string) => void; failed: (why: string) => void }>();
@@ -305,6 +319,9 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
           }),
           ...snapshot(),
         ]);
+        return;
+      case "payment_path_succeeded":
+        record([newEvent("ln.payment_path_succeeded", { payment_id: e.paymentId, hops: e.hops })]);
         return;
       case "payment_failed":
         record([newEvent("ln.payment_failed", { payment_id: e.paymentId, reason: FAILURE_TEXT[e.reason] })]);
@@ -390,6 +407,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     chain,
     log,
     role: "wallet",
+    scorer,
     connect: (peer) => openWebSocketPipe(peerSocketUrl(peer, deps.proxy), deps.makeSocket),
     fundChannel: async (script, sats) => {
       const f = await deps.fund(script, sats);
@@ -428,9 +446,9 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   const timer = setInterval(() => void sync(), CHAIN_SYNC_MS);
   // Funds of closed channels a restore from the words cannot know of, found by the seed's scripts.
   void started.recoverStaticOutputs().catch((e) => log("warn", `recovery scan: ${String(e)}`));
-  // The graph syncs once the node is up (the wallet's home is never held back by it), then hourly.
+  // The graph syncs once the node is up and home is usable (never held back by it), then hourly.
   const gossip = deps.rgs ? new GossipSync(started, deps.rgs, deps.fetch, log) : null;
-  gossip?.start();
+  gossip?.startAfter(deps.homeShown?.() ?? Promise.resolve());
   return {
     gossip,
     node: started,

@@ -1,6 +1,7 @@
 import { CircleUserRound, Settings } from "lucide-react";
 import { Link, useSearch } from "wouter";
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { whenIdle } from "../../ui/idle";
 import { useI18n } from "../../i18n/intl";
 import { Avatar } from "../../ui/profile";
 import { ProgressBar } from "../../ui/Skeleton";
@@ -38,6 +39,9 @@ export function Home() {
   const tabs = safeMode ? TABS.filter((x) => x !== "requests") : TABS;
   // The wallet's boot, then the lightning node starting; home and on-chain work meanwhile.
   const progress = homeProgress(stage, live);
+  // Home is drawn with the worker's views: once the browser is idle, the worker may start what would
+  // compete with it (the network graph's first sync).
+  useEffect(() => (stage === "done" ? whenIdle(() => client.homeShown()) : undefined), [stage, client]);
   const onTabKey = (e: React.KeyboardEvent<HTMLDivElement>) => {
     const next = nextTab(tabs, tab, e.key);
     if (next === null) return;
