@@ -138,11 +138,17 @@ export function AmountEntry({
         >
           {state.mode === "sats" ? t("amount.enter_fiat") : t("amount.enter_sats")}
         </button>
-        {current ? (
+        {current && !canCycleMethods(methods) ? (
+          // One way only: said as it is, not a button that looks switched off.
+          <span className="method-chip">
+            {current.maxAmountSats === null
+              ? currentName
+              : `${currentName} · ${t("amount.max", { max: fmt.sats(current.maxAmountSats) })}`}
+          </span>
+        ) : current ? (
           <button
             type="button"
             className="button button-small"
-            disabled={!canCycleMethods(methods)}
             onClick={onMethod}
             aria-label={
               current.maxAmountSats === null

@@ -45,10 +45,10 @@ export function AddFederation() {
       <h1>{t("add_federation.title")}</h1>
       <p>{t("add_federation.caption")}</p>
       {recommended.length === 0 ? <p>{t("add_federation.none")}</p> : null}
-      <ul className="column">
+      <ul className="item-list">
         {recommended.map((url) => (
-          <li key={url} className="row">
-            <span>{url}</span>
+          <li key={url}>
+            <span className="mono">{url}</span>
             <button type="button" className="button" disabled={busy} onClick={() => void join([url])}>
               {t("add_federation.join")}
             </button>
