@@ -22,7 +22,11 @@ const withinMoney = (sats: bigint): bigint =>
   sats < 0n ? 0n : sats > MAX_MONEY_SATS ? MAX_MONEY_SATS : sats;
 
 /** The balances; `federation`: the ecash held at federations and mints (the ecash view's total). */
-export const balanceOf = (onchain: OnchainState, lightning?: LightningState, federation = 0n): BalanceView => {
+export const balanceOf = (
+  onchain: OnchainState,
+  lightning?: LightningState,
+  federation = 0n,
+): BalanceView => {
   let confirmed = 0n;
   let unconfirmed = 0n;
   for (const t of onchain.txs.values()) {

@@ -12,7 +12,14 @@ import WebSocket from "ws";
 import { serveNostr } from "../../../harness/nostr/standalone";
 import type { NostrWorld } from "../../../harness/nostr/world";
 import { nprofileEncode, npubEncode } from "nostr-tools/nip19";
-import { bareProfile, CacheFailed, cacheClient, MISSING_BASE_TEXT, pubkeyOfQuery, SEARCH_LIMIT } from "./search";
+import {
+  bareProfile,
+  CacheFailed,
+  cacheClient,
+  MISSING_BASE_TEXT,
+  pubkeyOfQuery,
+  SEARCH_LIMIT,
+} from "./search";
 
 poolWebSocket(WebSocket);
 
@@ -60,7 +67,12 @@ describe("social-profile cache client against the world's cache service", () => 
   it("looks a pasted npub, nprofile or nostr: link up directly, as nostr clients do; a key without a profile is still that person", async () => {
     const client = cacheClient(fetchFn, world.nostr.cacheUrl);
     const alice = world.nostr.seeded.find((p) => p.name === "alicebtc")!;
-    const found = { hexpub: alice.pubkey, npub: alice.npub, name: "Alice Lovelace", image_url: alice.picture };
+    const found = {
+      hexpub: alice.pubkey,
+      npub: alice.npub,
+      name: "Alice Lovelace",
+      image_url: alice.picture,
+    };
     for (const query of [
       alice.npub,
       `  ${alice.npub.toUpperCase()} `,
