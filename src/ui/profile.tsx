@@ -124,10 +124,8 @@ export function PicturePicker({
     onBusy?.(false);
   };
   return (
-    <div className="column" role="group" aria-labelledby={id}>
-      <span id={id} className="field-label">
-        {t("profile.picture")}
-      </span>
+    <fieldset id={id} className="column file-field">
+      <legend className="field-label">{t("profile.picture")}</legend>
       <FilePicker
         className="button self-start"
         accept="image/png,image/jpeg,image/gif,image/webp"
@@ -138,6 +136,6 @@ export function PicturePicker({
       </FilePicker>
       {busy ? <p aria-live="polite">{t("profile.picture_uploading")}</p> : null}
       <ErrorBox text={error} />
-    </div>
+    </fieldset>
   );
 }

@@ -156,10 +156,8 @@ export function Feedback() {
           {t("feedback.include_logs")}
         </label>
         <small>{t("feedback.logs_redacted")}</small>
-        <div className="column file-field" role="group" aria-labelledby="feedback-images">
-          <span id="feedback-images" className="field-label">
-            {t("feedback.images")}
-          </span>
+        <fieldset className="column file-field">
+          <legend className="field-label">{t("feedback.images")}</legend>
           <FilePicker
             className="button self-start"
             accept="image/*"
@@ -171,7 +169,7 @@ export function Feedback() {
           {form.images.length > 0 ? (
             <p className="hint break">{form.images.map((f) => f.name).join(", ")}</p>
           ) : null}
-        </div>
+        </fieldset>
         <ErrorBox text={error} />
         <button type="submit" className="button button-primary" disabled={!dirty || !valid || busy}>
           {busy ? t("feedback.sending") : t("feedback.send")}
