@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useLocation } from "wouter";
 import { CommandFailed } from "../../commands/client";
+import { BackControl } from "../../ui/BackControl";
 import { useI18n } from "../../i18n/intl";
 import { useWalletConfig } from "../../ui/config";
 import { ConfirmDialog } from "../../ui/Dialog";
@@ -42,6 +43,7 @@ export function AddFederation() {
 
   return (
     <main className="screen">
+      <BackControl />
       <h1>{t("add_federation.title")}</h1>
       <p>{t("add_federation.caption")}</p>
       {recommended.length === 0 ? <p>{t("add_federation.none")}</p> : null}
