@@ -85,6 +85,7 @@ export function AmountEntry({
     if (typed !== value) setState((s) => ({ ...initialAmountEntry(value, rate), mode: s.mode }));
   }, [value, rate, state.sats]);
   // A new price or currency: the fiat input shows the same sats at it, never the old number.
+  // amount-text: input value (a key that tells when the fiat input's value is redone; never shown)
   const rateKey = rate ? `${code} ${rate.price} ${rate.digits}` : "";
   const lastRate = useRef(rateKey);
   useEffect(() => {
@@ -107,6 +108,11 @@ export function AmountEntry({
   const currentName = current
     ? t(`amount.method_${current.method}`, { name: current.custodian?.name ?? "" })
     : "";
+  // The method and, where it has one, its most: "Lightning · up to 48,000".
+  const methodText =
+    current && current.maxAmountSats !== null
+      ? [currentName, t("amount.max", { max: fmt.sats(current.maxAmountSats) })].join(" · ")
+      : currentName;
   return (
     <div className={keyboard ? "amount-entry column keyboard" : "amount-entry column"}>
       <TextField
@@ -140,11 +146,7 @@ export function AmountEntry({
         </button>
         {current && !canCycleMethods(methods) ? (
           // One way only: said as it is, not a button that looks switched off.
-          <span className="method-chip">
-            {current.maxAmountSats === null
-              ? currentName
-              : `${currentName} · ${t("amount.max", { max: fmt.sats(current.maxAmountSats) })}`}
-          </span>
+          <span className="method-chip">{methodText}</span>
         ) : current ? (
           <button
             type="button"
@@ -161,9 +163,7 @@ export function AmountEntry({
                   })
             }
           >
-            {current.maxAmountSats === null
-              ? currentName
-              : `${currentName} · ${t("amount.max", { max: fmt.sats(current.maxAmountSats) })}`}
+            {methodText}
           </button>
         ) : null}
       </div>
