@@ -47,7 +47,7 @@ export function AddFederation() {
       <h1>{t("add_federation.title")}</h1>
       <p>{t("add_federation.caption")}</p>
       {recommended.length === 0 ? <p>{t("add_federation.none")}</p> : null}
-      <ul className="item-list">
+      <ul className={recommended.length > 0 ? "item-list card" : "item-list"}>
         {recommended.map((url) => (
           <li key={url}>
             <span className="mono">{url}</span>

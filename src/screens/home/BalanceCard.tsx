@@ -98,7 +98,7 @@ export function BalanceCard({ progress }: { readonly progress: HomeProgress | nu
               text={t(progress.key)}
             />
             <span className="hint" aria-hidden="true">
-              {live?.lightning === "starting" ? `${t("home.lightning_starting")} ` : null}
+              {live?.lightning === "starting" ? `${t("home.lightning_starting")} · ` : null}
               {t(progress.key)}
             </span>
           </div>

@@ -71,7 +71,7 @@ export function Plus() {
         <p role="status">{t("settings.plus.lapsed", { date: renewal ?? "" })}</p>
       ) : null}
       {state && !state.mutiny_plus ? (
-        <ul className="item-list" aria-label={t("settings.plus.plans")}>
+        <ul className="item-list plan-list" aria-label={t("settings.plus.plans")}>
           {state.plans.map((p) => {
             const enough = p.can_join;
             const price = fmt.sats(p.amount_sats);
