@@ -77,10 +77,14 @@ test("search a person on nostr, add them, pay their lightning address from the c
   await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 60_000 });
   await page.getByRole("link", { name: "Home" }).last().click();
 
-  // Search: a short query finds nobody among the contacts, then the person on nostr after the pause.
+  // Search, named as the navigation names it: a pasted npub finds that person directly, as nostr clients do.
   await page.getByRole("link", { name: "Search" }).first().click();
-  await page.getByLabel("Address, invoice or lightning address").fill(`  gracec${suffix} `);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Search");
+  await page.getByLabel("Address, invoice or lightning address").fill(person.npub);
   const people = page.getByRole("list", { name: "People on nostr" });
+  await expect(people.getByRole("button").filter({ hasText: person.lud16 })).toContainText(`Grace ${suffix}`);
+  // A short query finds nobody among the contacts, then the person on nostr after the pause.
+  await page.getByLabel("Address, invoice or lightning address").fill(`  gracec${suffix} `);
   await people.getByRole("button", { name: new RegExp(`Grace ${suffix}`) }).click();
   const confirm = page.getByRole("dialog", { name: "Add contact" });
   await expect(confirm.getByText(`Add Grace ${suffix} to your contacts?`)).toBeVisible();

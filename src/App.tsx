@@ -155,7 +155,7 @@ export function App({
         <RouteFocus />
         <SkipLink />
         <div className="layout">
-          <SideNav />
+          <SideNav noWallet={noWallet} />
           <div className="content" id={MAIN_CONTENT_ID} tabIndex={-1}>
             <UpdateBanner />
             <ErrorBoundary>

@@ -174,6 +174,8 @@ export type ChatEntry =
       readonly at: number;
       readonly mine: boolean;
       readonly text: string;
+      /** The text without the payment strings in it: a request's note, or the whole text when it has none. */
+      readonly note: string;
       /** The owner's own message: waiting in the outbox, sent, or refused by every relay (others': sent). */
       readonly delivery: Delivery;
       readonly invoices: readonly MessageInvoice[];

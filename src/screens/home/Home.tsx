@@ -4,7 +4,6 @@ import { useEffect, useState } from "react";
 import { whenIdle } from "../../ui/idle";
 import { useI18n } from "../../i18n/intl";
 import { Avatar } from "../../ui/profile";
-import { ProgressBar } from "../../ui/Skeleton";
 import { Logo } from "../../ui/Logo";
 import { useView, useWallet } from "../../ui/wallet";
 import { useSyncExternalStore } from "react";
@@ -52,19 +51,6 @@ export function Home() {
 
   return (
     <main className="screen home">
-      {progress ? (
-        <div className="home-progress">
-          <ProgressBar
-            value={progress.value}
-            max={progress.max}
-            label={t("boot.loading")}
-            text={t(progress.key)}
-          />
-          <p className="hint" aria-hidden="true">
-            {t(progress.key)}
-          </p>
-        </div>
-      ) : null}
       <header className="home-header">
         <Link href="/profile" className="avatar-link" aria-label={t("profile.open")}>
           {profile?.profile && !profile.profile.deleted ? (
@@ -84,7 +70,7 @@ export function Home() {
           <Settings aria-hidden="true" size={24} />
         </Link>
       </header>
-      <BalanceCard />
+      <BalanceCard progress={progress} />
       <StorageBanner />
       <ExpiryBanner />
       {safeMode ? null : <ContactsStrip />}
