@@ -17,6 +17,8 @@ export interface ReloadTarget {
   readonly balance: string;
   /** A query string for every visit (a network, say). */
   readonly search?: string;
+  /** Local storage set before each visit's first script runs (servers of the local world, say). */
+  readonly storage?: Readonly<Record<string, string>>;
 }
 
 export interface Reload {
@@ -72,8 +74,10 @@ export const returningVisit = async (
   opts: { settleMs?: number; esplora?: string } = {},
 ): Promise<Reload> => {
   const context: BrowserContext = await browser.newContext();
-  if (opts.esplora)
-    await context.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), opts.esplora);
+  const storage = { ...target.storage, ...(opts.esplora ? { USER_SETTINGS_esplora: opts.esplora } : {}) };
+  await context.addInitScript((pairs) => {
+    for (const [k, v] of Object.entries(pairs)) localStorage.setItem(k, v);
+  }, storage);
   try {
     const page = await context.newPage();
     await makeWallet(page, server, target);
@@ -112,9 +116,8 @@ export const benchReload = async (
   try {
     for (let i = 0; i < runs; i++)
       for (const [k, target] of targets.entries()) {
-        const r = await returningVisit(browser, servers[k]!, target, {
-          esplora: k === 0 ? opts.esplora : undefined,
-        });
+        // Every build is given the same local chain (this wallet and Mutiny's read the same setting).
+        const r = await returningVisit(browser, servers[k]!, target, { esplora: opts.esplora });
         times[k]!.push(r.ms);
         lists[k] = r.before;
       }
@@ -131,5 +134,78 @@ export const benchReload = async (
   } finally {
     await browser.close();
     await Promise.all(servers.map((s) => s.close()));
+  }
+};
+
+/** Brings a wallet in from a state file the way its owner does: the emergency kit, the file, its password. */
+export const importWallet = async (page: Page, server: StaticServer, file: string, password: string) => {
+  await page.goto(`${server.url}/settings/emergencykit`);
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: "Import state from file" }).click();
+  await (await chooser).setFiles(file);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();
+  await page.waitForURL(/\/$/, { timeout: 300_000 });
+  await balanceShown(page, "[data-testid=onchain-balance]");
+};
+
+/**
+ * The reload of a wallet with 1,000 contacts, 5,000 activity rows and 3 custodians beside an empty wallet's,
+ * each in its own profile, reloaded in turn run by run: the medians and their ratio.
+ */
+export const benchBigReload = async (dir: string, opts: { runs?: number; esplora?: string } = {}) => {
+  const { bigWalletState, BIG_PASSWORD } = await import("./big-wallet");
+  const { mkdtemp, rm, writeFile } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const runs = opts.runs ?? 5;
+  const state = await bigWalletState();
+  const tmp = await mkdtemp(join(tmpdir(), "big-wallet-"));
+  const file = join(tmp, "mutiny-state.json");
+  await writeFile(file, state.json);
+  const server = await serveStatic(dir);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    const open = async () => {
+      const context = await browser.newContext();
+      if (opts.esplora)
+        await context.addInitScript(
+          (url) => localStorage.setItem("USER_SETTINGS_esplora", url),
+          opts.esplora,
+        );
+      return context.newPage();
+    };
+    const empty = await open();
+    await makeWallet(empty, server, {
+      label: "",
+      dir,
+      button: "^New wallet$",
+      skip: "^Skip$",
+      balance: "[data-testid=onchain-balance]",
+    });
+    const big = await open();
+    const t0 = Date.now();
+    await importWallet(big, server, file, BIG_PASSWORD);
+    const importMs = Date.now() - t0;
+    // What each saves once it is up (its views, its service worker) is saved before the first reload.
+    await Promise.all([empty.waitForTimeout(5000), big.waitForTimeout(5000)]);
+    const reload = async (page: Page) => {
+      await page.reload({ waitUntil: "commit" });
+      return balanceShown(page, "[data-testid=onchain-balance]");
+    };
+    const emptyMs: number[] = [];
+    const bigMs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      emptyMs.push(await reload(empty));
+      bigMs.push(await reload(big));
+    }
+    console.log(
+      `returning user with ${state.events.toLocaleString("en")} events (1,000 contacts, 5,000 activity rows, 3 custodians; its import ${(importMs / 1000).toFixed(1)} s): reload to balance ${spread(bigMs)}; an empty wallet's, in turn: ${spread(emptyMs)}; ratio ${(median(bigMs) / median(emptyMs)).toFixed(2)}×`,
+    );
+  } finally {
+    await browser.close();
+    await server.close();
+    await rm(tmp, { recursive: true, force: true });
   }
 };
