@@ -399,8 +399,9 @@ export const nostrFollowUps = (
   states: HandlerContext["states"],
 ): Command[] => {
   if (command._tag === "ImportNsec") {
+    // All of them in one command: one change of the owner's document, followed already (they come from the list).
     const { contacts } = result as ResultOf<"ImportNsec">;
-    return contacts.map((c) => ({ _tag: "CreateContact", ...c, fromProfile: true }) as Command);
+    return contacts.length > 0 ? [{ _tag: "ImportContacts", contacts }] : [];
   }
   if (command._tag === "CreateContact" && command.fromProfile && command.npub !== "") {
     // A contact brought in from (or already kept and found in) the imported follow list is followed.
