@@ -18,13 +18,16 @@ const client = new WalletClient();
 /** After the next paint: a task queued from inside a frame callback runs once that frame is on screen. */
 const afterPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
-function Root({ config, noWallet }: { config: WalletConfig; noWallet: boolean }) {
+function Root({ config, noWallet, seeded }: { config: WalletConfig; noWallet: boolean; seeded: boolean }) {
   const [state, setState] = useState<BootState>({ stage: "fresh", error: null, client: null });
   useEffect(() => {
     // With no wallet here, the welcome screen shows at once and the worker starts behind it, so its
     // script and wasm are warm by the time "New wallet" is pressed.
-    void boot(config, setState, { client, workerAfter: noWallet ? afterPaint() : undefined });
-  }, [config, noWallet]);
+    // A returning wallet drawn from its last views: its worker (made already, its script loaded) is told to
+    // start, and so to load its engines, LDK and Automerge, once home is on screen, so none of that competes
+    // with drawing it.
+    void boot(config, setState, { client, workerAfter: noWallet || seeded ? afterPaint() : undefined });
+  }, [config, noWallet, seeded]);
   const [failure, setFailure] = useState<string | null>(null);
   if (state.error) {
     const error = state.error;
@@ -84,7 +87,7 @@ export const start = async (
     <StrictMode>
       <I18nProvider initial={{ lang, messages }}>
         <ToastProvider>
-          <Root config={config} noWallet={wallet === "none"} />
+          <Root config={config} noWallet={wallet === "none"} seeded={views !== null && wallet === "maybe"} />
         </ToastProvider>
       </I18nProvider>
     </StrictMode>,
