@@ -8,7 +8,8 @@ import { benchEcash } from "./ecash";
 import { benchContactsView, benchGlobalSearch } from "./contacts";
 import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
-import { benchLoad } from "./load";
+import { benchLoad, OUR_BUTTON, OUR_HOME } from "./load";
+import { benchBigReload, benchReload } from "./reload";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
 import { benchNwcPay } from "./nwc";
@@ -44,6 +45,11 @@ const world = await startHarness({ port: 0 });
 try {
   console.log("\n== First visit and reload ==");
   await benchLoad("dist", { esplora: world.esploraUrl, label: "this wallet" });
+  await benchReload(
+    [{ label: "this wallet", dir: "dist", button: OUR_BUTTON, skip: "^Skip$", balance: OUR_HOME }],
+    { esplora: world.esploraUrl },
+  );
+  await benchBigReload("dist", { esplora: world.esploraUrl });
   await benchColdLoad(world.esploraUrl);
   console.log("\n== On-chain ==");
   await benchOnchainSync(world);

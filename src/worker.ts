@@ -6,6 +6,7 @@ import type { FromWorker, ToWorker } from "./commands/protocol";
 import type { AllViews } from "./projections/live";
 import type { WalletConfig } from "./config";
 import { initCrdt } from "./crdt/doc";
+import { onDemand } from "./crdt/on-demand";
 import { WalletDb, walletDbName } from "./events/db";
 import { readViewsSnapshot, saveViewsSnapshot } from "./events/snapshot";
 import { stateCipher } from "./commands/state-cipher";
@@ -52,10 +53,10 @@ const pushViews = (views: Partial<AllViews>) => {
 
 let db: WalletDb | null = null;
 
-// Automerge's wasm is fetched and compiled from the moment the worker's script runs, beside the
-// database's first read: the worker starts behind the welcome screen, so a click finds it ready.
-const crdtReady = initCrdt(async () => automergeWasm);
-crdtReady.catch(() => undefined);
+// Automerge's wasm (1.15 MB gzip) is fetched when a wallet that has owner edits opens (beside the log's
+// read), when a command first needs it, or once the wallet has settled: a new wallet reaches home without it.
+const crdtReady = onDemand(() => initCrdt(async () => automergeWasm));
+const CRDT_AFTER_READY_MS = 2000;
 
 /**
  * LDK's wasm (12 MB, from the service worker's cache after the first visit) and its bindings, loaded and
@@ -111,11 +112,13 @@ const start = async (config: WalletConfig) => {
     // Started beside the log's fold, so the node is ready sooner; home never waits for it.
     if (cached?.wallet?.exists && !cached.wallet.safe_mode)
       void Promise.all([loadLdk(), import("./engine/lightning/live")]).catch(() => undefined);
+    if (cached?.wallet?.exists) crdtReady.start().catch(() => undefined);
     post({ kind: "stage", stage: "checking_for_existing_wallet" });
     const ready = () => {
       if (!host || loops) return;
       loops = startWalletLoops(host, config);
       post({ kind: "stage", stage: "done" });
+      setTimeout(() => crdtReady.start().catch(() => undefined), CRDT_AFTER_READY_MS);
     };
     host = await WalletHost.open({
       db,

@@ -232,3 +232,51 @@ describe("contacts merge across devices", () => {
     expect(merged.contacts).toEqual([]);
   });
 });
+
+describe("importing a follow list's people", () => {
+  it("brings them all in followed in one change, follows the one already kept, and skips what the form refuses", async () => {
+    const a = device("aa");
+    const kept = npub();
+    const { id: keptId } = await a.run({
+      _tag: "CreateContact",
+      name: "Kept",
+      npub: kept,
+      ln_address: "",
+      fromProfile: true,
+    });
+    const before = a.log.length;
+    const people = Array.from({ length: 1000 }, (_, i) => ({
+      name: `Person ${i}`,
+      npub: npub(),
+      ln_address: i % 2 ? `p${i}@example.com` : "",
+      image_url: "",
+    }));
+    const result = await a.run({
+      _tag: "ImportContacts",
+      contacts: [
+        ...people,
+        { name: "Kept again", npub: kept, ln_address: "", image_url: "" },
+        { name: "No key", npub: "", ln_address: "", image_url: "" },
+        { name: "", npub: npub(), ln_address: "", image_url: "" },
+        people[0]!,
+      ],
+    });
+    expect(result).toEqual({ created: 1000, followed: 1001 });
+    // One event for the thousand, not one per person.
+    expect(a.log.length - before).toBe(1);
+    const contacts = a.views().contacts;
+    expect(contacts).toHaveLength(1001);
+    expect(contacts.every((c) => c.is_followed)).toBe(true);
+    expect(contacts.find((c) => c.id === keptId)).toMatchObject({ name: "Kept", is_followed: true });
+    expect(contacts.filter((c) => c.npub === people[1]!.npub)).toMatchObject([
+      { name: "Person 1", ln_address: "p1@example.com" },
+    ]);
+    // Nothing new: nothing written.
+    const again = a.log.length;
+    expect(await a.run({ _tag: "ImportContacts", contacts: people.slice(0, 10) })).toEqual({
+      created: 0,
+      followed: 0,
+    });
+    expect(a.log.length).toBe(again);
+  });
+});
