@@ -9,6 +9,7 @@ import * as nip04 from "nostr-tools/nip04";
 import * as nip44 from "nostr-tools/nip44";
 import { createRumor, createSeal, createWrap } from "nostr-tools/nip59";
 import { finalizeEvent, getEventHash, verifyEvent } from "nostr-tools/pure";
+import type { ChatMessage } from "../../projections/chat";
 import { checkEvent, type NostrEvent, plainEvent } from "./event";
 
 export const GIFT_WRAP = 1059;
@@ -21,18 +22,8 @@ export const DM_RELAYS = 10050;
 /** The most characters of one message the wallet sends or shows. */
 export const MAX_MESSAGE_CHARS = 10_000;
 
-/** A message as the wallet keeps it: who wrote it, to whom (the conversation), what, and when. */
-export interface DirectMessage {
-  /** The rumor's id (NIP-17) or the kind 4 event's id. */
-  readonly id: string;
-  readonly from: string;
-  /** The other party of the conversation (hex pubkey). */
-  readonly peer: string;
-  readonly text: string;
-  /** Unix seconds, as the author dated it. */
-  readonly at: number;
-  readonly via: "nip17" | "nip04";
-}
+/** A message as the wallet keeps it: who wrote it, to whom (the conversation, hex pubkey), what, and when. */
+export type DirectMessage = ChatMessage;
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
