@@ -22,6 +22,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { utf8 } from "@scure/base";
 import { WalletDb } from "../src/events/db";
 import type { ChatPage } from "../src/projections/chat";
+import { offlineConfig } from "../src/commands/offline.testing";
 
 const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -105,11 +106,7 @@ export const benchChat = async () => {
     openNostrHost(
       new WalletDb(`bench-chat-${name}-${Date.now()}`),
       {
-        network: "regtest",
-        esplora: "http://127.0.0.1:1",
-        proxy: null,
-        lsp: null,
-        priceSource: "",
+        ...offlineConfig,
         nostr: { relays: [world.nostr.relayUrl], primal: world.nostr.cacheUrl, blossom: "" },
       },
       {

@@ -13,10 +13,11 @@ import {
   type VerifiedEvent,
   verifyEvent,
 } from "nostr-tools/pure";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { signInvoice } from "./bolt11-sign";
 import { type LnurlService, startLnurlService } from "./lnurl";
+import { stopAfterAll } from "./stop-after-all";
 
 const serviceKey = generateSecretKey();
 const published: VerifiedEvent[] = [];
@@ -35,9 +36,7 @@ beforeAll(async () => {
   });
   service.addPay({ name: "zoe", minSendable: 1_000n, maxSendable: 10_000_000n, description: "Zoe's tips" });
 });
-afterAll(async () => {
-  await service.stop();
-});
+stopAfterAll(() => [service]);
 
 const getJson = async (url: string) => (await fetch(url)).json() as Promise<Record<string, unknown>>;
 

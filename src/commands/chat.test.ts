@@ -9,7 +9,7 @@ import * as nip04 from "nostr-tools/nip04";
 import * as nip17 from "nostr-tools/nip17";
 import { SimplePool, useWebSocketImplementation as setPoolSocket } from "nostr-tools/pool";
 import { finalizeEvent, generateSecretKey, getPublicKey, type NostrEvent } from "nostr-tools/pure";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { AddressInfo } from "node:net";
 import WebSocket, { WebSocketServer } from "ws";
 import { pubkeyOf, seedSecretKey } from "../engine/nostr/keys";
@@ -20,6 +20,7 @@ import type { ChatPage } from "../projections/chat";
 import type { WalletHost } from "./host";
 import { serveNostr } from "../../harness/nostr/standalone";
 import { type NostrTestWorld, ok, openNostrHost, startNostrWorld } from "./host.testing";
+import { stopAfterAll } from "../../harness/stop-after-all";
 
 setPoolSocket(WebSocket);
 
@@ -29,9 +30,7 @@ let n = 0;
 beforeAll(async () => {
   world = await startNostrWorld();
 });
-afterAll(async () => {
-  await world.stop();
-});
+stopAfterAll(() => [world]);
 
 const openHost = (db: WalletDb) => openNostrHost(db, world.configOf(world.viaLink()));
 

@@ -5,7 +5,7 @@
  */
 import { finalizeEvent } from "nostr-tools/pure";
 import { Relay, useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { nodeWebSocket } from "../../harness/pipes";
 import { serveNostr } from "../../harness/nostr/standalone";
@@ -18,6 +18,8 @@ import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
 import { WalletHost } from "./host";
 import { ok, testCipher } from "./host.testing";
+import { offlineConfig } from "./offline.testing";
+import { stopAfterAll } from "../../harness/stop-after-all";
 
 relayWebSocket(WebSocket);
 
@@ -31,17 +33,11 @@ let world: { nostr: NostrWorld; base: string; stop: () => Promise<void> };
 beforeAll(async () => {
   world = await serveNostr();
 });
-afterAll(async () => {
-  await world.stop();
-});
+stopAfterAll(() => [world]);
 
 const openHost = (db: WalletDb) => {
   const config: WalletConfig = {
-    network: "regtest",
-    esplora: "http://127.0.0.1:1",
-    proxy: null,
-    lsp: null,
-    priceSource: "",
+    ...offlineConfig,
     nostr: {
       relays: [world.nostr.relayUrl],
       primal: `${world.base}/primal`,

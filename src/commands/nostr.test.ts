@@ -5,7 +5,7 @@
  */
 import { SimplePool, useWebSocketImplementation as setPoolSocket } from "nostr-tools/pool";
 import { verifyEvent } from "nostr-tools/pure";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { SEEDED } from "../../harness/nostr/people";
 import { npubOf, parseNpub, pubkeyOf, seedSecretKey } from "../engine/nostr/keys";
@@ -15,6 +15,7 @@ import { KV } from "../events/storage-keys";
 import { isSealed } from "./at-rest";
 import type { WalletHost } from "./host";
 import { type NostrTestWorld, ok, openNostrHost, startNostrWorld } from "./host.testing";
+import { stopAfterAll } from "../../harness/stop-after-all";
 
 setPoolSocket(WebSocket);
 
@@ -24,9 +25,7 @@ let n = 0;
 beforeAll(async () => {
   world = await startNostrWorld();
 });
-afterAll(async () => {
-  await world.stop();
-});
+stopAfterAll(() => [world]);
 
 const configOf = (relays: string[]) => world.configOf(relays);
 const viaLink = () => world.viaLink();

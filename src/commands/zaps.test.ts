@@ -17,7 +17,7 @@ import type { NostrWorld } from "../../harness/nostr/world";
 import { readEvents } from "../events/log";
 import { foldEvents } from "../projections";
 import { npubEncode } from "nostr-tools/nip19";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { base64, bech32, utf8 } from "@scure/base";
 import type { FriendZap } from "../projections/zaps";
 import * as nip04 from "nostr-tools/nip04";
@@ -30,6 +30,8 @@ import { decodeBolt11 } from "../engine/parse/bolt11";
 import { WalletDb } from "../events/db";
 import type { LnurlOffer } from "./command";
 import { ok, openNostrHost } from "./host.testing";
+import { offlineConfig } from "./offline.testing";
+import { stopAfterAll } from "../../harness/stop-after-all";
 
 const serviceKey = generateSecretKey();
 const receipts: VerifiedEvent[] = [];
@@ -51,18 +53,11 @@ beforeAll(async () => {
     },
   });
 });
-afterAll(async () => {
-  await service.stop();
-  await world.stop();
-});
+stopAfterAll(() => [service, world]);
 
 const openHost = (db: WalletDb, primal = "") =>
   openNostrHost(db, {
-    network: "regtest",
-    esplora: "http://127.0.0.1:1",
-    proxy: null,
-    lsp: null,
-    priceSource: "",
+    ...offlineConfig,
     nostr: { relays: [world.nostr.relayUrl], primal, blossom: "" },
   } satisfies WalletConfig);
 

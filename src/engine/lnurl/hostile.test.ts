@@ -2,7 +2,7 @@
  * LNURL services that lie, redirect, flood or never answer (the local service's hostile modes): the
  * wallet's client refuses what it must, bounded in time and size by the transport the wallet uses.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signInvoice } from "../../../harness/bolt11-sign";
 import { type HostileMode, Hostility } from "../../../harness/hostile";
 import { type LnurlService, startLnurlService } from "../../../harness/lnurl";
@@ -15,6 +15,7 @@ import {
   requestPayInvoice,
   submitWithdraw,
 } from "./client";
+import { stopAfterAll } from "../../../harness/stop-after-all";
 
 const hostility = new Hostility();
 let service: LnurlService;
@@ -31,9 +32,7 @@ beforeAll(async () => {
     { hostility },
   );
 });
-afterAll(async () => {
-  await service?.stop();
-});
+stopAfterAll(() => [service]);
 
 const offer = (name: string, mode: HostileMode<"lnurl">) => {
   hostility.set("lnurl", name, mode);

@@ -6,13 +6,14 @@
 import type { AddressInfo } from "node:net";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { Relay, useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { serveNostr } from "../../../harness/nostr/standalone";
 import type { NostrWorld } from "../../../harness/nostr/world";
 import type { NostrEvent } from "./event";
 import { Outbox, type Refusal } from "./outbox";
 import { answerKind, RelaySet } from "./relays";
+import { stopAfterAll } from "../../../harness/stop-after-all";
 
 relayWebSocket(WebSocket);
 const socket = WebSocket as unknown as typeof globalThis.WebSocket;
@@ -22,9 +23,7 @@ let world: { nostr: NostrWorld; base: string; stop: () => Promise<void> };
 beforeAll(async () => {
   world = await serveNostr();
 });
-afterAll(async () => {
-  await world.stop();
-});
+stopAfterAll(() => [world]);
 
 describe("a relay's refusal", () => {
   it("is final for blocked, invalid, pow and restricted; held for duplicate; anything else may pass later", () => {

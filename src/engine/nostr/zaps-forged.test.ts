@@ -11,7 +11,7 @@ import { decode as nip19Decode } from "nostr-tools/nip19";
 import { makeZapRequest } from "nostr-tools/nip57";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { Relay, useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { signInvoice } from "../../../harness/bolt11-sign";
 import { Hostility } from "../../../harness/hostile";
@@ -22,6 +22,7 @@ import type { NostrWorld, Person } from "../../../harness/nostr/world";
 import { decodeBolt11 } from "../parse/bolt11";
 import { openPrivateZap } from "./zap-request";
 import { fetchZaps, type PrivateZapOpener } from "./zaps";
+import { stopAfterAll } from "../../../harness/stop-after-all";
 
 relayWebSocket(WebSocket);
 const zapSecret = generateSecretKey();
@@ -86,10 +87,7 @@ beforeAll(async () => {
     21_000n,
   );
 }, 60_000);
-afterAll(async () => {
-  await lnurl?.stop();
-  await world?.stop();
-});
+stopAfterAll(() => [lnurl, world]);
 
 const bobOpens: PrivateZapOpener = (request) => openPrivateZap(request, bobSecret);
 
