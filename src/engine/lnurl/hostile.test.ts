@@ -16,6 +16,7 @@ import {
   submitWithdraw,
 } from "./client";
 import { stopAfterAll } from "../../../harness/stop-after-all";
+import { rejection as refusal } from "../../../harness/rejection";
 
 const hostility = new Hostility();
 let service: LnurlService;
@@ -43,15 +44,6 @@ const payParams = async (url: string) => {
   const p = await fetchParams(http, url);
   if (p.tag !== "payRequest") throw new Error("expected a pay request");
   return p;
-};
-
-const refusal = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected a refusal");
 };
 
 describe("hostile LNURL services", () => {
