@@ -8,7 +8,7 @@ import { makeStateCipher } from "../src/commands/state-cipher";
 import { type Envelope, VAULT_CORRUPT_TEXT, VaultCorrupt } from "../src/engine/vault";
 import { WalletDb } from "../src/events/db";
 import { KV } from "../src/events/storage-keys";
-import { ok, openOfflineHost } from "../src/commands/offline.testing";
+import { ok, openOfflineHost, setFirstPassword } from "../src/commands/offline.testing";
 
 /** Weak KDF parameters through the explicit test option, so each run takes milliseconds. */
 const weak = { iterations: 1, allowWeak: true };
@@ -141,8 +141,7 @@ describe("password change crash consistency", () => {
           ok(await host.run({ _tag: "MarkBackedUp" }));
           const { words } = ok(await host.run({ _tag: "ShowSeed" })) as { words: string[] };
           await host.secrets.putEngineBlobs(blobs.map((value, i) => ({ key: `ln/blob/${i}`, value })));
-          if (from)
-            ok(await host.run({ _tag: "ChangePassword", existing: "", password: from, confirm: from }));
+          if (from) await setFirstPassword(host, from);
 
           state.budget = crashAfter;
           const answer = await host.run({

@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import { decodeState, emptyState, encodeState, stateKey } from "../engine/ecash/cashu/state";
 import { WalletDb } from "../events/db";
-import { ok, openOfflineHost } from "./offline.testing";
+import { ok, openOfflineHost, setFirstPassword } from "./offline.testing";
 
 /**
  * The ecash adapter's store (proofs are bearer secrets) is an engine blob like the lightning node's: sealed
@@ -28,14 +28,7 @@ describe("ecash proofs at rest", () => {
     await host.secrets.store.put([{ key: stateKey(MINT), value: encodeState(state) }]);
     expect(await raw(db)).toContain(SECRET);
 
-    ok(
-      await host.run({
-        _tag: "ChangePassword",
-        existing: "",
-        password: "a long password",
-        confirm: "a long password",
-      }),
-    );
+    await setFirstPassword(host, "a long password");
     expect(await raw(db)).not.toContain(SECRET);
     expect(decodeState(await host.secrets.store.get(stateKey(MINT))).proofs[0]?.secret).toBe(SECRET);
 

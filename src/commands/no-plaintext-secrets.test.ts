@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { rootKey } from "../engine/keys/mnemonic";
 import { WalletDb } from "../events/db";
 import { KV } from "../events/storage-keys";
-import { ok, openOfflineHost } from "./offline.testing";
+import { ok, openOfflineHost, setFirstPassword } from "./offline.testing";
 
 /**
  * With a password set, nothing secret may be readable from this device's storage or from any file the
@@ -98,14 +98,7 @@ beforeAll(async () => {
     },
   ]);
 
-  ok(
-    await host.run({
-      _tag: "ChangePassword",
-      existing: "",
-      password: "a long password",
-      confirm: "a long password",
-    }),
-  );
+  await setFirstPassword(host, "a long password");
   dump = await rawDump(db);
   const state = ok(await host.run({ _tag: "ExportState", password: "file password" })) as { json: string };
   const labels = ok(await host.run({ _tag: "ExportLabels" })) as { jsonl: string };

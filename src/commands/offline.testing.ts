@@ -33,3 +33,8 @@ export const openOfflineHost = (
   opts: Partial<Omit<OpenOptions, "db">> = {},
 ): Promise<WalletHost> =>
   WalletHost.open({ db, config: offlineConfig, cipher: testCipher, onViews: () => undefined, ...opts });
+
+/** Sets the wallet's first password (it had none), as the owner does in Settings. */
+export const setFirstPassword = async (host: WalletHost, password: string): Promise<void> => {
+  ok(await host.run({ _tag: "ChangePassword", existing: "", password, confirm: password }));
+};

@@ -36,6 +36,16 @@ const device = (keys: StorageKeys) => {
 
 const newWallet = () => storageKeys(randomBytes(32), randomBytes(32));
 
+/** A new wallet (`keys`) whose phone wrote "m1", with the server's database and the wallet's rows' owner there. */
+const phoneThatWroteM1 = async () => {
+  const keys = newWallet();
+  const phone = device(keys);
+  const { store } = await phone.open();
+  await store.put([{ key: MANAGER_KEY, value: bytes("m1") }]);
+  const db = await storage.service.db();
+  return { keys, phone, store, db, owner: Buffer.from(keys.authPubkey).toString("hex") };
+};
+
 describe("the mirrored lightning store", () => {
   test("every put is on the server at increasing versions before it resolves; a new device restores it", async () => {
     const keys = newWallet();
@@ -129,12 +139,7 @@ describe("the mirrored lightning store", () => {
   });
 
   test("a server answering an older state than this device wrote is refused, never loaded", async () => {
-    const keys = newWallet();
-    const phone = device(keys);
-    const { store } = await phone.open();
-    await store.put([{ key: MANAGER_KEY, value: bytes("m1") }]);
-    const db = await storage.service.db();
-    const owner = Buffer.from(keys.authPubkey).toString("hex");
+    const { phone, store, db, owner } = await phoneThatWroteM1();
     const snapshot = (
       await db.query<{ store_id: string; key: string; value: Uint8Array; version: string }>(
         "SELECT store_id, key, value, version::text AS version FROM vss_db WHERE user_token = $1",
@@ -159,12 +164,7 @@ describe("the mirrored lightning store", () => {
   });
 
   test("an old value served under a new version does not open", async () => {
-    const keys = newWallet();
-    const phone = device(keys);
-    const { store } = await phone.open();
-    await store.put([{ key: MANAGER_KEY, value: bytes("m1") }]);
-    const db = await storage.service.db();
-    const owner = Buffer.from(keys.authPubkey).toString("hex");
+    const { keys, store, db, owner } = await phoneThatWroteM1();
     const old = (
       await db.query<{ key: string; value: Uint8Array }>(
         "SELECT key, value FROM vss_db WHERE user_token = $1 AND version = 1 AND key <> 'global_version'",
