@@ -4,7 +4,7 @@
  * the profile view, and still does after a reload. The deletion goes out through nostr-tools' own client.
  */
 import { finalizeEvent } from "nostr-tools/pure";
-import { Relay, useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
+import { useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { nodeWebSocket } from "../../harness/pipes";
@@ -20,6 +20,7 @@ import { WalletHost } from "./host";
 import { ok, testCipher } from "./host.testing";
 import { offlineConfig } from "./offline.testing";
 import { stopAfterAll } from "../../harness/stop-after-all";
+import { publishFromOutside } from "../../harness/nostr/outside";
 
 relayWebSocket(WebSocket);
 
@@ -71,12 +72,7 @@ describe("a profile edit every relay refuses for good", () => {
         },
         sk,
       );
-      const outside = await Relay.connect(world.nostr.relayUrl);
-      try {
-        await outside.publish(deletion);
-      } finally {
-        outside.close();
-      }
+      await publishFromOutside(world.nostr.relayUrl, deletion);
 
       ok(await host.run({ _tag: "SetupNewProfile", name: "Refused Rita", imageUrl: null }));
       await vi.waitFor(() => expect(host.views().profile.failed.count).toBe(1), {

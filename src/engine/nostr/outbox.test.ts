@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from "node:net";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
-import { Relay, useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
+import { useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { serveNostr } from "../../../harness/nostr/standalone";
@@ -14,6 +14,7 @@ import type { NostrEvent } from "./event";
 import { Outbox, type Refusal } from "./outbox";
 import { answerKind, RelaySet } from "./relays";
 import { stopAfterAll } from "../../../harness/stop-after-all";
+import { publishFromOutside } from "../../../harness/nostr/outside";
 
 relayWebSocket(WebSocket);
 const socket = WebSocket as unknown as typeof globalThis.WebSocket;
@@ -104,12 +105,7 @@ const deletedProfile = async () => {
     { kind: 5, created_at: now() + 300, tags: [["a", `0:${getPublicKey(sk)}:`]], content: "" },
     sk,
   );
-  const outside = await Relay.connect(world.nostr.relayUrl);
-  try {
-    await outside.publish(deletion);
-  } finally {
-    outside.close();
-  }
+  await publishFromOutside(world.nostr.relayUrl, deletion);
   const profile = finalizeEvent(
     { kind: 0, created_at: now(), tags: [], content: '{"name":"Gone"}' },
     sk,
