@@ -23,6 +23,7 @@ import { utf8 } from "@scure/base";
 import { WalletDb } from "../src/events/db";
 import type { ChatPage } from "../src/projections/chat";
 import { offlineConfig } from "../src/commands/offline.testing";
+import { addContact } from "../src/commands/host.testing";
 
 const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -124,24 +125,8 @@ export const benchChat = async () => {
       return pubkeyOf(seedSecretKey(words.join(" ")));
     };
     const [pa, pb] = [await keyOf(a), await keyOf(b)];
-    const toB = ok<{ id: string }>(
-      await a.run({
-        _tag: "CreateContact",
-        name: "B",
-        npub: npubEncode(pb),
-        ln_address: "",
-        fromProfile: true,
-      }),
-    ).id;
-    const toA = ok<{ id: string }>(
-      await b.run({
-        _tag: "CreateContact",
-        name: "A",
-        npub: npubEncode(pa),
-        ln_address: "",
-        fromProfile: true,
-      }),
-    ).id;
+    const toB = await addContact(a, { name: "B", npub: npubEncode(pb), ln_address: "", fromProfile: true });
+    const toA = await addContact(b, { name: "A", npub: npubEncode(pa), ln_address: "", fromProfile: true });
     ok(await b.run({ _tag: "WatchMessages" }));
     const times: number[] = [];
     for (let i = 0; i < 20; i++) {

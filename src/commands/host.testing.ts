@@ -14,6 +14,7 @@ import { nwcEngine } from "../engine/nwc/engine";
 import { onchainEngine } from "../engine/onchain/engine";
 import type { WalletDb } from "../events/db";
 import type { Harness } from "../../harness/world";
+import type { Command } from "./command";
 import { WalletHost } from "./host";
 import type { AllViews } from "../projections/live";
 import type { WalletConfig } from "../config";
@@ -45,6 +46,12 @@ export const openNewWorldWallet = async (...args: Parameters<typeof openWorldHos
   await host.whenLightning();
   return host;
 };
+
+/** Saves a contact through the host (the owner's form, or one found by search with `fromProfile`): its id. */
+export const addContact = async (
+  host: WalletHost,
+  contact: Omit<Extract<Command, { _tag: "CreateContact" }>, "_tag">,
+): Promise<string> => ok<{ id: string }>(await host.run({ _tag: "CreateContact", ...contact })).id;
 
 export const openWorldHost = (
   db: WalletDb,

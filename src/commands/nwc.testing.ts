@@ -136,6 +136,12 @@ export const walletWithChannel = async (
   return w;
 };
 
+/** Creates a connection the owner made, paying on its own up to `budgetSats` a day; its index. */
+export const createConnection = async (host: WalletHost, name: string, budgetSats: bigint): Promise<number> =>
+  ok<{ index: number }>(
+    await host.run({ _tag: "CreateNwcProfile", name, budgetSats, period: 0, requireApproval: false }),
+  ).index;
+
 /** The wallet-connect URI of connection `index`, once the wallet's service runs. */
 export const nwcUri = async (host: WalletHost, index: number): Promise<string> => {
   await until("the wallet-connect service", async () => (await host.run({ _tag: "GetNwcUri", index })).ok);

@@ -13,9 +13,8 @@ import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure
 import { Relay, useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
 import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { signInvoice } from "../../../harness/bolt11-sign";
 import { Hostility } from "../../../harness/hostile";
-import { type LnurlService, startLnurlService } from "../../../harness/lnurl";
+import { type LnurlService, startZapService } from "../../../harness/lnurl";
 import { ALICE, FORGED_FORMS, PHISHING_TEXT } from "../../../harness/nostr/hostile-relay";
 import { serveNostr } from "../../../harness/nostr/standalone";
 import type { NostrWorld, Person } from "../../../harness/nostr/world";
@@ -50,15 +49,7 @@ const zapBob = async (request: string, msat: bigint) => {
 };
 
 beforeAll(async () => {
-  lnurl = await startLnurlService({
-    createInvoice: async (msat, descriptionHash) => signInvoice({ msat, descriptionHash }),
-    payInvoice: async () => undefined,
-    zaps: {
-      secret: zapSecret,
-      whenPaid: (hash) => new Promise<void>((resolve) => paid.set(hash, resolve)),
-      publish: (receipt) => void world.nostr.relay.publish(receipt),
-    },
-  });
+  lnurl = await startZapService(zapSecret, paid, (receipt) => void world.nostr.relay.publish(receipt));
   world = await serveNostr({ hostility, lnurl, zapSecret });
   bob = world.nostr.seed({ name: "bob", display_name: "Bob" });
   bobSecret = nip19Decode(bob.nsec as `nsec1${string}`).data;
