@@ -7,6 +7,7 @@ import { foldEvents } from "../projections";
 import type { HandlerContext } from "./context";
 import { joinFederation, quoteEcashTransfer, removeFederation } from "./ecash";
 import { failure, fixedStamp, offlineContext } from "./context.testing";
+import { joinedCashu } from "../events/events.testing";
 
 /** A local server speaking enough of NUT-06/02 to be joined, or answering nonsense. */
 let base = "";
@@ -91,14 +92,7 @@ describe("joining a federation or mint", () => {
 
 describe("removing and transferring", () => {
   const mint = "http://127.0.0.1:1/cashu";
-  const joined = newEvent("ecash.joined", {
-    mint,
-    kind: "cashu",
-    name: "m",
-    welcome: "",
-    expires_at: null,
-    invite: mint,
-  });
+  const joined = joinedCashu(mint, "m");
   const held = newEvent("ecash.received", {
     op: "a",
     mint,

@@ -5,16 +5,10 @@ import { foldEvents } from "../projections";
 import type { HandlerContext } from "./context";
 import { federationResyncProgress, resyncFederation } from "./resync";
 import { failure, fixedStamp, offlineContext } from "./context.testing";
+import { joinedCashu } from "../events/events.testing";
 
 const mint = "http://127.0.0.1:1/cashu";
-const joined = newEvent("ecash.joined", {
-  mint,
-  kind: "cashu",
-  name: "Mint",
-  welcome: "",
-  expires_at: null,
-  invite: mint,
-});
+const joined = joinedCashu(mint, "Mint");
 const ctxWith = (events: ReturnType<typeof newEvent>[]): HandlerContext =>
   offlineContext(foldEvents(stamp(events, fixedStamp)), { ecash: null });
 
