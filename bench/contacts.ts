@@ -11,6 +11,7 @@ import { CONTACT_STRIP_LIMIT } from "../src/projections/contacts";
 import { deriveViews, foldEvent, foldEvents } from "../src/projections";
 import { serveNostr } from "../harness/nostr/standalone";
 import { SEARCH_DEBOUNCE_MS } from "../src/ui/incoming";
+import { offlineContext } from "../src/commands/context.testing";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -25,15 +26,9 @@ export const benchContactsView = async () => {
   const log: WalletEvent[] = [...toEvents([])];
   const t0 = performance.now();
   for (let i = 0; i < 1000; i++) {
-    const ctx: HandlerContext = {
-      states,
-      network: "regtest",
+    const ctx: HandlerContext = offlineContext(states, {
       stamp: { uuid: () => `c-${++n}`, now: () => 1_700_000_000_000 + n * 1000, device: "aa" },
-      keys: { mnemonic: () => Effect.die("none") },
-      onchain: null,
-      lightning: null,
-      outside: (e) => e,
-    };
+    });
     const out = await Effect.runPromise(
       create({ _tag: "CreateContact", name: `Person ${i}`, npub: "", ln_address: `p${i}@example.com` }, ctx),
     );

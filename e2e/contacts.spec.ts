@@ -1,5 +1,6 @@
 import { postJson } from "../harness/http";
 import { createWallet, expect, test } from "./fixtures";
+import { receiveOverLightning } from "./steps";
 
 test("create, edit and delete a contact, with the contact form's rules shown beside its fields", async ({
   page,
@@ -65,17 +66,8 @@ test("search a person on nostr, add them, pay their lightning address from the c
   expect(person.lud16).toBeTruthy();
 
   await createWallet(page);
-  await expect(page.getByText("Starting lightning…")).toBeHidden({ timeout: 60_000 });
   // Lightning funds: a receive through a channel the LSP opens just in time.
-  await page.getByRole("link", { name: "Receive" }).first().click();
-  await page.getByLabel("Amount (sats, optional)").fill("50000");
-  await page.getByRole("radio", { name: "Lightning only" }).check();
-  await page.getByRole("button", { name: "Show address" }).click();
-  const invoice = await page.getByTestId("receive-invoice").getAttribute("title");
-  const paid = await postJson(esplora, "/ln/pay", { bolt11: invoice });
-  expect(paid.status).toBe("succeeded");
-  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 60_000 });
-  await page.getByRole("link", { name: "Home" }).last().click();
+  await receiveOverLightning(page, esplora, 60_000);
 
   // Search, named as the navigation names it: a pasted npub finds that person directly, as nostr clients do.
   await page.getByRole("link", { name: "Search" }).first().click();

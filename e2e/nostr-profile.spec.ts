@@ -5,6 +5,7 @@ import WebSocket from "ws";
 import { postJson } from "../harness/http";
 import { Link } from "../harness/link";
 import { createWallet, expect, test } from "./fixtures";
+import { freshBrowserPage } from "./steps";
 
 setPoolSocket(WebSocket);
 
@@ -97,9 +98,7 @@ test("a new wallet creates a profile with a picture; the profile shows it, the r
   await expect(detail.getByRole("button", { name: "Unfollow" })).toBeVisible();
 
   // A second browser: a new wallet imports the same key and shows the same profile and the contact.
-  const fresh = await browser.newContext();
-  await fresh.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
-  const other = await fresh.newPage();
+  const other = await freshBrowserPage(browser, esplora);
   await other.goto("/");
   await other.getByRole("button", { name: "New wallet" }).click();
   await expect(other).toHaveURL(/\/newprofile$/);
@@ -119,7 +118,7 @@ test("a new wallet creates a profile with a picture; the profile shows it, the r
   await expect(other.getByRole("button", { name: new RegExp(`Heidi ${suffix}`) }).first()).toBeVisible({
     timeout: 60_000,
   });
-  await fresh.close();
+  await other.context().close();
 });
 
 test("an edit made while the relay is unreachable is published once it is reachable again", async ({

@@ -15,6 +15,7 @@ import type { HandlerContext } from "./context";
 import { handlers } from "./handlers";
 import { makeStateCipher } from "./state-cipher";
 import { exportState, importState } from "./state-file";
+import { offlineContext } from "./context.testing";
 
 const npub = () => npubEncode(getPublicKey(generateSecretKey()));
 
@@ -23,15 +24,10 @@ const device = (name: string, events: WalletEvent[] = toEvents([])) => {
   let n = 0;
   let clock = 1_700_000_100_000;
   const log = [...events];
-  const ctx = (): HandlerContext => ({
-    states: foldEvents(log),
-    network: "regtest",
-    stamp: { uuid: () => `${name}-${++n}`, now: () => (clock += 1000), device: name },
-    keys: { mnemonic: () => Effect.die("no seed in this test") },
-    onchain: null,
-    lightning: null,
-    outside: (effect) => effect,
-  });
+  const ctx = (): HandlerContext =>
+    offlineContext(foldEvents(log), {
+      stamp: { uuid: () => `${name}-${++n}`, now: () => (clock += 1000), device: name },
+    });
   const run = async <K extends CommandTag>(command: Extract<Command, { _tag: K }>): Promise<ResultOf<K>> => {
     const c = ctx();
     const handler = (handlers as Record<string, unknown>)[command._tag] as (

@@ -228,17 +228,9 @@ const checkContents = (
  * before the single transaction that writes, so a refused file changes nothing.
  */
 export const importState = (
-  db: WalletDb,
-  text: string,
-  password: string | undefined,
-  network: Network,
-  currentWalletId: string | null,
-  cipher: StateCipher,
-  atRest: AtRest = plainAtRest,
+  ...args: Parameters<typeof importStateEvents>
 ): Effect.Effect<{ imported: number }, WalletError> =>
-  importStateEvents(db, text, password, network, currentWalletId, cipher, atRest).pipe(
-    Effect.map(({ imported }) => ({ imported })),
-  );
+  importStateEvents(...args).pipe(Effect.map(({ imported }) => ({ imported })));
 
 /**
  * `importState`, answering also what the log became: the file's whole log when it replaced the wallet, or

@@ -161,26 +161,12 @@ export interface EventPayloads {
    * Ecash came in at `mint`: `amount` is what the wallet now holds more, `fee` what the custodian kept on
    * the way. `op` identifies the operation (a retry records it once). `via`: how it came.
    */
-  "ecash.received": {
-    op: string;
-    mint: string;
-    amount: Sats;
-    fee: Sats;
-    via: EcashVia;
-    payment_hash: string | null;
-  };
+  "ecash.received": EcashMoved;
   /**
    * Ecash left `mint`: `amount` reached the other side, `fee` is what the custodian kept (lightning fees,
    * its input fees). The wallet holds `amount + fee` less.
    */
-  "ecash.sent": {
-    op: string;
-    mint: string;
-    amount: Sats;
-    fee: Sats;
-    via: EcashVia;
-    payment_hash: string | null;
-  };
+  "ecash.sent": EcashMoved;
   /**
    * The nostr key in use: the seed's (NIP-06) or one the owner imported (`imported`). Only the public key
    * (hex): the imported nsec is a sealed kv secret.
@@ -312,6 +298,16 @@ export interface NostrEventJson {
 export type EcashKind = "cashu" | "fedimint";
 /** How ecash moved: over lightning (a mint or melt quote), as a token, between custodians, or by restore. */
 export type EcashVia = "lightning" | "token" | "transfer" | "restore";
+
+/** What `ecash.received` and `ecash.sent` record: the operation, the custodian, the amount and its fee, how. */
+export interface EcashMoved {
+  op: string;
+  mint: string;
+  amount: Sats;
+  fee: Sats;
+  via: EcashVia;
+  payment_hash: string | null;
+}
 export const ECASH_VIAS: readonly EcashVia[] = ["lightning", "token", "transfer", "restore"];
 export type NwcEncryption = "nip44_v2" | "nip04";
 
