@@ -161,7 +161,7 @@ test("an encrypted export from one browser imports into another with the same ba
   expect(text).not.toContain(words.join(" "));
   expect(text).not.toContain(words.slice(0, 3).join(" "));
   // One device at a time: the first stops its node, which gives the storage server's device lock up.
-  await stopNode(page);
+  await stopNode(page, PASSWORD);
 
   const other = await freshBrowserPage(browser, esplora);
   await other.goto("/settings/emergencykit");

@@ -218,6 +218,15 @@ export const resolveServers = (storage: KeyValueStorage, network: Network, build
   };
 };
 
+/** The scheme, host and port of a URL (a string that is no URL is kept as it is). */
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
+
 /**
  * On regtest the proxy, the LSP and the storage server live on the local world's server: when the owner points Esplora at
  * another local world (tests start theirs on free ports), they follow it unless set themselves.
@@ -229,7 +238,11 @@ const localWorld = (storage: KeyValueStorage, network: Network, defaults: Server
     ...defaults,
     proxy: defaults.proxy === DEFAULT_SERVERS.regtest.proxy ? esplora.replace(/^http/, "ws") : defaults.proxy,
     lsp: defaults.lsp === DEFAULT_SERVERS.regtest.lsp ? esplora : defaults.lsp,
-    storage: defaults.storage === DEFAULT_SERVERS.regtest.storage ? `${esplora}/storage` : defaults.storage,
+    // The world keeps one storage server at its root, also for an Esplora path that lies (`/hostile/<scope>`).
+    storage:
+      defaults.storage === DEFAULT_SERVERS.regtest.storage
+        ? `${originOf(esplora)}/storage`
+        : defaults.storage,
   };
 };
 
