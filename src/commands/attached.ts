@@ -5,7 +5,9 @@
  * `ecash-hooks.ts`, ...) and is listed in `attachments.ts`; the host calls them all and names none.
  */
 import type { EngineName } from "../engine/engine";
-import type { StoredEvent } from "../events/db";
+import type { StoredEvent, WalletDb } from "../events/db";
+import type { WalletEvent } from "../events/types";
+import type { BlobStore } from "../engine/lightning/store";
 import type { NewEvent } from "../events/make";
 import type { WireError } from "../errors";
 import type { States } from "../projections";
@@ -30,6 +32,15 @@ export interface HostSide {
   readonly enqueue: <T>(f: () => Promise<T>) => Promise<T>;
   /** Appends events (in the queue, through `enqueue`), folds them and pushes the views. */
   readonly commit: (events: readonly NewEvent[]) => Promise<void>;
+  /** The wallet's database (the log is read from it; written through `commit` and `merge` only). */
+  readonly db: WalletDb;
+  /** The engines' blob store, sealed at rest with the password. */
+  readonly blobs: BlobStore;
+  /**
+   * Appends events another device of this wallet recorded (in the queue, through `enqueue`), keeping their
+   * ids and times; folds those new here and pushes the views. Answers the new ones.
+   */
+  readonly merge: (events: readonly WalletEvent[]) => Promise<readonly StoredEvent[]>;
   /** Runs a command as the owner's screens do (it takes its own turn in the queue). */
   readonly run: (command: Command) => Promise<CommandAnswer>;
   /** The wallet was stopped: nothing is started or run any more. */
@@ -64,8 +75,8 @@ export interface Attachment {
   readonly status?: (name: EngineName, status: EngineStatus) => void;
   /** The wallet asked its engines to start (it exists and is unlocked). */
   readonly started?: () => void;
-  /** The wallet stops: timers end. */
-  readonly stop?: () => void;
+  /** The wallet stops: timers end; what must be written before the engines stop is awaited. */
+  readonly stop?: () => void | Promise<void>;
 }
 
 export type Attach = (side: HostSide) => Attachment;

@@ -10,6 +10,7 @@ import { lightningAttachment } from "./lightning-hooks";
 import { nostrAttachment } from "./nostr-hooks";
 import { nwcAttachment } from "./nwc-hooks";
 import { onchainAttachment } from "./onchain-hooks";
+import { storageAttachment } from "./storage-hooks";
 
 export const attachments: readonly Attach[] = [
   onchainAttachment,
@@ -18,4 +19,5 @@ export const attachments: readonly Attach[] = [
   nostrAttachment,
   nwcAttachment,
   lightningAddressAttachment,
+  storageAttachment,
 ];

@@ -106,7 +106,7 @@ export class HostEngines {
 
   /** The wallet stops: timers end, then every engine (none starts after this). */
   async stop(): Promise<void> {
-    for (const a of this.attached) a.stop?.();
+    await Promise.all(this.attached.map((a) => a.stop?.()));
     await this.runner.stopAll();
   }
 

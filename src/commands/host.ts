@@ -4,6 +4,8 @@ import { forgetSeedSecretKey } from "../engine/nostr/keys";
 import { forgetRootKey } from "../engine/keys/mnemonic";
 import { appendEvents, readEvents } from "../events/log";
 import { type Stamp, stamp } from "../events/make";
+import type { StoredEvent } from "../events/db";
+import type { WalletEvent } from "../events/types";
 import { KV } from "../events/storage-keys";
 import { isWalletError, toWire, unexpected, type WalletError, WalletState } from "../errors";
 import { noEdits } from "../projections/crdt";
@@ -63,6 +65,9 @@ export class WalletHost {
       setLive: (patch) => this.setLive(patch),
       enqueue: (f) => this.lock.with(f),
       commit: (events) => this.commit({ events }),
+      db: deps.db,
+      blobs: secrets.store,
+      merge: (events) => this.lock.with(() => this.merge(events)),
       run: (command) => this.run(command),
       stopped: () => this.stopped,
       secrets,
@@ -277,6 +282,18 @@ export class WalletHost {
     if (fresh.length === 0) return;
     this.deps.onViews(this.views());
     this.engines.committed(fresh);
+  }
+
+  /** Appends another device's events as they are (ids, times, devices), folds the new ones. */
+  private async merge(events: readonly WalletEvent[]): Promise<readonly StoredEvent[]> {
+    // Refused rather than dropped: the sync that brought them must not count them as brought in.
+    if (this.stopped) throw new WalletState({ message: "The wallet is stopped." });
+    const fresh = await appendEvents(this.deps.db, events);
+    for (const e of fresh) this.states = foldEvent(this.states, e);
+    if (fresh.length === 0) return fresh;
+    this.deps.onViews(this.views());
+    this.engines.committed(fresh);
+    return fresh;
   }
 
   /** After an import or a delete, the log on disk is the truth again. */

@@ -15,7 +15,8 @@ import { MANAGER_KEY } from "../engine/lightning/store";
 import { WalletDb } from "../events/db";
 import type { AllViews } from "../projections/live";
 import type { WalletHost } from "./host";
-import { ok, openWorldHost } from "./host.testing";
+import { addContact, ok, openWorldHost } from "./host.testing";
+import { JOURNAL_HEAD } from "../engine/storage/journal";
 
 let h: Harness;
 
@@ -49,6 +50,10 @@ const device = (name: string) => {
       views = host.views();
       if (words) ok(await host.run({ _tag: "RestoreWallet", words }));
       await host.whenLightning();
+      return host;
+    },
+    host: () => {
+      if (!host) throw new Error("not open");
       return host;
     },
     stop: async () => {
@@ -103,6 +108,56 @@ describe("the node on the storage server", () => {
     expect(phone.views().live?.lightning_error).toMatch(/^Mutiny is already running/);
     await phone.stop();
     await laptop.stop();
+  }, 240_000);
+
+  it("keeps the wallet's log there too: a new browser restoring the words gets the contacts and history, and each device gets what the other recorded", async () => {
+    const words = generateMnemonic(wordlist).split(" ");
+    const phone = device("log-phone");
+    const laptop = device("log-laptop");
+    await phone.open(h.storageUrl, words);
+    const alice = await addContact(phone.host(), {
+      name: "Alice",
+      npub: "",
+      ln_address: "alice@example.com",
+    });
+    ok(await phone.host().run({ _tag: "SetLabels", itemId: alice, labels: ["friend"] }));
+    const remote = openSealedStore({
+      url: h.storageUrl,
+      keys: storageKeysOfWords(words.join(" ")),
+      network: "regtest",
+    });
+    // Sent up shortly after each commit.
+    await expect.poll(async () => (await remote.get(JOURNAL_HEAD)) !== null, { timeout: 30_000 }).toBe(true);
+    await phone.stop();
+
+    await laptop.open(h.storageUrl, words);
+    expect(laptop.views().live?.lightning).toBe("ready");
+    await expect
+      .poll(() => laptop.views().contacts?.map((c) => c.name) ?? [], { timeout: 30_000 })
+      .toContain("Alice");
+    await expect.poll(() => laptop.views().live?.storage_restore ?? null).not.toBeNull();
+    const restore = laptop.views().live?.storage_restore;
+    expect(restore?.contacts).toBe(1);
+    expect(restore?.events).toBeGreaterThan(0);
+    expect(laptop.views().wallet?.walletId).toBe(phone.views().wallet?.walletId);
+    // Sent up as the wallet stops, before the lock is given up.
+    await addContact(laptop.host(), { name: "Bob", npub: "", ln_address: "bob@example.com" });
+    await laptop.stop();
+
+    // The first device, opened again, brings in what the second recorded, and says nothing of a restore.
+    await phone.open(h.storageUrl);
+    await expect
+      .poll(
+        () =>
+          phone
+            .views()
+            .contacts?.map((c) => c.name)
+            .sort() ?? [],
+        { timeout: 30_000 },
+      )
+      .toEqual(["Alice", "Bob"]);
+    expect(phone.views().live?.storage_restore ?? null).toBeNull();
+    await phone.stop();
   }, 240_000);
 
   it("waits for a storage server that does not answer yet when the node starts, then runs on it", async () => {

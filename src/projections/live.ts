@@ -7,6 +7,23 @@ import type { Views } from "./index";
 export const LIGHTNING_STAGES = ["loading", "restoring", "syncing"] as const;
 export type LightningStage = (typeof LIGHTNING_STAGES)[number];
 
+/**
+ * What a start brought back from the storage server: another device's channel state and log (a restore on
+ * a new browser, or a device taking over). Amounts are decimal sats.
+ */
+export interface StorageRestore {
+  /** Channels the node started with, from the server's state, and what they hold for the wallet. */
+  readonly channels: number;
+  readonly channel_sats: string;
+  /** Entries of the history brought in, and the contacts the wallet now has. */
+  readonly events: number;
+  readonly contacts: number;
+  /** Ecash custodians joined (their names): Cashu mints come back with the log and the words. */
+  readonly mints: readonly string[];
+  /** Federations (their names) whose ecash the words cannot bring back: their client's secret is its own. */
+  readonly lost_federations: readonly string[];
+}
+
 /** Live state that is not a fold of the log: it changes with the world, not with events. */
 export interface LiveState {
   readonly price: string | null;
@@ -38,6 +55,8 @@ export interface LiveState {
    * start (the "already running" countdown); null otherwise.
    */
   readonly lock_remaining_secs?: number | null;
+  /** What this start brought back from the storage server; null when nothing (or it was dismissed). */
+  readonly storage_restore?: StorageRestore | null;
   /** How many private messages the live relay subscription recorded since the wallet opened (an open chat reads itself again when it grows). */
   readonly messages_arrived?: number;
 }

@@ -13,6 +13,8 @@ import type { LspSchema } from "./lsp-http";
 import type { Lsps2Client } from "./lsps2";
 import type { PeerAddress, WebSocketFactory } from "./socket";
 import type { BlobStore } from "./store";
+import type { SealedStore } from "../storage/sealed";
+import type { OpenedFrom } from "../storage/mirrored-store";
 
 /** The LSP's node: as its `GET /api/v1/info` describes it, or from an LSPS connection string. */
 export interface LspInfo {
@@ -115,8 +117,19 @@ export interface LightningServers {
 /** Why the lightning service could not be changed: 'Failed to make a request to the LSP.' */
 export class LspChangeError extends Error {}
 
+/** The wallet's store on the storage server while this device holds its lock (`remote.ts`). */
+export interface RemoteStore {
+  readonly sealed: SealedStore;
+  readonly url: string;
+  /** Where the channel state the node started on came from ("remote": another device's, a restore). */
+  readonly from: OpenedFrom;
+  readonly held: () => boolean;
+}
+
 export interface LightningPort {
   readonly node: LightningNode;
+  /** The storage server's store, when the `storage` setting is set; null otherwise. */
+  readonly remote: RemoteStore | null;
   readonly logs: () => string[];
   /** The LSP's node, fetched once; null when none is configured. */
   readonly lsp: () => Promise<LspInfo | null>;

@@ -258,8 +258,13 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   // With a storage server, this device takes the device lock and the node runs on the channel state mirrored
   // there: nothing it says to the world goes out before the state is both here and there.
   const remote = deps.storage ? await openRemote(deps, log) : null;
+  // The node's own timers, ended with it (also when the lock is lost while it runs).
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let gossip: GossipSync | null = null;
   const stopForStorage = (message: string) => {
     remote?.abandon();
+    clearInterval(timer);
+    gossip?.stop();
     log("error", message);
     void node?.stop().catch(() => undefined);
     deps.onFailed?.(message);
@@ -313,15 +318,23 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     .then((info) => info && started.keepConnected(info.pubkey, Date.now() + INVOICE_EXPIRY_SECS * 1000))
     .catch(() => undefined);
   const sync = () => started.sync().catch((e) => log("warn", `chain sync: ${String(e)}`));
-  const timer = setInterval(() => void sync(), CHAIN_SYNC_MS);
+  timer = setInterval(() => void sync(), CHAIN_SYNC_MS);
   // Funds of closed channels a restore from the words cannot know of, found by the seed's scripts.
   void started.recoverStaticOutputs().catch((e) => log("warn", `recovery scan: ${String(e)}`));
   // The graph syncs once the node is up and home is usable (never held back by it), then hourly.
-  const gossip = deps.rgs ? new GossipSync(started, deps.rgs, deps.fetch, log) : null;
+  gossip = deps.rgs ? new GossipSync(started, deps.rgs, deps.fetch, log) : null;
   gossip?.startAfter(deps.homeShown?.() ?? Promise.resolve());
   return {
     gossip,
     node: started,
+    remote: remote
+      ? {
+          sealed: remote.storage.sealed,
+          url: remote.storage.url,
+          from: remote.storage.from,
+          held: remote.storage.held,
+        }
+      : null,
     logs: () => [...lines],
     lsp,
     lspPost: (path, body, schema) => postToLsp(settings.lsp, deps.fetch, path, body, schema),

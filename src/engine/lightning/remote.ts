@@ -4,7 +4,13 @@
  * server (local and remote reconciled, never older than a version this device wrote). The node then runs on
  * the mirrored store, so nothing it says to the world goes out before the state is in both.
  */
-import { openSealedStore, StateTakenOver, StorageUnavailable, storageKeysOfWords } from "../storage";
+import {
+  openSealedStore,
+  type SealedStore,
+  StateTakenOver,
+  StorageUnavailable,
+  storageKeysOfWords,
+} from "../storage";
 import { DeviceLock, type DeviceLockLost } from "../storage/device-lock";
 import { MirroredBlobStore, type OpenedFrom } from "../storage/mirrored-store";
 import type { FetchFn } from "../http/bounded";
@@ -43,6 +49,11 @@ export interface RemoteStorage {
   readonly store: BlobStore;
   /** Where the state it opened on came from. */
   readonly from: OpenedFrom;
+  /** The wallet's sealed store on the server (the wallet's log goes there too), and the server's URL. */
+  readonly sealed: SealedStore;
+  readonly url: string;
+  /** Whether this device still holds the lock (not released, abandoned or lost). */
+  readonly held: () => boolean;
   /** Keeps the device lock while the node runs; `onLost` once another device took it or it ran out. */
   readonly keep: (onLost: (lost: DeviceLockLost) => void) => void;
   /** Stops retrying the server: a write still waiting for it fails (the node is stopping). */
@@ -112,9 +123,11 @@ export const openRemoteStorage = async (opts: RemoteOptions): Promise<RemoteStor
       retryMs,
     );
     opts.log?.("info", `channel state opened from storage (${from})`);
+    let held = true;
     const put: BlobStore["put"] = (writes) =>
       store.put(writes).catch((e: unknown) => {
         if (e instanceof StateTakenOver) {
+          held = false;
           lock.stopKeeping();
           opts.onTakenOver?.(e.message);
         }
@@ -123,10 +136,21 @@ export const openRemoteStorage = async (opts: RemoteOptions): Promise<RemoteStor
     return {
       store: { get: store.get, keys: store.keys, put },
       from,
-      keep: (onLost) => lock.keep(onLost),
+      sealed: remote,
+      url: opts.url,
+      held: () => held,
+      keep: (onLost) =>
+        lock.keep((lost) => {
+          held = false;
+          onLost(lost);
+        }),
       stopWrites: () => store.close(),
-      release: () => lock.release().catch((e) => opts.log?.("warn", `device lock release: ${String(e)}`)),
+      release: () => {
+        held = false;
+        return lock.release().catch((e) => opts.log?.("warn", `device lock release: ${String(e)}`));
+      },
       abandon: () => {
+        held = false;
         store.close();
         lock.stopKeeping();
       },
