@@ -130,6 +130,13 @@ export interface FederationView {
 }
 export type { NwcView, PlusView };
 
+export interface InterruptedOpen {
+  readonly peer: string;
+  readonly amount: bigint;
+  /** When it was asked for (unix ms). */
+  readonly at: number;
+}
+
 /** What the screens read; pushed from the worker whenever it changes. */
 export interface Views {
   readonly wallet: WalletView;
@@ -140,6 +147,11 @@ export interface Views {
   readonly channels: readonly ChannelView[];
   /** The channels' totals (the channels screen's header). */
   readonly channel_totals: ChannelTotals;
+  /**
+   * Channel opens asked for whose funding never went out (the wallet closed before it): nothing was spent,
+   * and the owner is told so. Newest first.
+   */
+  readonly interrupted_opens: readonly InterruptedOpen[];
   readonly federations: readonly FederationView[];
   readonly nwc: NwcView;
   /** The owner's nostr key and profile (spec 2 profile and nostr keys). */
@@ -184,6 +196,9 @@ export const deriveViews = (s: States, now: number = s.at): Views => {
     contacts: contactsOf(contacts, items),
     channels,
     channel_totals: totalsOf(channels),
+    interrupted_opens: s.lightning.interruptedOpens
+      .map((o) => ({ peer: o.peer, amount: o.amountSats, at: o.at }))
+      .reverse(),
     federations: joinedCustodians(s.ecash).map((c) => ({
       federation_id: c.mint,
       federation_name: c.name,

@@ -9,6 +9,9 @@ import { useView, useWallet } from "../../ui/wallet";
 import { FederationCard } from "./FederationCard";
 import { ResyncFederation } from "./ResyncFederation";
 
+/** A Fedimint invite code (bech32m `fed1…`), as opposed to a Cashu mint's URL. */
+const isFedimintInvite = (code: string): boolean => code.trim().toLowerCase().startsWith("fed1");
+
 /**
  * /settings/federations (spec 2): add a custodian by invite code or mint URL, the list with each one's
  * name, welcome message, end date and balance (each card recommends its custodian on nostr), recovering
@@ -72,6 +75,12 @@ export function Federations() {
       )}
       <Form onSubmit={add} className="card column">
         <TextField id="federation-code" label={t("federations.code")} value={code} onValue={setCode} />
+        {/* A federation's client keeps a secret of its own: its ecash does not come back with the 12 words. */}
+        {isFedimintInvite(code) ? (
+          <p className="hint" role="note">
+            {t("federations.not_recoverable")}
+          </p>
+        ) : null}
         <ErrorBox text={error} />
         <button type="submit" className="button button-primary self-start" disabled={busy}>
           {t("federations.add")}

@@ -11,7 +11,9 @@ import { ActivityList } from "./ActivityList";
 import { FriendsZaps } from "./FriendsZaps";
 import { BalanceCard } from "./BalanceCard";
 import { ExpiryBanner } from "./ExpiryBanner";
+import { InterruptedOpens } from "./InterruptedOpens";
 import { StorageBanner } from "./StorageBanner";
+import { StorageRestoreCard } from "./StorageRestoreCard";
 import { ContactsStrip } from "./ContactsStrip";
 import { HomeRequests } from "./HomeRequests";
 import { NwcRequests } from "./NwcRequests";
@@ -72,6 +74,8 @@ export function Home() {
       </header>
       <BalanceCard progress={progress} />
       <StorageBanner />
+      <StorageRestoreCard />
+      <InterruptedOpens recent />
       <ExpiryBanner />
       {safeMode ? null : <ContactsStrip />}
       {wallet?.exists && !wallet.has_backed_up ? (

@@ -11,6 +11,7 @@ import { ExplorerLink } from "../../ui/ExplorerLink";
 import { truncateMiddle } from "../../ui/format";
 import { useToast } from "../../ui/toast";
 import { useView, useWallet } from "../../ui/wallet";
+import { InterruptedOpens } from "../home/InterruptedOpens";
 
 /** One channel: what we can send and receive as a bar, its funding on the explorer, and a close button. */
 function ChannelRow({
@@ -116,6 +117,7 @@ export function Channels() {
         ) : null}
       </dl>
       <p>{t("channels.count", { count: channels.length })}</p>
+      <InterruptedOpens />
       {channels.length === 0 ? (
         <p>
           {t("channels.none")}{" "}

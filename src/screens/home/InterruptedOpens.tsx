@@ -1,0 +1,37 @@
+import { useI18n } from "../../i18n/intl";
+import { truncateMiddle } from "../../ui/format";
+import { useFormat } from "../../ui/useFormat";
+import { useView } from "../../ui/wallet";
+
+/** How long home keeps telling of an open the wallet's closing cut short (the channels screen always does). */
+export const RECENT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Channel opens asked for whose funding never went out because the wallet closed first (`ln.open_interrupted`):
+ * one line each with the catalogue's open failure, what was asked and that nothing was spent. `recent`: only
+ * those of the last day (home).
+ */
+export function InterruptedOpens({ recent = false }: { readonly recent?: boolean }) {
+  const { t } = useI18n();
+  const fmt = useFormat();
+  const opens = useView("interrupted_opens") ?? [];
+  const now = Date.now();
+  const shown = recent ? opens.filter((o) => now - o.at < RECENT_MS) : opens;
+  if (shown.length === 0) return null;
+  return (
+    <ul className="interrupted-opens">
+      {shown.map((o) => (
+        <li key={`${o.peer}-${o.at}`} className="card" role="status">
+          <strong>{t("swap.failure_title")}</strong>
+          <p className="hint">
+            {t("channels.open_interrupted", {
+              amount: fmt.sats(o.amount),
+              peer: truncateMiddle(o.peer),
+              date: fmt.dateTime(o.at),
+            })}
+          </p>
+        </li>
+      ))}
+    </ul>
+  );
+}
