@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type NewEvent, newEvent, stamp } from "../events/make";
 import { validateEvent } from "../events/validate";
-import { foldEvents } from "./index";
+import { deriveViews, foldEvents } from "./index";
 
 const LSP = `02${"aa".repeat(32)}`;
 const OTHER = `03${"bb".repeat(32)}`;
@@ -39,6 +39,8 @@ describe("a channel open asked for, until its funding is out", () => {
     const s = fold([requested("r1", OTHER, 200_000n), newEvent("ln.open_interrupted", { request_id: "r1" })]);
     expect(s.lightning.requestedOpens.size).toBe(0);
     expect(s.lightning.interruptedOpens).toMatchObject([{ peer: OTHER, amountSats: 200_000n }]);
+    // The screens read it from the views, dated when it was asked for.
+    expect(deriveViews(s).interrupted_opens).toEqual([{ peer: OTHER, amount: 200_000n, at: 2_000 }]);
   });
 
   it("a channel closed before it was funded ends the open asked of that peer", () => {
