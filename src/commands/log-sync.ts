@@ -95,7 +95,11 @@ export const syncLog = async (deps: LogSyncDeps): Promise<LogSyncResult> => {
     if (incoming.length > 0) pulled += (await deps.merge(incoming)).length;
     const local = await readEvents(db, record.seq);
     const seq = local.at(-1)?.seq ?? record.seq;
-    const outgoing = local.filter((e) => !there.has(e.id)).map(entryOf);
+    // A wallet is created once: a device restoring the words keeps its own creation to itself, so every
+    // device's log names the wallet by the first one's id (an export of one merges into the other).
+    const outgoing = local
+      .filter((e) => !there.has(e.id) && (head.count === 0 || e.type !== "wallet.created"))
+      .map(entryOf);
     try {
       let at = head;
       for (let i = 0; i < outgoing.length; i += APPEND_MAX_EVENTS)
