@@ -31,7 +31,9 @@ test("a second browser on the same words waits while the first runs, then restor
   await other.getByRole("button", { name: "Restore" }).click();
   await other.getByRole("dialog").getByRole("button", { name: "Restore" }).click();
   // The first browser holds the device lock: the second counts down instead of starting a second node.
-  await expect(other.getByText("Running on another device")).toBeVisible({ timeout: 90_000 });
+  await expect(other.getByRole("heading", { name: "Running on another device" })).toBeVisible({
+    timeout: 90_000,
+  });
   await expect(other.getByText(/Trying again in \d+ seconds/)).toBeVisible();
 
   // The first stops its node (giving the lock up); the second, loaded again, takes over.

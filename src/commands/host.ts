@@ -27,6 +27,8 @@ import { Secrets } from "./secrets";
 export type { CommandAnswer, HostDeps };
 export type { EngineBlobWrite } from "./secrets";
 
+const stoppedError = () => new WalletState({ message: "The wallet is stopped." });
+
 /** The only command that never touches the owner-edited document: a new wallet has no edits yet. */
 const WITHOUT_CRDT: ReadonlySet<CommandTag> = new Set(["CreateWallet"]);
 
@@ -241,8 +243,7 @@ export class WalletHost {
   }
 
   private async execute(command: Command, hold: Hold): Promise<CommandAnswer> {
-    if (this.stopped)
-      return { ok: false, error: toWire(new WalletState({ message: "The wallet is stopped." })) };
+    if (this.stopped) return { ok: false, error: toWire(stoppedError()) };
     try {
       const decide =
         needsSeed(needs[command._tag]) && this.locked
@@ -287,7 +288,7 @@ export class WalletHost {
   /** Appends another device's events as they are (ids, times, devices), folds the new ones. */
   private async merge(events: readonly WalletEvent[]): Promise<readonly StoredEvent[]> {
     // Refused rather than dropped: the sync that brought them must not count them as brought in.
-    if (this.stopped) throw new WalletState({ message: "The wallet is stopped." });
+    if (this.stopped) throw stoppedError();
     const fresh = await appendEvents(this.deps.db, events);
     for (const e of fresh) this.states = foldEvent(this.states, e);
     if (fresh.length === 0) return fresh;
