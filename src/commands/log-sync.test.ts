@@ -1,0 +1,94 @@
+/**
+ * The wallet's log synced with the storage server (`log-sync.ts`), two devices' databases against the
+ * world's server: each gets the other's events once, a restoring device keeps its own creation to itself,
+ * and a server serving an older journal than a device saw is refused with nothing merged.
+ */
+import { randomBytes } from "@noble/hashes/utils.js";
+import { describe, expect, test } from "vitest";
+import { storageForTests } from "../../harness/storage/testing";
+import { rejection } from "../../harness/rejection";
+import { openSealedStore, type SealedStore } from "../engine/storage";
+import { StorageRollback } from "../engine/storage/errors";
+import { JOURNAL_HEAD } from "../engine/storage/journal";
+import { storageKeys } from "../engine/storage/keys";
+import { MemoryBlobStore } from "../engine/lightning/store";
+import { WalletDb } from "../events/db";
+import { appendEvents, readEvents } from "../events/log";
+import { newEvent, stamp } from "../events/make";
+import { syncLog } from "./log-sync";
+
+const storage = storageForTests();
+let n = 0;
+
+const device = (name: string, store: SealedStore) => {
+  const db = new WalletDb(`${name}-${++n}`);
+  const local = new MemoryBlobStore();
+  let id = 0;
+  const record = (...events: Parameters<typeof newEvent>[]) =>
+    appendEvents(
+      db,
+      stamp(
+        events.map((e) => newEvent(...e)),
+        { uuid: () => `${name}-${++id}`, now: () => 1_000 + id, device: name },
+      ),
+    );
+  const sync = (over: SealedStore = store) =>
+    syncLog({ db, local, store: over, url: storage.url, merge: (events) => appendEvents(db, events) });
+  const types = async () => (await readEvents(db)).map((e) => `${e.device}:${e.type}`);
+  return { db, record, sync, types };
+};
+
+describe("the wallet's log on the storage server", () => {
+  test("each device gets the other's events once; a restore keeps its own creation to itself", async () => {
+    const store = openSealedStore({
+      url: storage.url,
+      keys: storageKeys(randomBytes(32), randomBytes(32)),
+      network: "regtest",
+    });
+    const phone = device("phone", store);
+    await phone.record(
+      ["wallet.created", { walletId: "w-phone", network: "regtest", restored: false }],
+      ["wallet.backed_up", {}],
+    );
+    expect(await phone.sync()).toEqual({ pulled: 0, pushed: 2, first: true });
+
+    const laptop = device("laptop", store);
+    await laptop.record(["wallet.created", { walletId: "w-laptop", network: "regtest", restored: true }]);
+    expect(await laptop.sync()).toEqual({ pulled: 2, pushed: 0, first: true });
+    await laptop.record(["wallet.safe_mode_set", { enabled: true }]);
+    expect(await laptop.sync()).toEqual({ pulled: 0, pushed: 1, first: false });
+
+    expect(await phone.sync()).toEqual({ pulled: 1, pushed: 0, first: false });
+    expect(await phone.types()).toEqual([
+      "phone:wallet.created",
+      "phone:wallet.backed_up",
+      "laptop:wallet.safe_mode_set",
+    ]);
+    // In step: nothing goes either way again.
+    expect(await phone.sync()).toEqual({ pulled: 0, pushed: 0, first: false });
+    expect(await laptop.sync()).toEqual({ pulled: 0, pushed: 0, first: false });
+  }, 120_000);
+
+  test("a journal older than the one this device saw is refused, and nothing of it is merged", async () => {
+    const store = openSealedStore({
+      url: storage.url,
+      keys: storageKeys(randomBytes(32), randomBytes(32)),
+      network: "regtest",
+    });
+    const phone = device("phone", store);
+    await phone.record(["wallet.created", { walletId: "w", network: "regtest", restored: false }]);
+    await phone.sync();
+    const oldHead = await store.get(JOURNAL_HEAD);
+    await phone.record(["wallet.backed_up", {}]);
+    await phone.sync();
+    // A server answering the head as it was before the last append.
+    const stale: SealedStore = {
+      ...store,
+      get: async (name) => (name === JOURNAL_HEAD ? oldHead : store.get(name)),
+    };
+    await phone.record(["wallet.safe_mode_set", { enabled: true }]);
+    expect(await rejection(phone.sync(stale))).toBeInstanceOf(StorageRollback);
+    // The real server still takes what the refusal held back.
+    expect(await phone.sync()).toEqual({ pulled: 0, pushed: 1, first: false });
+  }, 120_000);
+});
