@@ -27,6 +27,8 @@ export const saveViewsSnapshot = (db: WalletDb, views: AllViews): Promise<unknow
             lightning_stage: null,
             online_peers: [],
             usable_channels: [],
+            // What a start brought back from the storage server is told once, by that start.
+            storage_restore: null,
           }
         : views.live,
     },
