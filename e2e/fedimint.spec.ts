@@ -30,6 +30,8 @@ test("joining a federation goes through the real Fedimint client: an unreachable
     // A damaged invite is not an invite.
     const damaged = `${code.slice(0, -1)}${code.endsWith("q") ? "p" : "q"}`;
     await page.getByLabel("Federation invite code or mint URL").fill(damaged);
+    // A federation's ecash does not come back with the 12 words: the form says so before joining.
+    await expect(page.getByRole("note")).toContainText("cannot be restored from your 12 words");
     await page.getByRole("button", { name: "Add" }).click();
     await expect(page.getByRole("alert")).toHaveText("Invalid Arguments were given");
     // The client loads in the worker and tries the invite's guardian, which never answers as one.
