@@ -7,6 +7,7 @@ import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Link } from "../../harness/link";
+import { until } from "../../harness/until";
 import { type Harness, startHarness } from "../../harness/world";
 import { DEFAULT_SERVERS, type WalletConfig } from "../config";
 import { openSealedStore, storageKeysOfWords } from "../engine/storage";
@@ -170,6 +171,13 @@ describe("the node on the storage server", () => {
     await link.down();
     const tablet = device("storage-tablet");
     const opening = tablet.open(`http://127.0.0.1:${link.port}/storage`, words);
+    // The node has got as far as its storage, however long the machine took to get there, and keeps
+    // waiting on the server rather than failing or starting without it.
+    await until(
+      "the node to reach its storage",
+      () => tablet.views().live?.lightning_stage === "restoring",
+      120_000,
+    );
     await new Promise((r) => setTimeout(r, 1500));
     expect(tablet.views().live?.lightning).toBe("starting");
     await link.up();
