@@ -9,6 +9,7 @@
  *   /.well-known/lnurlp/…, /hermes/…   the lightning-address service (harness/hermes.ts), names and
  *                             members in the database
  *   POST /v1/feedback         feedback, kept in the database
+ *   POST /primal              the social-profile cache, from the configured relays (services/profiles.ts)
  *   GET|POST /esplora/…       the configured Esplora API, passed on (bounded), for self-hosted builds
  *   GET  /health              {ok: true}
  *
@@ -22,9 +23,11 @@ import type { Network } from "../src/events/types";
 import { startFeedback } from "../harness/feedback";
 import { RgsServer } from "../harness/gossip";
 import { startHermes } from "../harness/hermes";
+import type { SqlDb } from "../harness/storage/db";
 import { startStorage } from "../harness/storage/service";
 import { CHAIN_HASHES, type GossipNode, startGossipNode } from "./gossip-node";
 import { sqlNameBook } from "./hermes-names";
+import { startProfileCache } from "./profiles";
 import { type Reply, type RouteTable, routeServer } from "./http";
 import { attachProxy, type ProxyPolicy } from "./proxy";
 import { servicesTables } from "./tables";
@@ -49,6 +52,8 @@ export interface ServicesConfig {
 export interface RunningServices {
   readonly url: string;
   readonly server: Server;
+  /** The database the services keep their state in. */
+  readonly db: () => Promise<SqlDb>;
   readonly stop: () => Promise<void>;
 }
 
@@ -97,12 +102,14 @@ export const startServices = async (config: ServicesConfig): Promise<RunningServ
     operatorView: false,
   });
   const feedback = startFeedback({ sink: tables.keepFeedback, operatorView: false });
+  const profiles = startProfileCache(config.relays);
   const routes: RouteTable = [
     ["GET", /^\/health$/, () => ({ json: { ok: true, network: config.network } })],
     ...storage.routes,
     ...rgs.routes({ operatorView: false }),
     ...hermes.routes,
     ...feedback.routes,
+    ...profiles.routes,
     ...esploraRoutes(config.esploraUrl.replace(/\/+$/, "")),
   ];
   const server = routeServer(routes);
@@ -118,9 +125,11 @@ export const startServices = async (config: ServicesConfig): Promise<RunningServ
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
     server,
+    db: storage.db,
     stop: () => {
       stopped ??= (async () => {
         hermes.stop();
+        profiles.stop();
         server.closeAllConnections();
         await new Promise<void>((r) => server.close(() => r()));
         await gossip?.stop();
