@@ -120,6 +120,13 @@ export interface HermesOptions {
   readonly operatorView?: boolean;
 }
 
+/** The most payments, tokens and receipts remembered (a long-running service forgets the oldest). */
+const KEEP = 1_000;
+const keep = <T>(list: T[], item: T) => {
+  list.push(item);
+  if (list.length > KEEP) list.shift();
+};
+
 /** How long a zap's invoice is watched for its payment, and how often. */
 const ZAP_WATCH_MS = 10 * 60_000;
 const ZAP_POLL_MS = 1_000;
@@ -165,7 +172,7 @@ export const startHermes = (plus: Membership, opts: HermesOptions): HermesServic
           zapSecret,
         );
         await Promise.allSettled(pool.publish(relays, receipt));
-        receipts.push({ id: receipt.id, bolt11 });
+        keep(receipts, { id: receipt.id, bolt11 });
         return;
       }
     } finally {
@@ -243,7 +250,7 @@ export const startHermes = (plus: Membership, opts: HermesOptions): HermesServic
           `Payment to ${name}: ${note}\n\n${token}`,
         );
         if (await publishUntilAccepted(wrap))
-          tokens.push({ name, bolt11: quote.request, amountSats: sats, wrapId: wrap.id });
+          keep(tokens, { name, bolt11: quote.request, amountSats: sats, wrapId: wrap.id });
         if (zap) {
           // NIP-57: the receipt without a preimage (the mint, not the service, holds it).
           const receipt = finalizeEvent(
@@ -251,7 +258,7 @@ export const startHermes = (plus: Membership, opts: HermesOptions): HermesServic
             zapSecret,
           );
           await Promise.allSettled(pool.publish(zap.relays, receipt));
-          receipts.push({ id: receipt.id, bolt11: quote.request });
+          keep(receipts, { id: receipt.id, bolt11: quote.request });
         }
         return;
       }
@@ -353,7 +360,7 @@ export const startHermes = (plus: Membership, opts: HermesOptions): HermesServic
         let problem: unknown;
         try {
           const bolt11 = await makeInvoice(nwc, msat, note, hash);
-          payments.push({ name, msat, comment, zap, bolt11, offline: false });
+          keep(payments, { name, msat, comment, zap, bolt11, offline: false });
           if (zapRequest !== null) void watchZap(nwc, bolt11, zapRequest, zapRelays).catch(() => undefined);
           return { json: { pr: bolt11, routes: [] } };
         } catch (e) {
@@ -370,7 +377,7 @@ export const startHermes = (plus: Membership, opts: HermesOptions): HermesServic
               hash,
               zapRequest === null ? null : { request: zapRequest, relays: zapRelays },
             );
-            payments.push({ name, msat, comment, zap, bolt11, offline: true });
+            keep(payments, { name, msat, comment, zap, bolt11, offline: true });
             return { json: { pr: bolt11, routes: [] } };
           } catch (e) {
             problem = e;
