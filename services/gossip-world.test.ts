@@ -12,11 +12,7 @@ import { until } from "../harness/until";
 import { type RunningServices, startServices } from "./app";
 import { configFromEnv } from "./env";
 
-const asked = Boolean(process.env.E2E_NETWORK);
-if (!asked)
-  console.log("E2E_NETWORK is not set: the services' gossip sync against the whole network is skipped.");
-
-describe.skipIf(!asked)("the services' gossip node on the world's network", () => {
+describe("the services' gossip node on the world's network", () => {
   let world: Harness;
   let services: RunningServices;
   beforeAll(async () => {
