@@ -2,7 +2,12 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "property-tests/**/*.test.ts", "harness/**/*.test.ts"],
+    include: [
+      "src/**/*.test.ts",
+      "property-tests/**/*.test.ts",
+      "harness/**/*.test.ts",
+      "services/**/*.test.ts",
+    ],
     environment: "node",
     // Sized to the work on two busy cores (key stretches, LDK starts, a world starting), not a quiet machine.
     testTimeout: 120_000,

@@ -4,7 +4,7 @@
  * stores what it got and answers `{status: "OK"}`. `GET /v1/feedback` answers what was stored, newest last,
  * so tests read a submission back. Bad input is a 400 with the reason; the store keeps the last 100.
  */
-import { HttpError, type RouteTable } from "./server";
+import { HttpError, type RouteTable } from "../services/http";
 
 export interface FeedbackFile {
   readonly name: string;
@@ -86,7 +86,14 @@ export interface FeedbackService {
   readonly routes: RouteTable;
 }
 
-export const startFeedback = (): FeedbackService => {
+export interface FeedbackOptions {
+  /** Where each entry is kept as well (the services' database). */
+  readonly sink?: (entry: FeedbackEntry) => Promise<void>;
+  /** Serve what was received (`GET /v1/feedback`, the local world's operator view); on by default. */
+  readonly operatorView?: boolean;
+}
+
+export const startFeedback = (opts: FeedbackOptions = {}): FeedbackService => {
   const stored: FeedbackEntry[] = [];
   return {
     received: () => [...stored],
@@ -96,12 +103,15 @@ export const startFeedback = (): FeedbackService => {
         /^\/v1\/feedback\/?$/,
         async (_m, body) => {
           const entry = await parseFeedback(body);
+          await opts.sink?.(entry);
           stored.push(entry);
           if (stored.length > KEEP) stored.shift();
           return { json: { status: "OK" } };
         },
       ],
-      ["GET", /^\/v1\/feedback\/?$/, () => ({ json: stored })],
+      ...(opts.operatorView === false
+        ? []
+        : ([["GET", /^\/v1\/feedback\/?$/, () => ({ json: stored })]] as RouteTable)),
     ],
   };
 };

@@ -8,7 +8,7 @@
  */
 import type { ChannelGossip } from "../src/engine/lightning/gossip";
 import { GossipHistory, type Snapshot } from "./rgs";
-import type { RouteTable } from "./server";
+import type { RouteTable } from "../services/http";
 
 export interface RgsRequest {
   readonly since: number;
@@ -29,8 +29,8 @@ export class RgsServer {
   /** Where the gossip comes from: the collecting node's graph (none until the network is started). */
   source: (() => ChannelGossip[]) | null = null;
 
-  constructor(now?: () => number) {
-    this.history = new GossipHistory(now);
+  constructor(now?: () => number, chainHash?: string) {
+    this.history = new GossipHistory(now, chainHash);
   }
 
   /** Takes in what the source has seen since the last look. */
@@ -41,6 +41,7 @@ export class RgsServer {
   snapshot(since: number, client: string | null = null): Snapshot {
     this.refresh();
     const s = this.history.snapshot(since);
+    if (this.requests.length >= 10_000) this.requests.shift();
     this.requests.push({
       since,
       kind: since === 0 ? "full" : "delta",
@@ -54,14 +55,16 @@ export class RgsServer {
     return s;
   }
 
-  routes(): RouteTable {
-    return [
+  /** The snapshots, and (`operatorView`, the local world's) the log of requests tests read. */
+  routes(opts: { operatorView?: boolean } = {}): RouteTable {
+    const snapshots: RouteTable = [
       [
         "GET",
         /^\/rgs(?:\/c\/([\w-]{1,40}))?\/snapshot\/(\d{1,10})$/,
         (m) => ({ bytes: Buffer.from(this.snapshot(Number(m[2]), m[1] ?? null).bytes) }),
       ],
-      ["GET", /^\/rgs\/requests$/, () => ({ json: this.requests })],
     ];
+    if (opts.operatorView === false) return snapshots;
+    return [...snapshots, ["GET", /^\/rgs\/requests$/, () => ({ json: this.requests })]];
   }
 }

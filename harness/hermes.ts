@@ -33,9 +33,10 @@ import { makeZapReceipt, validateZapRequest } from "nostr-tools/nip57";
 import { SimplePool } from "nostr-tools/pool";
 import { finalizeEvent, getPublicKey } from "nostr-tools/pure";
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
+import { type Fallback, memoryNameBook, type NameBook } from "../services/hermes-names";
 import { lnurlError } from "./http-json";
-import { nip98Signer, type PlusService } from "./plus";
-import { HttpError, parseJson, type RouteTable } from "./server";
+import { nip98Signer } from "./plus";
+import { HttpError, parseJson, type RouteTable, schemeOf } from "../services/http";
 
 /** Spec 2 §5: not empty; lowercase letters, digits, dash, underscore and dot only. */
 export const NAME_RULE = /^[a-z0-9._-]+$/;
@@ -94,18 +95,12 @@ export interface HermesToken {
   readonly wrapId: string;
 }
 
-/** Where payments go while the member's wallet is not reachable. */
-interface Fallback {
-  readonly mint: string;
-  readonly pubkey: string;
-}
-
 export interface HermesService {
   readonly routes: RouteTable;
   readonly nostrPubkey: string;
   /** Invoices handed to payers, newest last. */
   readonly payments: () => readonly HermesPayment[];
-  readonly nameOf: (pubkey: string) => string | null;
+  readonly nameOf: (pubkey: string) => Promise<string | null>;
   /** Zap receipts published (NIP-57), newest last. */
   readonly receipts: () => readonly { id: string; bolt11: string }[];
   /** Tokens of offline payments sent to their members, newest last. */
@@ -117,22 +112,37 @@ export interface HermesOptions {
   /** The relay the service's NIP-17 messages go to (the world's). */
   readonly relayUrl: string;
   readonly walletTimeoutMs?: number;
+  /** Who holds which name: in memory unless given (the services keep it in their database). */
+  readonly names?: NameBook;
+  /** The key the service signs its messages and zap receipts with (32 bytes); the world's fixed one if unset. */
+  readonly secret?: Uint8Array;
+  /** Serve the operator's view of the tokens sent (`GET /hermes/tokens`, tests wait on it). */
+  readonly operatorView?: boolean;
 }
+
+/** The most payments, tokens and receipts remembered (a long-running service forgets the oldest). */
+const KEEP = 1_000;
+const keep = <T>(list: T[], item: T) => {
+  list.push(item);
+  if (list.length > KEEP) list.shift();
+};
 
 /** How long a zap's invoice is watched for its payment, and how often. */
 const ZAP_WATCH_MS = 10 * 60_000;
 const ZAP_POLL_MS = 1_000;
 
-export const startHermes = (plus: PlusService, opts: HermesOptions): HermesService => {
-  /** name → member pubkey, and back. */
-  const owners = new Map<string, string>();
-  const names = new Map<string, string>();
-  /** member pubkey → the mint and nostr key for payments while the wallet is not reachable. */
-  const fallbacks = new Map<string, Fallback>();
+/** Who is a Plus member, and the wallet-connect connection their invoices come from (null when not one). */
+export interface Membership {
+  readonly isMember: (pubkey: string) => boolean | Promise<boolean>;
+  readonly nwcOf: (pubkey: string) => string | null | Promise<string | null>;
+}
+
+export const startHermes = (plus: Membership, opts: HermesOptions): HermesService => {
+  const book = opts.names ?? memoryNameBook();
   const payments: HermesPayment[] = [];
   const tokens: HermesToken[] = [];
   const walletTimeoutMs = opts.walletTimeoutMs ?? WALLET_TIMEOUT_MS;
-  const zapSecret = sha256(utf8.decode("hermes zap receipts of the local world"));
+  const zapSecret = opts.secret ?? sha256(utf8.decode("hermes zap receipts of the local world"));
   const nostrPubkey = getPublicKey(zapSecret);
   const receipts: { id: string; bolt11: string }[] = [];
   const pool = new SimplePool();
@@ -162,7 +172,7 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
           zapSecret,
         );
         await Promise.allSettled(pool.publish(relays, receipt));
-        receipts.push({ id: receipt.id, bolt11 });
+        keep(receipts, { id: receipt.id, bolt11 });
         return;
       }
     } finally {
@@ -240,7 +250,7 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
           `Payment to ${name}: ${note}\n\n${token}`,
         );
         if (await publishUntilAccepted(wrap))
-          tokens.push({ name, bolt11: quote.request, amountSats: sats, wrapId: wrap.id });
+          keep(tokens, { name, bolt11: quote.request, amountSats: sats, wrapId: wrap.id });
         if (zap) {
           // NIP-57: the receipt without a preimage (the mint, not the service, holds it).
           const receipt = finalizeEvent(
@@ -248,7 +258,7 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
             zapSecret,
           );
           await Promise.allSettled(pool.publish(zap.relays, receipt));
-          receipts.push({ id: receipt.id, bolt11: quote.request });
+          keep(receipts, { id: receipt.id, bolt11: quote.request });
         }
         return;
       }
@@ -274,7 +284,7 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
     }
   };
 
-  const routes: RouteTable = [
+  const operator: RouteTable = [
     [
       "GET",
       /^\/hermes\/tokens$/,
@@ -284,17 +294,21 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
           .map((t) => ({ amount_sat: Number(t.amountSats), wrap_id: t.wrapId })),
       }),
     ],
+  ];
+  const routes: RouteTable = [
+    ...(opts.operatorView === false ? [] : operator),
     [
       "GET",
       /^\/\.well-known\/lnurlp\/([^/]{1,100})$/,
-      (m, _b, headers) => {
+      async (m, _b, headers) => {
         const name = decodeURIComponent(m[1]!).toLowerCase();
         const host = hostOf(headers);
-        if (!owners.has(name)) return { status: 404, json: { status: "ERROR", reason: "Unknown name" } };
+        if (!(await book.ownerOf(name)))
+          return { status: 404, json: { status: "ERROR", reason: "Unknown name" } };
         return {
           json: {
             tag: "payRequest",
-            callback: `http://${host}/hermes/pay/${name}`,
+            callback: `${schemeOf(headers)}://${host}/hermes/pay/${name}`,
             minSendable: Number(MIN_MSAT),
             maxSendable: Number(MAX_MSAT),
             metadata: metadataOf(name, host),
@@ -310,7 +324,7 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
       /^\/hermes\/pay\/([^/]{1,100})$/,
       async (m, _b, headers, query) => {
         const name = decodeURIComponent(m[1]!).toLowerCase();
-        const owner = owners.get(name);
+        const owner = await book.ownerOf(name);
         const fail = (reason: string) => ({ json: lnurlError(reason).json });
         if (!owner) return fail("Unknown name");
         const amount = query?.get("amount") ?? "";
@@ -338,7 +352,7 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
         }
         const zap = zapRequest !== null;
         const zapNote = zapRequest !== null ? (JSON.parse(zapRequest) as { content: string }).content : "";
-        const nwc = plus.nwcOf(owner);
+        const nwc = await plus.nwcOf(owner);
         if (!nwc) return fail("This address's owner is not a member");
         // LUD-06: the invoice commits to the metadata (NIP-57: to the zap request).
         const hash = hex.encode(sha256(utf8.decode(zapRequest ?? metadataOf(name, hostOf(headers)))));
@@ -346,13 +360,13 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
         let problem: unknown;
         try {
           const bolt11 = await makeInvoice(nwc, msat, note, hash);
-          payments.push({ name, msat, comment, zap, bolt11, offline: false });
+          keep(payments, { name, msat, comment, zap, bolt11, offline: false });
           if (zapRequest !== null) void watchZap(nwc, bolt11, zapRequest, zapRelays).catch(() => undefined);
           return { json: { pr: bolt11, routes: [] } };
         } catch (e) {
           problem = e;
         }
-        const fallback = fallbacks.get(owner);
+        const fallback = (await book.reservationOf(owner))?.fallback;
         if (fallback) {
           try {
             const bolt11 = await receiveOffline(
@@ -363,7 +377,7 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
               hash,
               zapRequest === null ? null : { request: zapRequest, relays: zapRelays },
             );
-            payments.push({ name, msat, comment, zap, bolt11, offline: true });
+            keep(payments, { name, msat, comment, zap, bolt11, offline: true });
             return { json: { pr: bolt11, routes: [] } };
           } catch (e) {
             problem = e;
@@ -377,11 +391,11 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
     [
       "GET",
       /^\/hermes\/names\/check$/,
-      (_m, _b, _h, query) => {
+      async (_m, _b, _h, query) => {
         const name = query?.get("name") ?? "";
         const problem = nameProblem(name);
         if (problem) throw new HttpError(400, problem);
-        return { json: { available: !owners.has(name) } };
+        return { json: { available: (await book.ownerOf(name)) === null } };
       },
     ],
     [
@@ -393,16 +407,11 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
         const name = typeof b.name === "string" ? b.name : "";
         const problem = nameProblem(name);
         if (problem) throw new HttpError(400, problem);
-        const owner = owners.get(name);
+        const owner = await book.ownerOf(name);
         if (owner && owner !== pubkey) throw new HttpError(409, "Name already taken");
-        if (!plus.isMember(pubkey)) throw new HttpError(403, "Plus membership is required");
+        if (!(await plus.isMember(pubkey))) throw new HttpError(403, "Plus membership is required");
         const fallback = fallbackOf(b.mint, b.pubkey);
-        const old = names.get(pubkey);
-        if (old) owners.delete(old);
-        owners.set(name, pubkey);
-        names.set(pubkey, name);
-        if (fallback) fallbacks.set(pubkey, fallback);
-        else fallbacks.delete(pubkey);
+        if (!(await book.reserve(pubkey, name, fallback))) throw new HttpError(409, "Name already taken");
         return { json: { name, service: nostrPubkey } };
       },
     ],
@@ -411,10 +420,11 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
       /^\/hermes\/names\/mine$/,
       async (_m, _b, headers) => {
         const pubkey = await nip98Signer("/hermes/names/mine", "get", headers);
-        const fallback = fallbacks.get(pubkey);
+        const held = await book.reservationOf(pubkey);
+        const fallback = held?.fallback;
         return {
           json: {
-            name: names.get(pubkey) ?? null,
+            name: held?.name ?? null,
             mint: fallback?.mint ?? null,
             pubkey: fallback?.pubkey ?? null,
             service: nostrPubkey,
@@ -428,7 +438,7 @@ export const startHermes = (plus: PlusService, opts: HermesOptions): HermesServi
     routes,
     nostrPubkey,
     payments: () => [...payments],
-    nameOf: (pubkey) => names.get(pubkey) ?? null,
+    nameOf: async (pubkey) => (await book.reservationOf(pubkey))?.name ?? null,
     receipts: () => [...receipts],
     tokens: () => [...tokens],
     stop: () => {

@@ -17,6 +17,7 @@ import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
 import { makeEsplora } from "../src/engine/onchain/esplora";
+import { OPEN_PROXY, attachProxy as attachServicesProxy } from "../services/proxy";
 import { dialTcp, loadLdk, tcpPipe, wsPipe } from "./pipes";
 import type { World } from "./regtest";
 import { HttpError, parseJson, type RouteTable, toSats } from "./server";
@@ -275,41 +276,9 @@ export const lightningRoutes = (h: HarnessNode, payer?: () => Promise<HarnessNod
  * The WebSocket-to-TCP proxy a browser uses to reach any lightning node: `ws://<world>/v1/<host>/<port>`
  * (IPv4 dots written as underscores). Attached to the world's HTTP server.
  */
+/** The world's WebSocket-to-TCP proxy: the services' one, open to its loopback nodes on any port. */
 export const attachProxy = (server: Server): void => {
-  const wss = new WebSocketServer({ noServer: true });
-  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const m = /^\/v1\/([^/]+)\/(\d{1,5})$/.exec((req.url ?? "").split("?")[0]!);
-    if (!m) {
-      socket.destroy();
-      return;
-    }
-    const host = m[1]!.replaceAll("_", ".");
-    const port = Number(m[2]);
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      // Bytes the browser sends before the TCP side is up wait here, in order.
-      const browser = wsPipe(ws);
-      const early: Uint8Array[] = [];
-      let closed = false;
-      browser.onData = (d) => early.push(d);
-      browser.onClose = () => {
-        closed = true;
-      };
-      void dialTcp(host, port).then(
-        (tcp) => {
-          if (closed) {
-            tcp.close();
-            return;
-          }
-          browser.onData = (d) => tcp.send(d);
-          browser.onClose = () => tcp.close();
-          tcp.onData = (d) => browser.send(d);
-          tcp.onClose = () => browser.close();
-          for (const d of early.splice(0)) tcp.send(d);
-        },
-        () => ws.close(),
-      );
-    });
-  });
+  attachServicesProxy(server, OPEN_PROXY);
 };
 
 export const randomSeed = (): Uint8Array => crypto.getRandomValues(new Uint8Array(32));

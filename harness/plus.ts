@@ -20,7 +20,7 @@ import { hex } from "@scure/base";
 import type { IncomingHttpHeaders } from "node:http";
 import WebSocket from "ws";
 import type { HarnessNode } from "./lightning";
-import { HttpError, parseJson, type RouteTable } from "./server";
+import { HttpError, parseJson, type RouteTable, schemeOf } from "../services/http";
 
 // Node 20 has no global WebSocket; the NWC client's relay connection uses it.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -86,7 +86,7 @@ export const nip98Signer = async (
   if (!auth) throw new HttpError(401, "Authorization required");
   try {
     const event = await unpackEventFromToken(auth);
-    await validateEvent(event, `http://${headers?.host ?? ""}${path}`, method);
+    await validateEvent(event, `${schemeOf(headers)}://${headers?.host ?? ""}${path}`, method);
     return event.pubkey;
   } catch (e) {
     throw new HttpError(401, e instanceof Error ? e.message : "Bad authorization");

@@ -2,13 +2,7 @@
  * The local world's HTTP server: an Esplora-compatible REST API over the regtest chain, plus a faucet,
  * mining and reorg endpoints and a fixed price feed. CORS is open: the wallet runs on another port.
  */
-import {
-  createServer,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { blockJson, merkleBranch, statsFor, statusJson, txJson } from "./esplora-json";
 import { FEE_ESTIMATES, PRICES } from "./fees";
@@ -16,54 +10,26 @@ import { esploraLie, priceLie } from "./hostile-esplora";
 import { Hostility } from "./hostile";
 import { lspLie } from "./lsp";
 import { flipHex, scriptKey, scriptOfAddress, type World } from "./regtest";
+import {
+  CORS,
+  dispatch,
+  HttpError,
+  parseJson,
+  type Reply,
+  type Route,
+  type RouteTable,
+  readBody,
+  send,
+} from "../services/http";
 
 /** Esplora pages confirmed address history 25 at a time, after up to 50 mempool transactions. */
 const CHAIN_PAGE = 25;
 const MEMPOOL_PAGE = 50;
 
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export type Reply = { status?: number; json?: unknown; text?: string; bytes?: Buffer };
-export type Route = (
-  m: RegExpMatchArray,
-  body: string,
-  headers?: IncomingHttpHeaders,
-  query?: URLSearchParams,
-  raw?: Uint8Array,
-) => Promise<Reply> | Reply;
+export { HttpError, parseJson };
+export type { Reply, Route, RouteTable };
 
 const HEX64 = "([0-9a-fA-F]{64})";
-
-/** The body's bytes (a protobuf call needs them as sent); routes read it as UTF-8 text too. */
-const readBody = (req: IncomingMessage): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > 4_000_000) reject(new HttpError(413, "Body too large"));
-      else chunks.push(c);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-
-export const parseJson = (body: string): Record<string, unknown> => {
-  try {
-    const v = JSON.parse(body || "{}");
-    if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  throw new HttpError(400, "Body must be a JSON object");
-};
 
 const keyOfAddress = (address: string): string => {
   try {
@@ -385,29 +351,6 @@ export const toSats = (v: unknown): bigint => {
   return BigInt(text);
 };
 
-const CORS = {
-  "access-control-allow-origin": "*",
-  "access-control-allow-methods": "GET, POST, OPTIONS",
-  "access-control-allow-headers": "content-type, authorization",
-  "access-control-max-age": "600",
-};
-
-const send = (res: ServerResponse, r: Reply) => {
-  const status = r.status ?? 200;
-  if (r.bytes) {
-    res.writeHead(status, { ...CORS, "content-type": "application/octet-stream" });
-    res.end(r.bytes);
-  } else if (r.json !== undefined) {
-    res.writeHead(status, { ...CORS, "content-type": "application/json" });
-    res.end(JSON.stringify(r.json));
-  } else {
-    res.writeHead(status, { ...CORS, "content-type": "text/plain" });
-    res.end(r.text ?? "");
-  }
-};
-
-export type RouteTable = [method: string, path: RegExp, route: Route][];
-
 /**
  * Serves the Esplora API and, before it, the `extra` routes (the lightning node's and the LSP's, added once
  * the node is up: the array is read on every request).
@@ -422,7 +365,7 @@ export const serve = (
   const base = routes(w);
   const drips = new Set<ReturnType<typeof setInterval>>();
   /** The honest answer of the Esplora routes (and the price feed) for `path`. */
-  const answer = async (
+  const answer = (
     method: string,
     path: string,
     body: string,
@@ -430,18 +373,7 @@ export const serve = (
     headers?: IncomingHttpHeaders,
     query?: URLSearchParams,
     raw?: Uint8Array,
-  ): Promise<Reply> => {
-    try {
-      for (const [m, re, route] of table) {
-        const match = path.match(re);
-        if (match && m === method) return await route(match, body, headers, query, raw);
-      }
-      return { status: 404, text: "Not found" };
-    } catch (e) {
-      if (e instanceof HttpError) return { status: e.status, text: e.message };
-      return { status: 500, text: e instanceof Error ? e.message : String(e) };
-    }
-  };
+  ): Promise<Reply> => dispatch(table, method, path, body, headers, query, raw);
   const server = createServer(async (req, res) => {
     try {
       if (req.method === "OPTIONS") {

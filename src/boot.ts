@@ -1,6 +1,6 @@
 import { WalletClient } from "./commands/client";
 import type { LoadStage } from "./commands/protocol";
-import type { WalletConfig } from "./config";
+import { MISSING_DEFAULT, type WalletConfig } from "./config";
 import { walletDbName } from "./events/db-name";
 import type { Network } from "./events/types";
 import { readWalletFlag, walletFlagKey } from "./wallet-flag";
@@ -16,6 +16,7 @@ export const BOOT_MESSAGES = {
   noLocalStorage: "Browser error: LocalStorage is not supported.",
   noWasm: "Browser error: WebAssembly is not supported.",
   noIndexedDb: "Browser error: IndexedDB is not supported.",
+  missingDefault: MISSING_DEFAULT,
 } as const;
 
 export interface BootState {
@@ -27,7 +28,13 @@ export interface BootState {
 }
 
 /** Which boot-error screen a message gets, by its prefix (spec 1 §2). */
-export type BootErrorKind = "network" | "existing_tab" | "already_running" | "browser" | "failed";
+export type BootErrorKind =
+  | "network"
+  | "existing_tab"
+  | "already_running"
+  | "browser"
+  | "missing_default"
+  | "failed";
 export const bootErrorKind = (message: string): BootErrorKind =>
   message.startsWith("Network connection closed")
     ? "network"
@@ -37,7 +44,9 @@ export const bootErrorKind = (message: string): BootErrorKind =>
         ? "already_running"
         : message.startsWith("Browser error")
           ? "browser"
-          : "failed";
+          : message === MISSING_DEFAULT
+            ? "missing_default"
+            : "failed";
 
 /** The browser features the wallet cannot run without; the first missing one's message, else null. */
 export const browserProblem = (g: {
@@ -189,6 +198,8 @@ export const boot = async (
   if (!(await holdWalletLock())) return set({ error: BOOT_MESSAGES.existingTab });
   const problem = browserProblem(globalThis as never);
   if (problem) return set({ error: problem });
+  // A build without a server it cannot run without stops here, not at a dead URL (spec 1 §5).
+  if (config.missingDefaults?.length) return set({ error: BOOT_MESSAGES.missingDefault });
 
   set({ stage: "checking_double_init" });
   set({ stage: "downloading" });

@@ -12,4 +12,6 @@ export const BUILD_DEFAULTS: BuildDefaults = {
   subscriptions: import.meta.env.VITE_SUBSCRIPTIONS,
   hermes: import.meta.env.VITE_HERMES,
   scorer: import.meta.env.VITE_SCORER,
+  primal: import.meta.env.VITE_PRIMAL_API,
+  services: import.meta.env.VITE_SERVICES,
 };

@@ -26,6 +26,13 @@ export interface WalletConfig {
   readonly hermes?: string | null;
   /** A server handing out a trained lightning scorer (`scorer`, a build variable), or null. */
   readonly scorer?: string | null;
+  /** The build runs on the wallet's own services (`VITE_SERVICES`): no shutdown warning (spec 2 §6). */
+  readonly selfHosted?: boolean;
+  /**
+   * The required settings this build has no value for (`network`, `proxy`, `esplora`, `rgs`, `storage`): the
+   * wallet does not start but shows `MISSING_DEFAULT`.
+   */
+  readonly missingDefaults?: readonly string[];
 }
 
 /** Where the wallet's nostr identity lives. An empty `primal` means none is set. */
@@ -60,6 +67,7 @@ export const resolveNostrServers = (
   storage: KeyValueStorage,
   network: Network,
   esplora: string,
+  build: BuildDefaults = {},
 ): NostrServers => {
   const defaults = defaultNostrServers(network, esplora);
   const relays = (readLocalSetting(storage, "nostr_relays") ?? "")
@@ -68,26 +76,40 @@ export const resolveNostrServers = (
     .filter((r) => /^wss?:\/\//.test(r));
   return {
     relays: relays.length > 0 ? relays : defaults.relays,
-    primal: resolvePrimalApi(storage, network, esplora),
+    primal: resolvePrimalApi(storage, network, esplora, build),
     blossom: readLocalSetting(storage, "blossom") ?? defaults.blossom,
   };
 };
 
-/** Each network's social-profile cache service; regtest's is the local world's (`<world>/primal`). */
+/**
+ * Each network's social-profile cache service: regtest's is the local world's (`<world>/primal`); off regtest
+ * none is public (the build's `VITE_PRIMAL_API`, or the wallet's own services in self-hosted mode).
+ */
 export const DEFAULT_PRIMAL_API: { readonly [N in Network]: string } = {
-  bitcoin: "https://primal-cache.mutinywallet.com/api",
-  testnet: "https://primal-cache.mutinywallet.com/api",
-  signet: "https://primal-cache.mutinywallet.com/api",
+  bitcoin: "",
+  testnet: "",
+  signet: "",
   regtest: "http://127.0.0.1:3002/primal",
 };
 
 /**
- * The cache service in use: the stored setting (an empty stored string means none), else the network's
- * default; on regtest the default follows the local world the owner pointed Esplora at.
+ * The cache service in use: the stored setting (an empty stored string means none), else the build's or the
+ * self-hosted services' on the build's network, else the network's default; on regtest the default follows
+ * the local world the owner pointed Esplora at.
  */
-export const resolvePrimalApi = (storage: KeyValueStorage, network: Network, esplora: string): string => {
+export const resolvePrimalApi = (
+  storage: KeyValueStorage,
+  network: Network,
+  esplora: string,
+  build: BuildDefaults = {},
+): string => {
   const stored = storage.getItem("USER_SETTINGS_primal_api");
   if (stored !== null) return stored.trim();
+  if (network === defaultNetwork(build)) {
+    if (build.primal) return build.primal;
+    const services = servicesBase(build);
+    if (services) return `${services}/primal`;
+  }
   if (network === "regtest" && esplora !== DEFAULT_SERVERS.regtest.esplora) return `${esplora}/primal`;
   return DEFAULT_PRIMAL_API[network];
 };
@@ -104,34 +126,38 @@ export interface Servers {
 }
 
 /**
- * Each network's servers unless the owner or the build chooses others. Regtest points at the local
- * world (`npm start`, tests): its Esplora facade, and the ports its lightning services listen on.
+ * Each network's servers unless the owner or the build chooses others. Off regtest only maintained public
+ * services that speak the protocol are named (mempool.space's Esplora, LDK's rapid gossip sync server, ZEUS's
+ * Olympus LSP on bitcoin); the WebSocket proxy and the storage server have no public default: a build names
+ * them (`VITE_PROXY`, `VITE_STORAGE`) or its own services (`VITE_SERVICES`), else it does not start
+ * (`MISSING_DEFAULT`). Regtest points at the local world (`npm start`, tests): its Esplora facade, and the
+ * ports its lightning services listen on.
  */
 export const DEFAULT_SERVERS: { readonly [N in Network]: Servers } = {
   bitcoin: {
     esplora: "https://mempool.space/api",
-    proxy: "wss://p.mutinywallet.com",
-    rgs: "https://rgs.mutinywallet.com/snapshot/",
-    storage: "https://storage.mutinywallet.com",
+    proxy: "",
+    rgs: "https://rapidsync.lightningdevkit.org/snapshot/",
+    storage: "",
     lsp: "https://0conf.lnolymp.us",
     lsps_connection_string: "",
     lsps_token: "",
   },
   testnet: {
     esplora: "https://mempool.space/testnet/api",
-    proxy: "wss://p.mutinywallet.com",
-    rgs: "https://rgs.mutinynet.com/snapshot/",
-    storage: "https://storage.mutinywallet.com",
-    lsp: "https://lsp.voltageapi.com",
+    proxy: "",
+    rgs: "https://rapidsync.lightningdevkit.org/testnet/snapshot/",
+    storage: "",
+    lsp: "",
     lsps_connection_string: "",
     lsps_token: "",
   },
   signet: {
-    esplora: "https://mutinynet.com/api",
-    proxy: "wss://p.mutinywallet.com",
-    rgs: "https://rgs.mutinynet.com/snapshot/",
-    storage: "https://storage.mutinynet.com",
-    lsp: "https://mutinynet-flow.lnolymp.us",
+    esplora: "https://mempool.space/signet/api",
+    proxy: "",
+    rgs: "",
+    storage: "",
+    lsp: "",
     lsps_connection_string: "",
     lsps_token: "",
   },
@@ -146,6 +172,12 @@ export const DEFAULT_SERVERS: { readonly [N in Network]: Servers } = {
     lsps_token: "",
   },
 };
+
+/** The servers a wallet cannot run without; a build that leaves one without a default does not start. */
+export const REQUIRED_SERVERS = ["esplora", "proxy", "rgs", "storage"] as const;
+
+/** Spec 1 §5: what a build missing a required default (or self-hosted without a network) shows. */
+export const MISSING_DEFAULT = "Missing a default setting for network or proxy";
 
 /** The relay wallet-connect apps and the wallet meet on, outside the local world. */
 export const DEFAULT_NWC_RELAY = "wss://relay.damus.io";
@@ -170,7 +202,28 @@ export interface BuildDefaults {
   readonly subscriptions?: string;
   readonly hermes?: string;
   readonly scorer?: string;
+  /** The social-profile cache service (`VITE_PRIMAL_API`). */
+  readonly primal?: string;
+  /**
+   * Self-hosted mode (`VITE_SERVICES`): the URL of the wallet's own services (`npm run services`), from which
+   * every server not set on its own is derived: the proxy, storage, rapid gossip sync, Esplora (the services
+   * pass it on to theirs), the lightning-address, Plus and feedback services and the profile cache. The LSP
+   * stays the network's default or `VITE_LSP`: the services point at one, they are none.
+   */
+  readonly services?: string;
 }
+
+/** The self-hosted services' base URL (no trailing slash), or null when the build has none. */
+export const servicesBase = (build: BuildDefaults): string | null =>
+  build.services?.trim().replace(/\/+$/, "") || null;
+
+/** The servers a self-hosted build's services serve under their one URL (`services/main.ts`). */
+export const selfHostedServers = (base: string): Pick<Servers, "esplora" | "proxy" | "rgs" | "storage"> => ({
+  esplora: `${base}/esplora`,
+  proxy: base.replace(/^http/, "ws"),
+  rgs: `${base}/rgs/snapshot/`,
+  storage: `${base}/storage`,
+});
 
 const asNetwork = (v: string | null | undefined): Network | null =>
   NETWORKS.includes(v as Network) ? (v as Network) : null;
@@ -180,7 +233,11 @@ export const defaultNetwork = (build: BuildDefaults): Network => asNetwork(build
 
 /** A network's servers before the owner changed any. */
 export const defaultServers = (network: Network, build: BuildDefaults): Servers => {
-  const base = DEFAULT_SERVERS[network];
+  const services = servicesBase(build);
+  const base =
+    services && network === defaultNetwork(build)
+      ? { ...DEFAULT_SERVERS[network], ...selfHostedServers(services) }
+      : DEFAULT_SERVERS[network];
   if (network !== defaultNetwork(build)) return base;
   return {
     ...base,
@@ -253,6 +310,7 @@ export const serverDefaults = (storage: KeyValueStorage, network: Network, build
 /** Where the wallet runs: the owner's settings over the build's defaults. */
 export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): WalletConfig => {
   const network = asNetwork(readLocalSetting(storage, "network")) ?? defaultNetwork(build);
+  const services = network === defaultNetwork(build) ? servicesBase(build) : null;
   const servers = resolveServers(storage, network, build);
   const { esplora } = servers;
   const priceSource =
@@ -262,15 +320,19 @@ export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): W
   const service = (name: "subscriptions" | "hermes" | null, built: string | undefined): string | null => {
     const stored = name ? storage.getItem(`USER_SETTINGS_${name}`) : null;
     if (stored !== null) return stored.replace(/\/$/, "") || null;
-    return (network === defaultNetwork(build) && built ? built : world)?.replace(/\/$/, "") || null;
+    const own = network === defaultNetwork(build) ? built || services : null;
+    return (own || world)?.replace(/\/$/, "") || null;
   };
+  const missing: string[] = REQUIRED_SERVERS.filter((name) => servers[name] === "");
+  // Self-hosted mode needs the build's network (spec 1 §5); the services' URL gives the proxy.
+  if (servicesBase(build) && !asNetwork(build.network)) missing.unshift("network");
   return {
     network,
     esplora,
     priceSource,
     nwcRelay: network === "regtest" ? `${esplora.replace(/^http/, "ws")}/nostr` : DEFAULT_NWC_RELAY,
     servers,
-    nostr: resolveNostrServers(storage, network, esplora),
+    nostr: resolveNostrServers(storage, network, esplora, build),
     proxy: servers.proxy || null,
     lsp: servers.lsp || null,
     feedback: service(null, build.feedback),
@@ -281,5 +343,7 @@ export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): W
       storage.getItem("USER_SETTINGS_scorer")?.trim() ||
       (network === defaultNetwork(build) ? build.scorer : undefined) ||
       null,
+    selfHosted: services !== null,
+    missingDefaults: missing,
   };
 };

@@ -12,6 +12,8 @@ interface ImportMetaEnv {
   readonly VITE_SUBSCRIPTIONS?: string;
   readonly VITE_HERMES?: string;
   readonly VITE_SCORER?: string;
+  readonly VITE_PRIMAL_API?: string;
+  readonly VITE_SERVICES?: string;
 }
 
 declare module "virtual:welcome-screens" {

@@ -11,8 +11,9 @@ const storage = (values: Record<string, string>) => ({
 
 describe("content security policy", () => {
   it("allows connections only to this origin and the configured servers", () => {
-    const config = resolveConfig(storage({}), { network: "bitcoin" });
-    const d = DEFAULT_SERVERS.bitcoin;
+    const build = { network: "bitcoin", proxy: "wss://proxy.example", storage: "https://storage.example" };
+    const config = resolveConfig(storage({}), build);
+    const d = { ...DEFAULT_SERVERS.bitcoin, ...build };
     expect(connectSources(config)).toEqual(
       // The wallet-connect service's relay too.
       [d.esplora, d.proxy, d.rgs, d.storage, d.lsp, DEFAULT_NWC_RELAY]
@@ -24,13 +25,18 @@ describe("content security policy", () => {
 
   it("follows the owner's servers", () => {
     const config = resolveConfig(
-      storage({ USER_SETTINGS_esplora: "https://esplora.example:8443/api", USER_SETTINGS_lsp: "" }),
-      { network: "signet" },
+      storage({
+        USER_SETTINGS_esplora: "https://esplora.example:8443/api",
+        USER_SETTINGS_rgs: "https://rgs.example/snapshot/",
+        USER_SETTINGS_lsp: "",
+      }),
+      { network: "bitcoin" },
     );
     const sources = connectSources(config);
     expect(sources).toContain("https://esplora.example:8443");
-    expect(sources).not.toContain(new URL(DEFAULT_SERVERS.signet.esplora).origin);
-    expect(sources).not.toContain(new URL(DEFAULT_SERVERS.signet.lsp).origin);
+    expect(sources).toContain("https://rgs.example");
+    expect(sources).not.toContain(new URL(DEFAULT_SERVERS.bitcoin.rgs).origin);
+    expect(sources).not.toContain(new URL(DEFAULT_SERVERS.bitcoin.lsp).origin);
   });
 
   it("the page's fixed policy allows no third-party script, no eval and no plugins", () => {

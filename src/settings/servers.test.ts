@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_SERVERS, resolveConfig, resolveServers, type Servers } from "../config";
 import { saveServers, validateServers } from "./servers";
 
-const defaults: Servers = { ...DEFAULT_SERVERS.bitcoin, proxy: "wss://proxyabcdef.onion" };
+const defaults: Servers = {
+  ...DEFAULT_SERVERS.bitcoin,
+  proxy: "wss://proxyabcdef.onion",
+  storage: "https://storage.example",
+};
 const memory = () => {
   const m = new Map<string, string>();
   return {
@@ -88,7 +92,8 @@ describe("server settings", () => {
       USER_SETTINGS_lsps_connection_string: "02ab@h:1",
       USER_SETTINGS_lsps_token: "tok",
     });
-    expect(resolveServers(storage, "bitcoin", { proxy: defaults.proxy })).toEqual(chosen);
-    expect(resolveConfig(storage, { proxy: defaults.proxy }).servers).toEqual(chosen);
+    const build = { proxy: defaults.proxy, storage: defaults.storage };
+    expect(resolveServers(storage, "bitcoin", build)).toEqual(chosen);
+    expect(resolveConfig(storage, build).servers).toEqual(chosen);
   });
 });

@@ -8,7 +8,7 @@ export const explorerTxUrl = (network: Network, txid: string, esplora: string): 
     case "testnet":
       return `https://mempool.space/testnet/tx/${txid}`;
     case "signet":
-      return `https://mutinynet.com/tx/${txid}`;
+      return `https://mempool.space/signet/tx/${txid}`;
     case "regtest":
       return `${esplora.replace(/\/$/, "")}/tx/${txid}`;
   }

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { BUILD_DEFAULTS } from "../../build";
 import { resolveNostrServers } from "../../config";
 import { useI18n } from "../../i18n/intl";
 import {
@@ -27,7 +28,7 @@ export function NostrServersForm() {
   const { t } = useI18n();
   const client = useWallet();
   const config = useWalletConfig();
-  const defaults = resolveNostrServers(NONE, config.network, config.esplora);
+  const defaults = resolveNostrServers(NONE, config.network, config.esplora, BUILD_DEFAULTS);
   const [values, setValues] = useState<NostrServerForm>(nostrFormOf(config.nostr ?? defaults));
   const [errors, setErrors] = useState<NostrServerErrors>({});
 

@@ -1,0 +1,141 @@
+/**
+ * The wallet's own services as one process (`npm run services`, configured by environment variables, see
+ * docs/deploy.md): on one HTTP port, what the local world serves the wallet, without the chain and the
+ * test-only endpoints.
+ *
+ *   ws  /v1/<host>/<port>     the WebSocket-to-TCP proxy to lightning peers (services/proxy.ts)
+ *   POST /storage/<call>      the versioned storage server (harness/storage), state in the database
+ *   GET  /rgs/snapshot/<t>    rapid gossip sync from the gossip node's graph (services/gossip-node.ts)
+ *   /.well-known/lnurlp/…, /hermes/…   the lightning-address service (harness/hermes.ts), names and
+ *                             members in the database
+ *   POST /v1/feedback         feedback, kept in the database
+ *   POST /primal              the social-profile cache, from the configured relays (services/profiles.ts)
+ *   GET|POST /esplora/…       the configured Esplora API, passed on (bounded), for self-hosted builds
+ *   GET  /health              {ok: true}
+ *
+ * Every process on one PostgreSQL (`DATABASE_URL`) serves the same wallets; without it the embedded
+ * database (PGlite, in memory) keeps the state for this process only.
+ */
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { boundedFetch, globalFetch } from "../src/engine/http/bounded";
+import type { Network } from "../src/events/types";
+import { startFeedback } from "../harness/feedback";
+import { RgsServer } from "../harness/gossip";
+import { startHermes } from "../harness/hermes";
+import type { SqlDb } from "../harness/storage/db";
+import { startStorage } from "../harness/storage/service";
+import { CHAIN_HASHES, type GossipNode, startGossipNode } from "./gossip-node";
+import { sqlNameBook } from "./hermes-names";
+import { startProfileCache } from "./profiles";
+import { type Reply, type RouteTable, routeServer } from "./http";
+import { attachProxy, type ProxyPolicy } from "./proxy";
+import { servicesTables } from "./tables";
+
+export interface ServicesConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly network: Network;
+  /** PostgreSQL; the embedded database when absent. */
+  readonly databaseUrl?: string;
+  /** The Esplora API the gossip node and `/esplora` use. */
+  readonly esploraUrl: string;
+  readonly proxy: ProxyPolicy;
+  /** Nostr relays: the first carries the lightning-address service's messages to members. */
+  readonly relays: readonly string[];
+  /** Peers the gossip node takes the network's gossip from (`pubkey@host:port`); none: no gossip node. */
+  readonly gossipPeers: readonly string[];
+  /** The lightning-address service's nostr key (hex), the same on every process. */
+  readonly hermesSecret: Uint8Array;
+}
+
+export interface RunningServices {
+  readonly url: string;
+  readonly server: Server;
+  /** The database the services keep their state in. */
+  readonly db: () => Promise<SqlDb>;
+  readonly stop: () => Promise<void>;
+}
+
+/** An Esplora answer read whole, up to a block's size, within 20 s. */
+const esploraFetch = boundedFetch(globalFetch, { timeoutMs: 20_000, maxBytes: 8_000_000 });
+const ESPLORA_PATH = /^\/esplora(\/[A-Za-z0-9/_:.-]{1,300})$/;
+
+const esploraRoutes = (upstream: string): RouteTable => {
+  const pass = async (path: string, query: URLSearchParams | undefined, init?: RequestInit) => {
+    const search = query?.toString();
+    const r = await esploraFetch(`${upstream}${path}${search ? `?${search}` : ""}`, init).catch(
+      (): Reply => ({ status: 502, text: "The Esplora server did not answer" }),
+    );
+    if (!(r instanceof Response)) return r;
+    const bytes = Buffer.from(await r.arrayBuffer());
+    const binary = /octet-stream/.test(r.headers.get("content-type") ?? "");
+    return binary ? { status: r.status, bytes } : { status: r.status, text: bytes.toString("utf8") };
+  };
+  return [
+    ["GET", ESPLORA_PATH, (m, _b, _h, query) => pass(m[1]!, query)],
+    ["POST", /^\/esplora(\/tx)$/, (m, body) => pass(m[1]!, undefined, { method: "POST", body })],
+  ];
+};
+
+export const startServices = async (config: ServicesConfig): Promise<RunningServices> => {
+  const storage = startStorage(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {});
+  // The database opens at start: a misconfigured DATABASE_URL stops the process here, not at a first request.
+  await storage.db();
+  const tables = servicesTables(storage.db);
+  await tables.open();
+  const rgs = new RgsServer(undefined, CHAIN_HASHES[config.network]);
+  let gossip: GossipNode | null = null;
+  if (config.gossipPeers.length > 0) {
+    gossip = await startGossipNode({
+      network: config.network,
+      esploraUrl: config.esploraUrl,
+      peers: config.gossipPeers,
+    });
+    const node = gossip.node;
+    rgs.source = () => node.graphChannels();
+  }
+  const hermes = startHermes(tables.membership, {
+    relayUrl: config.relays[0] ?? "",
+    names: sqlNameBook(storage.db),
+    secret: config.hermesSecret,
+    operatorView: false,
+  });
+  const feedback = startFeedback({ sink: tables.keepFeedback, operatorView: false });
+  const profiles = startProfileCache(config.relays);
+  const routes: RouteTable = [
+    ["GET", /^\/health$/, () => ({ json: { ok: true, network: config.network } })],
+    ...storage.routes,
+    ...rgs.routes({ operatorView: false }),
+    ...hermes.routes,
+    ...feedback.routes,
+    ...profiles.routes,
+    ...esploraRoutes(config.esploraUrl.replace(/\/+$/, "")),
+  ];
+  const server = routeServer(routes);
+  server.requestTimeout = 60_000;
+  server.headersTimeout = 20_000;
+  attachProxy(server, config.proxy);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  let stopped: Promise<void> | null = null;
+  return {
+    url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
+    server,
+    db: storage.db,
+    stop: () => {
+      stopped ??= (async () => {
+        hermes.stop();
+        profiles.stop();
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+        await gossip?.stop();
+        await storage.stop();
+      })();
+      return stopped;
+    },
+  };
+};

@@ -1,0 +1,75 @@
+/** The services' configuration from environment variables (docs/deploy.md lists them), checked at start. */
+import { hex } from "@scure/base";
+import { NETWORKS, type Network } from "../src/events/types";
+import type { ServicesConfig } from "./app";
+import { LIGHTNING_PORT } from "./proxy";
+
+/** Each network's public Esplora API; regtest has none (a local world's must be given). */
+const PUBLIC_ESPLORA: Partial<Record<Network, string>> = {
+  bitcoin: "https://mempool.space/api",
+  testnet: "https://mempool.space/testnet/api",
+  signet: "https://mempool.space/signet/api",
+};
+
+/** Well-known relays, when `RELAYS` is unset. */
+const DEFAULT_RELAYS = ["wss://relay.damus.io", "wss://nos.lol"];
+
+export class ConfigProblem extends Error {}
+
+const list = (v: string | undefined): string[] =>
+  (v ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+
+const url = (name: string, v: string, protocols: readonly string[]): string => {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new ConfigProblem(`${name} is not a URL: ${v}`);
+  }
+  if (!protocols.includes(u.protocol))
+    throw new ConfigProblem(`${name} must be ${protocols.join(" or ")}: ${v}`);
+  return v.replace(/\/+$/, "");
+};
+
+export const configFromEnv = (
+  env: Record<string, string | undefined>,
+  warn: (message: string) => void = console.warn,
+): ServicesConfig => {
+  const network = (env.NETWORK ?? "bitcoin") as Network;
+  if (!NETWORKS.includes(network)) throw new ConfigProblem(`NETWORK must be one of ${NETWORKS.join(", ")}`);
+  const esplora = env.ESPLORA_URL ?? PUBLIC_ESPLORA[network];
+  if (!esplora) throw new ConfigProblem(`ESPLORA_URL is required on ${network}`);
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new ConfigProblem("PORT must be a port number");
+  const ports = list(env.PROXY_PORTS).map(Number);
+  if (ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65_535))
+    throw new ConfigProblem("PROXY_PORTS must be port numbers, comma-separated");
+  const relays = list(env.RELAYS).map((r) => url("RELAYS", r, ["wss:", "ws:"]));
+  let hermesSecret: Uint8Array;
+  if (env.HERMES_SECRET) {
+    if (!/^[0-9a-f]{64}$/i.test(env.HERMES_SECRET))
+      throw new ConfigProblem("HERMES_SECRET must be 64 hex digits");
+    hermesSecret = hex.decode(env.HERMES_SECRET.toLowerCase());
+  } else {
+    hermesSecret = crypto.getRandomValues(new Uint8Array(32));
+    warn("HERMES_SECRET is unset: the lightning-address service signs with a key of this process only.");
+  }
+  return {
+    port,
+    host: env.HOST ?? "127.0.0.1",
+    network,
+    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    esploraUrl: url("ESPLORA_URL", esplora, ["https:", "http:"]),
+    proxy: {
+      ports: new Set(ports.length > 0 ? ports : [LIGHTNING_PORT]),
+      allowPrivate: env.PROXY_ALLOW_PRIVATE === "1" || env.PROXY_ALLOW_PRIVATE === "true",
+    },
+    relays: relays.length > 0 ? relays : DEFAULT_RELAYS,
+    gossipPeers: list(env.GOSSIP_PEERS),
+    hermesSecret,
+  };
+};

@@ -1,0 +1,78 @@
+import { createServer as createHttp, type Server } from "node:http";
+import { createServer as createTcp, type AddressInfo, type Server as TcpServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import WebSocket from "ws";
+import { attachProxy, isReservedAddress, type ProxyPolicy, resolveTarget, targetOf } from "./proxy";
+
+/** A TCP server that answers every chunk with "echo:" and the chunk. */
+let echo: TcpServer;
+let echoPort = 0;
+const servers: Server[] = [];
+
+beforeAll(async () => {
+  echo = createTcp((s) => s.on("data", (d) => s.write(Buffer.concat([Buffer.from("echo:"), d]))));
+  await new Promise<void>((r) => echo.listen(0, "127.0.0.1", r));
+  echoPort = (echo.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  for (const s of servers) {
+    s.closeAllConnections();
+    s.close();
+  }
+  await new Promise((r) => echo.close(r));
+});
+
+const proxyWith = async (policy: ProxyPolicy): Promise<string> => {
+  const server = createHttp((_q, res) => res.writeHead(404).end());
+  attachProxy(server, policy);
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+};
+
+/** Opens the proxy to `host:port` and sends "ping": the answer, or the HTTP status the upgrade was refused with. */
+const talk = (proxy: string, host: string, port: number): Promise<string | number> =>
+  new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${proxy}/v1/${host.replaceAll(".", "_")}/${port}`);
+    ws.on("open", () => ws.send(Buffer.from("ping")));
+    ws.on("message", (d: Buffer) => {
+      resolve(d.toString());
+      ws.close();
+    });
+    ws.on("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+    ws.on("error", reject);
+  });
+
+describe("the WebSocket-to-TCP proxy", () => {
+  test("knows private, loopback and reserved addresses from the internet's", () => {
+    for (const ip of ["127.0.0.1", "10.1.2.3", "192.168.1.1", "172.20.0.1", "169.254.1.1", "100.64.0.1"])
+      expect(isReservedAddress(ip)).toBe(true);
+    for (const ip of ["::1", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "::", "not an ip"])
+      expect(isReservedAddress(ip)).toBe(true);
+    for (const ip of ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"])
+      expect(isReservedAddress(ip)).toBe(false);
+  });
+
+  test("reads its target from the path, dots written as underscores", () => {
+    expect(targetOf("/v1/node_example_org/9735")).toEqual({ host: "node.example.org", port: 9735 });
+    expect(targetOf("/v1/127_0_0_1/0")).toBeNull();
+    expect(targetOf("/v1/a/b/9735")).toBeNull();
+    expect(targetOf("/nostr")).toBeNull();
+  });
+
+  test("deployed, it refuses a private address and a port that is not a lightning peer's", async () => {
+    const strict = { ports: new Set([echoPort]), allowPrivate: false };
+    await expect(resolveTarget("127.0.0.1", echoPort, strict)).rejects.toThrow(/private address/);
+    await expect(resolveTarget("localhost", echoPort, strict)).rejects.toThrow(/private address/);
+    await expect(resolveTarget("8.8.8.8", 22, strict)).rejects.toThrow(/not a lightning port/);
+    const proxy = await proxyWith(strict);
+    expect(await talk(proxy, "127.0.0.1", echoPort)).toBe(403);
+    const ported = await proxyWith({ ports: new Set([9735]), allowPrivate: true });
+    expect(await talk(ported, "127.0.0.1", echoPort)).toBe(403);
+  });
+
+  test("carries bytes both ways to an allowed peer", async () => {
+    const proxy = await proxyWith({ ports: new Set([echoPort]), allowPrivate: true });
+    expect(await talk(proxy, "127.0.0.1", echoPort)).toBe("echo:ping");
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * The WebSocket-to-TCP proxy every lightning connection of the wallet goes through (a browser cannot open a
+ * TCP socket): `GET /v1/<host with dots as underscores>/<port>` upgraded to a WebSocket whose bytes are the
+ * TCP stream's. Deployed, it is no open proxy: only lightning peers' ports (9735 unless told others), and no
+ * private, loopback, link-local or otherwise reserved address, checked on the address the name resolves to,
+ * which is the one dialled (a name cannot point elsewhere between the check and the dial). The local world
+ * allows everything (its nodes listen on 127.0.0.1 and free ports).
+ */
+import { promises as dns } from "node:dns";
+import type { IncomingMessage, Server } from "node:http";
+import { BlockList, connect, isIP, type Socket } from "node:net";
+import type { Duplex } from "node:stream";
+import WebSocket, { WebSocketServer } from "ws";
+
+export interface ProxyPolicy {
+  /** The TCP ports a browser may reach; null allows any. */
+  readonly ports: ReadonlySet<number> | null;
+  /** Whether private, loopback and other reserved addresses may be dialled (a local test world). */
+  readonly allowPrivate: boolean;
+  /** The most connections open at once. */
+  readonly maxConnections?: number;
+  /** How long dialling a peer may take. */
+  readonly dialTimeoutMs?: number;
+}
+
+/** The local world's policy: its nodes listen on loopback, on free ports. */
+export const OPEN_PROXY: ProxyPolicy = { ports: null, allowPrivate: true };
+
+/** Lightning's port (BOLT 1). */
+export const LIGHTNING_PORT = 9735;
+const MAX_CONNECTIONS = 2_000;
+const DIAL_TIMEOUT_MS = 10_000;
+/** A lightning message is at most 65,535 bytes plus its framing; a WebSocket message larger is refused. */
+const MAX_MESSAGE_BYTES = 1 << 20;
+
+const reserved = new BlockList();
+for (const [net, bits] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  reserved.addSubnet(net, bits, "ipv4");
+for (const [net, bits] of [
+  ["::", 127],
+  ["64:ff9b::", 96],
+  ["100::", 64],
+  ["2001:db8::", 32],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+] as const)
+  reserved.addSubnet(net, bits, "ipv6");
+
+/** Whether `ip` is private, loopback, link-local, documentation, multicast or otherwise not the internet's. */
+export const isReservedAddress = (ip: string): boolean => {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
+  if (mapped) return reserved.check(mapped, "ipv4");
+  const family = isIP(ip);
+  if (family === 0) return true;
+  return reserved.check(ip, family === 4 ? "ipv4" : "ipv6");
+};
+
+export class ProxyRefused extends Error {}
+
+/** The proxy's target from a request path, or null when the path is not `/v1/<host>/<port>`. */
+export const targetOf = (url: string): { host: string; port: number } | null => {
+  const m = /^\/v1\/([A-Za-z0-9_.:-]{1,253})\/(\d{1,5})$/.exec(url.split("?")[0] ?? "");
+  if (!m) return null;
+  const port = Number(m[2]);
+  if (port < 1 || port > 65_535) return null;
+  return { host: m[1]!.replaceAll("_", "."), port };
+};
+
+/** The address to dial for `host:port` under `policy`, or ProxyRefused. */
+export const resolveTarget = async (
+  host: string,
+  port: number,
+  policy: ProxyPolicy,
+): Promise<{ address: string; family: number }> => {
+  if (policy.ports && !policy.ports.has(port)) throw new ProxyRefused(`Port ${port} is not a lightning port`);
+  let addresses: { address: string; family: number }[];
+  try {
+    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await dns.lookup(host, { all: true });
+  } catch {
+    throw new ProxyRefused(`${host} does not resolve`);
+  }
+  const first = addresses[0];
+  if (!first) throw new ProxyRefused(`${host} does not resolve`);
+  if (!policy.allowPrivate && addresses.some((a) => isReservedAddress(a.address)))
+    throw new ProxyRefused(`${host} is a private address`);
+  return first;
+};
+
+const dial = (address: string, port: number, timeoutMs: number): Promise<Socket> =>
+  new Promise((resolve, reject) => {
+    const socket = connect({ host: address, port });
+    socket.setTimeout(timeoutMs, () => socket.destroy(new Error("The peer did not answer")));
+    socket.once("error", reject);
+    socket.once("connect", () => {
+      socket.setTimeout(0);
+      socket.off("error", reject);
+      socket.setNoDelay(true);
+      resolve(socket);
+    });
+  });
+
+/** Serves the proxy on `server`'s WebSocket upgrades; answers how many connections are open. */
+export const attachProxy = (server: Server, policy: ProxyPolicy): { readonly open: () => number } => {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  let open = 0;
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const target = targetOf(req.url ?? "");
+    if (!target) {
+      socket.destroy();
+      return;
+    }
+    if (open >= (policy.maxConnections ?? MAX_CONNECTIONS)) {
+      socket.end("HTTP/1.1 503 Service Unavailable\r\n\r\n");
+      return;
+    }
+    open++;
+    let counted = true;
+    const done = () => {
+      if (counted) open--;
+      counted = false;
+    };
+    socket.once("close", done);
+    void resolveTarget(target.host, target.port, policy).then(
+      ({ address }) =>
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          ws.once("close", done);
+          // Bytes the browser sends before the TCP side is up wait here, in order.
+          const early: Buffer[] = [];
+          ws.on("message", (d: Buffer) => early.push(d));
+          ws.on("error", () => ws.terminate());
+          void dial(address, target.port, policy.dialTimeoutMs ?? DIAL_TIMEOUT_MS).then(
+            (tcp) => {
+              if (ws.readyState !== WebSocket.OPEN) {
+                tcp.destroy();
+                return;
+              }
+              ws.removeAllListeners("message");
+              ws.on("message", (d: Buffer) => tcp.write(d));
+              ws.on("close", () => tcp.destroy());
+              tcp.on("data", (d: Buffer) => ws.send(d));
+              tcp.on("close", () => ws.close());
+              tcp.on("error", () => tcp.destroy());
+              for (const d of early.splice(0)) tcp.write(d);
+            },
+            () => ws.close(),
+          );
+        }),
+      (e) => {
+        const reason = e instanceof ProxyRefused ? e.message : "Refused";
+        socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\n${reason}`);
+      },
+    );
+  });
+  return { open: () => open };
+};

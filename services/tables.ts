@@ -1,0 +1,55 @@
+/**
+ * The services' own tables beside the storage server's, in the same database (PostgreSQL at `DATABASE_URL`,
+ * else the embedded one): Plus members, read by the lightning-address service of every process, and the
+ * feedback received.
+ */
+import type { FeedbackEntry } from "../harness/feedback";
+import type { Membership } from "../harness/hermes";
+import { GRACE_S } from "../harness/plus";
+import type { SqlDb } from "../harness/storage/db";
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS plus_members (
+    pubkey character(64) PRIMARY KEY,
+    plan_id integer NOT NULL,
+    nwc character varying(1000) NOT NULL,
+    paid_until bigint NOT NULL
+  )`,
+  `CREATE TABLE IF NOT EXISTS feedback (
+    id BIGSERIAL PRIMARY KEY,
+    received_at TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
+    entry jsonb NOT NULL
+  )`,
+];
+
+/** Makes the tables once per process (two processes starting together may race: the loser tries again). */
+export const servicesTables = (db: () => Promise<SqlDb>) => {
+  let ready: Promise<SqlDb> | null = null;
+  const open = () => {
+    ready ??= db().then(async (d) => {
+      for (const stmt of SCHEMA) await d.query(stmt).catch(() => d.query(stmt));
+      return d;
+    });
+    ready.catch(() => {
+      ready = null;
+    });
+    return ready;
+  };
+  const memberOf = async (pubkey: string) => {
+    const r = await (await open()).query<{ nwc: string; paid_until: string | number }>(
+      "SELECT nwc, paid_until FROM plus_members WHERE pubkey=$1",
+      [pubkey],
+    );
+    const row = r.rows[0];
+    // A member stays one until the end of the paid period plus the grace (spec 1 subscription rule).
+    return row && Number(row.paid_until) + GRACE_S > Math.floor(Date.now() / 1000) ? row : null;
+  };
+  const membership: Membership = {
+    isMember: async (pubkey) => (await memberOf(pubkey)) !== null,
+    nwcOf: async (pubkey) => (await memberOf(pubkey))?.nwc ?? null,
+  };
+  const keepFeedback = async (entry: FeedbackEntry) => {
+    await (await open()).query("INSERT INTO feedback (entry) VALUES ($1)", [JSON.stringify(entry)]);
+  };
+  return { open, membership, keepFeedback };
+};
