@@ -171,11 +171,25 @@ const masks = (page: Page, lang: string) => [
   page.locator("video"),
 ];
 
+/** How wide the page is, and the innermost elements that stick out of the screen (to name in a failure). */
 const widthOverflow = (page: Page) =>
-  page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    viewport: document.documentElement.clientWidth,
-  }));
+  page.evaluate(() => {
+    const viewport = document.documentElement.clientWidth;
+    const wide = [...document.querySelectorAll("body *")].filter(
+      (e) => e.getBoundingClientRect().right > viewport + 0.5,
+    );
+    const innermost = wide.filter((e) => !wide.some((o) => o !== e && e.contains(o)));
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      viewport,
+      culprits: innermost
+        .slice(0, 3)
+        .map(
+          (e) =>
+            `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).replaceAll(" ", ".")}` : ""}`,
+        ),
+    };
+  });
 
 test("every route of the release has its own heading to check", () => {
   for (const route of [...ROUTES_BUILT, "/no/such/page"]) {
@@ -234,9 +248,12 @@ for (const lang of ["en", "de"] as const) {
     await wallet.setViewportSize({ width: 320, height: 640 });
     for (const route of WALLET_ROUTES) {
       await open(wallet, route, lang, funded);
-      const { scrollWidth, viewport } = await widthOverflow(wallet);
+      const { scrollWidth, viewport, culprits } = await widthOverflow(wallet);
       expect
-        .soft(scrollWidth, `${route} (${lang}) is ${scrollWidth} px wide at ${viewport} px`)
+        .soft(
+          scrollWidth,
+          `${route} (${lang}) is ${scrollWidth} px wide at ${viewport} px: ${culprits.join(", ")}`,
+        )
         .toBeLessThanOrEqual(viewport);
     }
   });
