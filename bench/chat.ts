@@ -22,6 +22,8 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { utf8 } from "@scure/base";
 import { WalletDb } from "../src/events/db";
 import type { ChatPage } from "../src/projections/chat";
+import { offlineConfig } from "../src/commands/offline.testing";
+import { addContact } from "../src/commands/host.testing";
 
 const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -105,11 +107,7 @@ export const benchChat = async () => {
     openNostrHost(
       new WalletDb(`bench-chat-${name}-${Date.now()}`),
       {
-        network: "regtest",
-        esplora: "http://127.0.0.1:1",
-        proxy: null,
-        lsp: null,
-        priceSource: "",
+        ...offlineConfig,
         nostr: { relays: [world.nostr.relayUrl], primal: world.nostr.cacheUrl, blossom: "" },
       },
       {
@@ -127,24 +125,8 @@ export const benchChat = async () => {
       return pubkeyOf(seedSecretKey(words.join(" ")));
     };
     const [pa, pb] = [await keyOf(a), await keyOf(b)];
-    const toB = ok<{ id: string }>(
-      await a.run({
-        _tag: "CreateContact",
-        name: "B",
-        npub: npubEncode(pb),
-        ln_address: "",
-        fromProfile: true,
-      }),
-    ).id;
-    const toA = ok<{ id: string }>(
-      await b.run({
-        _tag: "CreateContact",
-        name: "A",
-        npub: npubEncode(pa),
-        ln_address: "",
-        fromProfile: true,
-      }),
-    ).id;
+    const toB = await addContact(a, { name: "B", npub: npubEncode(pb), ln_address: "", fromProfile: true });
+    const toA = await addContact(b, { name: "A", npub: npubEncode(pa), ln_address: "", fromProfile: true });
     ok(await b.run({ _tag: "WatchMessages" }));
     const times: number[] = [];
     for (let i = 0; i < 20; i++) {

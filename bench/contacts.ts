@@ -1,4 +1,6 @@
 import { Effect } from "effect";
+import { npubEncode } from "nostr-tools/nip19";
+import { generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { toEvents } from "../property-tests/arbitraries";
 import { handlers } from "../src/commands/handlers";
 import type { HandlerContext } from "../src/commands/context";
@@ -9,6 +11,7 @@ import { CONTACT_STRIP_LIMIT } from "../src/projections/contacts";
 import { deriveViews, foldEvent, foldEvents } from "../src/projections";
 import { serveNostr } from "../harness/nostr/standalone";
 import { SEARCH_DEBOUNCE_MS } from "../src/ui/incoming";
+import { offlineContext } from "../src/commands/context.testing";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -23,15 +26,9 @@ export const benchContactsView = async () => {
   const log: WalletEvent[] = [...toEvents([])];
   const t0 = performance.now();
   for (let i = 0; i < 1000; i++) {
-    const ctx: HandlerContext = {
-      states,
-      network: "regtest",
+    const ctx: HandlerContext = offlineContext(states, {
       stamp: { uuid: () => `c-${++n}`, now: () => 1_700_000_000_000 + n * 1000, device: "aa" },
-      keys: { mnemonic: () => Effect.die("none") },
-      onchain: null,
-      lightning: null,
-      outside: (e) => e,
-    };
+    });
     const out = await Effect.runPromise(
       create({ _tag: "CreateContact", name: `Person ${i}`, npub: "", ln_address: `p${i}@example.com` }, ctx),
     );
@@ -56,6 +53,47 @@ export const benchContactsView = async () => {
   }
   console.log(
     `contacts: 1,000 created in ${createMs.toFixed(0)} ms; replay of their log ${median(runs).toFixed(0)} ms; strip's view (40 of 1,000, sorted) ${median(derive).toFixed(1)} ms (medians)`,
+  );
+  await benchImportFollows();
+};
+
+/**
+ * An imported follow list of 1,000 people: one ImportContacts command (one change of the owner's document)
+ * brings them in, followed; then the fold of that log, as a reload's worker does it.
+ */
+const benchImportFollows = async () => {
+  let n = 0;
+  const people = Array.from({ length: 1000 }, (_, i) => ({
+    name: `Person ${i}`,
+    npub: npubEncode(getPublicKey(generateSecretKey())),
+    ln_address: `p${i}@example.com`,
+    image_url: "",
+  }));
+  const log: WalletEvent[] = [...toEvents([])];
+  const ctx: HandlerContext = {
+    states: foldEvents(log),
+    network: "regtest",
+    stamp: { uuid: () => `f-${++n}`, now: () => 1_700_000_000_000 + n * 1000, device: "aa" },
+    keys: { mnemonic: () => Effect.die("none") },
+    onchain: null,
+    lightning: null,
+    outside: (e) => e,
+  };
+  const t0 = performance.now();
+  const out = await Effect.runPromise(
+    handlers.ImportContacts!({ _tag: "ImportContacts", contacts: people }, ctx),
+  );
+  let states = ctx.states;
+  for (const e of stamp(out.events, ctx.stamp)) {
+    log.push(e);
+    states = foldEvent(states, e);
+  }
+  const contacts = deriveViews(states).contacts.length;
+  const importMs = performance.now() - t0;
+  const t1 = performance.now();
+  deriveViews(foldEvents(log));
+  console.log(
+    `contacts: an imported follow list of 1,000 people brought in as ${contacts} followed contacts in ${importMs.toFixed(0)} ms (one command, one change of the document); replay of that log ${(performance.now() - t1).toFixed(0)} ms`,
   );
 };
 

@@ -1,11 +1,14 @@
 // Page-load figures for any static build: `npm run bench:load -- <dir> [--button <regex>] [--home <css>]
-// [--runs N] [--esplora URL] [--beside <dir> --beside-button <regex>]`. Prints figures; nothing here passes or
-// fails on time.
+// [--runs N] [--esplora URL] [--beside <dir> --beside-button <regex>] [--beside-reload-selector <css> |
+// --beside-reload-text <regex>] [--beside-then <regex>] [--beside-search <?query>] [--beside-storage k=v,…] [--reload-only]`: the first
+// visit, then the returning user's reload (bench/reload.ts). Prints figures; nothing here passes or fails on
+// time. See bench/README.md.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
+import { benchBigReload, benchReload, type ReloadTarget } from "./reload";
 import { type StaticServer, serveStatic } from "./serve";
 
 /** Our welcome screen's button, and home with its balance: what "usable" means for this wallet. */
@@ -267,19 +270,53 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const esplora = flag("esplora");
   const besideDir = flag("beside");
   const besideButton = flag("beside-button");
+  const besideSelector = flag("beside-reload-selector");
+  const besideText = flag("beside-reload-text");
+  const besideThen = flag("beside-then");
+  const besideSearch = flag("beside-search");
+  const besideStorage = flag("beside-storage");
+  const reloadOnly = args.includes("--reload-only");
+  if (reloadOnly) args.splice(args.indexOf("--reload-only"), 1);
   const dir = args[0];
   if (!dir) {
     console.error(
-      "usage: npm run bench:load -- <build dir> [--button <regex of the first screen's button>] [--home <css of a usable home, '' for none>] [--runs N] [--esplora URL] [--beside <another build dir> --beside-button <regex of its first button>]",
+      "usage: npm run bench:load -- <build dir> [--button <regex of the first screen's button>] [--home <css of a usable home, '' for none>] [--runs N] [--esplora URL] [--beside <another build dir> --beside-button <regex of its first button>] [--beside-reload-selector <css of its balance> | --beside-reload-text <regex of its home's text>] [--beside-then <regex of buttons to press on the way to its home>] [--beside-search <?query for its pages>] [--beside-storage <key=value,… of local storage for its pages>] [--reload-only]",
     );
     process.exit(2);
   }
-  await benchLoad(dir, {
-    button,
-    // Another wallet's build: its home is unknown unless given.
-    home: home === "" ? null : (home ?? (button ? null : OUR_HOME)),
-    runs: runs ? Number(runs) : undefined,
-    esplora,
-    beside: besideDir ? { dir: besideDir, button: besideButton ?? OUR_BUTTON } : undefined,
-  });
+  const ourHome = home === "" ? null : (home ?? (button ? null : OUR_HOME));
+  if (!reloadOnly)
+    await benchLoad(dir, {
+      button,
+      // Another wallet's build: its home is unknown unless given.
+      home: ourHome,
+      runs: runs ? Number(runs) : undefined,
+      esplora,
+      beside: besideDir ? { dir: besideDir, button: besideButton ?? OUR_BUTTON } : undefined,
+    });
+  // The returning user: ours (or the build given, with its home) and, in turn, the other build's.
+  if (ourHome) {
+    const targets: ReloadTarget[] = [
+      { label: "this wallet", dir, button: button ?? OUR_BUTTON, skip: "^Skip$", balance: ourHome },
+    ];
+    const besideBalance = besideSelector ?? (besideText ? `text:${besideText}` : undefined);
+    if (besideDir && besideBalance)
+      targets.push({
+        label: besideDir,
+        dir: besideDir,
+        button: besideButton ?? OUR_BUTTON,
+        skip: besideThen,
+        balance: besideBalance,
+        search: besideSearch,
+        storage: besideStorage
+          ? Object.fromEntries(
+              besideStorage
+                .split(",")
+                .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+            )
+          : undefined,
+      });
+    await benchReload(targets, { runs: runs ? Number(runs) : undefined, esplora });
+    if (!button) await benchBigReload(dir, { runs: runs ? Number(runs) : undefined, esplora });
+  }
 }

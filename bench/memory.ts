@@ -49,7 +49,7 @@ const pay = (worker: Worker, bolt11: string): Promise<Answer> =>
   );
 
 /** The worker's JavaScript heap after a garbage collection, through the DevTools protocol (MB). */
-const workerHeap = async (page: Page, url: string): Promise<{ used: number; total: number }> => {
+export const workerHeap = async (page: Page, url: string): Promise<{ used: number; total: number }> => {
   const cdp = await page.context().newCDPSession(page);
   try {
     const session = await new Promise<string>((resolve, reject) => {

@@ -2,8 +2,7 @@ import "fake-indexeddb/auto";
 import { NWCClient } from "@getalby/sdk/nwc";
 import WebSocket from "ws";
 import type { Harness } from "../harness/world";
-import { ok } from "../src/commands/host.testing";
-import { nwcUri, walletWithChannel } from "../src/commands/nwc.testing";
+import { nwcUri, walletWithChannel, createConnection } from "../src/commands/nwc.testing";
 import { WalletDb } from "../src/events/db";
 
 // Node 20 has no global WebSocket; the outside app (the Alby SDK) uses it.
@@ -22,15 +21,7 @@ export const benchNwcPay = async (world: Harness) => {
   let client: NWCClient | null = null;
   try {
     const host = w.host();
-    const { index } = ok<{ index: number }>(
-      await host.run({
-        _tag: "CreateNwcProfile",
-        name: "Bench",
-        budgetSats: 1_000_000n,
-        period: 0,
-        requireApproval: false,
-      }),
-    );
+    const index = await createConnection(host, "Bench", 1_000_000n);
     client = new NWCClient({ nostrWalletConnectUrl: await nwcUri(host, index) });
     await client.getInfo();
     const times: number[] = [];

@@ -8,7 +8,8 @@ import { benchEcash } from "./ecash";
 import { benchContactsView, benchGlobalSearch } from "./contacts";
 import { benchJitReceive } from "./jit";
 import { benchColdLoad } from "./cold-load";
-import { benchLoad } from "./load";
+import { benchLoad, OUR_BUTTON, OUR_HOME } from "./load";
+import { benchBigReload, benchReload } from "./reload";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
 import { benchNwcPay } from "./nwc";
@@ -21,6 +22,7 @@ import { benchImportInChromium } from "./import";
 import { benchRestoreScan, benchUnlock } from "./security";
 import { benchParse, benchQrDecode } from "./scan";
 import { benchStorage } from "./storage";
+import { benchMainnetGraph } from "./graph";
 
 await initCrdtNode();
 const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], {
@@ -43,6 +45,11 @@ const world = await startHarness({ port: 0 });
 try {
   console.log("\n== First visit and reload ==");
   await benchLoad("dist", { esplora: world.esploraUrl, label: "this wallet" });
+  await benchReload(
+    [{ label: "this wallet", dir: "dist", button: OUR_BUTTON, skip: "^Skip$", balance: OUR_HOME }],
+    { esplora: world.esploraUrl },
+  );
+  await benchBigReload("dist", { esplora: world.esploraUrl });
   await benchColdLoad(world.esploraUrl);
   console.log("\n== On-chain ==");
   await benchOnchainSync(world);
@@ -55,6 +62,8 @@ try {
   await benchLightningReady(world);
   await benchWorkerMemory(world);
   await benchStorage(world);
+  console.log("\n== A mainnet-sized network graph ==");
+  await benchMainnetGraph();
   console.log("\n== Nostr ==");
   await benchRelay(world.nostr.relayUrl);
   await benchChat();

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { postJson } from "../harness/http";
 import { createWallet, expect, test } from "./fixtures";
+import { receiveOverLightning } from "./steps";
 
 /** The wallet's npub, as its nostr keys screen shows it. */
 const npubOf = async (page: Page) => {
@@ -25,18 +26,7 @@ const addContactAndChat = async (page: Page, name: string, npub: string) => {
 };
 
 /** Receives 50,000 sats over lightning from the world's node (home is open); back on home after. */
-const fundLightning = async (page: Page, esplora: string) => {
-  await expect(page.getByText("Starting lightning…")).toBeHidden({ timeout: 90_000 });
-  await page.getByRole("link", { name: "Receive" }).first().click();
-  await page.getByLabel("Amount (sats, optional)").fill("50000");
-  await page.getByRole("radio", { name: "Lightning only" }).check();
-  await page.getByRole("button", { name: "Show address" }).click();
-  const invoice = await page.getByTestId("receive-invoice").getAttribute("title");
-  const paid = await postJson(esplora, "/ln/pay", { bolt11: invoice });
-  expect(paid.status).toBe("succeeded");
-  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 60_000 });
-  await page.getByRole("link", { name: "Home" }).last().click();
-};
+const fundLightning = (page: Page, esplora: string) => receiveOverLightning(page, esplora, 90_000);
 
 const timeline = (page: Page) => page.getByRole("list", { name: "Conversation" });
 

@@ -1,5 +1,6 @@
 import { postJson } from "../harness/http";
 import { createWallet, expect, test } from "./fixtures";
+import { receiveOverLightning } from "./steps";
 
 test("create, edit and delete a contact, with the contact form's rules shown beside its fields", async ({
   page,
@@ -65,22 +66,17 @@ test("search a person on nostr, add them, pay their lightning address from the c
   expect(person.lud16).toBeTruthy();
 
   await createWallet(page);
-  await expect(page.getByText("Starting lightning…")).toBeHidden({ timeout: 60_000 });
   // Lightning funds: a receive through a channel the LSP opens just in time.
-  await page.getByRole("link", { name: "Receive" }).first().click();
-  await page.getByLabel("Amount (sats, optional)").fill("50000");
-  await page.getByRole("radio", { name: "Lightning only" }).check();
-  await page.getByRole("button", { name: "Show address" }).click();
-  const invoice = await page.getByTestId("receive-invoice").getAttribute("title");
-  const paid = await postJson(esplora, "/ln/pay", { bolt11: invoice });
-  expect(paid.status).toBe("succeeded");
-  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 60_000 });
-  await page.getByRole("link", { name: "Home" }).last().click();
+  await receiveOverLightning(page, esplora, 60_000);
 
-  // Search: a short query finds nobody among the contacts, then the person on nostr after the pause.
+  // Search, named as the navigation names it: a pasted npub finds that person directly, as nostr clients do.
   await page.getByRole("link", { name: "Search" }).first().click();
-  await page.getByLabel("Address, invoice or lightning address").fill(`  gracec${suffix} `);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Search");
+  await page.getByLabel("Address, invoice or lightning address").fill(person.npub);
   const people = page.getByRole("list", { name: "People on nostr" });
+  await expect(people.getByRole("button").filter({ hasText: person.lud16 })).toContainText(`Grace ${suffix}`);
+  // A short query finds nobody among the contacts, then the person on nostr after the pause.
+  await page.getByLabel("Address, invoice or lightning address").fill(`  gracec${suffix} `);
   await people.getByRole("button", { name: new RegExp(`Grace ${suffix}`) }).click();
   const confirm = page.getByRole("dialog", { name: "Add contact" });
   await expect(confirm.getByText(`Add Grace ${suffix} to your contacts?`)).toBeVisible();

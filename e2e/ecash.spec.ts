@@ -1,5 +1,6 @@
 import { postJson } from "../harness/http";
-import { createWallet, expect, test } from "./fixtures";
+import { createWallet, expect, stopNode, test } from "./fixtures";
+import { freshBrowserPage, seedWords } from "./steps";
 
 // The world's two Cashu mints and its lightning node are shared by the run: the steps take turns.
 test.describe.configure({ mode: "serial" });
@@ -104,14 +105,10 @@ test("join the world's mint, receive ecash over lightning, see who holds it, pay
   await expect(cardA.getByTestId("federation-balance")).toHaveText(`${heldA.toLocaleString("en-US")} e-sats`);
 
   // The seed words, then a fresh browser: join the two mints again and recover the ecash from the seed.
-  await page.goto("/settings/backup");
-  await page.getByRole("button", { name: "Show the 12 words" }).click();
-  const seed = page.getByRole("list", { name: "Seed words" }).getByRole("listitem");
-  await expect(seed).toHaveCount(12);
-  const words = (await seed.allTextContents()).map((w) => w.trim());
-  const fresh = await browser.newContext();
-  await fresh.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
-  const other = await fresh.newPage();
+  const words = await seedWords(page);
+  // One device at a time: the first stops its node, which gives the storage server's device lock up.
+  await stopNode(page);
+  const other = await freshBrowserPage(browser, esplora);
   await other.goto("/");
   await other.getByRole("link", { name: "Import existing" }).click();
   for (let i = 0; i < 12; i++)
@@ -136,7 +133,7 @@ test("join the world's mint, receive ecash over lightning, see who holds it, pay
   await expect(
     other.getByRole("article", { name: "Second Local Mint" }).getByTestId("federation-balance"),
   ).toHaveText("3,000 e-sats");
-  await fresh.close();
+  await other.context().close();
   await postJson(esplora, "/cashu2/admin/expiry", { end_of_service: null });
 });
 

@@ -22,6 +22,8 @@ test("feedback with logs reaches the feedback service, with no seed word in the 
   await page.getByRole("link", { name: "Send feedback" }).click();
   await expect(page).toHaveURL(/\/feedback$/);
   const send = page.getByRole("button", { name: "Send feedback" });
+  // Who the owner is on nostr: the wallet's own npub, already filled in.
+  await expect(page.getByLabel("Your npub (optional)")).toHaveValue(/^npub1[02-9ac-hj-np-z]{58}$/);
   await expect(send).toBeDisabled();
   await page.getByLabel("Email", { exact: true }).check();
   await page.getByLabel("Your email (optional)").fill("owner@example.com");
@@ -33,11 +35,17 @@ test("feedback with logs reaches the feedback service, with no seed word in the 
   const text = `The wallet is great ${Date.now()}`;
   await page.getByLabel("Feedback", { exact: true }).fill(text);
   await page.getByLabel("Include logs").check();
-  await page.getByLabel("Images (up to 4)").setInputFiles({
+  const chooser = page.waitForEvent("filechooser");
+  await page
+    .getByRole("group", { name: "Images (up to 4)" })
+    .getByRole("button", { name: "Add images" })
+    .click();
+  await (await chooser).setFiles({
     name: "shot.png",
     mimeType: "image/png",
     buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
   });
+  await expect(page.getByText("shot.png")).toBeVisible();
   await send.click();
   await expect(page.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 60_000 });
 

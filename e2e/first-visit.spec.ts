@@ -84,3 +84,25 @@ test("a browser that holds a wallet is never shown the welcome screen ahead of t
   await expect(page.locator("#root > *")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "New wallet" })).toHaveCount(0);
 });
+
+test("on a laptop the welcome screen carries the logo and no navigation of a wallet that does not exist; a made wallet has it", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/setup$/);
+  await page.waitForFunction(() =>
+    Object.keys(document.getElementById("root") ?? {}).some((k) => k.startsWith("__reactContainer")),
+  );
+  await expect(page.getByRole("img", { name: "Wallet", exact: true })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
+  // Past the skip link, the next Tab stop is New wallet.
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Skip to main content" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "New wallet" })).toBeFocused();
+  await createWallet(page);
+  await expect(
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Search" }),
+  ).toBeVisible();
+});

@@ -33,6 +33,24 @@ export const createWallet = async (page: Page) => {
   await expect(page).toHaveURL(/\/$/);
 };
 
+/**
+ * Stops the wallet's lightning node from the admin page once it runs, which gives the storage server's
+ * device lock up: another browser may then open the same words at once (one device at a time).
+ */
+export const stopNode = async (page: Page, password?: string) => {
+  await page.goto("/settings/admin");
+  // A wallet with a password opens locked on a fresh load: its node starts once it is unlocked.
+  if (password) {
+    const unlock = page.getByRole("dialog", { name: "Enter your password" });
+    await unlock.getByLabel("Password").fill(password);
+    await unlock.getByRole("button", { name: "Decrypt wallet" }).click();
+    await expect(unlock).toHaveCount(0);
+  }
+  await expect(page.getByText("Status: running")).toBeVisible({ timeout: 90_000 });
+  await page.getByRole("button", { name: "Stop node" }).click();
+  await expect(page.getByText("Status: stopped")).toBeVisible();
+};
+
 /** Asks for a sync and waits until it is done. */
 export const syncNow = async (page: Page) => {
   await page.getByRole("button", { name: "Sync now" }).click();

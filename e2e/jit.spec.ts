@@ -1,5 +1,6 @@
 import { postJson } from "../harness/http";
 import { createWallet, expect, test } from "./fixtures";
+import { askLightningReceive } from "./steps";
 
 test("a new wallet receives over lightning through a channel the LSP opens just in time, for its setup fee", async ({
   page,
@@ -9,9 +10,7 @@ test("a new wallet receives over lightning through a channel the LSP opens just 
   await createWallet(page);
   await expect(page.getByText("Starting lightning…")).toBeHidden({ timeout: 60_000 });
 
-  await page.getByRole("link", { name: "Receive" }).first().click();
-  await page.getByLabel("Amount (sats, optional)").fill("50000");
-  await page.getByRole("radio", { name: "Lightning only" }).check();
+  await askLightningReceive(page, 50_000);
   // No channel yet: the LSP's fee (max of 2,000 sats and 0.4%) and what will arrive, before the invoice.
   await expect(page.getByText("setup fee of 2,000 sats. You will receive 48,000 sats.")).toBeVisible({
     timeout: 45_000,

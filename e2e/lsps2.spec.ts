@@ -1,6 +1,7 @@
 import { postJson } from "../harness/http";
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { createWallet, expect, test } from "./fixtures";
+import { askLightningReceive } from "./steps";
 
 test("a link sets up an LSPS2 lightning service; a receive opens its channel for the promised fee, and a greedy LSP's payment is refused", async ({
   page,
@@ -24,9 +25,7 @@ test("a link sets up an LSPS2 lightning service; a receive opens its channel for
   );
   expect(await page.evaluate(() => localStorage.getItem("USER_SETTINGS_lsp"))).toBe("");
 
-  await page.getByRole("link", { name: "Receive" }).first().click();
-  await page.getByLabel("Amount (sats, optional)").fill("50000");
-  await page.getByRole("radio", { name: "Lightning only" }).check();
+  await askLightningReceive(page, 50_000);
   await expect(page.getByText("setup fee of 2,000 sats. You will receive 48,000 sats.")).toBeVisible({
     timeout: 45_000,
   });

@@ -5,6 +5,7 @@ import WebSocket from "ws";
 import { postJson } from "../harness/http";
 import { Link } from "../harness/link";
 import { createWallet, expect, test } from "./fixtures";
+import { freshBrowserPage } from "./steps";
 
 setPoolSocket(WebSocket);
 
@@ -44,9 +45,13 @@ test("a new wallet creates a profile with a picture; the profile shows it, the r
   await page.getByRole("button", { name: "New wallet" }).click();
   await expect(page).toHaveURL(/\/newprofile$/);
   await page.getByLabel("Name").fill("Erika Ecash");
+  // The picture is chosen with the app's own button, in the page's language (no native file input).
+  const chooser = page.waitForEvent("filechooser");
   await page
-    .getByLabel("Profile picture")
-    .setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PNG });
+    .getByRole("group", { name: "Profile picture" })
+    .getByRole("button", { name: "Choose a picture" })
+    .click();
+  await (await chooser).setFiles({ name: "me.png", mimeType: "image/png", buffer: PNG });
   // The upload's picture replaces the letter.
   await expect(page.locator("img.avatar")).toBeVisible({ timeout: 60_000 });
   await page.getByRole("button", { name: "Create profile" }).click();
@@ -55,6 +60,9 @@ test("a new wallet creates a profile with a picture; the profile shows it, the r
   await page.getByRole("link", { name: "Open profile" }).click();
   await expect(page).toHaveURL(/\/profile$/);
   await expect(page.getByTestId("profile-name")).toHaveText("Erika Ecash");
+  // What to share: the npub, its QR and a copy button.
+  await expect(page.getByTestId("profile-npub")).toHaveText(/^npub1[02-9ac-hj-np-z]{58}$/);
+  await expect(page.getByRole("img", { name: "QR code of your public key" })).toBeVisible();
   await expect(page.getByRole("img", { name: "Picture of Erika Ecash" })).toBeVisible();
 
   // Nostr keys: the npub, and the nsec only once revealed.
@@ -90,9 +98,7 @@ test("a new wallet creates a profile with a picture; the profile shows it, the r
   await expect(detail.getByRole("button", { name: "Unfollow" })).toBeVisible();
 
   // A second browser: a new wallet imports the same key and shows the same profile and the contact.
-  const fresh = await browser.newContext();
-  await fresh.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
-  const other = await fresh.newPage();
+  const other = await freshBrowserPage(browser, esplora);
   await other.goto("/");
   await other.getByRole("button", { name: "New wallet" }).click();
   await expect(other).toHaveURL(/\/newprofile$/);
@@ -112,7 +118,7 @@ test("a new wallet creates a profile with a picture; the profile shows it, the r
   await expect(other.getByRole("button", { name: new RegExp(`Heidi ${suffix}`) }).first()).toBeVisible({
     timeout: 60_000,
   });
-  await fresh.close();
+  await other.context().close();
 });
 
 test("an edit made while the relay is unreachable is published once it is reachable again", async ({

@@ -1,7 +1,8 @@
 import { NWAClient, NWCClient } from "@getalby/sdk/nwc";
 import WebSocket from "ws";
 import { postJson } from "../harness/http";
-import { createWallet, expect, fundOnchain, syncNow, test } from "./fixtures";
+import { createWallet, expect, fundOnchain, test } from "./fixtures";
+import { openChannelFromOnchain } from "./steps";
 
 // Node 20 has no global WebSocket; the outside app (the Alby SDK) in this test process uses it.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -27,21 +28,7 @@ test("an app pays from the wallet over wallet-connect within its budget; held pa
   try {
     await createWallet(page);
     await fundOnchain(page, esplora, 300_000);
-    await page.getByRole("link", { name: "Swap to lightning" }).click();
-    await page.getByLabel("Amount (sats)").fill("200000");
-    await expect(page.getByText(/Network fee: about \d+ sats/)).toBeVisible();
-    await page.getByRole("button", { name: "Open channel" }).click();
-    const opening = page.getByRole("dialog", { name: "Channel opening" });
-    await opening.getByRole("button", { name: "Home" }).click();
-    await expect(async () => {
-      await postJson(esplora, "/mine", { blocks: 1 });
-      await syncNow(page);
-      await expect(page.getByRole("button", { name: /(19\d|200),\d{3} sats/ }).first()).toBeVisible({
-        timeout: 2000,
-      });
-    }).toPass({ timeout: 90_000 });
-    await postJson(esplora, "/mine", { blocks: 6 });
-    await syncNow(page);
+    await openChannelFromOnchain(page, esplora);
 
     // A connection with a budget: its URI is what the app is given.
     await page.getByRole("link", { name: "Settings" }).first().click();

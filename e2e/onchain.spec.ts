@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { postJson } from "../harness/http";
-import { createWallet, expect, fundOnchain, test } from "./fixtures";
+import { createWallet, expect, fundOnchain, stopNode, test } from "./fixtures";
+import { freshBrowserPage, seedWords } from "./steps";
 
 // These tests mine blocks on the run's one regtest chain, so they take turns.
 // Each mines, syncs and waits for confirmations (a restore scans the chain) on two busy cores.
@@ -80,15 +81,11 @@ test("restoring from the 12 words in a fresh browser profile finds the on-chain 
   const address = await receiveAddress(page);
   await postJson(esplora, "/faucet", { address, sats: 120_000 });
   await postJson(esplora, "/mine", { blocks: 1 });
-  await page.goto("/settings/backup");
-  await page.getByRole("button", { name: "Show the 12 words" }).click();
-  const seed = page.getByRole("list", { name: "Seed words" }).getByRole("listitem");
-  await expect(seed).toHaveCount(12);
-  const words = (await seed.allTextContents()).map((w) => w.trim());
+  const words = await seedWords(page);
+  // One device at a time: the first stops its node, which gives the storage server's device lock up.
+  await stopNode(page);
 
-  const fresh = await browser.newContext();
-  await fresh.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
-  const other = await fresh.newPage();
+  const other = await freshBrowserPage(browser, esplora);
   await other.goto("/");
   await other.getByRole("link", { name: "Import existing" }).click();
   await other.getByLabel("Word 1", { exact: true }).fill("notaword");
@@ -103,7 +100,7 @@ test("restoring from the 12 words in a fresh browser profile finds the on-chain 
   await expect(other.getByTestId("onchain-balance")).toHaveText("120,000 sats");
   // A restored wallet counts as backed up.
   await expect(other.getByRole("link", { name: /not backed up/ })).toHaveCount(0);
-  await fresh.close();
+  await other.context().close();
 });
 
 test("paying the same address the same amount again within minutes asks once more: nothing leaves without it", async ({

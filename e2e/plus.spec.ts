@@ -1,5 +1,6 @@
 import { postJson } from "../harness/http";
-import { createWallet, expect, fundOnchain, syncNow, test } from "./fixtures";
+import { createWallet, expect, fundOnchain, test } from "./fixtures";
+import { openChannelFromOnchain } from "./steps";
 
 test.describe.configure({ mode: "serial" });
 
@@ -29,23 +30,12 @@ test("join Plus (refused with a balance warning until the wallet has lightning f
 
   await page.goto("/");
   await fundOnchain(page, esplora, 300_000);
-  await page.getByRole("link", { name: "Swap to lightning" }).click();
-  await page.getByLabel("Amount (sats)").fill("200000");
-  await expect(page.getByText(/Network fee: about \d+ sats/)).toBeVisible();
-  await page.getByRole("button", { name: "Open channel" }).click();
-  await page.getByRole("dialog", { name: "Channel opening" }).getByRole("button", { name: "Home" }).click();
-  await expect(async () => {
-    await postJson(esplora, "/mine", { blocks: 1 });
-    await syncNow(page);
-    await expect(page.getByRole("button", { name: /(19\d|200),\d{3} sats/ }).first()).toBeVisible({
-      timeout: 2000,
-    });
-  }).toPass({ timeout: 90_000 });
-  await postJson(esplora, "/mine", { blocks: 6 });
-  await syncNow(page);
+  await openChannelFromOnchain(page, esplora);
 
   await page.getByRole("link", { name: "Settings" }).first().click();
-  await page.getByRole("link", { name: "Plus", exact: true }).click();
+  // Plus is reached from its call to action at the top of settings (it is listed once).
+  await expect(page.getByRole("link", { name: /Plus/ })).toHaveCount(1);
+  await page.getByRole("link", { name: /^Join Plus/ }).click();
   await expect(page).toHaveURL(/\/settings\/plus$/);
   await expect(join).toBeEnabled({ timeout: 60_000 });
   await join.click();

@@ -2,7 +2,9 @@
  * The world's rapid gossip sync server: what a routing node of the world has collected of the network's
  * gossip (its LDK `NetworkGraph`, filled by `P2PGossipSync`), served in LDK's RGS format at
  * `GET /rgs/snapshot/<last_sync_timestamp>`: the whole graph at 0, what changed since after (see rgs.ts).
- * Every request is logged, so tests can see a wallet asked only for a delta (`GET /rgs/requests`).
+ * Every request is logged, so tests can see a wallet asked only for a delta (`GET /rgs/requests`). A test
+ * that shares the world with others points its wallet at `/rgs/c/<client>/snapshot/` to find its own
+ * requests in the log (`client`); the answers are the same.
  */
 import type { ChannelGossip } from "../src/engine/lightning/gossip";
 import { GossipHistory, type Snapshot } from "./rgs";
@@ -15,6 +17,8 @@ export interface RgsRequest {
   readonly announcements: number;
   readonly updates: number;
   readonly bytes: number;
+  /** The name a test gave its wallet's URL (`/rgs/c/<client>/snapshot/`), or null. */
+  readonly client: string | null;
   /** Unix milliseconds. */
   readonly at: number;
 }
@@ -34,7 +38,7 @@ export class RgsServer {
     if (this.source) this.history.observe(this.source());
   }
 
-  snapshot(since: number): Snapshot {
+  snapshot(since: number, client: string | null = null): Snapshot {
     this.refresh();
     const s = this.history.snapshot(since);
     this.requests.push({
@@ -44,6 +48,7 @@ export class RgsServer {
       announcements: s.announcements,
       updates: s.updates,
       bytes: s.bytes.length,
+      client,
       at: Date.now(),
     });
     return s;
@@ -53,8 +58,8 @@ export class RgsServer {
     return [
       [
         "GET",
-        /^\/rgs\/snapshot\/(\d{1,10})$/,
-        (m) => ({ bytes: Buffer.from(this.snapshot(Number(m[1])).bytes) }),
+        /^\/rgs(?:\/c\/([\w-]{1,40}))?\/snapshot\/(\d{1,10})$/,
+        (m) => ({ bytes: Buffer.from(this.snapshot(Number(m[2]), m[1] ?? null).bytes) }),
       ],
       ["GET", /^\/rgs\/requests$/, () => ({ json: this.requests })],
     ];

@@ -1,17 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { hex } from "@scure/base";
 import { Transaction } from "@scure/btc-signer";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { postJson } from "./http";
 import { type Harness, startHarness } from "./world";
+import { stopAfterAll } from "./stop-after-all";
 
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({ port: 0 });
 }, 180_000);
-afterAll(async () => {
-  await h?.stop();
-});
+stopAfterAll(() => [h]);
 
 const get = (path: string, init?: RequestInit) => fetch(`${h.esploraUrl}${path}`, init);
 

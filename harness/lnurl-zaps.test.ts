@@ -13,10 +13,10 @@ import {
   type VerifiedEvent,
   verifyEvent,
 } from "nostr-tools/pure";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
-import { signInvoice } from "./bolt11-sign";
-import { type LnurlService, startLnurlService } from "./lnurl";
+import { type LnurlService, startZapService } from "./lnurl";
+import { stopAfterAll } from "./stop-after-all";
 
 const serviceKey = generateSecretKey();
 const published: VerifiedEvent[] = [];
@@ -24,20 +24,10 @@ const paid = new Map<string, () => void>();
 let service: LnurlService;
 
 beforeAll(async () => {
-  service = await startLnurlService({
-    createInvoice: async (msat, descriptionHash) => signInvoice({ msat, descriptionHash }),
-    payInvoice: async () => undefined,
-    zaps: {
-      secret: serviceKey,
-      whenPaid: (hash) => new Promise<void>((resolve) => paid.set(hash, resolve)),
-      publish: (receipt) => void published.push(receipt),
-    },
-  });
+  service = await startZapService(serviceKey, paid, (receipt) => void published.push(receipt));
   service.addPay({ name: "zoe", minSendable: 1_000n, maxSendable: 10_000_000n, description: "Zoe's tips" });
 });
-afterAll(async () => {
-  await service.stop();
-});
+stopAfterAll(() => [service]);
 
 const getJson = async (url: string) => (await fetch(url)).json() as Promise<Record<string, unknown>>;
 

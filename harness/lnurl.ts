@@ -16,6 +16,7 @@ import { makeZapReceipt, validateZapRequest } from "nostr-tools/nip57";
 import { finalizeEvent, getPublicKey, type VerifiedEvent } from "nostr-tools/pure";
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { encodeLnurl } from "../src/engine/parse/lnurl";
+import { signInvoice } from "./bolt11-sign";
 import { type JsonReply, lnurlError, serveJson } from "./http-json";
 import type { Hostility } from "./hostile";
 import { HttpError, parseJson, type RouteTable, toSats } from "./server";
@@ -338,3 +339,22 @@ export const lnurlRoutes = (service: LnurlService): RouteTable => [
     },
   ],
 ];
+
+/**
+ * The LNURL service alone with zaps on, for tests: receipts signed with `secret` and given to `publish`; its
+ * invoices are signed here and never really paid: a test calls `paid.get(paymentHash)?.()` to settle one.
+ */
+export const startZapService = (
+  secret: Uint8Array,
+  paid: Map<string, () => void>,
+  publish: (receipt: VerifiedEvent) => void,
+  opts: Parameters<typeof startLnurlService>[1] = {},
+): Promise<LnurlService> =>
+  startLnurlService(
+    {
+      createInvoice: async (msat, descriptionHash) => signInvoice({ msat, descriptionHash }),
+      payInvoice: async () => undefined,
+      zaps: { secret, whenPaid: (hash) => new Promise<void>((resolve) => paid.set(hash, resolve)), publish },
+    },
+    opts,
+  );

@@ -4,7 +4,7 @@
  * first hop without route hints (four hops beyond the LSP), splits a payment no single path can carry,
  * goes around a node taken offline, and after a restart asks only for a delta.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { LightningNode, NodeEvent } from "../src/engine/lightning/node";
 import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
@@ -12,6 +12,7 @@ import type { Network } from "./network";
 import { until } from "./until";
 import { startWalletNode } from "./wallet-node";
 import { type Harness, startHarness } from "./world";
+import { stopAfterAll } from "./stop-after-all";
 
 let h: Harness;
 let net: Network;
@@ -55,10 +56,7 @@ beforeAll(async () => {
   );
 }, 400_000);
 
-afterAll(async () => {
-  await wallet?.stop();
-  await h?.stop();
-});
+stopAfterAll(() => [wallet, h]);
 
 describe("the world's lightning network", () => {
   it("serves its gossip: a full snapshot gives the wallet every public channel with its fees", async () => {

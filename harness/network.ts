@@ -144,19 +144,46 @@ export const startNetwork = async (d: NetworkDeps): Promise<Network> => {
       60_000,
     );
   }
-  for (const name of NETWORK_NODES) node(name).node.announceNode(name, d.host, node(name).tcpPort);
-  d.lsp.node.announceNode("lsp", d.host, d.lsp.tcpPort);
+  const announce = () => {
+    for (const name of NETWORK_NODES) node(name).node.announceNode(name, d.host, node(name).tcpPort);
+    d.lsp.node.announceNode("lsp", d.host, d.lsp.tcpPort);
+  };
+  announce();
   const graph = () => d.lsp.node.graphChannels();
-  // The gossip has reached the collector: every channel, both directions.
+  // As a real gossip collector does, the LSP peers with every routing node too, so each node's own
+  // announcements reach it directly as well as through alice.
+  await Promise.allSettled(
+    NETWORK_NODES.map((name) => d.lsp.node.connectPeer(parsePeerAddress(node(name).address)!)),
+  );
+  const missing = () => {
+    const g = graph();
+    return NETWORK_CHANNELS.filter((c) => {
+      const a = node(c.from).pubkey;
+      const b = node(c.to).pubkey;
+      const ch = g.find((x) => (x.node1 === a && x.node2 === b) || (x.node1 === b && x.node2 === a));
+      return !ch?.updates[0] || !ch.updates[1];
+    }).map((c) => `${c.from} → ${c.to}`);
+  };
+  // The gossip has reached the collector: every channel, both directions. Gossip a busy peer dropped is
+  // sent again the way a live network sends it: with the next block and the next announcements.
+  let lastNudge = Date.now();
   await until(
     "the network's gossip to reach the collecting node",
-    () => {
-      const g = graph();
-      return g.length >= NETWORK_CHANNELS.length && g.every((c) => c.updates[0] && c.updates[1]);
+    async () => {
+      const left = missing();
+      if (left.length === 0) return true;
+      if (Date.now() - lastNudge > 15_000) {
+        lastNudge = Date.now();
+        announce();
+        await d.mine(1);
+      }
+      return false;
     },
-    120_000,
+    240_000,
     250,
-  );
+  ).catch((e) => {
+    throw new Error(`${String(e)} (missing: ${missing().join(", ")})`);
+  });
 
   const entryOf = (name: NetworkNodeName) => {
     const spec = NETWORK_CHANNELS.find((c) => c.to === name);

@@ -4,12 +4,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { newVaultKey, openValue, sealValue, unlockVault, vaultCheck } from "../src/commands/at-rest";
 import { WRONG_PASSWORD_TEXT, WrongPassword } from "../src/errors";
-import type { CommandAnswer } from "../src/commands/host";
-import { WalletHost } from "../src/commands/host";
 import { makeStateCipher } from "../src/commands/state-cipher";
 import { type Envelope, VAULT_CORRUPT_TEXT, VaultCorrupt } from "../src/engine/vault";
 import { WalletDb } from "../src/events/db";
 import { KV } from "../src/events/storage-keys";
+import { ok, openOfflineHost, setFirstPassword } from "../src/commands/offline.testing";
 
 /** Weak KDF parameters through the explicit test option, so each run takes milliseconds. */
 const weak = { iterations: 1, allowWeak: true };
@@ -86,18 +85,6 @@ describe("secrets at rest", () => {
 // wallet openable with the old password or the new one, never neither, with every secret intact.
 
 const cipher = makeStateCipher({ iterations: 1, allowWeak: true });
-const config = {
-  network: "regtest" as const,
-  esplora: "http://127.0.0.1:1",
-  priceSource: "",
-  proxy: null,
-  lsp: null,
-};
-
-const ok = (a: CommandAnswer) => {
-  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
-  return a.value;
-};
 
 class InjectedCrash extends Error {}
 
@@ -149,13 +136,12 @@ describe("password change crash consistency", () => {
           fc.pre(from !== to);
           const name = `crash-${++crashRun}`;
           const { db, state } = crashingDb(name);
-          const host = await WalletHost.open({ db, config, cipher, kdf: weak, onViews: () => undefined });
+          const host = await openOfflineHost(db, { cipher, kdf: weak });
           ok(await host.run({ _tag: "CreateWallet" }));
           ok(await host.run({ _tag: "MarkBackedUp" }));
           const { words } = ok(await host.run({ _tag: "ShowSeed" })) as { words: string[] };
           await host.secrets.putEngineBlobs(blobs.map((value, i) => ({ key: `ln/blob/${i}`, value })));
-          if (from)
-            ok(await host.run({ _tag: "ChangePassword", existing: "", password: from, confirm: from }));
+          if (from) await setFirstPassword(host, from);
 
           state.budget = crashAfter;
           const answer = await host.run({
@@ -168,13 +154,7 @@ describe("password change crash consistency", () => {
           db.close();
 
           // Start again, as after the tab was closed.
-          const reopened = await WalletHost.open({
-            db: new WalletDb(name),
-            config,
-            cipher,
-            kdf: weak,
-            onViews: () => undefined,
-          });
+          const reopened = await openOfflineHost(new WalletDb(name), { cipher, kdf: weak });
           const tryUnlock = async (pw: string) => {
             if (!reopened.locked) return pw === "" ? "open" : "no password asked";
             const a = await reopened.run({ _tag: "Unlock", password: pw });

@@ -18,10 +18,11 @@ import {
 } from "@cashu/cashu-ts";
 import { hex, utf8 } from "@scure/base";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { powersOfTwo } from "../harness/cashu/mint";
 import { type Harness, startHarness } from "../harness/world";
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
+import { stopAfterAll } from "../harness/stop-after-all";
 
 interface RawProof {
   readonly amount: number;
@@ -71,9 +72,7 @@ beforeAll(async () => {
   keys = ((await (await fetch(`${h.cashu.mintUrl}/v1/keys`)).json()) as { keysets: MintKeys[] }).keysets[0]!;
 }, 180_000);
 
-afterAll(async () => {
-  await h?.stop();
-});
+stopAfterAll(() => [h]);
 
 const step = fc.record({
   /** Which held proofs go in (indices modulo what is held; at least one). */

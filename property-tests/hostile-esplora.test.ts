@@ -7,7 +7,7 @@
  */
 import { Effect, Result } from "effect";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../harness/world";
 import { makeOnchainPort } from "../src/engine/onchain/live";
 import { newMnemonic } from "../src/engine/keys/mnemonic";
@@ -16,6 +16,7 @@ import { validateEvent } from "../src/events/validate";
 import { MAX_MONEY_SATS } from "../src/money";
 import { balanceOf } from "../src/projections/balance";
 import { foldEvents, initialStates } from "../src/projections/index";
+import { stopAfterAll } from "../harness/stop-after-all";
 
 let h: Harness;
 const mnemonic = newMnemonic();
@@ -35,9 +36,7 @@ beforeAll(async () => {
   );
   expect(truth).toMatchObject({ confirmed: 150_000n, unconfirmed: 20_000n });
 }, 180_000);
-afterAll(async () => {
-  await h?.stop();
-});
+stopAfterAll(() => [h]);
 
 type Twist =
   | { kind: "honest" }

@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import { until } from "../harness/until";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { nodeWebSocket } from "../harness/pipes";
 import { startWalletNode } from "../harness/wallet-node";
 import { type Harness, startHarness } from "../harness/world";
@@ -21,6 +21,7 @@ import {
   peerSocketUrl,
 } from "../src/engine/lightning/socket";
 import { type BlobStore, type BlobWrite, MemoryBlobStore } from "../src/engine/lightning/store";
+import { stopAfterAll } from "../harness/stop-after-all";
 
 let h: Harness;
 const RUNS = Number(process.env.CRASH_RUNS ?? 6);
@@ -38,9 +39,7 @@ let runs = 0;
 beforeAll(async () => {
   h = await startHarness({ port: 0 });
 }, 180_000);
-afterAll(async () => {
-  await h?.stop();
-});
+stopAfterAll(() => [h]);
 
 /**
  * A store that dies at its `crashAt`-th write after `arm()`: that write and every later one never

@@ -227,32 +227,8 @@ describe("wallet-connect requests", () => {
         fc.array(fc.nat(3), { minLength: 8, maxLength: 8 }),
         async (times, delays) => {
           const { desk, paid, states } = deskOn(10_000_000n);
-          const deliver = (i: number) =>
-            new Promise<readonly unknown[]>((resolve, reject) =>
-              setTimeout(
-                () =>
-                  desk
-                    .request({
-                      requestId: hex64(42),
-                      index: 1000,
-                      app: hex64(99),
-                      encryption: "nip44_v2",
-                      method: "pay_invoice",
-                      params: { invoice: bolt11Vector.invoice },
-                      createdAt: DESK_NOW / 1000,
-                      expiresAt: null,
-                    })
-                    .then(resolve, reject),
-                delays[i] ?? 0,
-              ),
-            );
-          const answers = await Promise.all(Array.from({ length: times }, (_, i) => deliver(i)));
-          expect(paid).toHaveLength(1);
-          // The first delivery waits for the payment; the others answer what was sent, or nothing while it is on its way.
-          expect(answers.flat().length).toBeGreaterThanOrEqual(1);
-          expect(states().nwc.spends.get(1000)).toHaveLength(1);
-          // A later delivery (a reload) gets the same answer again.
-          const again = await desk.request({
+          // One pay_invoice request, delivered again and again.
+          const payOnce = {
             requestId: hex64(42),
             index: 1000,
             app: hex64(99),
@@ -261,7 +237,18 @@ describe("wallet-connect requests", () => {
             params: { invoice: bolt11Vector.invoice },
             createdAt: DESK_NOW / 1000,
             expiresAt: null,
-          });
+          } as const;
+          const deliver = (i: number) =>
+            new Promise<readonly unknown[]>((resolve, reject) =>
+              setTimeout(() => desk.request(payOnce).then(resolve, reject), delays[i] ?? 0),
+            );
+          const answers = await Promise.all(Array.from({ length: times }, (_, i) => deliver(i)));
+          expect(paid).toHaveLength(1);
+          // The first delivery waits for the payment; the others answer what was sent, or nothing while it is on its way.
+          expect(answers.flat().length).toBeGreaterThanOrEqual(1);
+          expect(states().nwc.spends.get(1000)).toHaveLength(1);
+          // A later delivery (a reload) gets the same answer again.
+          const again = await desk.request(payOnce);
           expect(paid).toHaveLength(1);
           expect(JSON.stringify(again)).toContain(hex64(5));
         },

@@ -1,21 +1,7 @@
-/**
- * Crash consistency of the lightning store mirrored to a storage server: a device writes states one after
- * another while its requests to the server meet faults — refused (500), lost before sending, answered but
- * the answer lost, hanging — and the device may crash at any request (the tab closed mid-write); the server
- * may also go back to an older state of the store. Then the device starts again on a sound network.
- *
- * Whatever happened, the start either refuses (the server went back further than one unfinished write) or
- * gives a state no older than the last one the store acknowledged (what the node may have released to the
- * world), and afterwards the server holds exactly that state: a new device restoring from it gets the same.
- *
- * STORAGE_CRASH_RUNS and STORAGE_CRASH_SEED repeat or widen a run.
- */
-import type { Server } from "node:http";
 import { randomBytes } from "@noble/hashes/utils.js";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStorage } from "../harness/storage/serve";
-import { type StorageService, startStorage } from "../harness/storage/service";
+import { describe, expect, it } from "vitest";
+import { storageForTests } from "../harness/storage/testing";
 import { MANAGER_KEY, MemoryBlobStore, MONITOR_PREFIX } from "../src/engine/lightning/store";
 import { StorageRollback } from "../src/engine/storage/errors";
 import { openSealedStore } from "../src/engine/storage/index";
@@ -25,18 +11,7 @@ import { MirroredBlobStore } from "../src/engine/storage/mirrored-store";
 const RUNS = Number(process.env.STORAGE_CRASH_RUNS ?? 30);
 const SEED = process.env.STORAGE_CRASH_SEED ? Number(process.env.STORAGE_CRASH_SEED) : undefined;
 
-let service: StorageService;
-let server: Server;
-let url: string;
-beforeAll(async () => {
-  service = startStorage();
-  ({ server, url } = await serveStorage(service));
-  await service.db();
-}, 180_000);
-afterAll(async () => {
-  server?.close();
-  await service?.stop();
-});
+const storage = storageForTests(180_000);
 
 type Fault = "ok" | "refused" | "unsent" | "answer-lost" | "hang" | "crash-unsent" | "crash-sent";
 const faultArb: fc.Arbitrary<Fault> = fc.oneof(
@@ -108,7 +83,7 @@ const faultyFetch = (faults: readonly Fault[], onCrash: () => void) => {
 };
 
 const snapshotOf = async (keys: StorageKeys) => {
-  const db = await service.db();
+  const db = await storage.service.db();
   const owner = Buffer.from(keys.authPubkey).toString("hex");
   const rows = (
     await db.query<{ store_id: string; key: string; value: Uint8Array; version: string }>(
@@ -137,7 +112,7 @@ describe("the mirrored lightning store under storage faults and crashes", () => 
           MirroredBlobStore.open({
             local,
             remote: openSealedStore({
-              url,
+              url: storage.url,
               keys,
               network: "regtest",
               // A hanging request is given up after a second (the faulty network only); a sound one has the default.
@@ -195,7 +170,7 @@ describe("the mirrored lightning store under storage faults and crashes", () => 
         const fresh = new MemoryBlobStore();
         await MirroredBlobStore.open({
           local: fresh,
-          remote: openSealedStore({ url, keys, network: "regtest" }),
+          remote: openSealedStore({ url: storage.url, keys, network: "regtest" }),
           prefix: "ln/",
         });
         expect(text(await fresh.get(MANAGER_KEY))).toBe(text(await local.get(MANAGER_KEY)));

@@ -2,6 +2,8 @@ import { Suspense, useEffect, useSyncExternalStore } from "react";
 import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
 import type { WalletClient } from "./commands/client";
 import type { WalletConfig } from "./config";
+import { bootErrorKind } from "./boot";
+import { BootError } from "./screens/Loading";
 import { NotFound } from "./screens/NotFound";
 import { Home, NewProfile, preloadFirstRun } from "./screens/first-run";
 import { Setup } from "./screens/Setup";
@@ -137,6 +139,15 @@ export function App({
   const views = () => client.views;
   useSyncExternalStore(client.subscribe, views, views);
   useEffect(() => registerProtocolHandlers(location.origin), []);
+  // Another device runs this wallet's node (its device lock on the storage server): the spec's boot screen,
+  // counting the lock's seconds down, then a reload.
+  const live = client.views.live;
+  if (
+    live?.lightning === "failed" &&
+    live.lightning_error &&
+    bootErrorKind(live.lightning_error) === "already_running"
+  )
+    return <BootError message={live.lightning_error} seconds={live.lock_remaining_secs ?? undefined} />;
   return (
     <ConfigContext.Provider value={config}>
       <WalletProvider client={client}>
@@ -144,7 +155,7 @@ export function App({
         <RouteFocus />
         <SkipLink />
         <div className="layout">
-          <SideNav />
+          <SideNav noWallet={noWallet} />
           <div className="content" id={MAIN_CONTENT_ID} tabIndex={-1}>
             <UpdateBanner />
             <ErrorBoundary>

@@ -110,6 +110,8 @@ const makeWorker = (): Worker =>
 let early: Worker | null = null;
 /** The boot made or took its worker: no early one is made after that. */
 let booted = false;
+/** Why the early worker failed to load, when it did before the boot took it (its script would not load). */
+let earlyFailure: string | null = null;
 
 /**
  * A browser that remembers holding a wallet on `network` makes its worker as soon as this tab holds the
@@ -126,6 +128,9 @@ export const startWorkerEarly = (
     if (!held || early || booted || browserProblem(globalThis as never)) return;
     try {
       early = makeWorker();
+      early.addEventListener("error", (e) => {
+        earlyFailure ??= e.message || "the wallet engine did not start";
+      });
     } catch {
       // The boot makes it, or reports what is missing.
     }
@@ -215,6 +220,8 @@ export const boot = async (
     if (!run.state.emergency)
       set({ error: `Failed to initialize Mutiny: ${e.message || "the wallet engine did not start"}` });
   };
+  // The early worker may have failed before the boot listened to it.
+  if (earlyFailure && !run.state.emergency) set({ error: `Failed to initialize Mutiny: ${earlyFailure}` });
   set({ client });
   client.start(config);
 };

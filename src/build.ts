@@ -11,4 +11,5 @@ export const BUILD_DEFAULTS: BuildDefaults = {
   feedback: import.meta.env.VITE_FEEDBACK,
   subscriptions: import.meta.env.VITE_SUBSCRIPTIONS,
   hermes: import.meta.env.VITE_HERMES,
+  scorer: import.meta.env.VITE_SCORER,
 };

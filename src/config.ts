@@ -24,6 +24,8 @@ export interface WalletConfig {
   readonly subscriptions?: string | null;
   /** The lightning-address service ('Hermes not configured' when null). */
   readonly hermes?: string | null;
+  /** A server handing out a trained lightning scorer (`scorer`, a build variable), or null. */
+  readonly scorer?: string | null;
 }
 
 /** Where the wallet's nostr identity lives. An empty `primal` means none is set. */
@@ -167,6 +169,7 @@ export interface BuildDefaults {
   readonly feedback?: string;
   readonly subscriptions?: string;
   readonly hermes?: string;
+  readonly scorer?: string;
 }
 
 const asNetwork = (v: string | null | undefined): Network | null =>
@@ -215,8 +218,17 @@ export const resolveServers = (storage: KeyValueStorage, network: Network, build
   };
 };
 
+/** The scheme, host and port of a URL (a string that is no URL is kept as it is). */
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
+
 /**
- * On regtest the proxy and the LSP live on the local world's server: when the owner points Esplora at
+ * On regtest the proxy, the LSP and the storage server live on the local world's server: when the owner points Esplora at
  * another local world (tests start theirs on free ports), they follow it unless set themselves.
  */
 const localWorld = (storage: KeyValueStorage, network: Network, defaults: Servers): Servers => {
@@ -226,6 +238,11 @@ const localWorld = (storage: KeyValueStorage, network: Network, defaults: Server
     ...defaults,
     proxy: defaults.proxy === DEFAULT_SERVERS.regtest.proxy ? esplora.replace(/^http/, "ws") : defaults.proxy,
     lsp: defaults.lsp === DEFAULT_SERVERS.regtest.lsp ? esplora : defaults.lsp,
+    // The world keeps one storage server at its root, also for an Esplora path that lies (`/hostile/<scope>`).
+    storage:
+      defaults.storage === DEFAULT_SERVERS.regtest.storage
+        ? `${originOf(esplora)}/storage`
+        : defaults.storage,
   };
 };
 
@@ -259,5 +276,10 @@ export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): W
     feedback: service(null, build.feedback),
     subscriptions: service("subscriptions", build.subscriptions),
     hermes: service("hermes", build.hermes),
+    // Only where set: the build's (its own network) or the owner's stored one.
+    scorer:
+      storage.getItem("USER_SETTINGS_scorer")?.trim() ||
+      (network === defaultNetwork(build) ? build.scorer : undefined) ||
+      null,
   };
 };

@@ -1,11 +1,11 @@
 /// <reference lib="webworker" />
 import automergeWasm from "@automerge/automerge/automerge.wasm?url";
 import { WalletHost } from "./commands/host";
-import type { FromWorker, ToWorker } from "./commands/protocol";
 import { stateCipher } from "./commands/state-cipher";
 import type { WalletConfig } from "./config";
 import { initCrdt } from "./crdt/doc";
 import { WalletDb, walletDbName } from "./events/db";
+import { post, serveWorker } from "./worker-serve";
 
 /**
  * Emergency mode's worker: started when the wallet's own worker or one of its engines failed to start and
@@ -13,18 +13,13 @@ import { WalletDb, walletDbName } from "./events/db";
  * views, so saving the state, importing a file, deleting everything and downloading the logs still work.
  * Its script holds none of the engines' code: what broke the wallet's worker is not in it.
  */
-const post = (m: FromWorker) => postMessage(m);
-
-let host: WalletHost | null = null;
-const early: Extract<ToWorker, { kind: "command" }>[] = [];
-
-const start = async (config: WalletConfig) => {
-  try {
+serveWorker({
+  start: async (config: WalletConfig) => {
     post({ kind: "stage", stage: "downloading" });
     // Automerge may be what failed: the host opens without it and only edits of the document fail.
     const crdtReady = initCrdt(async () => automergeWasm);
     crdtReady.catch(() => undefined);
-    host = await WalletHost.open({
+    const host = await WalletHost.open({
       db: new WalletDb(walletDbName(config.network)),
       config,
       cipher: stateCipher,
@@ -34,27 +29,6 @@ const start = async (config: WalletConfig) => {
     });
     post({ kind: "views", views: host.views() });
     post({ kind: "stage", stage: "done" });
-    for (const m of early.splice(0)) answer(m);
-  } catch (e) {
-    post({
-      kind: "boot_error",
-      message: `Failed to initialize Mutiny: ${e instanceof Error ? e.message : String(e)}`,
-    });
-  }
-};
-
-const answer = (m: Extract<ToWorker, { kind: "command" }>) => {
-  if (!host) {
-    early.push(m);
-    return;
-  }
-  void host.run(m.command).then((a) => post({ kind: "result", id: m.id, ...a }));
-};
-
-self.onmessage = (ev: MessageEvent<ToWorker>) => {
-  const m = ev.data;
-  if (m.kind === "start") void start(m.config);
-  else if (m.kind === "command") answer(m);
-  else if (m.kind === "stop")
-    void (host?.stop() ?? Promise.resolve()).finally(() => post({ kind: "stopped" }));
-};
+    return host;
+  },
+});

@@ -11,6 +11,7 @@ interface ImportMetaEnv {
   readonly VITE_FEEDBACK?: string;
   readonly VITE_SUBSCRIPTIONS?: string;
   readonly VITE_HERMES?: string;
+  readonly VITE_SCORER?: string;
 }
 
 declare module "virtual:welcome-screens" {

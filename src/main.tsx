@@ -2,8 +2,11 @@ import welcome from "virtual:welcome-screens";
 import { BUILD_DEFAULTS } from "./build";
 import { resolveConfig } from "./config";
 import { initialLanguage } from "./i18n/languages";
+import type { AllViews } from "./projections/live";
 import { applyConnectPolicy } from "./security/csp";
 import { paintWelcome } from "./welcome/first-paint";
+import { startWorkerEarly } from "./boot";
+import { readViewsCache } from "./views-cache";
 import { readWalletFlag } from "./wallet-flag";
 import "./ui/app.css";
 
@@ -11,11 +14,22 @@ const config = resolveConfig(localStorage, BUILD_DEFAULTS);
 // Before anything connects: only this origin and the servers of this configuration.
 applyConnectPolicy(document, config);
 
+// A browser that holds a wallet decides at once, from the first script: the worker starts, the views it
+// kept last are read, and home's code comes beside the app's, all in parallel, so home can be drawn from
+// those views before any engine, Automerge or the worker's own start.
+const returning = readWalletFlag(config.network) === "1";
+let cached: Promise<Partial<AllViews> | null> = Promise.resolve(null);
+if (returning) {
+  startWorkerEarly(config.network);
+  cached = readViewsCache(config.network);
+  void import("./screens/home/Home").catch(() => undefined);
+}
+
 let started = false;
 const startApp = () => {
   if (started) return;
   started = true;
-  void import("./start").then(({ start }) => start(config, painted));
+  void import("./start").then(({ start }) => start(config, painted, cached));
 };
 
 // A newcomer sees the welcome screen before the app's code arrives; the app draws over it once it does,

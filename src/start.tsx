@@ -1,7 +1,8 @@
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { preloadHome } from "./screens/first-run";
+import { Home } from "./screens/first-run";
+import type { AllViews } from "./projections/live";
 import { boot, type BootState, knownWallet, startEmergency, startWorkerEarly } from "./boot";
 import { WalletClient } from "./commands/client";
 import type { WalletConfig } from "./config";
@@ -17,13 +18,16 @@ const client = new WalletClient();
 /** After the next paint: a task queued from inside a frame callback runs once that frame is on screen. */
 const afterPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
-function Root({ config, noWallet }: { config: WalletConfig; noWallet: boolean }) {
+function Root({ config, noWallet, seeded }: { config: WalletConfig; noWallet: boolean; seeded: boolean }) {
   const [state, setState] = useState<BootState>({ stage: "fresh", error: null, client: null });
   useEffect(() => {
     // With no wallet here, the welcome screen shows at once and the worker starts behind it, so its
     // script and wasm are warm by the time "New wallet" is pressed.
-    void boot(config, setState, { client, workerAfter: noWallet ? afterPaint() : undefined });
-  }, [config, noWallet]);
+    // A returning wallet drawn from its last views: its worker (made already, its script loaded) is told to
+    // start, and so to load its engines, LDK and Automerge, once home is on screen, so none of that competes
+    // with drawing it.
+    void boot(config, setState, { client, workerAfter: noWallet || seeded ? afterPaint() : undefined });
+  }, [config, noWallet, seeded]);
   const [failure, setFailure] = useState<string | null>(null);
   if (state.error) {
     const error = state.error;
@@ -36,7 +40,7 @@ function Root({ config, noWallet }: { config: WalletConfig; noWallet: boolean })
     return <BootError message={error} onEmergency={state.emergency ? undefined : emergency} />;
   }
   // Home renders as soon as the log's views arrive; the progress bar there shows the rest of setup.
-  if (!noWallet && !state.client?.views.wallet) return <Loading stage={state.stage} />;
+  if (!noWallet && !client.views.wallet) return <Loading stage={state.stage} />;
   if (state.emergency)
     return (
       <EmergencyContext.Provider value={{ failure: failure ?? "" }}>
@@ -47,14 +51,32 @@ function Root({ config, noWallet }: { config: WalletConfig; noWallet: boolean })
   return <App client={client} config={config} noWallet={noWallet} />;
 }
 
-/** The app, over the welcome screen `main.tsx` may have painted already. */
-export const start = async (config: WalletConfig, welcomePainted = false) => {
+/**
+ * The app, over the welcome screen `main.tsx` may have painted already. `cached`: the views the worker kept
+ * last, read by the page (`views-cache.ts`), from which a returning wallet's home is drawn at once.
+ */
+export const start = async (
+  config: WalletConfig,
+  welcomePainted = false,
+  cached: Promise<Partial<AllViews> | null> = Promise.resolve(null),
+) => {
   // A wallet here: its worker's script loads while this page renders (it starts once the boot holds the lock).
   startWorkerEarly(config.network);
   const lang = initialLanguage();
-  const [messages, wallet] = await Promise.all([loadMessages(lang), knownWallet(config.network)]);
-  // A wallet here opens on home: its screen's code comes while the worker starts.
-  if (wallet === "maybe") preloadHome();
+  const [messages, wallet, views] = await Promise.all([
+    loadMessages(lang),
+    knownWallet(config.network),
+    cached.catch(() => null),
+  ]);
+  // A wallet here opens on home: its screen's code comes while the worker starts. With the last views at
+  // hand, the first frame is home itself, so its code is waited for (it was asked for by the first script).
+  if (wallet === "maybe") {
+    const home = Home.preload();
+    if (views) {
+      client.seed(views);
+      await home.catch(() => undefined);
+    } else home.catch(() => undefined);
+  }
   // No wallet, and the welcome screen already drawn: the page moves to where it lives before the first
   // frame, so the app's first frame is that screen too (a redirect would show one frame without it).
   else if (welcomePainted && location.pathname !== "/setup")
@@ -65,7 +87,7 @@ export const start = async (config: WalletConfig, welcomePainted = false) => {
     <StrictMode>
       <I18nProvider initial={{ lang, messages }}>
         <ToastProvider>
-          <Root config={config} noWallet={wallet === "none"} />
+          <Root config={config} noWallet={wallet === "none"} seeded={views !== null && wallet === "maybe"} />
         </ToastProvider>
       </I18nProvider>
     </StrictMode>,

@@ -2,10 +2,10 @@
 import automergeWasm from "@automerge/automerge/automerge.wasm?url";
 import ldkWasm from "lightningdevkit/liblightningjs.wasm?url";
 import { WalletHost } from "./commands/host";
-import type { FromWorker, ToWorker } from "./commands/protocol";
 import type { AllViews } from "./projections/live";
 import type { WalletConfig } from "./config";
 import { initCrdt } from "./crdt/doc";
+import { onDemand } from "./crdt/on-demand";
 import { WalletDb, walletDbName } from "./events/db";
 import { readViewsSnapshot, saveViewsSnapshot } from "./events/snapshot";
 import { stateCipher } from "./commands/state-cipher";
@@ -18,16 +18,14 @@ import { nwcEngine } from "./engine/nwc/engine";
 import { onchainEngine } from "./engine/onchain/engine";
 import { ecashEngine } from "./engine/ecash/engine";
 import { startWalletLoops, type WalletLoops } from "./commands/loops";
+import { post, serveWorker } from "./worker-serve";
 
 /**
  * The wallet's worker: one per tab that holds the wallet's lock. It wires the log, the folds and the
  * engines, then answers commands and pushes views whenever they change.
  */
-const post = (m: FromWorker) => postMessage(m);
-
 let host: WalletHost | null = null;
 let loops: WalletLoops | null = null;
-const early: Extract<ToWorker, { kind: "command" }>[] = [];
 
 // Views are pushed at most once a frame: a sync that appends many events sends one update. Pending
 // views go out before any command's answer, so a screen that awaited a command sees its effect.
@@ -52,10 +50,10 @@ const pushViews = (views: Partial<AllViews>) => {
 
 let db: WalletDb | null = null;
 
-// Automerge's wasm is fetched and compiled from the moment the worker's script runs, beside the
-// database's first read: the worker starts behind the welcome screen, so a click finds it ready.
-const crdtReady = initCrdt(async () => automergeWasm);
-crdtReady.catch(() => undefined);
+// Automerge's wasm (1.15 MB gzip) is fetched when a wallet that has owner edits opens (beside the log's
+// read), when a command first needs it, or once the wallet has settled: a new wallet reaches home without it.
+const crdtReady = onDemand(() => initCrdt(async () => automergeWasm));
+const CRDT_AFTER_READY_MS = 2000;
 
 /**
  * LDK's wasm (12 MB, from the service worker's cache after the first visit) and its bindings, loaded and
@@ -84,73 +82,65 @@ const loadFedimint = () => {
   return fedimintLoaded;
 };
 
+/** Home is drawn and usable: what waits for it (the network graph's first sync) may begin. */
+let markHomeShown = () => {};
+const homeShown = new Promise<void>((r) => {
+  markHomeShown = r;
+});
+
 /** The engines in the browser's worker. */
 const platform: Platform = {
   fetch: (i, init) => fetch(i, init),
   makeSocket: (url) => new WebSocket(url) as never,
   loadLdk,
   loadFedimint,
+  homeShown: () => homeShown,
 };
 
-const start = async (config: WalletConfig) => {
-  try {
-    db = new WalletDb(walletDbName(config.network));
-    // The last views shown, so home appears at once; the fold of the log replaces them moments later.
-    const cached = await readViewsSnapshot(db).catch(() => null);
-    if (cached) post({ kind: "views", views: cached });
-    post({ kind: "stage", stage: "downloading" });
-    // A wallet that ran lightning last time will again: its node's wasm loads beside the fold. A new
-    // wallet or safe mode loads it only if and when the node starts.
-    // Started beside the log's fold, so the node is ready sooner; home never waits for it.
-    if (cached?.wallet?.exists && !cached.wallet.safe_mode)
-      void Promise.all([loadLdk(), import("./engine/lightning/live")]).catch(() => undefined);
-    post({ kind: "stage", stage: "checking_for_existing_wallet" });
-    const ready = () => {
-      if (!host || loops) return;
-      loops = startWalletLoops(host, config);
-      post({ kind: "stage", stage: "done" });
-    };
-    host = await WalletHost.open({
-      db,
-      config,
-      cipher: stateCipher,
-      onViews: pushViews,
-      onUnlocked: ready,
-      engines: { list: [onchainEngine, lightningEngine, nostrEngine, nwcEngine, ecashEngine], platform },
-      crdtReady,
-    });
-    showViews(host.views());
-    post({ kind: "stage", stage: "setup" });
-    // With a password, setup waits for it: the decrypt dialog sends Unlock, and the engines start then.
-    if (!host.locked) ready();
-    for (const m of early.splice(0)) answer(m);
-  } catch (e) {
-    post({
-      kind: "boot_error",
-      message: `Failed to initialize Mutiny: ${e instanceof Error ? e.message : String(e)}`,
-    });
-  }
-};
-
-const answer = (m: Extract<ToWorker, { kind: "command" }>) => {
-  if (!host) {
-    early.push(m);
-    return;
-  }
-  void host.run(m.command).then((a) => {
-    flushViews();
-    post({ kind: "result", id: m.id, ...a });
-    if (a.ok && (m.command._tag === "SetFiat" || m.command._tag === "ImportState")) loops?.refreshPrice();
+const start = async (config: WalletConfig): Promise<WalletHost> => {
+  db = new WalletDb(walletDbName(config.network));
+  // The last views shown, so home appears at once; the fold of the log replaces them moments later.
+  const cached = await readViewsSnapshot(db).catch(() => null);
+  if (cached) post({ kind: "views", views: cached });
+  post({ kind: "stage", stage: "downloading" });
+  // A wallet that ran lightning last time will again: its node's wasm loads beside the fold. A new
+  // wallet or safe mode loads it only if and when the node starts.
+  // Started beside the log's fold, so the node is ready sooner; home never waits for it.
+  if (cached?.wallet?.exists && !cached.wallet.safe_mode)
+    void Promise.all([loadLdk(), import("./engine/lightning/live")]).catch(() => undefined);
+  if (cached?.wallet?.exists) crdtReady.start().catch(() => undefined);
+  post({ kind: "stage", stage: "checking_for_existing_wallet" });
+  const ready = () => {
+    if (!host || loops) return;
+    loops = startWalletLoops(host, config);
+    post({ kind: "stage", stage: "done" });
+    setTimeout(() => crdtReady.start().catch(() => undefined), CRDT_AFTER_READY_MS);
+  };
+  host = await WalletHost.open({
+    db,
+    config,
+    cipher: stateCipher,
+    onViews: pushViews,
+    onUnlocked: ready,
+    engines: { list: [onchainEngine, lightningEngine, nostrEngine, nwcEngine, ecashEngine], platform },
+    crdtReady,
   });
+  showViews(host.views());
+  post({ kind: "stage", stage: "setup" });
+  // With a password, setup waits for it: the decrypt dialog sends Unlock, and the engines start then.
+  if (!host.locked) ready();
+  return host;
 };
 
-self.onmessage = (ev: MessageEvent<ToWorker>) => {
-  const m = ev.data;
-  if (m.kind === "start") void start(m.config);
-  else if (m.kind === "command") answer(m);
-  else if (m.kind === "stop") {
-    loops?.stop();
-    // The node writes its state once more before the worker reports it stopped.
-    void (host?.stop() ?? Promise.resolve()).finally(() => post({ kind: "stopped" }));
-  }
-};
+serveWorker({
+  start,
+  beforeAnswer: flushViews,
+  answered: (command, a) => {
+    if (a.ok && (command._tag === "SetFiat" || command._tag === "ImportState")) loops?.refreshPrice();
+  },
+  // The node writes its state once more before the worker reports it stopped.
+  stopping: () => loops?.stop(),
+  other: (m) => {
+    if (m.kind === "home_shown") markHomeShown();
+  },
+});

@@ -610,19 +610,27 @@ export class CashuMint {
     return this.mintQuoteJson(quote);
   }
 
-  private mintQuote(id: string): MintQuote {
-    const q = this.mintQuotes.get(id);
+  /** The quote `id` of `quotes` (mint or melt), or the NUT error for an unknown one. */
+  private static known<Q>(quotes: Map<string, Q>, id: string): Q {
+    const q = quotes.get(id);
     if (!q) throw new MintError(ErrorCode.badRequest, "Unknown quote");
+    return q;
+  }
+
+  /** What NUT-04 and NUT-05 quotes say alike: the id, the invoice, the amount and the unit. */
+  private static quoteHead(q: { id: string; bolt11: string; amount: number }) {
+    return { quote: q.id, request: q.bolt11, amount: q.amount, unit: UNIT };
+  }
+
+  private mintQuote(id: string): MintQuote {
+    const q = CashuMint.known(this.mintQuotes, id);
     if (!q.paid && this.lightning.isPaid(q.paymentHash)) q.paid = true;
     return q;
   }
 
   private mintQuoteJson(q: MintQuote) {
     return {
-      quote: q.id,
-      request: q.bolt11,
-      amount: q.amount,
-      unit: UNIT,
+      ...CashuMint.quoteHead(q),
       state: q.issued ? "ISSUED" : q.paid ? "PAID" : "UNPAID",
       expiry: q.expiry,
       amount_paid: q.paid ? q.amount : 0,
@@ -695,17 +703,12 @@ export class CashuMint {
   }
 
   private meltQuote(id: string): MeltQuote {
-    const q = this.meltQuotes.get(id);
-    if (!q) throw new MintError(ErrorCode.badRequest, "Unknown quote");
-    return q;
+    return CashuMint.known(this.meltQuotes, id);
   }
 
   private meltQuoteJson(q: MeltQuote) {
     return {
-      quote: q.id,
-      request: q.bolt11,
-      amount: q.amount,
-      unit: UNIT,
+      ...CashuMint.quoteHead(q),
       fee_reserve: q.feeReserve,
       state: q.state,
       expiry: q.expiry,

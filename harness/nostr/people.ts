@@ -11,6 +11,12 @@ import { avatarPng } from "./avatar";
 import type { BlossomServer } from "./blossom";
 import type { NostrRelay } from "./relay";
 
+/** A new key of someone outside the wallet: the secret and its public key (hex). */
+export const someone = (): { secret: Uint8Array; pubkey: string } => {
+  const secret = generateSecretKey();
+  return { secret, pubkey: getPublicKey(secret) };
+};
+
 export interface Person {
   readonly name: string;
   readonly display_name: string;

@@ -15,6 +15,7 @@ import { type Event, getEventHash, validateEvent, verifyEvent } from "nostr-tool
 import { type Filter, matchFilter } from "nostr-tools/filter";
 import { isAddressableKind, isEphemeralKind, isReplaceableKind } from "nostr-tools/kinds";
 import { type WebSocket, WebSocketServer } from "ws";
+import { plainEvent } from "../../src/events/nostr-event";
 
 export const LIMITS = {
   /** Bytes of one frame; a longer one gets a NOTICE. */
@@ -264,15 +265,7 @@ export const createRelay = (
         return { error: "invalid: not a nostr event", id };
       if (getEventHash(e) !== e.id) return { error: "invalid: event id does not match", id };
       // A fresh object: nostr-tools caches a verification result on the event it is given.
-      const copy: Event = {
-        id: e.id,
-        pubkey: e.pubkey,
-        created_at: e.created_at,
-        kind: e.kind,
-        tags: e.tags.map((t) => [...t]),
-        content: e.content,
-        sig: e.sig,
-      };
+      const copy: Event = plainEvent(e);
       if (!verifyEvent(copy)) return { error: "invalid: bad signature", id };
       return { event: copy };
     } catch {

@@ -29,18 +29,11 @@ import {
 } from "../../src/engine/storage/vss-proto";
 import { serveStorage } from "./serve";
 import { type StorageService, startStorage } from "./service";
+import { rejection } from "../rejection";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array | undefined) => new TextDecoder().decode(b);
 const newKeys = (): StorageKeys => storageKeys(randomBytes(32), randomBytes(32));
-const rejection = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected a rejection");
-};
 
 const postgresUrl = process.env.STORAGE_POSTGRES_URL;
 

@@ -10,9 +10,13 @@ import { MIN_ONCHAIN_SATS } from "../engine/onchain/validate";
 import { InsufficientFunds, InvalidInput, ServerUnavailable, type WalletError } from "../errors";
 import { MIN_CHANNEL_SATS } from "../money";
 import { balanceOf } from "../projections/balance";
+import { newEvent } from "../events/make";
 import type { CommandSpecs } from "./command";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
 import { call, nodeOf, notRunning, sameNode } from "./lightning";
+
+/** How long an open waits for the peer and the funding transaction before the owner is told it failed. */
+export const FUNDING_WAIT_MS = 90_000;
 
 /** A funding output's script (P2WSH) is 34 bytes: what a fee estimate of an open assumes. */
 const FUNDING_SCRIPT = new Uint8Array(34);
@@ -33,7 +37,13 @@ const peerFor = (ln: LightningPort, peer: string | undefined): Effect.Effect<Pee
     return parsed ? Effect.succeed(parsed) : Effect.fail(peerNotFound());
   }
   return call(() => ln.lsp()).pipe(
-    Effect.mapError(() => new ServerUnavailable({ message: "Failed to make a request to the LSP." })),
+    Effect.mapError(
+      () =>
+        new ServerUnavailable({
+          message: "Failed to make a request to the LSP.",
+          key: "receive.error_lsp_failed",
+        }),
+    ),
     Effect.flatMap((info) => (info ? Effect.succeed(info.address) : Effect.fail(peerNotFound()))),
   );
 };
@@ -92,8 +102,26 @@ const openFunded = (ctx: HandlerContext, peerText: string | undefined, target: S
     // Other commands ran meanwhile: the coins are counted again on the log as it is now.
     const plan = yield* onchain.plan(ctx.states.onchain, target);
     if (plan.amountSats < MIN_CHANNEL_SATS) return yield* Effect.fail(channelTooSmall());
-    const channelId = yield* call(() => ln.node.openChannel(peer.pubkey, plan.amountSats));
-    return outcome({ channelId, amountSats: plan.amountSats });
+    const temporaryId = yield* call(() => ln.node.openChannel(peer.pubkey, plan.amountSats));
+    // Recorded before its funding can start (that waits for this command's turn in the queue to end), so a
+    // reload before the funding transaction is out is told at the next start. The owner hears "opening"
+    // only once it is out.
+    const requested = newEvent("ln.open_requested", {
+      request_id: globalThis.crypto.randomUUID(),
+      peer: peer.pubkey,
+      amount_sats: plan.amountSats.toString(),
+    });
+    const amountSats = plan.amountSats;
+    const settle = async () => {
+      try {
+        return { channelId: await ln.whenFunded(temporaryId, FUNDING_WAIT_MS), amountSats };
+      } catch (e) {
+        throw new ServerUnavailable({
+          message: `The channel could not be opened: ${e instanceof Error ? e.message : String(e)}`,
+        });
+      }
+    };
+    return outcome({ settle }, [requested]);
   });
 
 export const openChannel: Handler<"OpenChannel"> = (cmd, ctx) => {

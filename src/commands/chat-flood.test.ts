@@ -7,21 +7,16 @@
 import * as nip04 from "nostr-tools/nip04";
 import * as nip17 from "nostr-tools/nip17";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { pubkeyOf, seedSecretKey } from "../engine/nostr/keys";
 import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
 import { foldEvents } from "../projections";
 import { MAX_ARRIVALS } from "./chat";
-import { type NostrTestWorld, ok, openNostrHost, startNostrWorld } from "./host.testing";
+import { ok, openNostrHost } from "./host.testing";
+import { nostrWorldForTests } from "./nostr-world.testing";
 
-let world: NostrTestWorld;
-beforeAll(async () => {
-  world = await startNostrWorld();
-});
-afterAll(async () => {
-  await world.stop();
-});
+const world = nostrWorldForTests();
 
 const LEGACY = 600;
 const WRAPPED = 50;

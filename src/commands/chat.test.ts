@@ -9,7 +9,7 @@ import * as nip04 from "nostr-tools/nip04";
 import * as nip17 from "nostr-tools/nip17";
 import { SimplePool, useWebSocketImplementation as setPoolSocket } from "nostr-tools/pool";
 import { finalizeEvent, generateSecretKey, getPublicKey, type NostrEvent } from "nostr-tools/pure";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { AddressInfo } from "node:net";
 import WebSocket, { WebSocketServer } from "ws";
 import { pubkeyOf, seedSecretKey } from "../engine/nostr/keys";
@@ -19,19 +19,14 @@ import { foldEvents } from "../projections";
 import type { ChatPage } from "../projections/chat";
 import type { WalletHost } from "./host";
 import { serveNostr } from "../../harness/nostr/standalone";
-import { type NostrTestWorld, ok, openNostrHost, startNostrWorld } from "./host.testing";
+import { ok, openNostrHost, addContact } from "./host.testing";
+import { someone } from "../../harness/nostr/people";
+import { nostrWorldForTests } from "./nostr-world.testing";
 
 setPoolSocket(WebSocket);
 
-let world: NostrTestWorld;
+const world = nostrWorldForTests();
 let n = 0;
-
-beforeAll(async () => {
-  world = await startNostrWorld();
-});
-afterAll(async () => {
-  await world.stop();
-});
 
 const openHost = (db: WalletDb) => openNostrHost(db, world.configOf(world.viaLink()));
 
@@ -106,15 +101,12 @@ describe("private messages with an outside client", () => {
       ok(await host.run({ _tag: "CreateWallet" }));
       const { words } = ok<{ words: string[] }>(await host.run({ _tag: "ShowSeed" }));
       wallet = pubkeyOf(seedSecretKey(words.join(" ")));
-      contactId = ok<{ id: string }>(
-        await host.run({
-          _tag: "CreateContact",
-          name: "Alice",
-          npub: alice.npub,
-          ln_address: "",
-          fromProfile: true,
-        }),
-      ).id;
+      contactId = await addContact(host, {
+        name: "Alice",
+        npub: alice.npub,
+        ln_address: "",
+        fromProfile: true,
+      });
 
       // The outside client writes first, by NIP-17 and by the older NIP-04.
       await publish(nip17.wrapEvent(aliceSecret, { publicKey: wallet }, "hi from nostr-tools"));
@@ -209,15 +201,12 @@ describe("private messages with an outside client", () => {
     const host = await openHost(db);
     try {
       ok(await host.run({ _tag: "CreateWallet" }));
-      const contactId = ok<{ id: string }>(
-        await host.run({
-          _tag: "CreateContact",
-          name: "Bob",
-          npub: bob.npub,
-          ln_address: "",
-          fromProfile: true,
-        }),
-      ).id;
+      const contactId = await addContact(host, {
+        name: "Bob",
+        npub: bob.npub,
+        ln_address: "",
+        fromProfile: true,
+      });
       ok(await host.run({ _tag: "SendMessage", contactId, text: "typed on a train" }));
       const page = ok<ChatPage>(await host.run({ _tag: "GetChat", contactId }));
       expect(page.entries).toMatchObject([
@@ -248,8 +237,7 @@ describe("private messages with an outside client", () => {
   }, 180_000);
 
   it("shows new messages as they arrive on the relay subscription, without a refresh, also after a reconnection", async () => {
-    const friendSecret = generateSecretKey();
-    const friend = getPublicKey(friendSecret);
+    const { secret: friendSecret, pubkey: friend } = someone();
     const db = new WalletDb(`chat-${++n}`);
     let arrived = 0;
     const host = await openNostrHost(db, world.configOf(world.viaLink()), {
@@ -261,15 +249,12 @@ describe("private messages with an outside client", () => {
       ok(await host.run({ _tag: "CreateWallet" }));
       const { words } = ok<{ words: string[] }>(await host.run({ _tag: "ShowSeed" }));
       const wallet = pubkeyOf(seedSecretKey(words.join(" ")));
-      const contactId = ok<{ id: string }>(
-        await host.run({
-          _tag: "CreateContact",
-          name: "Live",
-          npub: npubEncode(friend),
-          ln_address: "",
-          fromProfile: true,
-        }),
-      ).id;
+      const contactId = await addContact(host, {
+        name: "Live",
+        npub: npubEncode(friend),
+        ln_address: "",
+        fromProfile: true,
+      });
       // The open chat asks for the live subscription; from here on no SyncMessages (the poll) runs.
       ok(await host.run({ _tag: "WatchMessages" }));
       const texts = async () =>
@@ -401,9 +386,7 @@ describe("private messages with an outside client", () => {
     const host = await openHost(db);
     try {
       ok(await host.run({ _tag: "CreateWallet" }));
-      const contactId = ok<{ id: string }>(
-        await host.run({ _tag: "CreateContact", name: "Carol", npub: "", ln_address: "carol@example.com" }),
-      ).id;
+      const contactId = await addContact(host, { name: "Carol", npub: "", ln_address: "carol@example.com" });
       expect(await host.run({ _tag: "SendMessage", contactId, text: "hi" })).toMatchObject({
         ok: false,
         error: { _tag: "InvalidInput", message: "Contact doesn't have a npub" },

@@ -20,21 +20,18 @@ import {
   wrapMessage,
 } from "../engine/nostr/dm";
 import { checkEvent, type NostrEvent } from "../engine/nostr/event";
-import { decodeBolt11 } from "../engine/parse/bolt11";
-import { parsePaymentRequest } from "../engine/parse/parse";
 import { InvalidInput, ServerUnavailable } from "../errors";
 import { type NewEvent, newEvent } from "../events/make";
 import { MAX_TARGET_RELAYS } from "../events/validate";
-import type { Network } from "../events/types";
 import { activityItems } from "../projections/activity";
 import { type ChatEntry, type ChatMessage, deliveryOf } from "../projections/chat";
 import { withContacts } from "../projections/contacts";
 import { crdtProjection } from "../projections/crdt";
-import type { LightningState } from "../projections/lightning";
 import { labelsOf } from "../projections/settings";
 import { lastPage, mergeTimeline, oldestFirst } from "../projections/timeline";
 import type { CommandTag } from "./command";
 import { npubToHex } from "./contact-form";
+import { invoicePaid, invoicesIn, noteBeside } from "./chat-invoices";
 import { type Handler, type HandlerContext, type Needs, outcome } from "./context";
 import { type Key, keyInUse, queued } from "./nostr";
 
@@ -43,46 +40,7 @@ export const CHAT_PAGE = 20;
 /** NIP-59 dates gift wraps up to two days back: asking for new ones reaches back this far. */
 const WRAP_BACKDATE_S = 3 * 24 * 3600;
 
-/** Message words longer than this are tried as payment strings (spec 2 chat). */
-export const INVOICE_WORD_MIN = 16;
-
-/**
- * The payment strings in `text`: each word longer than 15 characters that parses as a payment request with
- * a lightning invoice. Never throws, whatever the text.
- */
-export const invoicesIn = (
-  text: string,
-  network: Network,
-): { original: string; invoice: string; amount_sats: bigint | null; paymentHash: string | null }[] => {
-  const out: { original: string; invoice: string; amount_sats: bigint | null; paymentHash: string | null }[] =
-    [];
-  for (const word of text.split(/\s+/)) {
-    if (word.length < INVOICE_WORD_MIN) continue;
-    try {
-      const parsed = parsePaymentRequest(word, network);
-      if (!parsed.invoice) continue;
-      const decoded = decodeBolt11(parsed.invoice);
-      out.push({
-        original: word,
-        invoice: parsed.invoice,
-        amount_sats: parsed.amount_sats,
-        paymentHash: decoded?.paymentHash ?? null,
-      });
-    } catch {
-      // Not a payment string: a word like any other.
-    }
-  }
-  return out;
-};
-
-/** Whether the invoice with `hash` was paid: received by the wallet, or paid by it. */
-export const invoicePaid = (lightning: LightningState, hash: string | null): boolean => {
-  if (hash === null) return false;
-  if (lightning.invoices.get(hash)?.paidMsat != null) return true;
-  for (const p of lightning.payments.values())
-    if (p.paymentHash === hash && p.status === "succeeded") return true;
-  return false;
-};
+export { INVOICE_WORD_MIN, invoicePaid, invoicesIn, noteBeside } from "./chat-invoices";
 
 const notFound = () => new InvalidInput({ message: "Contact not found", key: "contacts.error_not_found" });
 const noNpub = () =>
@@ -344,14 +302,16 @@ export const getChat: Handler<"GetChat"> = (cmd, ctx) =>
         };
       const m = t.item;
       const mine = m.from === me;
+      const found = invoicesIn(m.text, ctx.network);
       return {
         type: "message",
         id: m.id,
         at: m.at,
         mine,
         text: m.text,
+        note: found.length === 0 ? m.text : noteBeside(m.text, found),
         delivery: mine ? deliveryOf(ctx.states.chat, ctx.states.nostr, m) : "sent",
-        invoices: invoicesIn(m.text, ctx.network).map((inv) => {
+        invoices: found.map((inv) => {
           const paid = invoicePaid(ctx.states.lightning, inv.paymentHash);
           return {
             original: inv.original,

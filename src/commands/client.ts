@@ -68,6 +68,16 @@ export class WalletClient {
     for (const m of this.queued.splice(0)) worker.postMessage(m);
   }
 
+  /**
+   * Views read before the worker has sent any (the last ones it kept, read by the page itself): the
+   * screens draw from them until the worker's own arrive, which replace them.
+   */
+  seed(views: Partial<AllViews>): void {
+    if (this.views.wallet) return;
+    this.views = { ...views, ...this.views };
+    this.emit();
+  }
+
   start(config: WalletConfig): void {
     this.stage = "checking_double_init";
     this.send({ kind: "start", config });
@@ -86,6 +96,11 @@ export class WalletClient {
     this.listeners.add(l);
     return () => this.listeners.delete(l);
   };
+
+  /** Tells the worker home is drawn and usable (the network graph's first sync waits for it). */
+  homeShown(): void {
+    this.send({ kind: "home_shown" });
+  }
 
   /** Stops the wallet's engines before the page goes away (import, delete, restore). */
   stop(): void {

@@ -290,6 +290,14 @@ export interface CommandSpecs {
     input: ContactInput & { fromProfile?: boolean };
     output: { id: string; existing: boolean };
   };
+  /**
+   * The people an imported follow list follows, brought in at once as followed contacts (one change of
+   * the owner's document for all of them). Those already kept (by npub) are followed; invalid ones skipped.
+   */
+  ImportContacts: {
+    input: { contacts: { name: string; npub: string; ln_address: string; image_url: string }[] };
+    output: { created: number; followed: number };
+  };
   /** edit_contact; lnurl and image stay as they are when absent. 'Contact not found' when gone. */
   EditContact: { input: ContactInput & { id: string }; output: null };
   DeleteContact: { input: { id: string }; output: null };

@@ -15,6 +15,7 @@ import type { HandlerContext } from "./context";
 import { handlers } from "./handlers";
 import { makeStateCipher } from "./state-cipher";
 import { exportState, importState } from "./state-file";
+import { offlineContext } from "./context.testing";
 
 const npub = () => npubEncode(getPublicKey(generateSecretKey()));
 
@@ -23,15 +24,10 @@ const device = (name: string, events: WalletEvent[] = toEvents([])) => {
   let n = 0;
   let clock = 1_700_000_100_000;
   const log = [...events];
-  const ctx = (): HandlerContext => ({
-    states: foldEvents(log),
-    network: "regtest",
-    stamp: { uuid: () => `${name}-${++n}`, now: () => (clock += 1000), device: name },
-    keys: { mnemonic: () => Effect.die("no seed in this test") },
-    onchain: null,
-    lightning: null,
-    outside: (effect) => effect,
-  });
+  const ctx = (): HandlerContext =>
+    offlineContext(foldEvents(log), {
+      stamp: { uuid: () => `${name}-${++n}`, now: () => (clock += 1000), device: name },
+    });
   const run = async <K extends CommandTag>(command: Extract<Command, { _tag: K }>): Promise<ResultOf<K>> => {
     const c = ctx();
     const handler = (handlers as Record<string, unknown>)[command._tag] as (
@@ -230,5 +226,53 @@ describe("contacts merge across devices", () => {
     await b.run({ _tag: "EditContact", id, name: "Still here?", npub: "", ln_address: form.ln_address });
     const merged = await exportImport(b.log, a.log);
     expect(merged.contacts).toEqual([]);
+  });
+});
+
+describe("importing a follow list's people", () => {
+  it("brings them all in followed in one change, follows the one already kept, and skips what the form refuses", async () => {
+    const a = device("aa");
+    const kept = npub();
+    const { id: keptId } = await a.run({
+      _tag: "CreateContact",
+      name: "Kept",
+      npub: kept,
+      ln_address: "",
+      fromProfile: true,
+    });
+    const before = a.log.length;
+    const people = Array.from({ length: 1000 }, (_, i) => ({
+      name: `Person ${i}`,
+      npub: npub(),
+      ln_address: i % 2 ? `p${i}@example.com` : "",
+      image_url: "",
+    }));
+    const result = await a.run({
+      _tag: "ImportContacts",
+      contacts: [
+        ...people,
+        { name: "Kept again", npub: kept, ln_address: "", image_url: "" },
+        { name: "No key", npub: "", ln_address: "", image_url: "" },
+        { name: "", npub: npub(), ln_address: "", image_url: "" },
+        people[0]!,
+      ],
+    });
+    expect(result).toEqual({ created: 1000, followed: 1001 });
+    // One event for the thousand, not one per person.
+    expect(a.log.length - before).toBe(1);
+    const contacts = a.views().contacts;
+    expect(contacts).toHaveLength(1001);
+    expect(contacts.every((c) => c.is_followed)).toBe(true);
+    expect(contacts.find((c) => c.id === keptId)).toMatchObject({ name: "Kept", is_followed: true });
+    expect(contacts.filter((c) => c.npub === people[1]!.npub)).toMatchObject([
+      { name: "Person 1", ln_address: "p1@example.com" },
+    ]);
+    // Nothing new: nothing written.
+    const again = a.log.length;
+    expect(await a.run({ _tag: "ImportContacts", contacts: people.slice(0, 10) })).toEqual({
+      created: 0,
+      followed: 0,
+    });
+    expect(a.log.length).toBe(again);
   });
 });

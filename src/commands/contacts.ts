@@ -17,7 +17,13 @@ import { CONTACT_ERROR_TEXT, contactFormErrors, type ContactFormErrors, npubToHe
 import { type Handler, type HandlerContext, outcome } from "./context";
 import { InvalidInput, ServerUnavailable, unexpected } from "../errors";
 
-type ContactsTag = "CreateContact" | "EditContact" | "DeleteContact" | "SetFollowed" | "SearchProfiles";
+type ContactsTag =
+  | "CreateContact"
+  | "ImportContacts"
+  | "EditContact"
+  | "DeleteContact"
+  | "SetFollowed"
+  | "SearchProfiles";
 
 const LNURL = /^lnurl1[02-9ac-hj-np-z]+$/i;
 const MAX_URL = 2_000;
@@ -98,6 +104,51 @@ export const createContact: Handler<"CreateContact"> = (cmd, ctx) =>
       changeEvents(ctx, (d) => {
         d.contacts[id] = record;
       }),
+    );
+  });
+
+/**
+ * The people of an imported follow list as followed contacts, all in one change of the owner's document:
+ * a thousand people are one copy of the document and one event, not a thousand of each. A person already
+ * kept (by npub) is followed; one the form's rules refuse (no npub, a bad address) is left out.
+ */
+export const importContacts: Handler<"ImportContacts"> = (cmd, ctx) =>
+  Effect.sync(() => {
+    const kept = docOf(ctx).contacts ?? {};
+    const fresh: ContactRecord[] = [];
+    const follow = new Set<string>();
+    const seen = new Set<string>();
+    for (const c of cmd.contacts) {
+      const errors = contactFormErrors(c, { lnAddressRequired: false });
+      if (formProblem(errors) || c.npub.trim() === "" || npubToHex(c.npub.trim()) === null) continue;
+      const fields = cleaned(c);
+      if (fields.npub === null || seen.has(fields.npub)) continue;
+      seen.add(fields.npub);
+      const existing = contactForNpub(kept, fields.npub);
+      if (existing) {
+        if (!existing.is_followed) follow.add(existing.id);
+        continue;
+      }
+      fresh.push({
+        id: ctx.stamp.uuid(),
+        ...fields,
+        lnurl: null,
+        image_url: imageOrNull(c.image_url),
+        is_followed: true,
+        created_at: Math.floor(ctx.stamp.now() / 1000),
+      });
+    }
+    return outcome(
+      { created: fresh.length, followed: fresh.length + follow.size },
+      fresh.length + follow.size === 0
+        ? []
+        : changeEvents(ctx, (d) => {
+            for (const r of fresh) d.contacts[r.id] = r;
+            for (const id of follow) {
+              const r = d.contacts[id];
+              if (r && !r.is_followed) r.is_followed = true;
+            }
+          }),
     );
   });
 
@@ -187,6 +238,7 @@ export const searchProfiles: Handler<"SearchProfiles"> = (cmd, ctx) => {
 
 export const contactsHandlers: { readonly [K in ContactsTag & CommandTag]: Handler<K> } = {
   CreateContact: createContact,
+  ImportContacts: importContacts,
   EditContact: editContact,
   DeleteContact: deleteContact,
   SetFollowed: setFollowed,

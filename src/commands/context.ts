@@ -83,7 +83,12 @@ export interface StartedPayment<R> {
 }
 
 /** Commands whose answer comes after the queue moved on (lightning payments). */
-export type SettledLater = "PayInvoice" | "Keysend" | "ApproveNwcInvoice";
+export type SettledLater =
+  | "PayInvoice"
+  | "Keysend"
+  | "ApproveNwcInvoice"
+  | "OpenChannel"
+  | "SweepAllToChannel";
 
 /** What a handler decides: the command's result, or for a payment the way to await it. */
 export type Decided<K extends CommandTag> = K extends SettledLater

@@ -2,27 +2,13 @@ import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import { decodeState, emptyState, encodeState, stateKey } from "../engine/ecash/cashu/state";
 import { WalletDb } from "../events/db";
-import type { CommandAnswer } from "./host";
-import { WalletHost } from "./host";
-import { makeStateCipher } from "./state-cipher";
+import { ok, openOfflineHost, setFirstPassword } from "./offline.testing";
 
 /**
  * The ecash adapter's store (proofs are bearer secrets) is an engine blob like the lightning node's: sealed
  * with the wallet's password at rest, inside the sealed envelope of a state file, and brought back by its
  * import.
  */
-const cipher = makeStateCipher({ iterations: 1000, allowWeak: true });
-const config = {
-  network: "regtest" as const,
-  esplora: "http://127.0.0.1:1",
-  priceSource: "",
-  proxy: null,
-  lsp: null,
-};
-const ok = (a: CommandAnswer) => {
-  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
-  return a.value;
-};
 const MINT = "http://127.0.0.1:1/cashu";
 const SECRET = "5ec2e7".repeat(10);
 
@@ -34,7 +20,7 @@ const raw = async (db: WalletDb) => {
 describe("ecash proofs at rest", () => {
   it("are sealed with the password, exported sealed, and imported back", async () => {
     const db = new WalletDb("ecash-at-rest");
-    const host = await WalletHost.open({ db, config, cipher, onViews: () => undefined });
+    const host = await openOfflineHost(db);
     ok(await host.run({ _tag: "CreateWallet" }));
     ok(await host.run({ _tag: "MarkBackedUp" }));
     const state = emptyState();
@@ -42,14 +28,7 @@ describe("ecash proofs at rest", () => {
     await host.secrets.store.put([{ key: stateKey(MINT), value: encodeState(state) }]);
     expect(await raw(db)).toContain(SECRET);
 
-    ok(
-      await host.run({
-        _tag: "ChangePassword",
-        existing: "",
-        password: "a long password",
-        confirm: "a long password",
-      }),
-    );
+    await setFirstPassword(host, "a long password");
     expect(await raw(db)).not.toContain(SECRET);
     expect(decodeState(await host.secrets.store.get(stateKey(MINT))).proofs[0]?.secret).toBe(SECRET);
 
@@ -58,7 +37,7 @@ describe("ecash proofs at rest", () => {
     await host.stop();
 
     const other = new WalletDb("ecash-at-rest-import");
-    const fresh = await WalletHost.open({ db: other, config, cipher, onViews: () => undefined });
+    const fresh = await openOfflineHost(other);
     ok(await fresh.run({ _tag: "ImportState", text: file.json, password: "file password" }));
     ok(await fresh.run({ _tag: "Unlock", password: "a long password" }));
     expect(decodeState(await fresh.secrets.store.get(stateKey(MINT))).proofs.map((p) => p.secret)).toEqual([

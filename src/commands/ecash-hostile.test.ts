@@ -5,7 +5,7 @@
  * another amount than asked are refused, and a transfer pays exactly the quote the owner confirmed.
  */
 import "fake-indexeddb/auto";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { postJson } from "../../harness/http";
 import { until } from "../../harness/until";
 import { type Harness, startHarness } from "../../harness/world";
@@ -18,6 +18,7 @@ import type { EcashPaymentPreview } from "./command";
 import { type CommandAnswer, WalletHost } from "./host";
 import { nodePlatform, ok } from "./host.testing";
 import { testCipher } from "./host.testing";
+import { stopAfterAll } from "../../harness/stop-after-all";
 
 const LONG = 240_000;
 const SCOPE = "ecash-hostile";
@@ -92,10 +93,7 @@ afterEach(async () => {
   await lie(null);
 });
 
-afterAll(async () => {
-  await host?.stop();
-  await h?.stop();
-});
+stopAfterAll(() => [host, h]);
 
 describe("ecash against a lying or silent mint", () => {
   it(

@@ -6,6 +6,8 @@ import { newEvent, stamp } from "../events/make";
 import { foldEvents } from "../projections";
 import type { HandlerContext } from "./context";
 import { joinFederation, quoteEcashTransfer, removeFederation } from "./ecash";
+import { failure, fixedStamp, offlineContext } from "./context.testing";
+import { joinedCashu } from "../events/events.testing";
 
 /** A local server speaking enough of NUT-06/02 to be joined, or answering nonsense. */
 let base = "";
@@ -27,23 +29,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const stampWith = { uuid: () => "id", now: () => 1_000, device: "d" };
-const ctxWith = (events: ReturnType<typeof newEvent>[] = []): HandlerContext => ({
-  states: foldEvents(stamp(events, stampWith)),
-  network: "regtest",
-  stamp: stampWith,
-  keys: { mnemonic: () => Effect.die("no seed here") },
-  onchain: null,
-  lightning: null,
-  ecash: null,
-  fetch: (i, init) => fetch(i, init),
-  outside: (effect) => effect,
-});
-const failure = async (e: Effect.Effect<unknown, { message: string; key?: string }>) => {
-  const r = await Effect.runPromise(Effect.result(e));
-  if (r._tag !== "Failure") throw new Error("expected a failure");
-  return r.failure;
-};
+const ctxWith = (events: ReturnType<typeof newEvent>[] = []): HandlerContext =>
+  offlineContext(foldEvents(stamp(events, fixedStamp)), { ecash: null, fetch: (i, init) => fetch(i, init) });
 
 describe("joining a federation or mint", () => {
   it("joins a mint by URL, with its name, welcome message and end date, and refuses joining it twice", async () => {
@@ -105,14 +92,7 @@ describe("joining a federation or mint", () => {
 
 describe("removing and transferring", () => {
   const mint = "http://127.0.0.1:1/cashu";
-  const joined = newEvent("ecash.joined", {
-    mint,
-    kind: "cashu",
-    name: "m",
-    welcome: "",
-    expires_at: null,
-    invite: mint,
-  });
+  const joined = joinedCashu(mint, "m");
   const held = newEvent("ecash.received", {
     op: "a",
     mint,

@@ -18,12 +18,15 @@ const CONSTRUCTION = new RegExp(`new (${TAGS})\\(\\s*\\{`, "g");
  */
 const PENDING: Readonly<Record<string, number>> = {
   "at-rest.ts": 2,
-  "host.ts": 3,
+  "channel-open.ts": 2,
+  "host.ts": 1,
   "jit.ts": 2,
-  "lightning.ts": 12,
+  "lightning.ts": 11,
   "lnurl.ts": 2,
-  "nostr.ts": 2,
+  "nostr.ts": 1,
+  "nostr-profile.ts": 1,
   "nwc.ts": 4,
+  "nwc-owner.ts": 2,
   "onchain.ts": 1,
   "plus.ts": 1,
   "receive.ts": 1,

@@ -7,7 +7,7 @@
 import "fake-indexeddb/auto";
 import { SimplePool, useWebSocketImplementation as setPoolSocket } from "nostr-tools/pool";
 import { verifyEvent } from "nostr-tools/pure";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { postJson } from "../../harness/http";
 import { until } from "../../harness/until";
@@ -22,6 +22,7 @@ import { WalletDb } from "../events/db";
 import type { AllViews } from "../projections/live";
 import { WalletHost } from "./host";
 import { nodePlatform, ok, testCipher } from "./host.testing";
+import { stopAfterAll } from "../../harness/stop-after-all";
 
 setPoolSocket(WebSocket);
 
@@ -76,10 +77,7 @@ beforeAll(async () => {
   ok(await host.run({ _tag: "JoinFederation", code: mint }));
 }, LONG);
 
-afterAll(async () => {
-  await host?.stop();
-  await h?.stop();
-});
+stopAfterAll(() => [host, h]);
 
 describe("federations against the world's mint and relay", () => {
   it(

@@ -11,12 +11,11 @@ import { describe, expect, it } from "vitest";
 import { signInvoice } from "../../harness/bolt11-sign";
 import { zapsIn } from "../engine/nostr/zaps";
 import { ownerOpener } from "./zaps";
+import { someone } from "../../harness/nostr/people";
 
 const serviceKey = generateSecretKey();
-const ownerSecret = generateSecretKey();
-const owner = getPublicKey(ownerSecret);
-const senderSecret = generateSecretKey();
-const sender = getPublicKey(senderSecret);
+const { secret: ownerSecret, pubkey: owner } = someone();
+const { secret: senderSecret, pubkey: sender } = someone();
 
 /** A private zap as its sender's client makes it, and the receipt the recipient's LNURL service publishes. */
 const privateZap = (to: string, comment: string, at: number) => {

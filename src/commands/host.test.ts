@@ -2,31 +2,16 @@ import { describe, expect, it } from "vitest";
 import { WalletDb } from "../events/db";
 import { countEvents, readEvents } from "../events/log";
 import { deriveViews, foldEvents } from "../projections";
-import type { CommandAnswer } from "./host";
-import { WalletHost } from "./host";
 import type { AllViews } from "../projections/live";
-import { makeStateCipher } from "./state-cipher";
+import { ok, openOfflineHost } from "./offline.testing";
 
-const cipher = makeStateCipher({ iterations: 1000, allowWeak: true });
-const config = {
-  network: "regtest" as const,
-  esplora: "http://127.0.0.1:1",
-  proxy: null,
-  lsp: null,
-  priceSource: "",
-};
 let n = 0;
 
 const openHost = async (name = `host-${++n}`) => {
   const pushed: Partial<AllViews>[] = [];
   const db = new WalletDb(name);
-  const host = await WalletHost.open({ db, config, cipher, onViews: (v) => pushed.push(v) });
+  const host = await openOfflineHost(db, { onViews: (v) => pushed.push(v) });
   return { host, db, pushed };
-};
-
-const ok = (a: CommandAnswer) => {
-  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
-  return a.value;
 };
 
 describe("WalletHost", () => {
@@ -47,7 +32,7 @@ describe("WalletHost", () => {
       loaded = r;
     });
     const db = new WalletDb(`host-${++n}`);
-    const host = await WalletHost.open({ db, config, cipher, onViews: () => {}, crdtReady });
+    const host = await openOfflineHost(db, { crdtReady });
     ok(await host.run({ _tag: "CreateWallet" }));
     expect(host.views().wallet.exists).toBe(true);
     expect(host.views().settings.fiat).toBe("USD");

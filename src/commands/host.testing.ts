@@ -13,10 +13,14 @@ import { lightningEngine } from "../engine/lightning/engine";
 import { nwcEngine } from "../engine/nwc/engine";
 import { onchainEngine } from "../engine/onchain/engine";
 import type { WalletDb } from "../events/db";
-import { type CommandAnswer, WalletHost } from "./host";
+import type { Harness } from "../../harness/world";
+import type { Command } from "./command";
+import { WalletHost } from "./host";
 import type { AllViews } from "../projections/live";
 import type { WalletConfig } from "../config";
-import { makeStateCipher } from "./state-cipher";
+import { offlineConfig, ok, testCipher } from "./offline.testing";
+
+export { ok, testCipher };
 
 /** The engines in Node: the global fetch, `ws` sockets, LDK's wasm read from disk. */
 export const nodePlatform: Platform = {
@@ -25,14 +29,29 @@ export const nodePlatform: Platform = {
   loadLdk,
 };
 
-/** A cheap key stretch: these tests are not about the password. */
-export const testCipher = makeStateCipher({ iterations: 1000, allowWeak: true });
+/** Regtest on the world `h`: its Esplora (also the wallet's LSP, over HTTP) and its proxy; no price source. */
+export const worldLspConfig = (h: Harness) =>
+  ({
+    network: "regtest",
+    esplora: h.esploraUrl,
+    priceSource: "",
+    proxy: h.proxyUrl,
+    lsp: h.esploraUrl,
+  }) satisfies WalletConfig;
 
-/** The answer's value, or the error thrown with its tag. */
-export const ok = <T = unknown>(a: CommandAnswer): T => {
-  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
-  return a.value as T;
+/** `openWorldHost`, then a new wallet created on it and its lightning node loaded. */
+export const openNewWorldWallet = async (...args: Parameters<typeof openWorldHost>): Promise<WalletHost> => {
+  const host = await openWorldHost(...args);
+  ok(await host.run({ _tag: "CreateWallet" }));
+  await host.whenLightning();
+  return host;
 };
+
+/** Saves a contact through the host (the owner's form, or one found by search with `fromProfile`): its id. */
+export const addContact = async (
+  host: WalletHost,
+  contact: Omit<Extract<Command, { _tag: "CreateContact" }>, "_tag">,
+): Promise<string> => ok<{ id: string }>(await host.run({ _tag: "CreateContact", ...contact })).id;
 
 export const openWorldHost = (
   db: WalletDb,
@@ -78,11 +97,7 @@ export const startNostrWorld = async (): Promise<NostrTestWorld> => {
     link,
     viaLink: () => [`ws://127.0.0.1:${link.port}/nostr`],
     configOf: (relays) => ({
-      network: "regtest",
-      esplora: "http://127.0.0.1:1",
-      proxy: null,
-      lsp: null,
-      priceSource: "",
+      ...offlineConfig,
       nostr: { relays: [...relays], primal: `${world.base}/primal`, blossom: `${world.base}/blossom` },
     }),
     stop: async () => {

@@ -1,14 +1,15 @@
 import { createServer, type AddressInfo, type Socket } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../harness/until";
 import { DEFAULT_LSP_FEES, lspFeeMsat } from "../../harness/lsp";
 import { type Harness, startHarness } from "../../harness/world";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { WalletDb } from "../events/db";
 import type { WalletHost } from "./host";
-import { ok, openWorldHost } from "./host.testing";
+import { ok, openNewWorldWallet, worldLspConfig } from "./host.testing";
 import type { AllViews } from "../projections/live";
 import type { WalletConfig } from "../config";
+import { stopAfterAll } from "../../harness/stop-after-all";
 
 let h: Harness;
 let config: WalletConfig;
@@ -30,25 +31,14 @@ const paid = async (paymentHash: string) =>
 
 beforeAll(async () => {
   h = await startHarness({ port: 0 });
-  config = {
-    network: "regtest",
-    esplora: h.esploraUrl,
-    priceSource: "",
-    proxy: h.proxyUrl,
-    lsp: h.esploraUrl,
-  };
-  host = await openWorldHost(db, config, (v) => {
+  config = worldLspConfig(h);
+  host = await openNewWorldWallet(db, config, (v) => {
     views = { ...views, ...v };
   });
   views = host.views();
-  ok(await host.run({ _tag: "CreateWallet" }));
-  await host.whenLightning();
 }, 180_000);
 
-afterAll(async () => {
-  await host?.stop();
-  await h?.stop();
-});
+stopAfterAll(() => [host, h]);
 
 describe("receiving over a just-in-time channel from the LSP", () => {
   it("a new wallet with no channel receives 50,000 sats; the LSP keeps its setup fee", async () => {

@@ -5,18 +5,12 @@ import { stamp } from "../events/make";
 import { foldEvents } from "../projections";
 import type { HandlerContext } from "./context";
 import { exportLabels, importLabels } from "./labels";
+import { offlineContext } from "./context.testing";
 
 const contextFor = (
   events = toEvents([{ k: "tx", received: 1000n, sent: 0n, fee: 0n, outgoing: false, label: "salary" }]),
-): HandlerContext => ({
-  states: foldEvents(events),
-  network: "regtest",
-  stamp: { uuid: () => "id", now: () => 1, device: "bb" },
-  keys: { mnemonic: () => Effect.die("no seed in this test") },
-  onchain: null,
-  lightning: null,
-  outside: (effect) => effect,
-});
+): HandlerContext =>
+  offlineContext(foldEvents(events), { stamp: { uuid: () => "id", now: () => 1, device: "bb" } });
 
 describe("BIP-329 labels", () => {
   it("imports labels into the owner's document and exports them joined with the transaction's own", async () => {

@@ -81,6 +81,10 @@ export const lightningHooks = (host: LightningHost): EngineHooks["lightning"] =>
   promisedLspFee: (paymentHash) => host.states().lightning.lspFees.get(paymentHash)?.feeMsat ?? null,
   onChainActivity: () => host.syncSoon(),
   onFailed: (message) => host.failed(message),
+  onStorageWaiting: (waiting) => {
+    if ((host.live().storage_waiting ?? false) !== waiting) host.setLive({ storage_waiting: waiting });
+  },
+  onAlreadyRunning: (remainingSecs) => host.setLive({ lock_remaining_secs: remainingSecs }),
   onStage: (stage: LightningStage) => {
     // A node stopped while it started may still report: only the one starting now is shown.
     if (host.live().lightning === "starting" && !host.lightning()) host.setLive({ lightning_stage: stage });
@@ -102,7 +106,13 @@ export const lightningHooks = (host: LightningHost): EngineHooks["lightning"] =>
 export const lightningLive = (status: EngineStatus, ln: LightningPort | null): Partial<LiveState> => {
   switch (status.state) {
     case "starting":
-      return { lightning: "starting", lightning_stage: "loading", lightning_error: null };
+      return {
+        lightning: "starting",
+        lightning_stage: "loading",
+        lightning_error: null,
+        storage_waiting: false,
+        lock_remaining_secs: null,
+      };
     case "ready":
       return {
         lightning: "ready",
@@ -120,6 +130,7 @@ export const lightningLive = (status: EngineStatus, ln: LightningPort | null): P
       return {
         lightning: "off",
         lightning_stage: null,
+        storage_waiting: false,
         node_id: null,
         online_peers: [],
         usable_channels: [],
@@ -140,6 +151,22 @@ export const whenChannelsBack = async (engines: EngineRunner): Promise<void> => 
     if (!ln || ln.node.channels().length === 0 || usableChannels(ln).length > 0 || Date.now() > end) return;
     await new Promise((r) => setTimeout(r, 250));
   }
+};
+
+/**
+ * Channel opens asked for before the wallet last stopped whose funding never went out (a reload before it):
+ * recorded as interrupted, so the owner is told; nothing was spent. An open whose channel the node has but
+ * the log does not yet is left to its own event.
+ */
+export const reportInterruptedOpens = async (side: HostSide): Promise<void> => {
+  const ln = side.engines.port("lightning");
+  if (!ln) return;
+  const { lightning } = side.states();
+  const unrecorded = ln.node.channels().filter((c) => !lightning.opens.has(c.channelId));
+  const events = [...lightning.requestedOpens]
+    .filter(([, open]) => !unrecorded.some((c) => c.peer === open.peer))
+    .map(([id]) => newEvent("ln.open_interrupted", { request_id: id }));
+  if (events.length > 0) await side.commit(events);
 };
 
 /** The lightning engine's hooks, the node's live state on the screens, and the chain syncs it asks for. */
@@ -166,7 +193,10 @@ export const lightningAttachment = (side: HostSide): Attachment => {
         },
       }),
     status: (name, status) => {
-      if (name === "lightning") side.setLive(lightningLive(status, side.engines.port("lightning")));
+      if (name !== "lightning") return;
+      side.setLive(lightningLive(status, side.engines.port("lightning")));
+      if (status.state === "ready")
+        void side.enqueue(() => reportInterruptedOpens(side)).catch(() => undefined);
     },
     stop: () => {
       if (syncTimer) clearTimeout(syncTimer);

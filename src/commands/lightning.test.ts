@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../harness/until";
 import { type Harness, startHarness } from "../../harness/world";
 import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
 import { deriveViews, foldEvents } from "../projections";
 import { WalletHost } from "./host";
-import { ok, openWorldHost, testCipher } from "./host.testing";
+import { ok, openWorldHost, testCipher, worldLspConfig } from "./host.testing";
 import type { AllViews } from "../projections/live";
 import type { WalletConfig } from "../config";
+import { stopAfterAll } from "../../harness/stop-after-all";
 
 let h: Harness;
 let config: WalletConfig;
@@ -34,20 +35,11 @@ const mine = async (n: number) => {
 
 beforeAll(async () => {
   h = await startHarness({ port: 0 });
-  config = {
-    network: "regtest",
-    esplora: h.esploraUrl,
-    priceSource: "",
-    proxy: h.proxyUrl,
-    lsp: h.esploraUrl,
-  };
+  config = worldLspConfig(h);
   await open();
 }, 180_000);
 
-afterAll(async () => {
-  await host?.stop();
-  await h?.stop();
-});
+stopAfterAll(() => [host, h]);
 
 describe("lightning in the wallet (host, node and local world together)", () => {
   it("opens a channel to the LSP from on-chain funds and shows it once confirmed", async () => {

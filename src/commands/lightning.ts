@@ -8,7 +8,7 @@ import { Effect } from "effect";
 import { lightningDetails } from "../projections/activity";
 import { type NewEvent, newEvent } from "../events/make";
 import type { LightningPort } from "../engine/lightning/live";
-import { FAILURE_TEXT, feeLimitSats, NodeError } from "../engine/lightning/policy";
+import { FAILURE_KEY, FAILURE_TEXT, feeLimitSats, NodeError } from "../engine/lightning/policy";
 import type { PaymentResult, SendStart } from "../engine/lightning/node";
 import { decodeBolt11, networkAccepted } from "../engine/parse";
 import { MAX_ONCHAIN_SATS } from "../engine/onchain/validate";
@@ -150,7 +150,7 @@ export const settlePayment = (r: PaymentResult, amountSats: bigint): PaymentOutc
     return { status: "pending", paymentHash: r.paymentHash, amountSats, feeSats: 0n };
   if (r.reason === "no_balance")
     throw new InsufficientFunds({ message: FAILURE_TEXT.no_balance, key: "send.error_low_balance" });
-  throw new PaymentFailed({ message: FAILURE_TEXT[r.reason] });
+  throw new PaymentFailed({ message: FAILURE_TEXT[r.reason], key: FAILURE_KEY[r.reason] });
 };
 
 const started = (

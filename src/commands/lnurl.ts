@@ -54,43 +54,36 @@ const lnurlCall = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
 
 /** What the screens see of an offer: whole sats, no callbacks or challenges. */
 export const offerOf = (p: LnurlParams): LnurlOffer => {
+  const base = { tag: p.tag, domain: p.domain, action: null, fingerprint: fingerprintOf(p) };
   if (p.tag === "payRequest") {
     const r = payRangeSats(p);
     return {
-      tag: "payRequest",
-      domain: p.domain,
+      ...base,
       minSats: r.min,
       maxSats: r.max,
       description: p.description,
       commentAllowed: p.commentAllowed,
-      action: null,
-      fingerprint: fingerprintOf(p),
       allowsNostr: p.nostrPubkey !== null,
     };
   }
   if (p.tag === "withdrawRequest") {
     const r = withdrawRangeSats(p);
     return {
-      tag: "withdrawRequest",
-      domain: p.domain,
+      ...base,
       minSats: r.min,
       maxSats: r.max,
       description: p.defaultDescription,
       commentAllowed: 0,
-      action: null,
-      fingerprint: fingerprintOf(p),
       allowsNostr: false,
     };
   }
   return {
-    tag: "login",
-    domain: p.domain,
+    ...base,
     minSats: 0n,
     maxSats: 0n,
     description: "",
     commentAllowed: 0,
     action: p.action,
-    fingerprint: fingerprintOf(p),
     allowsNostr: false,
   };
 };

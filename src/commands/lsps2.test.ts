@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LSPS_TOKEN } from "../../harness/lsps2";
 import { until } from "../../harness/until";
 import { type Harness, startHarness } from "../../harness/world";
@@ -6,9 +6,10 @@ import { DEFAULT_SERVERS } from "../config";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { WalletDb } from "../events/db";
 import type { WalletHost } from "./host";
-import { ok, openWorldHost } from "./host.testing";
+import { ok, openNewWorldWallet, worldLspConfig } from "./host.testing";
 import type { AllViews } from "../projections/live";
 import type { WalletConfig } from "../config";
+import { stopAfterAll } from "../../harness/stop-after-all";
 
 let h: Harness;
 let config: WalletConfig;
@@ -34,32 +35,25 @@ beforeAll(async () => {
   h = await startHarness({ port: 0 });
   // The wallet's lightning service is the world's LSPS2 LSP, over the lightning connection only.
   config = {
-    network: "regtest",
-    esplora: h.esploraUrl,
-    priceSource: "",
-    proxy: h.proxyUrl,
+    ...worldLspConfig(h),
     lsp: null,
     servers: {
       ...DEFAULT_SERVERS.regtest,
       esplora: h.esploraUrl,
       proxy: h.proxyUrl,
       lsp: "",
+      storage: "",
       lsps_connection_string: h.lsps2.connectionString,
       lsps_token: DEFAULT_LSPS_TOKEN,
     },
   };
-  host = await openWorldHost(db, config, (v) => {
+  host = await openNewWorldWallet(db, config, (v) => {
     views = { ...views, ...v };
   });
   views = host.views();
-  ok(await host.run({ _tag: "CreateWallet" }));
-  await host.whenLightning();
 }, 180_000);
 
-afterAll(async () => {
-  await host?.stop();
-  await h?.stop();
-});
+stopAfterAll(() => [host, h]);
 
 describe("receiving over a just-in-time channel from an LSPS2 LSP", () => {
   it("shows the setup fee, then the wallet's own invoice through the LSP; what arrives is the amount less the fee", async () => {

@@ -7,29 +7,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { rootKey } from "../engine/keys/mnemonic";
 import { WalletDb } from "../events/db";
 import { KV } from "../events/storage-keys";
-import type { CommandAnswer } from "./host";
-import { WalletHost } from "./host";
-import { makeStateCipher } from "./state-cipher";
+import { ok, openOfflineHost, setFirstPassword } from "./offline.testing";
 
 /**
  * With a password set, nothing secret may be readable from this device's storage or from any file the
  * wallet writes: every value of every IndexedDB table is read raw, along with each export.
  */
 
-const cipher = makeStateCipher({ iterations: 1000, allowWeak: true });
-const config = {
-  network: "regtest" as const,
-  esplora: "http://127.0.0.1:1",
-  priceSource: "",
-  proxy: null,
-  lsp: null,
-};
 const TESTNET = { private: 0x04358394, public: 0x043587cf };
-
-const ok = (a: CommandAnswer) => {
-  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
-  return a.value;
-};
 
 const wif = (key: Uint8Array, prefix: number) =>
   base58check(sha256).encode(new Uint8Array([prefix, ...key, 0x01]));
@@ -64,7 +49,7 @@ let derived: {
 
 beforeAll(async () => {
   const db = new WalletDb("no-plaintext-secrets");
-  const host = await WalletHost.open({ db, config, cipher, onViews: () => undefined });
+  const host = await openOfflineHost(db);
   ok(await host.run({ _tag: "CreateWallet" }));
   ({ words } = ok(await host.run({ _tag: "ShowSeed" })) as { words: string[] });
   const mnemonic = words.join(" ");
@@ -113,14 +98,7 @@ beforeAll(async () => {
     },
   ]);
 
-  ok(
-    await host.run({
-      _tag: "ChangePassword",
-      existing: "",
-      password: "a long password",
-      confirm: "a long password",
-    }),
-  );
+  await setFirstPassword(host, "a long password");
   dump = await rawDump(db);
   const state = ok(await host.run({ _tag: "ExportState", password: "file password" })) as { json: string };
   const labels = ok(await host.run({ _tag: "ExportLabels" })) as { jsonl: string };

@@ -22,7 +22,8 @@ import type { States } from "../projections";
 export const nostrFollowUps = (command: Command, result: unknown, states: States): Command[] => {
   if (command._tag === "ImportNsec") {
     const { contacts } = result as ResultOf<"ImportNsec">;
-    return contacts.map((c) => ({ _tag: "CreateContact", ...c, fromProfile: true }) as Command);
+    // All of them in one command: one change of the owner's document, followed already (they come from the list).
+    return contacts.length > 0 ? [{ _tag: "ImportContacts", contacts }] : [];
   }
   if (command._tag === "CreateContact" && command.fromProfile && command.npub !== "") {
     // A contact brought in from (or already kept and found in) the imported follow list is followed.

@@ -4,8 +4,8 @@
  * the profile view, and still does after a reload. The deletion goes out through nostr-tools' own client.
  */
 import { finalizeEvent } from "nostr-tools/pure";
-import { Relay, useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { nodeWebSocket } from "../../harness/pipes";
 import { serveNostr } from "../../harness/nostr/standalone";
@@ -18,6 +18,9 @@ import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
 import { WalletHost } from "./host";
 import { ok, testCipher } from "./host.testing";
+import { offlineConfig } from "./offline.testing";
+import { stopAfterAll } from "../../harness/stop-after-all";
+import { publishFromOutside } from "../../harness/nostr/outside";
 
 relayWebSocket(WebSocket);
 
@@ -31,17 +34,11 @@ let world: { nostr: NostrWorld; base: string; stop: () => Promise<void> };
 beforeAll(async () => {
   world = await serveNostr();
 });
-afterAll(async () => {
-  await world.stop();
-});
+stopAfterAll(() => [world]);
 
 const openHost = (db: WalletDb) => {
   const config: WalletConfig = {
-    network: "regtest",
-    esplora: "http://127.0.0.1:1",
-    proxy: null,
-    lsp: null,
-    priceSource: "",
+    ...offlineConfig,
     nostr: {
       relays: [world.nostr.relayUrl],
       primal: `${world.base}/primal`,
@@ -75,12 +72,7 @@ describe("a profile edit every relay refuses for good", () => {
         },
         sk,
       );
-      const outside = await Relay.connect(world.nostr.relayUrl);
-      try {
-        await outside.publish(deletion);
-      } finally {
-        outside.close();
-      }
+      await publishFromOutside(world.nostr.relayUrl, deletion);
 
       ok(await host.run({ _tag: "SetupNewProfile", name: "Refused Rita", imageUrl: null }));
       await vi.waitFor(() => expect(host.views().profile.failed.count).toBe(1), {

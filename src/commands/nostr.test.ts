@@ -5,7 +5,7 @@
  */
 import { SimplePool, useWebSocketImplementation as setPoolSocket } from "nostr-tools/pool";
 import { verifyEvent } from "nostr-tools/pure";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { SEEDED } from "../../harness/nostr/people";
 import { npubOf, parseNpub, pubkeyOf, seedSecretKey } from "../engine/nostr/keys";
@@ -14,19 +14,13 @@ import { readEvents, readKv } from "../events/log";
 import { KV } from "../events/storage-keys";
 import { isSealed } from "./at-rest";
 import type { WalletHost } from "./host";
-import { type NostrTestWorld, ok, openNostrHost, startNostrWorld } from "./host.testing";
+import { ok, openNostrHost } from "./host.testing";
+import { nostrWorldForTests } from "./nostr-world.testing";
 
 setPoolSocket(WebSocket);
 
-let world: NostrTestWorld;
+const world = nostrWorldForTests();
 let n = 0;
-
-beforeAll(async () => {
-  world = await startNostrWorld();
-});
-afterAll(async () => {
-  await world.stop();
-});
 
 const configOf = (relays: string[]) => world.configOf(relays);
 const viaLink = () => world.viaLink();

@@ -19,7 +19,7 @@ import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
 import type { WalletHost } from "./host";
 import { ok } from "./host.testing";
-import { nwcUri, walletWithChannel, type WorldWallet } from "./nwc.testing";
+import { nwcUri, walletWithChannel, type WorldWallet, createConnection } from "./nwc.testing";
 
 // Node 20 has no global WebSocket; the SDK's relay connections use it.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -39,10 +39,8 @@ const paymentsTo = async (hash: string) =>
   (await readEvents(db)).filter((e) => e.type === "ln.payment_started" && e.payload.payment_hash === hash)
     .length;
 
-const connection = async (name: string, budgetSats: bigint): Promise<number> =>
-  ok<{ index: number }>(
-    await host.run({ _tag: "CreateNwcProfile", name, budgetSats, period: 0, requireApproval: false }),
-  ).index;
+const connection = (name: string, budgetSats: bigint): Promise<number> =>
+  createConnection(host, name, budgetSats);
 
 /** The app of `uri` signs a pay_invoice dated `createdAt` (unix seconds) and listens for its answers. */
 const crafted = (uri: string, bolt11: string, createdAt: number) => {

@@ -21,17 +21,23 @@ import { ALREADY_PAID, alreadyPaid, feeLimitMsatOf, place } from "./nwc-budget";
 import { type Desk, nextCommit, type PaymentPart, profileOf, recordAnswer, type Turn } from "./nwc-turn";
 
 /**
- * pay_invoice and multi_pay_invoice: each invoice checked, then placed (paid, held or over budget); with
- * `ask`, every payment waits for the owner whatever the connection's settings.
+ * How a payment request of connection `profile` is decided (`t` answers it); with `ask`, it waits for the
+ * owner whatever the connection's settings.
  */
-export const decideInvoices = (
+type DecidePayment = (
   desk: Desk,
   t: Turn,
   s: States,
   profile: NwcProfileRecord,
   now: number,
   ask: boolean,
-): void => {
+) => void;
+
+/**
+ * pay_invoice and multi_pay_invoice: each invoice checked, then placed (paid, held or over budget); with
+ * `ask`, every payment waits for the owner whatever the connection's settings.
+ */
+export const decideInvoices: DecidePayment = (desk, t, s, profile, now, ask) => {
   const { r } = t;
   const multi = r.method === "multi_pay_invoice";
   const list = multi
@@ -107,14 +113,7 @@ export const decideInvoices = (
 };
 
 /** pay_keysend: checked, then paid now or refused (a keysend cannot wait for the owner). */
-export const decideKeysend = (
-  desk: Desk,
-  t: Turn,
-  s: States,
-  profile: NwcProfileRecord,
-  now: number,
-  ask: boolean,
-): void => {
+export const decideKeysend: DecidePayment = (desk, t, s, profile, now, ask) => {
   const { r } = t;
   const p = paramsOf(PayKeysendParams, r.params);
   const pubkey = p?.pubkey.trim().toLowerCase() ?? "";

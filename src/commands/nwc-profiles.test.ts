@@ -3,16 +3,7 @@ import { describe, expect, it } from "vitest";
 import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
 import { deriveViews, foldEvents } from "../projections";
-import { WalletHost } from "./host";
-import { ok, testCipher } from "./host.testing";
-
-const config = {
-  network: "regtest" as const,
-  esplora: "http://127.0.0.1:1",
-  proxy: null,
-  lsp: null,
-  priceSource: "",
-};
+import { ok, openOfflineHost } from "./offline.testing";
 
 const NWA =
   "nostr+walletauth://b889ff5b1513b641e2a139f661a661364979c5beee91842f8f0ef42ab558e9d4?relay=wss%3A%2F%2Frelay.example&request_methods=pay_invoice&name=Kiosk&max_amount=5000&budget_renewal=monthly";
@@ -20,7 +11,7 @@ const NWA =
 describe("wallet-connect connections", () => {
   it("keeps the form's rules, locks the name and a fixed budget, and never gives a deleted index again", async () => {
     const db = new WalletDb("nwc-profiles");
-    const host = await WalletHost.open({ db, config, cipher: testCipher, onViews: () => {} });
+    const host = await openOfflineHost(db);
     ok(await host.run({ _tag: "CreateWallet" }));
     const form = { name: "Shop", budgetSats: 10_000n, period: 2, requireApproval: false };
     expect(await host.run({ _tag: "CreateNwcProfile", ...form, name: "" })).toMatchObject({

@@ -20,7 +20,7 @@ import { appendEvents, readEvents } from "../events/log";
 import { deriveViews, foldEvents } from "../projections";
 import type { WalletHost } from "./host";
 import { ok } from "./host.testing";
-import { nwcUri, walletWithChannel, type WorldWallet } from "./nwc.testing";
+import { nwcUri, walletWithChannel, type WorldWallet, createConnection } from "./nwc.testing";
 import { initCrdtNode } from "../crdt/node";
 
 // Node 20 has no global WebSocket; the SDK's relay connections use it.
@@ -94,15 +94,7 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
       requireApproval: false,
     });
     expect(zero).toMatchObject({ ok: false, error: { key: "error_budget_zero" } });
-    const { index } = ok<{ index: number }>(
-      await host.run({
-        _tag: "CreateNwcProfile",
-        name: "Shop",
-        budgetSats: 10_000n,
-        period: 0,
-        requireApproval: false,
-      }),
-    );
+    const index = await createConnection(host, "Shop", 10_000n);
     expect(index).toBe(1000);
     shop = await connect(index);
   }, 60_000);

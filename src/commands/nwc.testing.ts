@@ -16,15 +16,11 @@ import { onchainEngine } from "../engine/onchain/engine";
 import type { WalletDb } from "../events/db";
 import type { AllViews } from "../projections/live";
 import { WalletHost } from "./host";
-import { nodePlatform, ok, testCipher } from "./host.testing";
+import { nodePlatform, ok, testCipher, worldLspConfig } from "./host.testing";
 
 /** The wallet's settings for the world `h`: its Esplora, proxy, LSP and relay (nostr on the same relay). */
 export const worldConfig = (h: Harness): WalletConfig => ({
-  network: "regtest",
-  esplora: h.esploraUrl,
-  priceSource: "",
-  proxy: h.proxyUrl,
-  lsp: h.esploraUrl,
+  ...worldLspConfig(h),
   nwcRelay: h.nostr.relayUrl,
   nostr: { relays: [h.nostr.relayUrl], primal: "", blossom: "" },
 });
@@ -139,6 +135,12 @@ export const walletWithChannel = async (
   await openChannel(h, w, opts);
   return w;
 };
+
+/** Creates a connection the owner made, paying on its own up to `budgetSats` a day; its index. */
+export const createConnection = async (host: WalletHost, name: string, budgetSats: bigint): Promise<number> =>
+  ok<{ index: number }>(
+    await host.run({ _tag: "CreateNwcProfile", name, budgetSats, period: 0, requireApproval: false }),
+  ).index;
 
 /** The wallet-connect URI of connection `index`, once the wallet's service runs. */
 export const nwcUri = async (host: WalletHost, index: number): Promise<string> => {

@@ -54,6 +54,29 @@ const saved = (ctx: HandlerContext, edit: Parameters<typeof makeChange>[2]) => {
   return change ? [newEvent("crdt.change", { change })] : [];
 };
 
+/** Saves a new connection at `index`; the answer is its index. */
+const savedNew = (ctx: HandlerContext, index: number, record: NwcProfileRecord) =>
+  Effect.succeed(
+    outcome(
+      { index },
+      saved(ctx, (d) => {
+        d.nwc[String(index)] = record;
+      }),
+    ),
+  );
+
+/** Saves `edit` of the connection at `index` (nothing when it is gone); the answer is null. */
+const savedEdit = (ctx: HandlerContext, index: number, edit: (p: NwcProfileRecord) => void) =>
+  Effect.succeed(
+    outcome(
+      null,
+      saved(ctx, (d) => {
+        const p = d.nwc[String(index)];
+        if (p) edit(p);
+      }),
+    ),
+  );
+
 const profileRecord = (
   index: number,
   f: { name: string; budgetSats: bigint; period: BudgetPeriod; requireApproval: boolean },
@@ -79,14 +102,7 @@ export const createNwcProfile: Handler<"CreateNwcProfile"> = (cmd, ctx) => {
   if (problem) return Effect.fail(problem);
   const index = nextIndex(ctx);
   const record = profileRecord(index, { ...cmd, period: cmd.period as BudgetPeriod }, {}, ctx.stamp.now());
-  return Effect.succeed(
-    outcome(
-      { index },
-      saved(ctx, (d) => {
-        d.nwc[String(index)] = record;
-      }),
-    ),
-  );
+  return savedNew(ctx, index, record);
 };
 
 export const editNwcProfile: Handler<"EditNwcProfile"> = (cmd, ctx) => {
@@ -102,34 +118,20 @@ export const editNwcProfile: Handler<"EditNwcProfile"> = (cmd, ctx) => {
     requireApproval: cmd.requireApproval,
   });
   if (problem) return Effect.fail(problem);
-  return Effect.succeed(
-    outcome(
-      null,
-      saved(ctx, (d) => {
-        const p = d.nwc[String(cmd.index)];
-        if (!p) return;
-        p.require_approval = cmd.requireApproval;
-        p.budget_sats = budgetSats.toString();
-        p.budget_period = period as BudgetPeriod;
-        p.enabled = cmd.enabled;
-      }),
-    ),
-  );
+  return savedEdit(ctx, cmd.index, (p) => {
+    p.require_approval = cmd.requireApproval;
+    p.budget_sats = budgetSats.toString();
+    p.budget_period = period as BudgetPeriod;
+    p.enabled = cmd.enabled;
+  });
 };
 
 export const deleteNwcProfile: Handler<"DeleteNwcProfile"> = (cmd, ctx) => {
   if (!nwcProfileOf(docOf(ctx), cmd.index)) return Effect.fail(noProfile());
-  return Effect.succeed(
-    outcome(
-      null,
-      saved(ctx, (d) => {
-        const p = d.nwc[String(cmd.index)];
-        if (!p) return;
-        p.deleted = true;
-        p.enabled = false;
-      }),
-    ),
-  );
+  return savedEdit(ctx, cmd.index, (p) => {
+    p.deleted = true;
+    p.enabled = false;
+  });
 };
 
 /** What an authorization request asks, for the create-from-request form (its budget may be fixed). */
@@ -170,14 +172,7 @@ export const approveWalletAuth: Handler<"ApproveWalletAuth"> = (cmd, ctx) => {
     { app_pubkey: req.appPubkey, label: req.name, budget_fixed: req.budget !== null },
     ctx.stamp.now(),
   );
-  return Effect.succeed(
-    outcome(
-      { index },
-      saved(ctx, (d) => {
-        d.nwc[String(index)] = record;
-      }),
-    ),
-  );
+  return savedNew(ctx, index, record);
 };
 
 export const nwcHandlers = {

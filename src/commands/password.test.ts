@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { WalletDb } from "../events/db";
 import { KV } from "../events/storage-keys";
-import type { CommandAnswer } from "./host";
 import type { Engine, Platform } from "../engine/engine";
 import { lightningEngine } from "../engine/lightning/engine";
-import { WalletHost } from "./host";
-import { makeStateCipher } from "./state-cipher";
+import { ok, openOfflineHost } from "./offline.testing";
 
 /** These tests start no engine for real: anything that reaches the platform is a mistake. */
 const unusedPlatform: Platform = {
@@ -16,24 +14,11 @@ const unusedPlatform: Platform = {
   loadLdk: () => Promise.reject(new Error("no LDK in this test")),
 };
 
-const cipher = makeStateCipher({ iterations: 1000, allowWeak: true });
 const kdf = { iterations: 1000, allowWeak: true };
-const config = {
-  network: "regtest" as const,
-  esplora: "http://127.0.0.1:1",
-  priceSource: "",
-  proxy: null,
-  lsp: null,
-};
 let n = 0;
 
 const openHost = (db: WalletDb, extra: { onUnlocked?: () => void } = {}) =>
-  WalletHost.open({ db, config, cipher, kdf, onViews: () => undefined, ...extra });
-
-const ok = (a: CommandAnswer) => {
-  if (!a.ok) throw new Error(`${a.error._tag}: ${a.error.message}`);
-  return a.value;
-};
+  openOfflineHost(db, { kdf, ...extra });
 
 const backedUpWallet = async () => {
   const db = new WalletDb(`password-${++n}`);
@@ -161,14 +146,7 @@ describe("password at rest", () => {
       "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about".split(
         " ",
       );
-    const again = await WalletHost.open({
-      db,
-      config,
-      cipher,
-      kdf,
-      onViews: () => undefined,
-      onUnlocked: () => unlocked++,
-    });
+    const again = await openHost(db, { onUnlocked: () => unlocked++ });
     expect(locked.locked && again.locked).toBe(true);
     ok(await again.run({ _tag: "RestoreWallet", words, replace: true }));
     expect(again.locked).toBe(false);
@@ -224,7 +202,7 @@ describe("password at rest", () => {
       },
     };
     const engines = { list: [recording], platform: unusedPlatform };
-    const locked = await WalletHost.open({ db, config, cipher, kdf, onViews: () => undefined, engines });
+    const locked = await openOfflineHost(db, { kdf, engines });
     await new Promise((r) => setTimeout(r, 10));
     expect(started).toHaveLength(0);
     ok(await locked.run({ _tag: "Unlock", password: "pw" }));
@@ -233,7 +211,7 @@ describe("password at rest", () => {
     expect(locked.safeMode).toBe(false);
 
     ok(await locked.run({ _tag: "SetSafeMode", enabled: true }));
-    const safe = await WalletHost.open({ db, config, cipher, kdf, onViews: () => undefined, engines });
+    const safe = await openOfflineHost(db, { kdf, engines });
     expect(safe.safeMode).toBe(true);
     ok(await safe.run({ _tag: "Unlock", password: "pw" }));
     await new Promise((r) => setTimeout(r, 10));

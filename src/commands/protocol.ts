@@ -17,7 +17,9 @@ export type LoadStage = (typeof LOAD_STAGES)[number];
 export type ToWorker =
   | { readonly kind: "start"; readonly config: WalletConfig }
   | { readonly kind: "command"; readonly id: number; readonly command: Command }
-  | { readonly kind: "stop" };
+  | { readonly kind: "stop" }
+  /** Home is drawn with the worker's views and the browser went idle: background work may begin. */
+  | { readonly kind: "home_shown" };
 
 export type FromWorker =
   | { readonly kind: "stage"; readonly stage: LoadStage }

@@ -4,32 +4,13 @@ import { newEvent, stamp } from "../events/make";
 import { foldEvents } from "../projections";
 import type { HandlerContext } from "./context";
 import { federationResyncProgress, resyncFederation } from "./resync";
+import { failure, fixedStamp, offlineContext } from "./context.testing";
+import { joinedCashu } from "../events/events.testing";
 
-const stampWith = { uuid: () => "id", now: () => 1_000, device: "d" };
 const mint = "http://127.0.0.1:1/cashu";
-const joined = newEvent("ecash.joined", {
-  mint,
-  kind: "cashu",
-  name: "Mint",
-  welcome: "",
-  expires_at: null,
-  invite: mint,
-});
-const ctxWith = (events: ReturnType<typeof newEvent>[]): HandlerContext => ({
-  states: foldEvents(stamp(events, stampWith)),
-  network: "regtest",
-  stamp: stampWith,
-  keys: { mnemonic: () => Effect.die("no seed here") },
-  onchain: null,
-  lightning: null,
-  ecash: null,
-  outside: (effect) => effect,
-});
-const failure = async (e: Effect.Effect<unknown, { message: string; key?: string }>) => {
-  const r = await Effect.runPromise(Effect.result(e));
-  if (r._tag !== "Failure") throw new Error("expected a failure");
-  return r.failure;
-};
+const joined = joinedCashu(mint, "Mint");
+const ctxWith = (events: ReturnType<typeof newEvent>[]): HandlerContext =>
+  offlineContext(foldEvents(stamp(events, fixedStamp)), { ecash: null });
 
 describe("federation resync", () => {
   it("is refused outside safe mode, and for a custodian the owner did not join", async () => {

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { newEvent, stamp } from "../events/make";
 import { foldEvents } from "../projections";
 import { impossibleHoldings } from "./state-bounds";
+import { joinedCashu } from "../events/events.testing";
 
 let i = 0;
 const stampWith = { uuid: () => `e${++i}`, now: () => 1_000 + i, device: "d" };
-const joined = (mint: string) =>
-  newEvent("ecash.joined", { mint, kind: "cashu", name: "m", welcome: "", expires_at: null, invite: mint });
+const joined = (mint: string) => joinedCashu(mint, "m");
 const received = (mint: string, amount: bigint) =>
   newEvent("ecash.received", {
     op: `op${++i}`,

@@ -4,7 +4,8 @@ import type { Doc } from "../crdt/doc";
 import { saveDoc } from "../crdt/doc";
 import type { KvRow, StoredEvent, WalletDb } from "../events/db";
 import { appendChecked, clearLog, logTables, readEvents } from "../events/log";
-import { KV } from "../events/storage-keys";
+import { KV, STORAGE_BLOB_PREFIX } from "../events/storage-keys";
+import { VERSIONS_KEY } from "../engine/storage/mirrored-store";
 import { isEcashBlob, mergeBlob } from "../engine/ecash/cashu/state";
 import { LN_PREFIX, MONITOR_PREFIX } from "../engine/lightning/store";
 import { NETWORKS, type Network, type WalletEvent } from "../events/types";
@@ -65,8 +66,15 @@ export interface AtRest {
 
 const plainAtRest: AtRest = { open: async (r) => [...r], seal: async (r) => [...r], keep: [] };
 
-/** Entries of this device only, never carried in a file. */
-const LOCAL_ONLY: readonly string[] = [KV.device, KV.vault];
+/**
+ * Entries of this device only, never carried in a file: its id, the password's vault, its record of the
+ * storage server, and the routing graph's cache (megabytes, rebuilt from gossip).
+ */
+const localOnly = (key: string): boolean =>
+  key === KV.device ||
+  key === KV.vault ||
+  key.startsWith(STORAGE_BLOB_PREFIX) ||
+  key.startsWith(`${LN_PREFIX}gossip/`);
 
 /** Engine blobs are bytes; JSON carries them as `{ $bytes: base64 }`. */
 const toJsonValue = (value: unknown): unknown =>
@@ -114,7 +122,7 @@ export const exportState = (
       })),
     );
     // Secrets travel opened inside the file's own envelope, so the file needs only its password.
-    const rows = yield* tryCipher(() => atRest.open(kv.filter((r) => !LOCAL_ONLY.includes(r.key))));
+    const rows = yield* tryCipher(() => atRest.open(kv.filter((r) => !localOnly(r.key))));
     const contents: StateContents = {
       walletId,
       events: events.map(({ seq: _seq, ...e }) => e as WalletEvent),
@@ -220,17 +228,9 @@ const checkContents = (
  * before the single transaction that writes, so a refused file changes nothing.
  */
 export const importState = (
-  db: WalletDb,
-  text: string,
-  password: string | undefined,
-  network: Network,
-  currentWalletId: string | null,
-  cipher: StateCipher,
-  atRest: AtRest = plainAtRest,
+  ...args: Parameters<typeof importStateEvents>
 ): Effect.Effect<{ imported: number }, WalletError> =>
-  importStateEvents(db, text, password, network, currentWalletId, cipher, atRest).pipe(
-    Effect.map(({ imported }) => ({ imported })),
-  );
+  importStateEvents(...args).pipe(Effect.map(({ imported }) => ({ imported })));
 
 /**
  * `importState`, answering also what the log became: the file's whole log when it replaced the wallet, or
@@ -279,7 +279,7 @@ export const importStateEvents = (
     // The file's lightning state comes in only where this device has no channels of its own.
     const takeLightning = fileLightning && !deviceChannels;
     const plain = contents.kv
-      .filter((r) => !LOCAL_ONLY.includes(r.key))
+      .filter((r) => !localOnly(r.key))
       .map((r) => ({ key: r.key, value: fromJsonValue(r.value) }));
     // Ecash held at the same mint on both devices: the proof sets are merged, not one kept.
     const merged = merge ? yield* tryCipher(() => mergeEcash(db, plain, atRest)) : new Set<string>();
@@ -301,7 +301,8 @@ export const importStateEvents = (
         if (takeLightning) {
           // All of it or none: a manager and its monitors only make sense together.
           const own = (await db.kv.where("key").startsWith(LN_PREFIX).primaryKeys()) as string[];
-          await db.kv.bulkDelete(own);
+          // With them goes this device's record of the versions it stored: the next start reconciles anew.
+          await db.kv.bulkDelete([...own, VERSIONS_KEY]);
         }
         for (const row of rows) {
           if (row.key.startsWith(LN_PREFIX)) {

@@ -17,19 +17,22 @@ import type { NostrWorld } from "../../harness/nostr/world";
 import { readEvents } from "../events/log";
 import { foldEvents } from "../projections";
 import { npubEncode } from "nostr-tools/nip19";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { base64, bech32, utf8 } from "@scure/base";
 import type { FriendZap } from "../projections/zaps";
 import * as nip04 from "nostr-tools/nip04";
 import { seedSecretKey } from "../engine/nostr/keys";
 import { openPrivateZap, privateZapKey } from "../engine/nostr/zap-request";
 import { signInvoice } from "../../harness/bolt11-sign";
-import { type LnurlService, startLnurlService } from "../../harness/lnurl";
+import { type LnurlService, startZapService } from "../../harness/lnurl";
 import type { WalletConfig } from "../config";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { WalletDb } from "../events/db";
 import type { LnurlOffer } from "./command";
-import { ok, openNostrHost } from "./host.testing";
+import { ok, openNostrHost, addContact } from "./host.testing";
+import { offlineConfig } from "./offline.testing";
+import { stopAfterAll } from "../../harness/stop-after-all";
+import { someone } from "../../harness/nostr/people";
 
 const serviceKey = generateSecretKey();
 const receipts: VerifiedEvent[] = [];
@@ -38,31 +41,16 @@ let service: LnurlService;
 let world: { nostr: NostrWorld; base: string; stop: () => Promise<void> };
 beforeAll(async () => {
   world = await serveNostr();
-  service = await startLnurlService({
-    createInvoice: async (msat, descriptionHash) => signInvoice({ msat, descriptionHash }),
-    payInvoice: async () => undefined,
-    zaps: {
-      secret: serviceKey,
-      whenPaid: (hash) => new Promise<void>((resolve) => paid.set(hash, resolve)),
-      publish: (r) => {
-        receipts.push(r);
-        world.nostr.relay.publish(r);
-      },
-    },
+  service = await startZapService(serviceKey, paid, (r) => {
+    receipts.push(r);
+    world.nostr.relay.publish(r);
   });
 });
-afterAll(async () => {
-  await service.stop();
-  await world.stop();
-});
+stopAfterAll(() => [service, world]);
 
 const openHost = (db: WalletDb, primal = "") =>
   openNostrHost(db, {
-    network: "regtest",
-    esplora: "http://127.0.0.1:1",
-    proxy: null,
-    lsp: null,
-    priceSource: "",
+    ...offlineConfig,
     nostr: { relays: [world.nostr.relayUrl], primal, blossom: "" },
   } satisfies WalletConfig);
 
@@ -79,17 +67,12 @@ describe("zaps to a contact", () => {
     const host = await openHost(db);
     try {
       ok(await host.run({ _tag: "CreateWallet" }));
-      const contactId = ok<{ id: string }>(
-        await host.run({
-          _tag: "CreateContact",
-          name: "Friend",
-          npub: npubEncode(friend),
-          ln_address: address,
-        }),
-      ).id;
-      const noNpub = ok<{ id: string }>(
-        await host.run({ _tag: "CreateContact", name: "Plain", npub: "", ln_address: address }),
-      ).id;
+      const contactId = await addContact(host, {
+        name: "Friend",
+        npub: npubEncode(friend),
+        ln_address: address,
+      });
+      const noNpub = await addContact(host, { name: "Plain", npub: "", ln_address: address });
       const offer = ok<LnurlOffer>(await host.run({ _tag: "DecodeLnurl", lnurl: url }));
       expect(offer.allowsNostr).toBe(true);
 
@@ -181,8 +164,7 @@ describe("zaps to a contact", () => {
   }, 60_000);
 
   it("makes private and anonymous zap requests an outside client validates, and their receipts match", async () => {
-    const friendSecret = generateSecretKey();
-    const friend = getPublicKey(friendSecret);
+    const { secret: friendSecret, pubkey: friend } = someone();
     const { url, address } = service.addPay({
       name: "quiet",
       minSendable: 1_000n,
@@ -196,14 +178,11 @@ describe("zaps to a contact", () => {
       const { words } = ok<{ words: string[] }>(await host.run({ _tag: "ShowSeed" }));
       const walletSecret = seedSecretKey(words.join(" "));
       const wallet = getPublicKey(walletSecret);
-      const contactId = ok<{ id: string }>(
-        await host.run({
-          _tag: "CreateContact",
-          name: "Quiet",
-          npub: npubEncode(friend),
-          ln_address: address,
-        }),
-      ).id;
+      const contactId = await addContact(host, {
+        name: "Quiet",
+        npub: npubEncode(friend),
+        ln_address: address,
+      });
       const offer = ok<LnurlOffer>(await host.run({ _tag: "DecodeLnurl", lnurl: url }));
       const zap = async (privacy: "Private" | "Anonymous", amountSats: bigint, comment: string) =>
         ok<{ bolt11: string; zapRequest: string | null }>(
@@ -285,14 +264,11 @@ describe("zaps to a contact", () => {
     const host = await openHost(db);
     try {
       ok(await host.run({ _tag: "CreateWallet" }));
-      const contactId = ok<{ id: string }>(
-        await host.run({
-          _tag: "CreateContact",
-          name: "Held",
-          npub: npubEncode(getPublicKey(generateSecretKey())),
-          ln_address: "held@zeuspay.com",
-        }),
-      ).id;
+      const contactId = await addContact(host, {
+        name: "Held",
+        npub: npubEncode(getPublicKey(generateSecretKey())),
+        ln_address: "held@zeuspay.com",
+      });
       const ask = (zap: { contactId: string } | null) =>
         host.run({
           _tag: "LnurlPayInvoice",
@@ -319,10 +295,8 @@ describe("zaps to a contact", () => {
   }, 90_000);
 
   it("the friends tab's rows open the chat of a saved contact, and name someone newly found for the owner to add", async () => {
-    const friendSecret = generateSecretKey();
-    const friend = getPublicKey(friendSecret);
-    const strangerSecret = generateSecretKey();
-    const stranger = getPublicKey(strangerSecret);
+    const { secret: friendSecret, pubkey: friend } = someone();
+    const { secret: strangerSecret, pubkey: stranger } = someone();
     // Two zaps made and received by outside clients (nostr-tools), their receipts on the world's relay.
     const zapOf = (sender: Uint8Array, to: string, at: number) => {
       const request = JSON.stringify(
@@ -344,8 +318,7 @@ describe("zaps to a contact", () => {
     };
     const now = Math.floor(Date.now() / 1000);
     // Both recipients are paid at the service, which signs their receipts (their profiles say where).
-    const zappedSecret = generateSecretKey();
-    const zapped = getPublicKey(zappedSecret);
+    const { secret: zappedSecret, pubkey: zapped } = someone();
     for (const [i, who] of [friendSecret, zappedSecret].entries()) {
       const { address } = service.addPay({
         name: `rcpt${i}`,
@@ -367,15 +340,12 @@ describe("zaps to a contact", () => {
     const host = await openHost(db, `${world.base}/primal`);
     try {
       ok(await host.run({ _tag: "CreateWallet" }));
-      const friendId = ok<{ id: string }>(
-        await host.run({
-          _tag: "CreateContact",
-          name: "Friend",
-          npub: npubEncode(friend),
-          ln_address: "",
-          fromProfile: true,
-        }),
-      ).id;
+      const friendId = await addContact(host, {
+        name: "Friend",
+        npub: npubEncode(friend),
+        ln_address: "",
+        fromProfile: true,
+      });
       ok(await host.run({ _tag: "SetFollowed", id: friendId, followed: true }));
       const rows = async () =>
         ok<{ zaps: FriendZap[] }>(await host.run({ _tag: "GetFriendZaps" })).zaps.map((z) => ({

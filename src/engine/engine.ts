@@ -50,6 +50,11 @@ export interface Platform {
    * cannot run (then federations cannot be joined or used).
    */
   readonly loadFedimint?: FedimintLoader;
+  /**
+   * Resolves once the owner's home screen is drawn and usable (the browser's main thread says so); absent
+   * where there is no screen (Node), where background work may start at once.
+   */
+  readonly homeShown?: () => Promise<void>;
 }
 
 /** Everything an engine starts from: the wallet's servers, its unlocked seed, a sealed store and its hooks. */

@@ -28,21 +28,29 @@ export const NostrEventSchema = Schema.Struct({
 
 const decodeEvent = Schema.decodeUnknownSync(NostrEventSchema);
 
+/**
+ * A fresh object of the event's seven fields alone (tags copied): nothing else a sender added rides along, and
+ * nostr-tools' cached verification result on the object it was given is not carried over.
+ */
+export const plainEvent = (
+  e: Readonly<Omit<NostrEvent, "tags">> & { readonly tags: readonly (readonly string[])[] },
+): NostrEvent => ({
+  id: e.id,
+  pubkey: e.pubkey,
+  created_at: e.created_at,
+  kind: e.kind,
+  tags: e.tags.map((t) => [...t]),
+  content: e.content,
+  sig: e.sig,
+});
+
 /** The event `raw` is, when its shape fits, it is not too large and its id and signature check; else null. */
 export const checkEvent = (raw: unknown): NostrEvent | null => {
   try {
     const e = decodeEvent(raw);
     if (e.tags.length > MAX_TAGS) return null;
     if (JSON.stringify(e).length > MAX_EVENT_BYTES) return null;
-    const copy: NostrEvent = {
-      id: e.id,
-      pubkey: e.pubkey,
-      created_at: e.created_at,
-      kind: e.kind,
-      tags: e.tags.map((t) => [...t]),
-      content: e.content,
-      sig: e.sig,
-    };
+    const copy = plainEvent(e);
     return verifyEvent({ ...copy }) ? copy : null;
   } catch {
     return null;

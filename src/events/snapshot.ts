@@ -1,10 +1,14 @@
 import type { AllViews } from "../projections/live";
 import type { WalletDb } from "./db";
 
-const VIEWS = "views";
+/** The table of the wallet's database that keeps the snapshots, and the display snapshot's row in it. */
+export const SNAPSHOTS_TABLE = "snapshots";
+export const VIEWS_SNAPSHOT = "views";
+const VIEWS = VIEWS_SNAPSHOT;
 
 /**
- * The views last shown, kept so the next start can show home before the log is folded. A display
+ * The views last shown, kept so the next start can show home before the log is folded (the page reads
+ * them itself too, before its worker has started: `src/views-cache.ts`). A display
  * cache only: the fold of the log replaces it as soon as it is ready, and deleting or replacing the
  * wallet clears it with the log.
  */

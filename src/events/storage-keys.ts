@@ -25,12 +25,19 @@ export type KvKey = (typeof KV)[keyof typeof KV];
  */
 export const ENGINE_BLOB_PREFIX = "ln/";
 export const ECASH_BLOB_PREFIX = "ecash/";
+/**
+ * This device's own record of the storage server (its id there, the versions it last wrote): written with
+ * the lightning blobs in one transaction, never exported (another device has its own).
+ */
+export const STORAGE_BLOB_PREFIX = "storage/";
 
 /** Keys whose values are secret: never exported unencrypted, never sent to the main thread. */
 export const SECRET_KV_KEYS: readonly string[] = [KV.seed, KV.nostrSecret];
 
 export const isEngineBlobKey = (key: string): boolean =>
-  key.startsWith(ENGINE_BLOB_PREFIX) || key.startsWith(ECASH_BLOB_PREFIX);
+  key.startsWith(ENGINE_BLOB_PREFIX) ||
+  key.startsWith(ECASH_BLOB_PREFIX) ||
+  key.startsWith(STORAGE_BLOB_PREFIX);
 
 /** Whether a kv entry is sealed at rest when a password is set. */
 export const isSecretKey = (key: string): boolean => SECRET_KV_KEYS.includes(key) || isEngineBlobKey(key);

@@ -93,8 +93,17 @@ export interface EventPayloads {
   };
   /** The payment arrived; `preimage` is the proof of payment. */
   "ln.payment_sent": { payment_id: string; payment_hash: string; preimage: string; fee_msat: Sats };
+  /** One part of a payment we sent arrived, over `hops` channels (a split payment has several parts). */
+  "ln.payment_path_succeeded": { payment_id: string; hops: number };
   /** The payment ended without arriving; nothing left the wallet. */
   "ln.payment_failed": { payment_id: string; reason: string };
+  /**
+   * The owner asked for a channel of `amount_sats` to `peer`: recorded before its funding can start, so an
+   * open a reload cut short is known at the next start (`ln.open_interrupted`) and not lost silently.
+   */
+  "ln.open_requested": { request_id: string; peer: string; amount_sats: Sats };
+  /** An open asked for before the wallet last stopped never got its funding transaction out: nothing was spent. */
+  "ln.open_interrupted": { request_id: string };
   /** A channel's funding transaction is out (our open, or one opened to us). */
   "ln.channel_pending": {
     channel_id: string;
@@ -152,26 +161,12 @@ export interface EventPayloads {
    * Ecash came in at `mint`: `amount` is what the wallet now holds more, `fee` what the custodian kept on
    * the way. `op` identifies the operation (a retry records it once). `via`: how it came.
    */
-  "ecash.received": {
-    op: string;
-    mint: string;
-    amount: Sats;
-    fee: Sats;
-    via: EcashVia;
-    payment_hash: string | null;
-  };
+  "ecash.received": EcashMoved;
   /**
    * Ecash left `mint`: `amount` reached the other side, `fee` is what the custodian kept (lightning fees,
    * its input fees). The wallet holds `amount + fee` less.
    */
-  "ecash.sent": {
-    op: string;
-    mint: string;
-    amount: Sats;
-    fee: Sats;
-    via: EcashVia;
-    payment_hash: string | null;
-  };
+  "ecash.sent": EcashMoved;
   /**
    * The nostr key in use: the seed's (NIP-06) or one the owner imported (`imported`). Only the public key
    * (hex): the imported nsec is a sealed kv secret.
@@ -303,6 +298,16 @@ export interface NostrEventJson {
 export type EcashKind = "cashu" | "fedimint";
 /** How ecash moved: over lightning (a mint or melt quote), as a token, between custodians, or by restore. */
 export type EcashVia = "lightning" | "token" | "transfer" | "restore";
+
+/** What `ecash.received` and `ecash.sent` record: the operation, the custodian, the amount and its fee, how. */
+export interface EcashMoved {
+  op: string;
+  mint: string;
+  amount: Sats;
+  fee: Sats;
+  via: EcashVia;
+  payment_hash: string | null;
+}
 export const ECASH_VIAS: readonly EcashVia[] = ["lightning", "token", "transfer", "restore"];
 export type NwcEncryption = "nip44_v2" | "nip04";
 
@@ -354,7 +359,10 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "ln.lsp_fee": 1,
   "ln.payment_started": 1,
   "ln.payment_sent": 1,
+  "ln.payment_path_succeeded": 1,
   "ln.payment_failed": 1,
+  "ln.open_requested": 1,
+  "ln.open_interrupted": 1,
   "ln.channel_pending": 1,
   "ln.channel_closed": 1,
   "ln.outputs_swept": 1,

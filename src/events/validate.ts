@@ -126,7 +126,13 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
     labels: strings,
   }),
   "ln.payment_sent": fields({ payment_id: hex64, payment_hash: hex64, preimage: hex64, fee_msat: msat }),
+  "ln.payment_path_succeeded": fields({
+    payment_id: hex64,
+    hops: (x) => typeof x === "number" && Number.isInteger(x) && x > 0 && x <= 27,
+  }),
   "ln.payment_failed": fields({ payment_id: hex64, reason: str }),
+  "ln.open_requested": fields({ request_id: str, peer: str, amount_sats: sats }),
+  "ln.open_interrupted": fields({ request_id: str }),
   "ln.channel_pending": fields({
     channel_id: hex64,
     peer: str,

@@ -117,3 +117,32 @@ describe("a channel waiting for confirmations", () => {
     expect(v.channel_totals.pending).toBe(394_000n);
   });
 });
+
+describe("a payment sent over the network", () => {
+  it("shows its fee and how many hops each part crossed (a split payment has several)", () => {
+    const sent = (n: number, fee: string, paths: number[]): NewEvent[] => [
+      newEvent("ln.payment_started", {
+        payment_id: hash(n),
+        payment_hash: hash(n),
+        destination: LSP,
+        bolt11: "lnbcrt1",
+        amount_msat: "700000000",
+        max_fee_msat: "7000000",
+        labels: [],
+      }),
+      newEvent("ln.payment_sent", {
+        payment_id: hash(n),
+        payment_hash: hash(n),
+        preimage: hash(n + 50),
+        fee_msat: fee,
+      }),
+      ...paths.map((hops) => newEvent("ln.payment_path_succeeded", { payment_id: hash(n), hops })),
+    ];
+    const s = fold([...sent(7, "7500", [5]), ...sent(8, "1400200", [5, 5])]);
+    expect(lightningDetails(s.lightning, hash(7))).toMatchObject({ fee_sats: 8n, hops: [5] });
+    expect(lightningDetails(s.lightning, hash(8))).toMatchObject({ fee_sats: 1401n, hops: [5, 5] });
+    // A part reported for a payment the log never started changes nothing.
+    const stray = fold([newEvent("ln.payment_path_succeeded", { payment_id: hash(9), hops: 3 })]);
+    expect(lightningDetails(stray.lightning, hash(9))).toBeNull();
+  });
+});

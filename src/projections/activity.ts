@@ -202,6 +202,8 @@ export interface LightningDetails {
   readonly preimage: string | null;
   readonly destination: string | null;
   readonly reason: string | null;
+  /** Of a payment sent: how many channels each part crossed (several parts when it was split). */
+  readonly hops: readonly number[];
   readonly at: number;
 }
 
@@ -220,6 +222,7 @@ export const lightningDetails = (ln: LightningState, id: string): LightningDetai
       preimage: null,
       destination: null,
       reason: i.paidMsat === null && i.refused ? refusalText(i.refused) : null,
+      hops: [],
       at: secs(i.paidAt ?? i.createdAt),
     };
   const r = ln.spontaneous.get(id);
@@ -235,6 +238,7 @@ export const lightningDetails = (ln: LightningState, id: string): LightningDetai
       preimage: null,
       destination: null,
       reason: null,
+      hops: [],
       at: secs(r.at),
     };
   const p = [...ln.payments.values()].find((x) => x.paymentHash === id || x.paymentId === id);
@@ -250,6 +254,7 @@ export const lightningDetails = (ln: LightningState, id: string): LightningDetai
     preimage: p.preimage,
     destination: p.destination,
     reason: p.reason,
+    hops: p.paths,
     at: secs(p.finishedAt ?? p.startedAt),
   };
 };

@@ -11,12 +11,22 @@ export interface BalanceView {
   readonly lightning: bigint;
   readonly federation: bigint;
   readonly force_close: bigint;
+  /**
+   * Everything the owner has, wherever it is held (the balance card's total): on-chain confirmed and
+   * incoming, lightning, ecash at federations and mints, and what a closing channel is returning.
+   */
+  readonly total: bigint;
 }
 
 const withinMoney = (sats: bigint): bigint =>
   sats < 0n ? 0n : sats > MAX_MONEY_SATS ? MAX_MONEY_SATS : sats;
 
-export const balanceOf = (onchain: OnchainState, lightning?: LightningState): BalanceView => {
+/** The balances; `federation`: the ecash held at federations and mints (the ecash view's total). */
+export const balanceOf = (
+  onchain: OnchainState,
+  lightning?: LightningState,
+  federation = 0n,
+): BalanceView => {
   let confirmed = 0n;
   let unconfirmed = 0n;
   for (const t of onchain.txs.values()) {
@@ -25,13 +35,15 @@ export const balanceOf = (onchain: OnchainState, lightning?: LightningState): Ba
     if (t.confirmation || t.outgoing) confirmed += netOf(t);
     else unconfirmed += netOf(t);
   }
-  return {
+  const parts = {
     // A server can lie about what an address holds; whatever it said, no balance is below nothing or above
     // the 21 million bitcoin that can exist.
     confirmed: withinMoney(confirmed),
     unconfirmed: withinMoney(unconfirmed),
     lightning: lightning ? lightningBalance(lightning) : 0n,
-    federation: 0n,
+    federation,
     force_close: lightning ? closingBalance(lightning) : 0n,
   };
+  const total = parts.confirmed + parts.unconfirmed + parts.lightning + parts.federation + parts.force_close;
+  return { ...parts, total: withinMoney(total) };
 };

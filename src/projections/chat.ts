@@ -7,12 +7,15 @@ import type { WalletEvent } from "../events/types";
 import type { NostrState } from "./nostr";
 import { projection } from "./projection";
 
+/** A message with a contact: who wrote it, to whom (the conversation), what, and when. */
 export interface ChatMessage {
+  /** The rumor's id (NIP-17) or the kind 4 event's id. */
   readonly id: string;
   readonly from: string;
+  /** The other party of the conversation (hex pubkey). */
   readonly peer: string;
   readonly text: string;
-  /** Unix seconds. */
+  /** Unix seconds, as the author dated it. */
   readonly at: number;
   readonly via: "nip17" | "nip04";
 }
@@ -174,6 +177,8 @@ export type ChatEntry =
       readonly at: number;
       readonly mine: boolean;
       readonly text: string;
+      /** The text without the payment strings in it: a request's note, or the whole text when it has none. */
+      readonly note: string;
       /** The owner's own message: waiting in the outbox, sent, or refused by every relay (others': sent). */
       readonly delivery: Delivery;
       readonly invoices: readonly MessageInvoice[];

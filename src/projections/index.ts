@@ -175,7 +175,7 @@ export const deriveViews = (s: States, now: number = s.at): Views => {
     is_usable: c.is_usable,
     opening: !c.is_ready,
   }));
-  const balance = { ...balanceOf(s.onchain, s.lightning), federation: ecashTotal(s.ecash) };
+  const balance = balanceOf(s.onchain, s.lightning, ecashTotal(s.ecash));
   return {
     wallet: s.wallet,
     balance,

@@ -39,6 +39,8 @@ export interface OutgoingPayment {
   readonly status: OutgoingStatus;
   readonly reason: string | null;
   readonly preimage: string | null;
+  /** The hop count of each part that arrived (one for a payment over one path). */
+  readonly paths: readonly number[];
   readonly startedAt: number;
   readonly finishedAt: number | null;
 }
@@ -80,6 +82,13 @@ export interface LightningState {
   readonly swept: Set<string>;
   /** LSP fees of our wrapped invoices, by payment hash, until the payment arrives. */
   readonly lspFees: Map<string, { readonly feeMsat: bigint; readonly lsp: string; readonly at: number }>;
+  /** Channel opens asked for whose funding transaction is not out yet, by request id (oldest first). */
+  readonly requestedOpens: Map<
+    string,
+    { readonly peer: string; readonly amountSats: bigint; readonly at: number }
+  >;
+  /** Opens a stop cut short before their funding went out (nothing was spent), as they were asked for. */
+  readonly interruptedOpens: { readonly peer: string; readonly amountSats: bigint; readonly at: number }[];
 }
 
 /** Why a payment to an invoice was refused, in the catalogue's English. */
@@ -103,6 +112,8 @@ export const lightningProjection = projection<LightningState, LightningState>({
     channels: [],
     swept: new Set(),
     lspFees: new Map(),
+    requestedOpens: new Map(),
+    interruptedOpens: [],
   }),
   apply: (s, e) => {
     switch (e.type) {
@@ -186,6 +197,7 @@ export const lightningProjection = projection<LightningState, LightningState>({
           status: "pending",
           reason: null,
           preimage: null,
+          paths: [],
           startedAt: e.at,
           finishedAt: null,
         });
@@ -207,6 +219,11 @@ export const lightningProjection = projection<LightningState, LightningState>({
         );
         return s;
       }
+      case "ln.payment_path_succeeded": {
+        const p = e.payload;
+        patchEntry(s.payments, p.payment_id, (x) => ({ ...x, paths: [...x.paths, p.hops] }));
+        return s;
+      }
       case "ln.payment_failed": {
         const p = e.payload;
         patchEntry(s.payments, p.payment_id, (x) => ({
@@ -217,8 +234,25 @@ export const lightningProjection = projection<LightningState, LightningState>({
         }));
         return s;
       }
+      case "ln.open_requested": {
+        const p = e.payload;
+        s.requestedOpens.set(p.request_id, { peer: p.peer, amountSats: BigInt(p.amount_sats), at: e.at });
+        return s;
+      }
+      case "ln.open_interrupted": {
+        const open = s.requestedOpens.get(e.payload.request_id);
+        if (open) s.interruptedOpens.push(open);
+        s.requestedOpens.delete(e.payload.request_id);
+        return s;
+      }
       case "ln.channel_pending": {
         const p = e.payload;
+        // The oldest open asked of this peer is the one whose funding went out.
+        for (const [id, open] of s.requestedOpens)
+          if (open.peer === p.peer && p.is_outbound) {
+            s.requestedOpens.delete(id);
+            break;
+          }
         s.opens.set(p.channel_id, {
           channelId: p.channel_id,
           peer: p.peer,
@@ -235,6 +269,13 @@ export const lightningProjection = projection<LightningState, LightningState>({
       }
       case "ln.channel_closed": {
         const p = e.payload;
+        // A channel closed before it was funded: the open asked of this peer failed (the owner was told).
+        if (p.outpoint === null)
+          for (const [id, open] of s.requestedOpens)
+            if (open.peer === p.peer) {
+              s.requestedOpens.delete(id);
+              break;
+            }
         s.closes.set(p.channel_id, {
           channelId: p.channel_id,
           peer: p.peer,

@@ -31,6 +31,13 @@ export interface LiveState {
   readonly has_password: boolean;
   /** The nostr relays in use and whether each is connected now (empty while the nostr engine is off). */
   readonly nostr_relays?: readonly { readonly url: string; readonly connected: boolean }[];
+  /** A write of the channel state waits for the storage server: payments wait until it is back. */
+  readonly storage_waiting?: boolean;
+  /**
+   * Another device runs this wallet's node: the seconds its device lock had left when this one tried to
+   * start (the "already running" countdown); null otherwise.
+   */
+  readonly lock_remaining_secs?: number | null;
   /** How many private messages the live relay subscription recorded since the wallet opened (an open chat reads itself again when it grows). */
   readonly messages_arrived?: number;
 }

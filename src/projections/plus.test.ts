@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type NewEvent, newEvent, stamp } from "../events/make";
 import { validateEvent } from "../events/validate";
 import { deriveViews, foldEvents } from "./index";
+import { joinedCashu } from "../events/events.testing";
 
 const MINT = "http://127.0.0.1:3338/cashu";
 
@@ -17,14 +18,7 @@ const status = (timestamp: number | null) =>
     timestamp,
     plans: [{ id: 1, amount: "5000" }],
   });
-const joined = newEvent("ecash.joined", {
-  mint: MINT,
-  kind: "cashu",
-  name: "Local World Mint",
-  welcome: "",
-  expires_at: null,
-  invite: MINT,
-});
+const joined = joinedCashu(MINT, "Local World Mint");
 const received = (op: string, amount: bigint) =>
   newEvent("ecash.received", {
     op,

@@ -33,10 +33,19 @@ export function Loading({ stage }: { stage: LoadStage }) {
 const LOCK_WAIT_FALLBACK_S = 60;
 
 /** Boot errors, chosen by the message's prefix. */
-export function BootError({ message, onEmergency }: { message: string; onEmergency?: () => void }) {
+export function BootError({
+  message,
+  onEmergency,
+  seconds: lockSecs,
+}: {
+  message: string;
+  onEmergency?: () => void;
+  /** Already running: the seconds the other device's lock has left (`get_device_lock_remaining_secs`). */
+  seconds?: number;
+}) {
   const { t } = useI18n();
   const kind = bootErrorKind(message);
-  const [seconds, setSeconds] = useState(LOCK_WAIT_FALLBACK_S);
+  const [seconds, setSeconds] = useState(lockSecs ?? LOCK_WAIT_FALLBACK_S);
   useEffect(() => {
     if (kind !== "already_running") return;
     const timer = setInterval(() => setSeconds((s) => Math.max(0, s - 1)), 1000);
@@ -50,6 +59,7 @@ export function BootError({ message, onEmergency }: { message: string; onEmergen
     <main className="screen center">
       <h1>{t(`boot.error.${kind}.title`)}</h1>
       <p>{t(`boot.error.${kind}.text`, { seconds })}</p>
+
       <p className="error-box" role="alert">
         {message}
       </p>

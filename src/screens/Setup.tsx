@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../i18n/intl";
 import { makeNewWallet, takeNewWalletFailure } from "../ui/new-wallet";
+import { Logo } from "../ui/Logo";
 import { afterNewWallet } from "../ui/profile";
 import { NewProfile } from "./first-run";
 import { useView, useWallet } from "../ui/wallet";
@@ -50,6 +51,7 @@ export function Setup() {
 
   return (
     <main className="screen center setup">
+      <Logo large />
       <h1>{t("setup.title")}</h1>
       <p>{t("setup.subtitle")}</p>
       {wallet?.exists ? (

@@ -85,7 +85,7 @@ export function AmountEntry({
     if (typed !== value) setState((s) => ({ ...initialAmountEntry(value, rate), mode: s.mode }));
   }, [value, rate, state.sats]);
   // A new price or currency: the fiat input shows the same sats at it, never the old number.
-  const rateKey = rate ? `${code} ${rate.price} ${rate.digits}` : "";
+  const rateKey = rate ? [code, rate.price, rate.digits].join(" ") : "";
   const lastRate = useRef(rateKey);
   useEffect(() => {
     if (lastRate.current === rateKey) return;
@@ -107,6 +107,11 @@ export function AmountEntry({
   const currentName = current
     ? t(`amount.method_${current.method}`, { name: current.custodian?.name ?? "" })
     : "";
+  // The method and, where it has one, its most: "Lightning · up to 48,000".
+  const methodText =
+    current && current.maxAmountSats !== null
+      ? [currentName, t("amount.max", { max: fmt.sats(current.maxAmountSats) })].join(" · ")
+      : currentName;
   return (
     <div className={keyboard ? "amount-entry column keyboard" : "amount-entry column"}>
       <TextField
@@ -138,11 +143,13 @@ export function AmountEntry({
         >
           {state.mode === "sats" ? t("amount.enter_fiat") : t("amount.enter_sats")}
         </button>
-        {current ? (
+        {current && !canCycleMethods(methods) ? (
+          // One way only: said as it is, not a button that looks switched off.
+          <span className="method-chip">{methodText}</span>
+        ) : current ? (
           <button
             type="button"
             className="button button-small"
-            disabled={!canCycleMethods(methods)}
             onClick={onMethod}
             aria-label={
               current.maxAmountSats === null
@@ -155,9 +162,7 @@ export function AmountEntry({
                   })
             }
           >
-            {current.maxAmountSats === null
-              ? currentName
-              : `${currentName} · ${t("amount.max", { max: fmt.sats(current.maxAmountSats) })}`}
+            {methodText}
           </button>
         ) : null}
       </div>

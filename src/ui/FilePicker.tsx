@@ -7,7 +7,9 @@ import { type ReactNode, type Ref, useImperativeHandle, useRef } from "react";
 export function FilePicker({
   accept,
   disabled,
+  multiple,
   onFile,
+  onFiles,
   children,
   className = "button",
   inputRef,
@@ -15,7 +17,10 @@ export function FilePicker({
   accept: string;
   disabled?: boolean;
   /** The chosen file; the input is emptied afterwards so the same file can be chosen again. */
-  onFile: (file: File, input: HTMLInputElement) => void | Promise<void>;
+  onFile?: (file: File, input: HTMLInputElement) => void | Promise<void>;
+  /** Several files may be chosen at once: all of them (`onFile` is not called then). */
+  multiple?: boolean;
+  onFiles?: (files: File[]) => void;
   children: ReactNode;
   className?: string;
   inputRef?: Ref<HTMLInputElement | null>;
@@ -31,12 +36,14 @@ export function FilePicker({
         ref={input}
         type="file"
         accept={accept}
+        multiple={multiple}
         hidden
         tabIndex={-1}
         aria-hidden="true"
         onChange={(e) => {
-          const file = e.target.files?.[0];
-          if (file) void onFile(file, e.target);
+          const files = [...(e.target.files ?? [])];
+          if (onFiles) onFiles(files);
+          else if (files[0]) void onFile?.(files[0], e.target);
         }}
       />
     </>

@@ -25,9 +25,12 @@ const SIDE_ITEMS = [
 /** Paths that show the floating Send / Receive / Scan group on a phone (spec 1 §2: home). */
 export const ACTION_PATHS: readonly string[] = ["/"];
 
-export function SideNav() {
+/** The side navigation of a laptop: only once a wallet exists (the welcome screen has nowhere else to go). */
+export function SideNav({ noWallet = false }: { readonly noWallet?: boolean }) {
   const [path] = useLocation();
   const { t } = useI18n();
+  const wallet = useView("wallet");
+  if (wallet ? !wallet.exists : noWallet) return null;
   return (
     <nav className="side-nav" aria-label={t("nav.main")}>
       <ul>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useI18n } from "../i18n/intl";
 import { ErrorBox } from "./errors";
+import { FilePicker } from "./FilePicker";
 import { useAction } from "./form";
 import { useWallet } from "./wallet";
 import { walletMade } from "./new-wallet";
@@ -123,17 +124,18 @@ export function PicturePicker({
     onBusy?.(false);
   };
   return (
-    <div className="column">
-      <label htmlFor={id}>{t("profile.picture")}</label>
-      <input
-        id={id}
-        type="file"
+    <fieldset id={id} className="column file-field">
+      <legend className="field-label">{t("profile.picture")}</legend>
+      <FilePicker
+        className="button self-start"
         accept="image/png,image/jpeg,image/gif,image/webp"
         disabled={busy}
-        onChange={(e) => void pick(e.target.files?.[0])}
-      />
+        onFile={(file) => pick(file)}
+      >
+        {t("profile.picture_choose")}
+      </FilePicker>
       {busy ? <p aria-live="polite">{t("profile.picture_uploading")}</p> : null}
       <ErrorBox text={error} />
-    </div>
+    </fieldset>
   );
 }

@@ -15,6 +15,12 @@ describe("the welcome screen drawn when the app is built", () => {
       expect(html).toContain(
         `<button type="button" class="button button-primary">${messages["setup.new_wallet"]}</button>`,
       );
+      // The logo, drawn by the app's own component, and no navigation of a wallet that does not exist.
+      expect(html).toContain(
+        `<span class="logo logo-large" role="img" aria-label="${messages["logo.standard"]}">`,
+      );
+      expect(html).toContain('src="/icon.svg"');
+      expect(html).not.toContain('class="side-nav"');
       expect(html).toContain('href="/setup/restore"');
       expect(html).toContain('href="/settings/emergencykit"');
       // The skip link and navigation the app draws around every screen, so nothing moves when it takes over.

@@ -23,6 +23,7 @@ export class GossipSync {
   private lastAt = 0;
   private running: Promise<void> | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
+  private stopped = false;
 
   constructor(
     private readonly node: GossipTarget,
@@ -35,14 +36,20 @@ export class GossipSync {
     this.fetch = boundedFetch(fetchFn, RGS_LIMITS);
   }
 
+  /** Starts syncing once `ready` resolves (home is usable), unless stopped before. */
+  startAfter(ready: Promise<void>): void {
+    void ready.then(() => this.start());
+  }
+
   /** Starts syncing: the first sync now, then every hour. */
   start(): void {
-    if (this.timer) return;
+    if (this.timer || this.stopped) return;
     void this.sync();
     this.timer = setInterval(() => void this.sync(), GOSSIP_SYNC_EVERY_MS);
   }
 
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }

@@ -1,17 +1,12 @@
-/**
- * The wallet's lightning engine: the node wired to the wallet — keys from the seed, channels funded by the
- * on-chain wallet, closes swept back to it, state in the wallet's store, and every change recorded as
- * events. Handlers reach it through `LightningPort`.
- */
-import type { Servers } from "../../config";
 import { type NewEvent, newEvent } from "../../events/make";
-import type { ChannelSnapshot, Network } from "../../events/types";
-import { type EsploraClient, makeEsplora } from "../onchain/esplora";
+import type { ChannelSnapshot } from "../../events/types";
+import { makeEsplora } from "../onchain/esplora";
 import { EsploraChain } from "./chain";
 import { GossipSync } from "./gossip-sync";
+import { fetchScorer } from "./scorer";
 import { type ChannelInfo, INVOICE_EXPIRY_SECS, LightningNode, type NodeEvent } from "./node";
 import type { FetchFn } from "../http/bounded";
-import { fetchLspInfo, type LspSchema, postToLsp } from "./lsp-http";
+import { fetchLspInfo, postToLsp } from "./lsp-http";
 import { Lsps2Client } from "./lsps2";
 import { FAILURE_TEXT } from "./policy";
 import { lightningSeed } from "./seed";
@@ -22,124 +17,55 @@ import {
   peerSocketUrl,
   type WebSocketFactory,
 } from "./socket";
-import type { BlobStore } from "./store";
+import { openRemoteStorage } from "./remote";
+import { AlreadyRunning } from "../storage/device-lock";
+
+export * from "./live-types";
+import type {
+  LspInfo,
+  LspSettings,
+  LightningDeps,
+  LightningHooks,
+  LightningServers,
+  LightningPort,
+} from "./live-types";
+import { LspChangeError } from "./live-types";
 
 /** Lines kept for the logs download. */
 export const LOG_LINES = 2000;
 
-/** The LSP's node: as its `GET /api/v1/info` describes it, or from an LSPS connection string. */
-export interface LspInfo {
-  readonly pubkey: string;
-  readonly address: PeerAddress;
-}
+/** How long a stop waits for a write the storage server has not taken yet, before giving it up. */
+export const STORAGE_STOP_WAIT_MS = 10_000;
 
 /**
- * The wallet's lightning service (spec 2 servers): an HTTP LSP (`lsp`), or an LSPS2 LSP reached over the
- * lightning connection (`connectionString`, `pubkey@host:port`, with its `token`); null when not set.
+ * The device lock and the mirrored channel store (see `remote.ts`). Another device's lock is told with its
+ * seconds left, then fails the start with the spec's "already running" text.
  */
-export interface LspSettings {
-  readonly lsp: string | null;
-  readonly connectionString: string | null;
-  readonly token: string | null;
-}
-
-export interface Funding {
-  readonly tx: Uint8Array;
-  readonly txid: string;
-  readonly feeSats: bigint;
-}
-
-export interface LightningDeps {
-  readonly mnemonic: string;
-  readonly network: Network;
-  readonly esplora: EsploraClient;
-  readonly store: BlobStore;
-  /** The WebSocket-to-TCP proxy, or null to dial peers' WebSockets directly. */
-  readonly proxy: string | null;
-  /** The configured LSP's base URL, or null. */
-  readonly lsp: string | null;
-  /** An LSPS2 LSP instead of the HTTP one: its connection string and token. */
-  readonly lsps?: { readonly connectionString: string; readonly token: string } | null;
-  readonly makeSocket: WebSocketFactory;
-  readonly fetch: FetchFn;
-  /** The rapid gossip sync server's snapshot URL (the `rgs` setting), or null to route with hints only. */
-  readonly rgs?: string | null;
-  /** Signs (without broadcasting) an on-chain payment of `sats` to `script`, recording it. */
-  readonly fund: (script: Uint8Array, sats: bigint) => Promise<Funding>;
-  /** A fresh script of the on-chain wallet for swept outputs. */
-  readonly sweepScript: () => Promise<Uint8Array>;
-  /** Appends events to the log (in order, after the command running now). */
-  readonly record: (events: readonly NewEvent[]) => void;
-  /** The channels the log knows, to record a change only when there is one. */
-  readonly knownChannels: () => readonly ChannelSnapshot[];
-  /** The opening fee an LSP promised for a payment to our invoice `paymentHash` (msat), or null. */
-  readonly promisedLspFee?: (paymentHash: string) => bigint | null;
-  /** Something the engine did touched the chain (a sweep, a funding): the on-chain wallet should look. */
-  readonly onChainActivity: () => void;
-  /** Live peer and node state changed (not an event). */
-  readonly onLive: () => void;
-  /** The node, starting, got as far as restoring its channels, then as its first chain sync. */
-  readonly onStage?: (stage: "restoring" | "syncing") => void;
-  /** LDK failed while running (a panic inside its wasm): the node stopped; `message` says so. */
-  readonly onFailed?: (message: string) => void;
-}
-
-/** What the wallet's host gives the engine: the seed, its store, and the on-chain wallet. */
-export type LightningHooks = Pick<
-  LightningDeps,
-  | "mnemonic"
-  | "store"
-  | "fund"
-  | "sweepScript"
-  | "record"
-  | "knownChannels"
-  | "promisedLspFee"
-  | "onChainActivity"
-  | "onLive"
-  | "onStage"
-  | "onFailed"
->;
-
-/** The servers a wallet's engine talks to (its `WalletConfig`). */
-export interface LightningServers {
-  readonly network: Network;
-  readonly esplora: string;
-  readonly proxy: string | null;
-  readonly lsp: string | null;
-  /** Every server setting; the LSPS connection string and token are read from here. */
-  readonly servers?: Pick<Servers, "lsps_connection_string" | "lsps_token"> & Partial<Pick<Servers, "rgs">>;
-}
-
-/** Why the lightning service could not be changed: 'Failed to make a request to the LSP.' */
-export class LspChangeError extends Error {}
-
-export interface LightningPort {
-  readonly node: LightningNode;
-  readonly logs: () => string[];
-  /** The LSP's node, fetched once; null when none is configured. */
-  readonly lsp: () => Promise<LspInfo | null>;
-  /**
-   * POSTs JSON to the configured LSP's HTTP API (`path` under `{lsp}/api/v1/`), bounded by `LSP_LIMITS`;
-   * answers what `schema` reads of its JSON. Throws `LspRequestError` with the LSP's own words when it
-   * refuses, or when none is configured, it is unreachable, silent past the deadline or answers nonsense.
-   */
-  readonly lspPost: <T>(path: string, body: unknown, schema: LspSchema<T>) => Promise<T>;
-  /** The LSPS2 client of the configured LSP, or null when the LSP is an HTTP one (or none). */
-  readonly lsps2: () => Lsps2Client | null;
-  /** The lightning service in use (get_configured_lsp). */
-  readonly lspSettings: () => LspSettings;
-  /**
-   * Switches to another lightning service once it answered (an HTTP LSP its info, an LSPS2 LSP its fee
-   * menu for the token); throws `LspChangeError` and keeps the current one otherwise.
-   */
-  readonly changeLsp: (settings: LspSettings) => Promise<void>;
-  readonly connect: (peer: PeerAddress) => Promise<void>;
-  /** The network graph's sync from the `rgs` setting (null when none is set): `fresh()` before a payment. */
-  readonly gossip: GossipSync | null;
-  /** Brings the node up to the chain tip now (also done every `CHAIN_SYNC_MS`). */
-  readonly sync: () => Promise<void>;
-  readonly stop: () => Promise<void>;
-}
+const openRemote = async (deps: LightningDeps, log: (level: string, message: string) => void) => {
+  let lost: ((message: string) => void) | null = null;
+  try {
+    const storage = await openRemoteStorage({
+      url: deps.storage ?? "",
+      mnemonic: deps.mnemonic,
+      network: deps.network,
+      local: deps.store,
+      fetch: deps.fetch,
+      log,
+      onWaiting: (waiting) => deps.onStorageWaiting?.(waiting),
+      onTakenOver: (message) => lost?.(message),
+    });
+    return {
+      storage,
+      onLost: (f: (message: string) => void) => {
+        lost = f;
+      },
+      abandon: () => storage.abandon(),
+    };
+  } catch (e) {
+    if (e instanceof AlreadyRunning) deps.onAlreadyRunning?.(e.remainingSecs);
+    throw e;
+  }
+};
 
 /** How often the node looks at the chain on its own. */
 export const CHAIN_SYNC_MS = 15_000;
@@ -162,7 +88,11 @@ export const snapshotOf = (channels: readonly ChannelInfo[]): ChannelSnapshot[] 
 export const startLightningOn = (
   servers: LightningServers,
   hooks: LightningHooks,
-  platform: { readonly makeSocket: WebSocketFactory; readonly fetch: FetchFn },
+  platform: {
+    readonly makeSocket: WebSocketFactory;
+    readonly fetch: FetchFn;
+    readonly homeShown?: () => Promise<void>;
+  },
 ): Promise<LightningPort> =>
   startLightning({
     ...hooks,
@@ -176,6 +106,9 @@ export const startLightningOn = (
     makeSocket: platform.makeSocket,
     fetch: platform.fetch,
     rgs: servers.servers?.rgs || null,
+    storage: servers.servers?.storage || null,
+    scorer: servers.scorer ?? null,
+    ...(platform.homeShown ? { homeShown: platform.homeShown } : {}),
   });
 
 export const startLightning = async (deps: LightningDeps): Promise<LightningPort> => {
@@ -213,7 +146,10 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     return lspInfo;
   };
   void lsp().catch(() => undefined);
+  const scorer = fetchScorer(deps.scorer, deps.fetch, log);
 
+  /** Channel opens waiting for their funding transaction, by the id `openChannel` answered. */
+  const funding = new Map<string, { funded: (id: string) => void; failed: (why: string) => void }>();
   // Filled in right after start; events cannot arrive before `start` returns.
   let node: LightningNode | null = null;
   let lastSnapshot = JSON.stringify(deps.knownChannels());
@@ -254,11 +190,15 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
           ...snapshot(),
         ]);
         return;
+      case "payment_path_succeeded":
+        record([newEvent("ln.payment_path_succeeded", { payment_id: e.paymentId, hops: e.hops })]);
+        return;
       case "payment_failed":
         record([newEvent("ln.payment_failed", { payment_id: e.paymentId, reason: FAILURE_TEXT[e.reason] })]);
         return;
       case "channel_pending": {
         const c = node?.channels().find((x) => x.channelId === e.channelId);
+        for (const id of [e.formerTemporaryId, e.channelId]) if (id) funding.get(id)?.funded(e.channelId);
         record([
           newEvent("ln.channel_pending", {
             channel_id: e.channelId,
@@ -275,6 +215,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
         return;
       }
       case "channel_closed": {
+        funding.get(e.channelId)?.failed(e.reason);
         const known = deps.knownChannels().find((c) => c.channel_id === e.channelId);
         record([
           newEvent("ln.channel_closed", {
@@ -314,17 +255,29 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     }
   };
 
+  // With a storage server, this device takes the device lock and the node runs on the channel state mirrored
+  // there: nothing it says to the world goes out before the state is both here and there.
+  const remote = deps.storage ? await openRemote(deps, log) : null;
+  const stopForStorage = (message: string) => {
+    remote?.abandon();
+    log("error", message);
+    void node?.stop().catch(() => undefined);
+    deps.onFailed?.(message);
+  };
+  remote?.onLost(stopForStorage);
+
   // The node counts as running only after its first chain sync (LightningNode.start awaits it): with a
   // stale best block a payment's HTLC expiries would be set too low for the recipient, and a close the
   // peer forced while the wallet was shut must be seen before new payments go over the channel. The
   // stages before it are shown on home meanwhile, and nothing but lightning waits for it.
-  node = await LightningNode.start({
+  const starting = LightningNode.start({
     seed: lightningSeed(deps.mnemonic),
     network: deps.network,
-    store: deps.store,
+    store: remote?.storage.store ?? deps.store,
     chain,
     log,
     role: "wallet",
+    scorer,
     connect: (peer) => openWebSocketPipe(peerSocketUrl(peer, deps.proxy), deps.makeSocket),
     fundChannel: async (script, sats) => {
       const f = await deps.fund(script, sats);
@@ -341,6 +294,11 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     claimPolicy: (hash, _amountMsat, skimmedMsat) =>
       skimmedMsat === 0n || skimmedMsat <= (deps.promisedLspFee?.(hash) ?? -1n),
   });
+  node = await starting.catch(async (e: unknown) => {
+    await remote?.storage.release();
+    throw e;
+  });
+  remote?.storage.keep((lost) => stopForStorage(lost.message));
   record(snapshot());
   const started = node;
   const clientFor = (s: LspSettings): Lsps2Client | null => {
@@ -358,9 +316,9 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   const timer = setInterval(() => void sync(), CHAIN_SYNC_MS);
   // Funds of closed channels a restore from the words cannot know of, found by the seed's scripts.
   void started.recoverStaticOutputs().catch((e) => log("warn", `recovery scan: ${String(e)}`));
-  // The graph syncs once the node is up (the wallet's home is never held back by it), then hourly.
+  // The graph syncs once the node is up and home is usable (never held back by it), then hourly.
   const gossip = deps.rgs ? new GossipSync(started, deps.rgs, deps.fetch, log) : null;
-  gossip?.start();
+  gossip?.startAfter(deps.homeShown?.() ?? Promise.resolve());
   return {
     gossip,
     node: started,
@@ -397,11 +355,38 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
       trustedPeer = info?.pubkey ?? null;
     },
     connect: (peer) => started.connectPeer(peer),
+    whenFunded: (temporaryId, timeoutMs) =>
+      new Promise<string>((resolve, reject) => {
+        let deadline: ReturnType<typeof setTimeout> | undefined;
+        const done = () => {
+          clearTimeout(deadline);
+          funding.delete(temporaryId);
+        };
+        deadline = setTimeout(() => {
+          done();
+          reject(new Error("The peer did not complete the channel open in time."));
+        }, timeoutMs);
+        funding.set(temporaryId, {
+          funded: (id) => {
+            done();
+            resolve(id);
+          },
+          failed: (why) => {
+            done();
+            reject(new Error(why));
+          },
+        });
+      }),
     sync,
-    stop: () => {
+    stop: async () => {
       clearInterval(timer);
       gossip?.stop();
-      return started.stop();
+      if (!remote) return started.stop();
+      // A last write waiting for an unreachable storage server is given up after a while, then the lock.
+      const stopping = started.stop();
+      const waited = setTimeout(() => remote.storage.stopWrites(), STORAGE_STOP_WAIT_MS);
+      await stopping.finally(() => clearTimeout(waited));
+      await remote.storage.release();
     },
   };
 };

@@ -61,7 +61,9 @@ export const buildNode = async (
     core.commit.persister(),
   );
   const network = NETWORKS[opts.network];
-  core.routing = await Routing.load(opts.store, network, core.logger, opts.log, () => core.now());
+  core.routing = await Routing.load(opts.store, network, core.logger, opts.log, () => core.now(), {
+    remoteScorer: await (opts.scorer ?? Promise.resolve(null)),
+  });
   const { graph, scorer } = core.routing;
   const score = ldk.MultiThreadedLockableScore.constructor_new(scorer.as_Score());
   const entropy = core.keys.as_EntropySource();

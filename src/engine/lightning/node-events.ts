@@ -139,6 +139,9 @@ const handleEvent = (event: ldk.Event, core: NodeCore, parts: EventParts): void 
     core.emit({
       type: "channel_pending",
       channelId: hex.encode(event.channel_id.get_a()),
+      formerTemporaryId: event.former_temporary_channel_id
+        ? hex.encode(event.former_temporary_channel_id.get_a())
+        : null,
       peer: hex.encode(event.counterparty_node_id),
       fundingTxid: displayHex(txo.get_txid()),
       outpoint: `${displayHex(txo.get_txid())}:${txo.get_index()}`,

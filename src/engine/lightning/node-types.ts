@@ -32,6 +32,8 @@ export type NodeEvent =
   | {
       readonly type: "channel_pending";
       readonly channelId: string;
+      /** The id the channel had while it was negotiated (what `openChannel` answered), when LDK says. */
+      readonly formerTemporaryId: string | null;
       readonly peer: string;
       readonly fundingTxid: string;
       readonly outpoint: string;
@@ -143,6 +145,11 @@ export interface NodeOptions {
    * node does: the local world's public nodes. A wallet fills its graph from rapid gossip sync instead.
    */
   readonly p2pGossip?: boolean;
+  /**
+   * A trained scorer's bytes from the `scorer` server (fetched while the node starts): read before the
+   * node is built, and used instead of the stored one when LDK can read it.
+   */
+  readonly scorer?: Promise<Uint8Array | null>;
   /** How long `payInvoice` waits for a final state before answering `pending`. */
   readonly paymentTimeoutMs?: number;
 }

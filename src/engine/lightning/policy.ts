@@ -27,6 +27,12 @@ export const FAILURE_TEXT: { readonly [F in PaymentFailure]: string } = {
   unknown: "Payment failed for an unknown reason",
 };
 
+/** The catalogue key of a failure the owner reads in their language (the others are shown as they are). */
+export const FAILURE_KEY: { readonly [F in PaymentFailure]?: string } = {
+  route_not_found: "send.error_no_route",
+  expired: "send.error_expired",
+};
+
 /**
  * The most a payment may spend on routing fees, shown before sending: 1% of the amount, at least 10 sats
  * (small payments cost a few sats whatever their size).

@@ -15,6 +15,21 @@ import { LN_PREFIX } from "./store";
 export const GRAPH_KEY = `${LN_PREFIX}gossip/graph`;
 export const SCORER_KEY = `${LN_PREFIX}gossip/scorer`;
 
+/** A scorer as LDK writes it, or null when these bytes are not one (LDK's reader says so, or throws). */
+export const readScorer = (
+  bytes: Uint8Array,
+  decay: ldk.ProbabilisticScoringDecayParameters,
+  graph: ldk.NetworkGraph,
+  logger: ldk.Logger,
+): ldk.ProbabilisticScorer | null => {
+  try {
+    const read = ldk.ProbabilisticScorer.constructor_read(bytes, decay, graph, logger);
+    return read instanceof ldk.Result_ProbabilisticScorerDecodeErrorZ_OK ? read.res : null;
+  } catch {
+    return null;
+  }
+};
+
 export class Routing {
   private constructor(
     readonly graph: ldk.NetworkGraph,
@@ -31,6 +46,7 @@ export class Routing {
     logger: ldk.Logger,
     log: Log,
     now: () => number,
+    opts: { readonly remoteScorer?: Uint8Array | null } = {},
   ): Promise<Routing> {
     let graph: ldk.NetworkGraph | null = null;
     const savedGraph = await store.get(GRAPH_KEY).catch(() => undefined);
@@ -42,11 +58,14 @@ export class Routing {
     graph ??= ldk.NetworkGraph.constructor_new(network, logger);
     const decay = ldk.ProbabilisticScoringDecayParameters.constructor_default();
     let scorer: ldk.ProbabilisticScorer | null = null;
-    const savedScorer = await store.get(SCORER_KEY).catch(() => undefined);
-    if (savedScorer && savedGraph) {
-      const read = ldk.ProbabilisticScorer.constructor_read(savedScorer, decay, graph, logger);
-      if (read instanceof ldk.Result_ProbabilisticScorerDecodeErrorZ_OK) scorer = read.res;
+    // A trained scorer from the `scorer` server first; the wallet's own when LDK cannot read it.
+    if (opts.remoteScorer) {
+      const read = readScorer(opts.remoteScorer, decay, graph, logger);
+      if (read) scorer = read;
+      else log("warn", "The scorer server's answer is not a scorer LDK can read; the wallet's own is used");
     }
+    const savedScorer = await store.get(SCORER_KEY).catch(() => undefined);
+    if (!scorer && savedScorer && savedGraph) scorer = readScorer(savedScorer, decay, graph, logger);
     scorer ??= ldk.ProbabilisticScorer.constructor_new(decay, graph, logger);
     return new Routing(graph, scorer, logger, log, now);
   }

@@ -2,7 +2,7 @@
  * LNURL services that lie, redirect, flood or never answer (the local service's hostile modes): the
  * wallet's client refuses what it must, bounded in time and size by the transport the wallet uses.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signInvoice } from "../../../harness/bolt11-sign";
 import { type HostileMode, Hostility } from "../../../harness/hostile";
 import { type LnurlService, startLnurlService } from "../../../harness/lnurl";
@@ -15,6 +15,8 @@ import {
   requestPayInvoice,
   submitWithdraw,
 } from "./client";
+import { stopAfterAll } from "../../../harness/stop-after-all";
+import { rejection as refusal } from "../../../harness/rejection";
 
 const hostility = new Hostility();
 let service: LnurlService;
@@ -31,9 +33,7 @@ beforeAll(async () => {
     { hostility },
   );
 });
-afterAll(async () => {
-  await service?.stop();
-});
+stopAfterAll(() => [service]);
 
 const offer = (name: string, mode: HostileMode<"lnurl">) => {
   hostility.set("lnurl", name, mode);
@@ -44,15 +44,6 @@ const payParams = async (url: string) => {
   const p = await fetchParams(http, url);
   if (p.tag !== "payRequest") throw new Error("expected a pay request");
   return p;
-};
-
-const refusal = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected a refusal");
 };
 
 describe("hostile LNURL services", () => {

@@ -9,7 +9,8 @@ import * as nip04 from "nostr-tools/nip04";
 import * as nip44 from "nostr-tools/nip44";
 import { createRumor, createSeal, createWrap } from "nostr-tools/nip59";
 import { finalizeEvent, getEventHash, verifyEvent } from "nostr-tools/pure";
-import { checkEvent, type NostrEvent } from "./event";
+import type { ChatMessage } from "../../projections/chat";
+import { checkEvent, type NostrEvent, plainEvent } from "./event";
 
 export const GIFT_WRAP = 1059;
 export const SEAL = 13;
@@ -21,18 +22,8 @@ export const DM_RELAYS = 10050;
 /** The most characters of one message the wallet sends or shows. */
 export const MAX_MESSAGE_CHARS = 10_000;
 
-/** A message as the wallet keeps it: who wrote it, to whom (the conversation), what, and when. */
-export interface DirectMessage {
-  /** The rumor's id (NIP-17) or the kind 4 event's id. */
-  readonly id: string;
-  readonly from: string;
-  /** The other party of the conversation (hex pubkey). */
-  readonly peer: string;
-  readonly text: string;
-  /** Unix seconds, as the author dated it. */
-  readonly at: number;
-  readonly via: "nip17" | "nip04";
-}
+/** A message as the wallet keeps it: who wrote it, to whom (the conversation, hex pubkey), what, and when. */
+export type DirectMessage = ChatMessage;
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -63,20 +54,10 @@ export const wrapMessage = (
   const toSelf = createWrap(createSeal(rumor, secret, me), me);
   return {
     message: { id: rumor.id, from: me, peer, text, at: now, via: "nip17" },
-    toPeer: plain(toPeer),
-    toSelf: plain(toSelf),
+    toPeer: plainEvent(toPeer),
+    toSelf: plainEvent(toSelf),
   };
 };
-
-const plain = (e: NostrEvent): NostrEvent => ({
-  id: e.id,
-  pubkey: e.pubkey,
-  created_at: e.created_at,
-  kind: e.kind,
-  tags: e.tags.map((t) => [...t]),
-  content: e.content,
-  sig: e.sig,
-});
 
 const parseJson = (s: string): unknown => {
   try {
@@ -134,7 +115,7 @@ export const openWrap = (wrap: NostrEvent, secret: Uint8Array, me: string): Dire
 export const openLegacy = (event: NostrEvent, secret: Uint8Array, me: string): DirectMessage | null => {
   try {
     // A fresh object: a copy made by spreading would carry nostr-tools' "already verified" mark along.
-    if (event.kind !== LEGACY_DM || !verifyEvent(plain(event))) return null;
+    if (event.kind !== LEGACY_DM || !verifyEvent(plainEvent(event))) return null;
     const to = tagValue(event.tags, "p");
     if (!to || !HEX64.test(to)) return null;
     const peer = event.pubkey === me ? to : event.pubkey;
@@ -155,7 +136,7 @@ export const openLegacy = (event: NostrEvent, secret: Uint8Array, me: string): D
 
 /** The wallet's NIP-17 inbox relay list (kind 10050) naming `relays`. */
 export const dmRelayList = (secret: Uint8Array, relays: readonly string[], now: number): NostrEvent =>
-  plain(
+  plainEvent(
     finalizeEvent(
       { kind: DM_RELAYS, content: "", tags: relays.map((r) => ["relay", r]), created_at: now },
       secret,

@@ -25,6 +25,16 @@ afterAll(async () => {
   await world.stop();
 });
 
+/** The address of a local relay `server` once it listens. */
+const listeningUrl = async (server: WebSocketServer): Promise<string> => {
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  return `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+};
+
+/** The wallet's relay set on the one relay at `url`, with the default deadlines. */
+const relaySetOn = (url: string) =>
+  new RelaySet([url], WebSocket as unknown as typeof globalThis.WebSocket, () => undefined);
+
 describe("the cache client against a lying cache service", () => {
   const ask = (fetchFn: typeof fetch = fetch) => {
     const alice = world.nostr.seeded[0];
@@ -84,9 +94,8 @@ describe("the relay client against a hostile relay", () => {
         ws.send(JSON.stringify(["EOSE", sub]));
       });
     });
-    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const relays = new RelaySet([url], WebSocket as unknown as typeof globalThis.WebSocket, () => undefined);
+    const url = await listeningUrl(server);
+    const relays = relaySetOn(url);
     try {
       relays.start();
       await relays.whenConnected(10_000);
@@ -112,9 +121,8 @@ describe("the relay client against a hostile relay", () => {
         ws.send(JSON.stringify(["OK", e.id, false, reason]));
       });
     });
-    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const relays = new RelaySet([url], WebSocket as unknown as typeof globalThis.WebSocket, () => undefined);
+    const url = await listeningUrl(server);
+    const relays = relaySetOn(url);
     try {
       relays.start();
       await relays.whenConnected(10_000);
@@ -131,8 +139,7 @@ describe("the relay client against a hostile relay", () => {
 
   it("a relay that never answers a query delays it only until the query deadline", async () => {
     const server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
-    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const url = await listeningUrl(server);
     const relays = new RelaySet(
       [url],
       WebSocket as unknown as typeof globalThis.WebSocket,

@@ -5,14 +5,16 @@
  */
 import type { AddressInfo } from "node:net";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
-import { Relay, useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { serveNostr } from "../../../harness/nostr/standalone";
 import type { NostrWorld } from "../../../harness/nostr/world";
 import type { NostrEvent } from "./event";
 import { Outbox, type Refusal } from "./outbox";
 import { answerKind, RelaySet } from "./relays";
+import { stopAfterAll } from "../../../harness/stop-after-all";
+import { publishFromOutside } from "../../../harness/nostr/outside";
 
 relayWebSocket(WebSocket);
 const socket = WebSocket as unknown as typeof globalThis.WebSocket;
@@ -22,9 +24,7 @@ let world: { nostr: NostrWorld; base: string; stop: () => Promise<void> };
 beforeAll(async () => {
   world = await serveNostr();
 });
-afterAll(async () => {
-  await world.stop();
-});
+stopAfterAll(() => [world]);
 
 describe("a relay's refusal", () => {
   it("is final for blocked, invalid, pow and restricted; held for duplicate; anything else may pass later", () => {
@@ -105,12 +105,7 @@ const deletedProfile = async () => {
     { kind: 5, created_at: now() + 300, tags: [["a", `0:${getPublicKey(sk)}:`]], content: "" },
     sk,
   );
-  const outside = await Relay.connect(world.nostr.relayUrl);
-  try {
-    await outside.publish(deletion);
-  } finally {
-    outside.close();
-  }
+  await publishFromOutside(world.nostr.relayUrl, deletion);
   const profile = finalizeEvent(
     { kind: 0, created_at: now(), tags: [], content: '{"name":"Gone"}' },
     sk,

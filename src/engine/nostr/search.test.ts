@@ -11,7 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { serveNostr } from "../../../harness/nostr/standalone";
 import type { NostrWorld } from "../../../harness/nostr/world";
-import { CacheFailed, cacheClient, MISSING_BASE_TEXT, SEARCH_LIMIT } from "./search";
+import { nprofileEncode, npubEncode } from "nostr-tools/nip19";
+import {
+  bareProfile,
+  CacheFailed,
+  cacheClient,
+  MISSING_BASE_TEXT,
+  pubkeyOfQuery,
+  SEARCH_LIMIT,
+} from "./search";
 
 poolWebSocket(WebSocket);
 
@@ -54,6 +62,36 @@ describe("social-profile cache client against the world's cache service", () => 
       primal_image_url: null,
     });
     expect(await client.search("   ")).toEqual([]);
+  });
+
+  it("looks a pasted npub, nprofile or nostr: link up directly, as nostr clients do; a key without a profile is still that person", async () => {
+    const client = cacheClient(fetchFn, world.nostr.cacheUrl);
+    const alice = world.nostr.seeded.find((p) => p.name === "alicebtc")!;
+    const found = {
+      hexpub: alice.pubkey,
+      npub: alice.npub,
+      name: "Alice Lovelace",
+      image_url: alice.picture,
+    };
+    for (const query of [
+      alice.npub,
+      `  ${alice.npub.toUpperCase()} `,
+      `nostr:${alice.npub}`,
+      nprofileEncode({ pubkey: alice.pubkey, relays: [world.nostr.relayUrl] }),
+    ]) {
+      const results = await client.search(query);
+      expect(results, query).toHaveLength(1);
+      expect(results[0], query).toMatchObject(found);
+    }
+    // Nobody's profile is known for a new key: the person is found by their key alone, never "nobody".
+    const stranger = getPublicKey(generateSecretKey());
+    expect(await client.search(npubEncode(stranger))).toEqual([bareProfile(stranger)]);
+    expect(bareProfile(stranger)).toMatchObject({ hexpub: stranger, npub: npubEncode(stranger), name: "" });
+    // A name or a broken key is searched for as text.
+    expect(pubkeyOfQuery("alicebtc")).toBeNull();
+    const broken = `${alice.npub.slice(0, -1)}${alice.npub.endsWith("q") ? "p" : "q"}`;
+    expect(pubkeyOfQuery(broken)).toBeNull();
+    expect(pubkeyOfQuery(alice.npub)).toBe(alice.pubkey);
   });
 
   it("answers at most 10 profiles, and the newest profile of each person", async () => {

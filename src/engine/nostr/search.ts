@@ -7,7 +7,7 @@
  * lightning address that is not one, or a picture that is not an http(s) URL, is dropped.
  */
 import { Data, Schema } from "effect";
-import { npubEncode } from "nostr-tools/nip19";
+import { decode, npubEncode } from "nostr-tools/nip19";
 import { verifyEvent } from "nostr-tools/pure";
 import { boundedFetch, type FetchFn, type RequestLimits } from "../http/bounded";
 import { decodeLightningAddress } from "../parse/lightning-address";
@@ -134,8 +134,40 @@ export const profilesIn = (answer: unknown): ProfileSearchResult[] => {
   return out;
 };
 
+/**
+ * The hex public key a query names on its own, as nostr clients read a pasted key: an npub or an nprofile,
+ * with or without a `nostr:` prefix; null for any other query (a name is searched for).
+ */
+export const pubkeyOfQuery = (query: string): string | null => {
+  const q = query.trim().replace(/^nostr:/i, "");
+  if (!/^(npub|nprofile)1[02-9ac-hj-np-z]+$/i.test(q)) return null;
+  try {
+    const d = decode(q.toLowerCase());
+    if (d.type === "npub") return d.data;
+    if (d.type === "nprofile") return d.data.pubkey;
+    return null;
+  } catch {
+    return null;
+  }
+};
+
+/** The person a key names when no profile of theirs is known: found, by their npub, with nothing else. */
+export const bareProfile = (hexpub: string): ProfileSearchResult => ({
+  hexpub,
+  npub: npubEncode(hexpub),
+  name: "",
+  ln_address: null,
+  lnurl: null,
+  image_url: null,
+  primal_image_url: null,
+});
+
 export interface CacheClient {
-  /** `user_search`: up to 10 profiles for a query (trimmed; an empty one asks nothing). */
+  /**
+   * `user_search`: up to 10 profiles for a query (trimmed; an empty one asks nothing). A query that is a key
+   * (npub, nprofile) is looked up directly (`user_profile`): that person, with the profile the cache knows, or
+   * found by their key alone when it knows none.
+   */
   readonly search: (query: string) => Promise<ProfileSearchResult[]>;
   /** `user_profile`: the profile of a hex public key, or null when the cache has none. */
   readonly profile: (hexpub: string) => Promise<ProfileSearchResult | null>;
@@ -173,6 +205,11 @@ export const cacheClient = (
     search: async (query) => {
       const q = query.trim();
       if (q === "") return [];
+      const key = pubkeyOfQuery(q);
+      if (key !== null) {
+        const answer = await ask(["user_profile", { pubkey: key }], "search");
+        return [read(answer, "search").find((p) => p.hexpub === key) ?? bareProfile(key)];
+      }
       const answer = await ask(["user_search", { query: q, limit: SEARCH_LIMIT }], "search");
       return read(answer, "search").slice(0, SEARCH_LIMIT);
     },

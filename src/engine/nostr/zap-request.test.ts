@@ -9,10 +9,10 @@ import { finalizeEvent, generateSecretKey, getPublicKey, type VerifiedEvent } fr
 import { describe, expect, it } from "vitest";
 import { zapPrivacyOf } from "../../projections/chat";
 import { openPrivateZap, privateZapKey, zapRequestJson } from "./zap-request";
+import { someone } from "../../../harness/nostr/people";
 
 const sender = generateSecretKey();
-const recipientSecret = generateSecretKey();
-const recipient = getPublicKey(recipientSecret);
+const { secret: recipientSecret, pubkey: recipient } = someone();
 const input = {
   secret: sender,
   recipient,

@@ -11,17 +11,17 @@ import { decode as nip19Decode } from "nostr-tools/nip19";
 import { makeZapRequest } from "nostr-tools/nip57";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { Relay, useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { signInvoice } from "../../../harness/bolt11-sign";
 import { Hostility } from "../../../harness/hostile";
-import { type LnurlService, startLnurlService } from "../../../harness/lnurl";
+import { type LnurlService, startZapService } from "../../../harness/lnurl";
 import { ALICE, FORGED_FORMS, PHISHING_TEXT } from "../../../harness/nostr/hostile-relay";
 import { serveNostr } from "../../../harness/nostr/standalone";
 import type { NostrWorld, Person } from "../../../harness/nostr/world";
 import { decodeBolt11 } from "../parse/bolt11";
 import { openPrivateZap } from "./zap-request";
 import { fetchZaps, type PrivateZapOpener } from "./zaps";
+import { stopAfterAll } from "../../../harness/stop-after-all";
 
 relayWebSocket(WebSocket);
 const zapSecret = generateSecretKey();
@@ -49,15 +49,7 @@ const zapBob = async (request: string, msat: bigint) => {
 };
 
 beforeAll(async () => {
-  lnurl = await startLnurlService({
-    createInvoice: async (msat, descriptionHash) => signInvoice({ msat, descriptionHash }),
-    payInvoice: async () => undefined,
-    zaps: {
-      secret: zapSecret,
-      whenPaid: (hash) => new Promise<void>((resolve) => paid.set(hash, resolve)),
-      publish: (receipt) => void world.nostr.relay.publish(receipt),
-    },
-  });
+  lnurl = await startZapService(zapSecret, paid, (receipt) => void world.nostr.relay.publish(receipt));
   world = await serveNostr({ hostility, lnurl, zapSecret });
   bob = world.nostr.seed({ name: "bob", display_name: "Bob" });
   bobSecret = nip19Decode(bob.nsec as `nsec1${string}`).data;
@@ -86,10 +78,7 @@ beforeAll(async () => {
     21_000n,
   );
 }, 60_000);
-afterAll(async () => {
-  await lnurl?.stop();
-  await world?.stop();
-});
+stopAfterAll(() => [lnurl, world]);
 
 const bobOpens: PrivateZapOpener = (request) => openPrivateZap(request, bobSecret);
 

@@ -6,9 +6,12 @@
 /** The largest relay message read (characters of the JSON text): a NIP-47 request is a few kB at most. */
 export const MAX_RELAY_MESSAGE = 64 * 1024;
 
-/** Requests one connection may send at once, and how many more it may send each second after that. */
-export const REQUEST_BURST = 30;
-export const REQUESTS_PER_SECOND = 1;
+/**
+ * Requests one connection may send at once, and how many more it may send each second after that: room for
+ * an app that reads balance, transactions and invoices together, while a flood costs a bounded amount of work.
+ */
+export const REQUEST_BURST = 100;
+export const REQUESTS_PER_SECOND = 10;
 /** RATE_LIMITED answers one connection gets at once, and how many more each second: past them, silence. */
 export const REFUSAL_BURST = 10;
 export const REFUSALS_PER_SECOND = 0.2;

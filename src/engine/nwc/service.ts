@@ -91,6 +91,8 @@ export interface NwcHooks {
   readonly since: () => number;
   /** Decides a request; resolves with the replies to send now (none while the owner is asked). */
   readonly request: (r: IncomingRequest) => Promise<readonly Reply[]>;
+  /** The clock the connections' rates are counted on (ms); the system clock unless a test fixes it. */
+  readonly now?: () => number;
 }
 
 export interface NwcPort {
@@ -196,12 +198,13 @@ export const startNwcService = async (
     }
   };
 
+  const clock = hooks.now ?? (() => Date.now());
   /** Each connection's rate: requests that pass, and RATE_LIMITED answers past them. */
   const rates = new Map<number, { requests: TokenBucket; refusals: TokenBucket }>();
   const rateOf = (index: number) => {
     let r = rates.get(index);
     if (!r) {
-      const now = Date.now();
+      const now = clock();
       r = {
         requests: new TokenBucket(REQUEST_BURST, REQUESTS_PER_SECOND, now),
         refusals: new TokenBucket(REFUSAL_BURST, REFUSALS_PER_SECOND, now),
@@ -225,7 +228,7 @@ export const startNwcService = async (
     const encryption = encryptionOf(event.tags);
     const target: ReplyTarget = { index: conn.index, app: event.pubkey, requestId: event.id, encryption };
     const rate = rateOf(conn.index);
-    const now = Date.now();
+    const now = clock();
     if (!rate.requests.take(now)) {
       dropped.limited++;
       if (!rate.refusals.take(now)) return;

@@ -1,12 +1,6 @@
-/**
- * The device lock against the world's storage server (PGlite): two devices on one seed, each with its own
- * client. Time is a shared clock the test moves, so expiry needs no waiting.
- */
-import type { Server } from "node:http";
 import { randomBytes } from "@noble/hashes/utils.js";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { serveStorage } from "../../../harness/storage/serve";
-import { type StorageService, startStorage } from "../../../harness/storage/service";
+import { describe, expect, test } from "vitest";
+import { storageForTests } from "../../../harness/storage/testing";
 import {
   AlreadyRunning,
   DEVICE_LOCK_NAME,
@@ -17,28 +11,9 @@ import {
 import { StorageConflict, StorageUnavailable } from "./errors";
 import { openSealedStore } from "./index";
 import { storageKeys } from "./keys";
+import { rejection } from "../../../harness/rejection";
 
-let service: StorageService;
-let server: Server;
-let url: string;
-beforeAll(async () => {
-  service = startStorage();
-  ({ server, url } = await serveStorage(service));
-  await service.db();
-});
-afterAll(async () => {
-  server?.close();
-  await service?.stop();
-});
-
-const rejection = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected a rejection");
-};
+const storage = storageForTests();
 
 /** Two devices of one wallet, on one clock (ms) the test moves. */
 const wallet = () => {
@@ -46,7 +21,7 @@ const wallet = () => {
   const clock = { t: 1_800_000_000_000 };
   const device = (deviceId: string) =>
     new DeviceLock({
-      store: openSealedStore({ url, keys, network: "regtest" }),
+      store: openSealedStore({ url: storage.url, keys, network: "regtest" }),
       deviceId,
       now: () => clock.t,
     });
@@ -118,7 +93,7 @@ describe("the device lock", () => {
     const w = wallet();
     const fast = (id: string) =>
       new DeviceLock({
-        store: openSealedStore({ url, keys: w.keys, network: "regtest" }),
+        store: openSealedStore({ url: storage.url, keys: w.keys, network: "regtest" }),
         deviceId: id,
         now: () => w.clock.t,
         refreshSecs: 0.05,
@@ -127,7 +102,7 @@ describe("the device lock", () => {
     await phone.acquire();
     const lost = new Promise<DeviceLockLost>((resolve) => phone.keep(resolve));
     // Another device writes the lock over the phone's (as after an expiry): the next refresh sees it.
-    const store = openSealedStore({ url, keys: w.keys, network: "regtest" });
+    const store = openSealedStore({ url: storage.url, keys: w.keys, network: "regtest" });
     const laptopLock = new TextEncoder().encode(
       JSON.stringify({ device: "laptop", session: "s", at: w.clock.t }),
     );
@@ -152,7 +127,7 @@ describe("the device lock", () => {
       net.up ? fetch(input, init) : Promise.reject(new TypeError("fetch failed"));
     const device = (id: string) =>
       new DeviceLock({
-        store: openSealedStore({ url, keys: w.keys, network: "regtest", fetchFn }),
+        store: openSealedStore({ url: storage.url, keys: w.keys, network: "regtest", fetchFn }),
         deviceId: id,
         now: () => w.clock.t,
       });

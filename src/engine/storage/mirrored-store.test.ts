@@ -1,42 +1,18 @@
-/**
- * The lightning store mirrored to the world's storage server (PGlite): each device a local store and a
- * client of its own; the network between a device and the server can be cut.
- */
-import type { Server } from "node:http";
 import { randomBytes } from "@noble/hashes/utils.js";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { serveStorage } from "../../../harness/storage/serve";
-import { type StorageService, startStorage } from "../../../harness/storage/service";
+import { describe, expect, test } from "vitest";
+import { storageForTests } from "../../../harness/storage/testing";
 import { MANAGER_KEY, MemoryBlobStore, MONITOR_PREFIX } from "../lightning/store";
 import { StateTakenOver, StorageBadAnswer, StorageRollback } from "./errors";
 import { openSealedStore } from "./index";
 import { type StorageKeys, storageKeys } from "./keys";
 import { MirroredBlobStore, VERSIONS_KEY } from "./mirrored-store";
+import { rejection } from "../../../harness/rejection";
 
-let service: StorageService;
-let server: Server;
-let url: string;
-beforeAll(async () => {
-  service = startStorage();
-  ({ server, url } = await serveStorage(service));
-  await service.db();
-});
-afterAll(async () => {
-  server?.close();
-  await service?.stop();
-});
+const storage = storageForTests();
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array | undefined) => (b ? new TextDecoder().decode(b) : undefined);
 const MONITOR = `${MONITOR_PREFIX}aa_0`;
-const rejection = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected a rejection");
-};
 
 /** A device of the wallet with `keys`: its own local store, client and network. */
 const device = (keys: StorageKeys) => {
@@ -45,7 +21,7 @@ const device = (keys: StorageKeys) => {
   const waiting: boolean[] = [];
   const fetchFn = (input: string | URL | Request, init?: RequestInit) =>
     net.up ? fetch(input, init) : Promise.reject(new TypeError("fetch failed"));
-  const remote = openSealedStore({ url, keys, network: "regtest", fetchFn });
+  const remote = openSealedStore({ url: storage.url, keys, network: "regtest", fetchFn });
   const open = () =>
     MirroredBlobStore.open({
       local,
@@ -59,6 +35,16 @@ const device = (keys: StorageKeys) => {
 };
 
 const newWallet = () => storageKeys(randomBytes(32), randomBytes(32));
+
+/** A new wallet (`keys`) whose phone wrote "m1", with the server's database and the wallet's rows' owner there. */
+const phoneThatWroteM1 = async () => {
+  const keys = newWallet();
+  const phone = device(keys);
+  const { store } = await phone.open();
+  await store.put([{ key: MANAGER_KEY, value: bytes("m1") }]);
+  const db = await storage.service.db();
+  return { keys, phone, store, db, owner: Buffer.from(keys.authPubkey).toString("hex") };
+};
 
 describe("the mirrored lightning store", () => {
   test("every put is on the server at increasing versions before it resolves; a new device restores it", async () => {
@@ -153,12 +139,7 @@ describe("the mirrored lightning store", () => {
   });
 
   test("a server answering an older state than this device wrote is refused, never loaded", async () => {
-    const keys = newWallet();
-    const phone = device(keys);
-    const { store } = await phone.open();
-    await store.put([{ key: MANAGER_KEY, value: bytes("m1") }]);
-    const db = await service.db();
-    const owner = Buffer.from(keys.authPubkey).toString("hex");
+    const { phone, store, db, owner } = await phoneThatWroteM1();
     const snapshot = (
       await db.query<{ store_id: string; key: string; value: Uint8Array; version: string }>(
         "SELECT store_id, key, value, version::text AS version FROM vss_db WHERE user_token = $1",
@@ -183,12 +164,7 @@ describe("the mirrored lightning store", () => {
   });
 
   test("an old value served under a new version does not open", async () => {
-    const keys = newWallet();
-    const phone = device(keys);
-    const { store } = await phone.open();
-    await store.put([{ key: MANAGER_KEY, value: bytes("m1") }]);
-    const db = await service.db();
-    const owner = Buffer.from(keys.authPubkey).toString("hex");
+    const { keys, store, db, owner } = await phoneThatWroteM1();
     const old = (
       await db.query<{ key: string; value: Uint8Array }>(
         "SELECT key, value FROM vss_db WHERE user_token = $1 AND version = 1 AND key <> 'global_version'",

@@ -78,12 +78,18 @@ export interface MirrorOptions {
   readonly remote: SealedStore;
   /** The prefix of every key mirrored (the lightning engine's `ln/`). */
   readonly prefix: string;
+  /** Keys under `prefix` kept on this device only (the routing graph's cache: megabytes, rebuilt from gossip). */
+  readonly localOnly?: readonly string[];
   /** Told `true` when a write waits for the server, `false` once it got through (the wallet's banner). */
   readonly onWaiting?: (waiting: boolean) => void;
   /** The first pause before retrying an unreachable server, doubled up to `maxRetryMs`. */
   readonly retryMs?: number;
   readonly maxRetryMs?: number;
 }
+
+/** Whether `key` goes to the remote store under `opts`. */
+const mirrored = (opts: MirrorOptions, key: string): boolean =>
+  key.startsWith(opts.prefix) && !(opts.localOnly ?? []).some((p) => key.startsWith(p));
 
 export type OpenedFrom = "in-step" | "remote" | "repushed" | "uploaded" | "empty";
 
@@ -104,9 +110,9 @@ export class MirroredBlobStore implements BlobStore {
     const record = decodeRecord(await local.get(VERSIONS_KEY));
     const listing = await remote.list();
     const remoteKeys = new Map(
-      listing.names.filter((n) => n.name.startsWith(prefix)).map((n) => [n.name, n.version]),
+      listing.names.filter((n) => mirrored(opts, n.name)).map((n) => [n.name, n.version]),
     );
-    const localKeys = await local.keys(prefix);
+    const localKeys = (await local.keys(prefix)).filter((k) => mirrored(opts, k));
     const rollback = () => new StorageRollback({ message: ROLLBACK_TEXT });
     const writer = async () => {
       const w = await remote.get(WRITER_NAME);
@@ -140,8 +146,10 @@ export class MirroredBlobStore implements BlobStore {
           return make({ global: listing.globalVersion, keys: new Map(), putId: "" }, "empty");
         return make(await pull(), "remote");
       }
-      // A wallet with channels, storage configured only now: its state goes up to a store holding none.
-      if (remoteKeys.size > 0) throw new StateTakenOver({ message: TAKEN_OVER_TEXT });
+      // Channel state here but none recorded (a state file imported, or storage configured only now): the
+      // store holds every state any device released, so where it has one, it is the newest and replaces
+      // this one; otherwise this state goes up to it.
+      if (remoteKeys.size > 0) return make(await pull(), "remote");
       const store = new MirroredBlobStore(opts, {
         global: listing.globalVersion,
         keys: new Map(),
@@ -204,7 +212,7 @@ export class MirroredBlobStore implements BlobStore {
     const keys = new Map(before.keys);
     const sealed: SealedWrite[] = [];
     const deletes: { name: string; version: bigint }[] = [];
-    for (const w of writes.filter((w) => w.key.startsWith(this.opts.prefix))) {
+    for (const w of writes.filter((w) => mirrored(this.opts, w.key))) {
       const version = before.keys.get(w.key);
       if (w.value === null) {
         if (version !== undefined) deletes.push({ name: w.key, version });

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Link, useLocation, useParams } from "wouter";
+import { SendHorizontal } from "lucide-react";
+import { useLocation, useParams } from "wouter";
 import type { ContactRecord } from "../../crdt/doc";
 import { useI18n } from "../../i18n/intl";
 import type { ChatEntry, ChatPage, MessageInvoice } from "../../projections/chat";
@@ -151,10 +152,13 @@ export function Chat() {
           {t("chat.older")}
         </button>
       )}
+      {/* A scrolling region of its own, so the keyboard can reach it and scroll it too. */}
       <ol
         ref={list}
         className="chat-timeline"
         aria-label={t("chat.timeline")}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region is focusable so the keyboard can scroll it
+        tabIndex={0}
         onScroll={(e) => {
           const el = e.currentTarget;
           stickToEnd.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
@@ -178,24 +182,6 @@ export function Chat() {
         </section>
       )}
       <ErrorBox text={error} />
-      {contact && (
-        // On a phone the floating actions in a chat are send, request and scan (spec 1 navigation).
-        <nav className="mobile-actions" aria-label={t("chat.mobile_actions")}>
-          <button
-            type="button"
-            className="fab"
-            onClick={() => payContact({ ...contact, deleted: false } as ContactRecord)}
-          >
-            <span>{t("chat.send")}</span>
-          </button>
-          <Link href={`/request/${encodeURIComponent(id)}`} className="fab">
-            <span>{t("chat.request")}</span>
-          </Link>
-          <Link href="/scanner" className="fab">
-            <span>{t("nav.scan")}</span>
-          </Link>
-        </nav>
-      )}
       {hasNpub && (
         <form
           className="row chat-box"
@@ -221,8 +207,14 @@ export function Chat() {
               }
             }}
           />
-          <button type="submit" className="button button-primary" disabled={sending || text.trim() === ""}>
-            {t("chat.send_message")}
+          <button
+            type="submit"
+            className="button button-primary chat-send"
+            disabled={sending || text.trim() === ""}
+            title={t("chat.send_message")}
+          >
+            <SendHorizontal aria-hidden="true" size={20} />
+            <span className="visually-hidden">{t("chat.send_message")}</span>
           </button>
         </form>
       )}
@@ -243,22 +235,27 @@ function Entry({ entry, onPay }: { entry: ChatEntry; onPay: (inv: MessageInvoice
         <time dateTime={new Date(entry.at * 1000).toISOString()}>{time}</time>
       </li>
     );
+  const request = entry.invoices.length > 0;
   return (
     <li className={entry.mine ? "chat-message mine" : "chat-message"}>
-      <p>{entry.text}</p>
+      {/* A request is its card (amount, note, Pay or Paid), never the long payment link it carries. */}
+      {request ? null : <p>{entry.text}</p>}
       {entry.invoices.map((inv) => (
-        <div key={inv.original} className="row chat-invoice">
-          <span>
-            {inv.amount_sats === null
-              ? t("chat.invoice_any")
-              : t("chat.invoice_amount", { amount: formatSats(intl, inv.amount_sats) })}
-          </span>
+        <div key={inv.original} className="chat-request">
+          <div className="column">
+            <strong>
+              {inv.amount_sats === null
+                ? t("chat.invoice_any")
+                : t("chat.invoice_amount", { amount: formatSats(intl, inv.amount_sats) })}
+            </strong>
+            {entry.note !== "" ? <p>{entry.note}</p> : null}
+          </div>
           {inv.payable ? (
             <button type="button" className="button button-primary" onClick={() => onPay(inv)}>
               {t("chat.pay")}
             </button>
           ) : inv.paid ? (
-            <span className="badge">{t("chat.paid")}</span>
+            <span className="badge badge-paid">{t("chat.paid")}</span>
           ) : null}
         </div>
       ))}

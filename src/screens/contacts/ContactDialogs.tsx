@@ -156,10 +156,24 @@ function ContactDetail({ contact, onClose }: { contact: ContactRecord; onClose: 
         </div>
       ) : null}
       <ErrorBox text={error} />
-      <div className="row">
-        <button type="button" className="button" onClick={() => setMode("edit")}>
-          {t("contacts.edit")}
+      {/* Pay first, then the rest, in even columns: no button left alone on a row. */}
+      <div className="contact-actions">
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={!payable}
+          onClick={() => {
+            onClose();
+            pay(contact);
+          }}
+        >
+          {t("contacts.pay")}
         </button>
+        {contact.npub ? (
+          <Link href={`/chat/${encodeURIComponent(contact.id)}`} className="button" onClick={onClose}>
+            {t("chat.open")}
+          </Link>
+        ) : null}
         {contact.npub ? (
           <button
             type="button"
@@ -175,21 +189,8 @@ function ContactDetail({ contact, onClose }: { contact: ContactRecord; onClose: 
             {contact.is_followed ? t("contacts.unfollow") : t("contacts.follow")}
           </button>
         ) : null}
-        {contact.npub ? (
-          <Link href={`/chat/${encodeURIComponent(contact.id)}`} className="button" onClick={onClose}>
-            {t("chat.open")}
-          </Link>
-        ) : null}
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={!payable}
-          onClick={() => {
-            onClose();
-            pay(contact);
-          }}
-        >
-          {t("contacts.pay")}
+        <button type="button" className="button" onClick={() => setMode("edit")}>
+          {t("contacts.edit")}
         </button>
       </div>
       {payable ? null : <p className="hint">{t("contacts.error_no_pay_target")}</p>}

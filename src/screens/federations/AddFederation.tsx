@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useLocation } from "wouter";
 import { CommandFailed } from "../../commands/client";
+import { BackControl } from "../../ui/BackControl";
 import { useI18n } from "../../i18n/intl";
 import { useWalletConfig } from "../../ui/config";
 import { ConfirmDialog } from "../../ui/Dialog";
@@ -42,13 +43,14 @@ export function AddFederation() {
 
   return (
     <main className="screen">
+      <BackControl />
       <h1>{t("add_federation.title")}</h1>
       <p>{t("add_federation.caption")}</p>
       {recommended.length === 0 ? <p>{t("add_federation.none")}</p> : null}
-      <ul className="column">
+      <ul className={recommended.length > 0 ? "item-list card" : "item-list"}>
         {recommended.map((url) => (
-          <li key={url} className="row">
-            <span>{url}</span>
+          <li key={url}>
+            <span className="mono">{url}</span>
             <button type="button" className="button" disabled={busy} onClick={() => void join([url])}>
               {t("add_federation.join")}
             </button>

@@ -42,7 +42,12 @@ export function FederationCard({ federation: f, pay }: { federation: FederationV
   ];
   return (
     <article className="card column" aria-label={f.federation_name}>
-      <h2>{f.federation_name}</h2>
+      <div className="federation-head">
+        <h2>{f.federation_name}</h2>
+        <strong data-testid="federation-balance">
+          {formatSats(intl, f.balance)} {t("common.esats")}
+        </strong>
+      </div>
       <p className="hint">{t("federations.custody", { name: f.federation_name })}</p>
       {f.welcome_message ? <p>{f.welcome_message}</p> : null}
       {f.motd ? (
@@ -50,12 +55,6 @@ export function FederationCard({ federation: f, pay }: { federation: FederationV
           {f.motd}
         </p>
       ) : null}
-      <p>
-        {t("federations.balance")}:{" "}
-        <strong data-testid="federation-balance">
-          {formatSats(intl, f.balance)} {t("common.esats")}
-        </strong>
-      </p>
       {f.federation_expiry_timestamp ? (
         <p role="note">
           {t("federations.expires", {
@@ -63,29 +62,32 @@ export function FederationCard({ federation: f, pay }: { federation: FederationV
           })}
         </p>
       ) : null}
-      <p className="hint">{f.federation_id}</p>
+      <p className="hint break">{f.federation_id}</p>
       {f.recommended ? (
         <p role="status">{t("federations.recommended", { name: f.federation_name })}</p>
       ) : null}
-      <div className="row">
+      {/* Four ways to use the ecash, in even columns; recommending and leaving apart, at the card's foot. */}
+      <div className="federation-actions">
         {panels.map((p) => (
           <button
             key={p.id}
             type="button"
-            className="button"
+            className="button button-small"
             aria-expanded={panel === p.id}
             onClick={() => setPanel(panel === p.id ? "none" : p.id)}
           >
             {p.label}
           </button>
         ))}
-        <Link href={`/transfer?from=${encodeURIComponent(f.federation_id)}`} className="button">
+        <Link href={`/transfer?from=${encodeURIComponent(f.federation_id)}`} className="button button-small">
           {t("federations.transfer")}
         </Link>
-        <button type="button" className="button" disabled={busy} onClick={() => void recommend()}>
+      </div>
+      <div className="card-footer">
+        <button type="button" className="link-button" disabled={busy} onClick={() => void recommend()}>
           {f.recommended ? t("federations.unrecommend") : t("federations.recommend")}
         </button>
-        <button type="button" className="button button-danger" onClick={() => setConfirmRemove(true)}>
+        <button type="button" className="link-button link-danger" onClick={() => setConfirmRemove(true)}>
           {t("federations.remove")}
         </button>
       </div>

@@ -59,22 +59,27 @@ export function Federations() {
       <BackControl />
       <h1>{t("federations.title")}</h1>
       <p>{t("federations.caption")}</p>
-      <Form onSubmit={add}>
+      {/* What the owner holds first; then joining another, a token to receive, and recovery. */}
+      {federations && federations.length > 0 ? (
+        federations.map((f) => (
+          <div key={f.federation_id} className="column">
+            <FederationCard federation={f} pay={pay && f.federation_id === payFrom ? pay : undefined} />
+            <ResyncFederation federation={f} />
+          </div>
+        ))
+      ) : (
+        <p>{t("federations.none")}</p>
+      )}
+      <Form onSubmit={add} className="card column">
         <TextField id="federation-code" label={t("federations.code")} value={code} onValue={setCode} />
         <ErrorBox text={error} />
-        <button type="submit" className="button button-primary" disabled={busy}>
+        <button type="submit" className="button button-primary self-start" disabled={busy}>
           {t("federations.add")}
         </button>
       </Form>
       {federations && federations.length > 0 ? (
         <>
-          <div className="row">
-            <button type="button" className="button" disabled={busy} onClick={() => void restore()}>
-              {t("federations.restore")}
-            </button>
-          </div>
-          {restored ? <p role="status">{restored}</p> : null}
-          <Form onSubmit={redeem}>
+          <Form onSubmit={redeem} className="card column">
             <label htmlFor="ecash-token">{t("federations.token")}</label>
             <textarea
               id="ecash-token"
@@ -83,21 +88,19 @@ export function Federations() {
               spellCheck={false}
               onChange={(e) => setToken(e.target.value.trim())}
             />
-            <button type="submit" className="button" disabled={busy || token === ""}>
+            <button type="submit" className="button self-start" disabled={busy || token === ""}>
               {t("federations.redeem")}
             </button>
             {redeemed ? <p role="status">{redeemed}</p> : null}
           </Form>
-          {federations.map((f) => (
-            <div key={f.federation_id} className="column">
-              <FederationCard federation={f} pay={pay && f.federation_id === payFrom ? pay : undefined} />
-              <ResyncFederation federation={f} />
-            </div>
-          ))}
+          <div className="row">
+            <button type="button" className="button" disabled={busy} onClick={() => void restore()}>
+              {t("federations.restore")}
+            </button>
+          </div>
+          {restored ? <p role="status">{restored}</p> : null}
         </>
-      ) : (
-        <p>{t("federations.none")}</p>
-      )}
+      ) : null}
     </main>
   );
 }

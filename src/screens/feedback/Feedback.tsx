@@ -1,11 +1,12 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { useWalletConfig } from "../../ui/config";
+import { FilePicker } from "../../ui/FilePicker";
 import { ErrorBox } from "../../ui/errors";
 import { Form, useAction } from "../../ui/form";
-import { useWallet } from "../../ui/wallet";
+import { useView, useWallet } from "../../ui/wallet";
 
 type UserType = "nostr" | "email";
 
@@ -33,6 +34,14 @@ export function Feedback() {
   const { busy, error, run } = useAction();
   const [sent, setSent] = useState(false);
   const valid = form.feedback.trim().length > 0;
+  // The wallet's own npub is who the owner is on nostr: filled in, and free to change or clear.
+  const npub = useView("profile")?.npub ?? null;
+  useEffect(() => {
+    void client.dispatch({ _tag: "GetNpub" }).catch(() => undefined);
+  }, [client]);
+  useEffect(() => {
+    if (npub) setForm((f) => (f.userType === "nostr" && f.id === "" ? { ...f, id: npub } : f));
+  }, [npub]);
 
   const change = (patch: Partial<Draft>) => {
     setForm({ ...form, ...patch });
@@ -101,7 +110,9 @@ export function Feedback() {
                 name="user_type"
                 value={u}
                 checked={form.userType === u}
-                onChange={() => change({ userType: u })}
+                onChange={() =>
+                  change({ userType: u, id: u === "nostr" ? (npub ?? "") : form.id === npub ? "" : form.id })
+                }
               />{" "}
               {t(`feedback.user_type_${u}`)}
             </label>
@@ -136,23 +147,29 @@ export function Feedback() {
             {t("feedback.invalid_feedback")}
           </small>
         ) : null}
-        <label>
+        <label className="checkbox">
           <input
             type="checkbox"
             checked={form.includeLogs}
             onChange={(e) => change({ includeLogs: e.target.checked })}
-          />{" "}
+          />
           {t("feedback.include_logs")}
         </label>
         <small>{t("feedback.logs_redacted")}</small>
-        <label htmlFor="feedback-images">{t("feedback.images")}</label>
-        <input
-          id="feedback-images"
-          type="file"
-          accept="image/*"
-          multiple
-          onChange={(e) => change({ images: [...(e.target.files ?? [])].slice(0, 4) })}
-        />
+        <fieldset className="column file-field">
+          <legend className="field-label">{t("feedback.images")}</legend>
+          <FilePicker
+            className="button self-start"
+            accept="image/*"
+            multiple
+            onFiles={(files) => change({ images: files.slice(0, 4) })}
+          >
+            {t("feedback.images_choose")}
+          </FilePicker>
+          {form.images.length > 0 ? (
+            <p className="hint break">{form.images.map((f) => f.name).join(", ")}</p>
+          ) : null}
+        </fieldset>
         <ErrorBox text={error} />
         <button type="submit" className="button button-primary" disabled={!dirty || !valid || busy}>
           {busy ? t("feedback.sending") : t("feedback.send")}

@@ -78,6 +78,16 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
             </dd>
           </>
         ) : null}
+        {payment && payment.hops.length > 0 ? (
+          <>
+            <dt>{t("activity.hops")}</dt>
+            <dd data-testid="payment-hops">
+              {payment.hops.length === 1
+                ? payment.hops[0]
+                : t("activity.hops_split", { hops: payment.hops.join(", "), count: payment.hops.length })}
+            </dd>
+          </>
+        ) : null}
         {channel?.kind === "ChannelOpen" && channel.capacity_sats !== null ? (
           <>
             <dt>{t("activity.capacity")}</dt>

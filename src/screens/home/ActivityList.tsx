@@ -83,7 +83,13 @@ export function ActivityList() {
               </span>
               <span className={item.inbound ? "activity-amount inbound" : "activity-amount"}>
                 {item.inbound ? "+" : "-"}
-                <Amount sats={item.amount_sats} shown={shown} live={live} />
+                {/* Ecash is counted in e-sats, as the balance card counts it. */}
+                <Amount
+                  sats={item.amount_sats}
+                  shown={shown}
+                  live={live}
+                  unit={item.kind === "Ecash" ? "e-sats" : "sats"}
+                />
               </span>
               <span className="activity-time">
                 {item.last_updated === 0 ? t("activity.pending") : relativeTime(item.last_updated, now, lang)}

@@ -1,14 +1,20 @@
-import { useErrorText } from "../../ui/errors";
 import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
-import { Skeleton } from "../../ui/Skeleton";
+import { useErrorText } from "../../ui/errors";
 import { useBalanceShown } from "../../ui/prefs";
+import { ProgressBar, Skeleton } from "../../ui/Skeleton";
 import { useToast } from "../../ui/toast";
 import { useView, useWallet } from "../../ui/wallet";
 import { Amount } from "./Amount";
+import type { HomeProgress } from "./progress";
 
-/** Balances by where they are held (spec 1 §2 balance card). Tapping cycles sats → fiat → hidden. */
-export function BalanceCard() {
+/**
+ * Balances (spec 1 §2 balance card): the total, then where each part is held: lightning and on-chain in the
+ * owner's custody, ecash by the federation or mint that holds it. Tapping an amount cycles sats → fiat →
+ * hidden. The card keeps its size as its parts load: placeholders stand where the amounts will be, and the
+ * loading bar and the sync button share one line.
+ */
+export function BalanceCard({ progress }: { readonly progress: HomeProgress | null }) {
   const { t } = useI18n();
   const errorText = useErrorText();
   const balance = useView("balance");
@@ -19,63 +25,84 @@ export function BalanceCard() {
   const client = useWallet();
   const toast = useToast();
   const syncNow = () =>
-    client.dispatch({ _tag: "SyncOnchain" }).catch((e: unknown) =>
-      toast({
-        title: t("common.error"),
-        description: errorText(e),
-        isError: true,
-      }),
+    client
+      .dispatch({ _tag: "SyncOnchain" })
+      .catch((e: unknown) => toast({ title: t("common.error"), description: errorText(e), isError: true }));
+  const ready = balance && wallet ? { balance, wallet } : null;
+  const amount = (sats: bigint | undefined, testId?: string, main = false) =>
+    sats === undefined ? (
+      <Skeleton width={main ? "9rem" : "5rem"} height={main ? "2.2rem" : "1.4rem"} />
+    ) : (
+      <button
+        type="button"
+        className={main ? "balance-amount balance-main" : "balance-amount"}
+        onClick={cycle}
+        title={t("home.cycle_balance")}
+        data-testid={testId}
+      >
+        <Amount sats={sats} shown={shown} live={live} />
+      </button>
     );
 
-  if (!balance || !wallet) {
-    return (
-      <section className="card balance-card" aria-label={t("home.balance")} aria-busy="true">
-        <Skeleton width="10rem" height="2rem" />
-        <Skeleton width="6rem" />
-      </section>
-    );
-  }
-  const pending = balance.unconfirmed;
   return (
-    <section className="card balance-card" aria-label={t("home.balance")}>
-      {federations && federations.length > 0 ? (
-        <div className="balance-row" data-testid="federation-section">
-          <span className="balance-label">{t("home.federation_balance")}</span>
-          <button type="button" className="balance-amount" onClick={cycle} title={t("home.cycle_balance")}>
-            <Amount sats={balance.federation} shown={shown} live={live} unit="e-sats" />
-          </button>
-          {/* Custody is always visible: who holds each part of the ecash. */}
-          {federations.map((f) => (
-            <span key={f.federation_id} className="badge" data-testid="custody-label">
-              <Amount sats={f.balance} shown={shown} live={live} unit="e-sats" />{" "}
-              {t("home.held_by", { name: f.federation_name })}
+    <section
+      className="card balance-card"
+      aria-label={t("home.balance")}
+      aria-busy={ready ? undefined : true}
+    >
+      <div className="balance-total">
+        <span className="balance-label">{t("home.total")}</span>
+        {amount(ready?.balance.total, "total-balance", true)}
+      </div>
+      <div className="balance-parts">
+        <div className="balance-row">
+          <span className="balance-label">{t("home.lightning_balance")}</span>
+          {ready?.wallet.safe_mode ? (
+            <span className="error-text">{t("home.safe_mode_error")}</span>
+          ) : (
+            amount(ready?.balance.lightning)
+          )}
+        </div>
+        {ready && ready.balance.force_close > 0n ? (
+          <div className="balance-row">
+            <span className="balance-label">{t("home.closing_balance")}</span>
+            <Amount sats={ready.balance.force_close} shown={shown} live={live} />
+          </div>
+        ) : null}
+        <div className="balance-row">
+          <span className="balance-label">{t("home.onchain_balance")}</span>
+          {amount(ready ? ready.balance.confirmed + ready.balance.unconfirmed : undefined, "onchain-balance")}
+          {ready && ready.balance.unconfirmed !== 0n ? (
+            <span className="badge" data-testid="pending-badge">
+              {t("home.pending")}: <Amount sats={ready.balance.unconfirmed} shown={shown} live={live} />
             </span>
-          ))}
-          {balance.federation > 0n ? (
-            <Link href="/swaplightning" className="link">
-              {t("home.swap_lightning")}
-            </Link>
           ) : null}
         </div>
-      ) : null}
-      <div className="balance-row">
-        <span className="balance-label">{t("home.lightning_balance")}</span>
-        {wallet.safe_mode ? (
-          <span className="error-text">{t("home.safe_mode_error")}</span>
-        ) : (
-          <button
-            type="button"
-            className="balance-amount balance-main"
-            onClick={cycle}
-            title={t("home.cycle_balance")}
-          >
-            <Amount sats={balance.lightning} shown={shown} live={live} />
-          </button>
-        )}
-        {live?.lightning === "starting" ? (
-          <span className="badge">{t("home.lightning_starting")}</span>
-        ) : null}
-        {live?.lightning === "failed" ? (
+        {/* Custody is always visible: who holds each part of the ecash, each once. */}
+        {(federations ?? []).map((f) => (
+          <div key={f.federation_id} className="balance-row balance-ecash" data-testid="custody-label">
+            <span className="balance-amount">
+              <Amount sats={f.balance} shown={shown} live={live} unit="e-sats" />
+            </span>{" "}
+            <span className="balance-label">{t("home.held_by", { name: f.federation_name })}</span>
+          </div>
+        ))}
+      </div>
+      <div className="balance-status">
+        {progress ? (
+          <div className="home-progress">
+            <ProgressBar
+              value={progress.value}
+              max={progress.max}
+              label={t("boot.loading")}
+              text={t(progress.key)}
+            />
+            <span className="hint" aria-hidden="true">
+              {live?.lightning === "starting" ? `${t("home.lightning_starting")} · ` : null}
+              {t(progress.key)}
+            </span>
+          </div>
+        ) : live?.lightning === "failed" ? (
           <span className="row" role="alert">
             <span className="error-text" title={live.lightning_error ?? ""}>
               {t("home.lightning_failed")}
@@ -85,51 +112,41 @@ export function BalanceCard() {
               {t("home.lightning_restart")}
             </button>
           </span>
-        ) : null}
+        ) : (
+          <>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={syncNow}
+              disabled={!ready || live?.is_syncing}
+            >
+              {live?.is_syncing ? t("home.syncing") : t("home.sync_now")}
+            </button>
+            {live?.sync_error ? <span className="error-text">{t("home.sync_failed")}</span> : null}
+          </>
+        )}
       </div>
-      {balance.force_close > 0n ? (
-        <div className="balance-row">
-          <span className="balance-label">{t("home.closing_balance")}</span>
-          <Amount sats={balance.force_close} shown={shown} live={live} />
-        </div>
-      ) : null}
-      <div className="balance-row">
-        <span className="balance-label">{t("home.onchain_balance")}</span>
-        <button
-          type="button"
-          className="balance-amount"
-          onClick={cycle}
-          title={t("home.cycle_balance")}
-          data-testid="onchain-balance"
-        >
-          <Amount sats={balance.confirmed + balance.unconfirmed} shown={shown} live={live} />
-        </button>
-        {pending !== 0n ? (
-          <span className="badge" data-testid="pending-badge">
-            {t("home.pending")}: <Amount sats={pending} shown={shown} live={live} />
-          </span>
+      <div className="balance-links">
+        {ready && ready.balance.federation > 0n ? (
+          <Link href="/swaplightning" className="link">
+            {t("home.swap_lightning")}
+          </Link>
         ) : null}
-      </div>
-      <div className="row">
-        <button type="button" className="button button-small" onClick={syncNow} disabled={live?.is_syncing}>
-          {live?.is_syncing ? t("home.syncing") : t("home.sync_now")}
-        </button>
-        {live?.sync_error ? <span className="error-text">{t("home.sync_failed")}</span> : null}
-        {balance.confirmed + balance.unconfirmed > 0n && !wallet.safe_mode ? (
+        {ready && ready.balance.confirmed + ready.balance.unconfirmed > 0n && !ready.wallet.safe_mode ? (
           <Link href="/swap" className="link">
             {t("home.swap")}
           </Link>
         ) : null}
+        {federations && federations.length > 0 ? (
+          <Link href="/settings/federations" className="link">
+            {t("home.manage_federations")}
+          </Link>
+        ) : (
+          <Link href="/addfederation" className="link">
+            {t("home.join_federation")}
+          </Link>
+        )}
       </div>
-      {!federations || federations.length === 0 ? (
-        <Link href="/addfederation" className="link">
-          {t("home.join_federation")}
-        </Link>
-      ) : (
-        <Link href="/settings/federations" className="link">
-          {t("home.manage_federations")}
-        </Link>
-      )}
     </section>
   );
 }

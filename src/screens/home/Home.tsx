@@ -1,9 +1,9 @@
 import { CircleUserRound, Settings } from "lucide-react";
 import { Link, useSearch } from "wouter";
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { whenIdle } from "../../ui/idle";
 import { useI18n } from "../../i18n/intl";
 import { Avatar } from "../../ui/profile";
-import { ProgressBar } from "../../ui/Skeleton";
 import { Logo } from "../../ui/Logo";
 import { useView, useWallet } from "../../ui/wallet";
 import { useSyncExternalStore } from "react";
@@ -11,6 +11,7 @@ import { ActivityList } from "./ActivityList";
 import { FriendsZaps } from "./FriendsZaps";
 import { BalanceCard } from "./BalanceCard";
 import { ExpiryBanner } from "./ExpiryBanner";
+import { StorageBanner } from "./StorageBanner";
 import { ContactsStrip } from "./ContactsStrip";
 import { HomeRequests } from "./HomeRequests";
 import { NwcRequests } from "./NwcRequests";
@@ -37,6 +38,9 @@ export function Home() {
   const tabs = safeMode ? TABS.filter((x) => x !== "requests") : TABS;
   // The wallet's boot, then the lightning node starting; home and on-chain work meanwhile.
   const progress = homeProgress(stage, live);
+  // Home is drawn with the worker's views: once the browser is idle, the worker may start what would
+  // compete with it (the network graph's first sync).
+  useEffect(() => (stage === "done" ? whenIdle(() => client.homeShown()) : undefined), [stage, client]);
   const onTabKey = (e: React.KeyboardEvent<HTMLDivElement>) => {
     const next = nextTab(tabs, tab, e.key);
     if (next === null) return;
@@ -47,19 +51,6 @@ export function Home() {
 
   return (
     <main className="screen home">
-      {progress ? (
-        <div className="home-progress">
-          <ProgressBar
-            value={progress.value}
-            max={progress.max}
-            label={t("boot.loading")}
-            text={t(progress.key)}
-          />
-          <p className="hint" aria-hidden="true">
-            {t(progress.key)}
-          </p>
-        </div>
-      ) : null}
       <header className="home-header">
         <Link href="/profile" className="avatar-link" aria-label={t("profile.open")}>
           {profile?.profile && !profile.profile.deleted ? (
@@ -79,7 +70,8 @@ export function Home() {
           <Settings aria-hidden="true" size={24} />
         </Link>
       </header>
-      <BalanceCard />
+      <BalanceCard progress={progress} />
+      <StorageBanner />
       <ExpiryBanner />
       {safeMode ? null : <ContactsStrip />}
       {wallet?.exists && !wallet.has_backed_up ? (

@@ -66,30 +66,40 @@ export function NwcRequests() {
   return (
     <div className="nwc-requests">
       <ErrorBox text={error} />
-      <div className="row">
-        <button type="button" className="button" disabled={busy !== null} onClick={approveAll}>
-          {t("home.requests.approve_all")}
-        </button>
-        <button
-          type="button"
-          className="button"
-          disabled={busy !== null}
-          onClick={() => act("all", () => client.dispatch({ _tag: "DenyAllNwc" }))}
-        >
-          {t("home.requests.deny_all")}
-        </button>
-      </div>
+      {pending.length > 1 ? (
+        <div className="row nwc-requests-all">
+          <button type="button" className="button button-small" disabled={busy !== null} onClick={approveAll}>
+            {t("home.requests.approve_all")}
+          </button>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={busy !== null}
+            onClick={() => act("all", () => client.dispatch({ _tag: "DenyAllNwc" }))}
+          >
+            {t("home.requests.deny_all")}
+          </button>
+        </div>
+      ) : null}
       <ul className="requests">
         {pending.map((p) => (
-          <li key={p.id} className="request-row">
-            <span>
+          <li key={p.id} className="request-card">
+            <p className="request-what">
               {t("home.requests.payment", { name: p.name, amount: fmt.sats(p.amount_sats) })}
-              <small>
-                {" "}
-                · {p.reason === "budget" ? t("home.requests.over_budget") : t("home.requests.needs_approval")}
-              </small>
-            </span>
-            <div className="row">
+            </p>
+            <p className="hint">
+              {p.reason === "budget" ? t("home.requests.over_budget") : t("home.requests.needs_approval")}
+            </p>
+            <div className="row form-actions">
+              <button
+                type="button"
+                className="button"
+                disabled={busy !== null}
+                aria-label={t("home.requests.deny_named", { name: p.name, amount: fmt.sats(p.amount_sats) })}
+                onClick={() => act(p.id, () => client.dispatch({ _tag: "DenyNwcInvoice", id: p.id }))}
+              >
+                {t("home.requests.deny")}
+              </button>
               <button
                 type="button"
                 className="button button-primary"
@@ -101,15 +111,6 @@ export function NwcRequests() {
                 onClick={() => approve(p.id)}
               >
                 {t("home.requests.approve")}
-              </button>
-              <button
-                type="button"
-                className="button"
-                disabled={busy !== null}
-                aria-label={t("home.requests.deny_named", { name: p.name, amount: fmt.sats(p.amount_sats) })}
-                onClick={() => act(p.id, () => client.dispatch({ _tag: "DenyNwcInvoice", id: p.id }))}
-              >
-                {t("home.requests.deny")}
               </button>
             </div>
           </li>

@@ -1,11 +1,11 @@
 import { useState } from "react";
-import { Link, useLocation } from "wouter";
+import { Link, Redirect, useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { ErrorBox } from "../../ui/errors";
 import { Form, TextField, useAction } from "../../ui/form";
 import { Avatar, PicturePicker, storeProfileStage } from "../../ui/profile";
 import { walletMade } from "../../ui/new-wallet";
-import { useWallet } from "../../ui/wallet";
+import { useView, useWallet } from "../../ui/wallet";
 
 /**
  * First-run profile (spec 2 /newprofile): a name and a picture, skip, or import. Skipping stores the stage
@@ -43,6 +43,10 @@ export function NewProfile() {
       // The welcome screen is back with the error.
       { stayBusy: true, explain: () => null },
     );
+
+  // A wallet that has a profile edits it: the first-run form would start it over from nothing.
+  const existing = useView("profile")?.profile;
+  if (existing && !existing.deleted && !busy) return <Redirect to="/editprofile" replace />;
 
   return (
     <main className="screen">

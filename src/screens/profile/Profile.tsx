@@ -2,7 +2,9 @@ import { useEffect } from "react";
 import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
+import { CopyButton } from "../../ui/CopyButton";
 import { Avatar } from "../../ui/profile";
+import { Qr } from "../../ui/Qr";
 import { useView, useWallet } from "../../ui/wallet";
 
 /** The owner's profile (spec 2 /profile): avatar, name, lightning address, edit; a deleted one offers only import. */
@@ -46,7 +48,26 @@ export function Profile() {
           <p className="profile-name" data-testid="profile-name">
             {name ?? t("profile.no_profile")}
           </p>
-          {profile?.lud16 ? <p data-testid="profile-lud16">{profile.lud16}</p> : null}
+          {/* What to share: the npub (its QR) and the lightning address, each with a copy button. */}
+          {view?.npub ? <Qr value={view.npub} size={180} label={t("nostr_keys.npub_qr")} /> : null}
+          {view?.npub ? (
+            <div className="share-field">
+              <span className="field-label">{t("nostr_keys.npub")}</span>
+              <span className="mono break" data-testid="profile-npub">
+                {view.npub}
+              </span>
+              <CopyButton text={view.npub} />
+            </div>
+          ) : null}
+          {profile?.lud16 ? (
+            <div className="share-field">
+              <span className="field-label">{t("profile.lightning_address")}</span>
+              <span className="break" data-testid="profile-lud16">
+                {profile.lud16}
+              </span>
+              <CopyButton text={profile.lud16} />
+            </div>
+          ) : null}
           {view && view.pending > 0 ? (
             <p className="hint" aria-live="polite">
               {t("profile.pending")}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import type { ResultOf } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
@@ -42,6 +42,11 @@ export function Receive() {
   const [flavor, setFlavor] = useState<ReceiveFlavor>("unified");
   const [note, setNote] = useState("");
   const [shown, setShown] = useState<Shown | null>(null);
+  const shownTitle = useRef<HTMLHeadingElement>(null);
+  const showing = shown !== null;
+  useEffect(() => {
+    if (showing) shownTitle.current?.focus();
+  }, [showing]);
   const [paid, setPaid] = useState<Paid | null>(null);
   const [refused, setRefused] = useState<Refused | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -186,9 +191,19 @@ export function Receive() {
 
   if (shown) {
     return (
-      <main className="screen">
+      <main className="screen receive-shown">
         <BackControl />
-        <h1>{t("receive.title")}</h1>
+        {/* Focus comes here once the code shows, so a keyboard or screen reader is not left on the page. */}
+        <h1 ref={shownTitle} tabIndex={-1}>
+          {t("receive.title")}
+        </h1>
+        {/* What was asked: the amount and the note stay in sight beside the code. */}
+        {amount !== null && amount > 0n ? (
+          <p className="receive-amount" data-testid="receive-amount">
+            {fmt.sats(amount)} {t("common.sats", { count: amount === 1n ? 1 : 2 })}
+          </p>
+        ) : null}
+        {note.trim() !== "" && !shown.ecash ? <p className="receive-note">{note.trim()}</p> : null}
         {shown.ecash ? (
           <p className="hint" role="note">
             {t("receive.ecash_note", { name: shown.ecash.name })}
@@ -219,7 +234,7 @@ export function Receive() {
             </>
           ) : null}
         </dl>
-        <div className="row">
+        <div className="copy-actions">
           {shown.address ? <CopyButton text={shown.address} label={t("receive.copy_address")} /> : null}
           {shown.invoice ? <CopyButton text={shown.invoice} label={t("receive.copy_invoice")} /> : null}
           {shown.uri !== shown.address && shown.uri !== shown.invoice ? (

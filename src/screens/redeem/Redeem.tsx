@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useLocation, useSearch } from "wouter";
+import { Link, useLocation, useSearch } from "wouter";
 import type { LnurlOffer } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
 import { AmountEntry } from "../../ui/AmountEntry";
@@ -108,8 +108,23 @@ export function Redeem() {
             {t("common.continue")}
           </button>
         </Form>
+      ) : lnurl && !error ? (
+        <p className="hint" aria-busy="true">
+          {t("common.loading")}
+        </p>
       ) : (
-        <ErrorBox text={lnurl ? error : t("redeem.lnurl_redeem_failed")} />
+        // Nothing to redeem: say so, and offer the ways on (home, or scanning the code again).
+        <div className="column">
+          <ErrorBox text={lnurl ? error : t("redeem.lnurl_redeem_failed")} />
+          <div className="row">
+            <Link href="/" className="button button-primary">
+              {t("common.home")}
+            </Link>
+            <Link href="/scanner" className="button">
+              {t("nav.scan")}
+            </Link>
+          </div>
+        </div>
       )}
       <ConfirmDialog
         open={arrived}

@@ -2,6 +2,7 @@ import { ClipboardPaste, ImageUp } from "lucide-react";
 import { FilePicker } from "../../ui/FilePicker";
 import { useEffect, useRef, useState } from "react";
 import { useLocation } from "wouter";
+import { BackControl } from "../../ui/BackControl";
 import { useI18n } from "../../i18n/intl";
 import { ErrorBox } from "../../ui/errors";
 import { PasteButton } from "../../ui/form";
@@ -84,6 +85,7 @@ export function Scanner() {
 
   return (
     <main className="screen scanner">
+      <BackControl />
       <h1>{t("scanner.title")}</h1>
       <div className="viewfinder" hidden={camera === "off"}>
         <video ref={video} className="scanner-video" muted playsInline aria-label={t("scanner.camera")} />
@@ -91,7 +93,7 @@ export function Scanner() {
       </div>
       {camera === "off" ? <p className="hint">{t("scanner.no_camera")}</p> : null}
       <ErrorBox text={error} />
-      <div className="row">
+      <div className="scanner-actions">
         <PasteButton onText={use} onError={setError}>
           <ClipboardPaste aria-hidden="true" size={18} />
           {t("scanner.paste")}

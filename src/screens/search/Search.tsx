@@ -85,7 +85,8 @@ export function Search() {
   return (
     <main className="screen">
       <BackControl />
-      <h1>{t("search.title")}</h1>
+      {/* Named as the navigation names it. */}
+      <h1>{t("nav.search")}</h1>
       <Form onSubmit={() => isSendableQuery(query) && setError(go(query.trim()))}>
         <TextField
           id="search-query"
@@ -112,7 +113,8 @@ export function Search() {
           </button>
         </div>
         <ErrorBox text={error} />
-        {!sendable ? <p className="hint">{t("search.hint")}</p> : null}
+        {/* How to start, until something is typed: results take its place after. */}
+        {query.trim() === "" ? <p className="hint">{t("search.hint")}</p> : null}
       </Form>
 
       {safeMode ? null : (
@@ -126,8 +128,10 @@ export function Search() {
               <li key={c.id}>
                 <button type="button" className="contact-row" onClick={() => setOpen(c.id)}>
                   <Avatar name={c.name} image={c.image_url} />
-                  <span>{c.name}</span>
-                  {c.ln_address ? <span className="hint">{c.ln_address}</span> : null}
+                  <span className="contact-text">
+                    <span>{c.name}</span>
+                    {c.ln_address ? <span className="hint">{c.ln_address}</span> : null}
+                  </span>
                 </button>
               </li>
             ))}
@@ -160,9 +164,11 @@ export function Search() {
                       }}
                     >
                       <Avatar name={nameOf(p)} image={p.image_url} />
-                      <span>{nameOf(p)}</span>
-                      <span className="hint">
-                        {known ? t("search.in_contacts") : (p.ln_address ?? truncateMiddle(p.npub))}
+                      <span className="contact-text">
+                        <span>{nameOf(p)}</span>
+                        <span className="hint">
+                          {known ? t("search.in_contacts") : (p.ln_address ?? truncateMiddle(p.npub))}
+                        </span>
                       </span>
                     </button>
                   </li>

@@ -418,7 +418,7 @@ export function Send() {
         {current && fixed === null ? (
           <button
             type="button"
-            className="button button-small"
+            className="button button-small self-start"
             onClick={() => {
               if (chosen === "onchain") setSendAll(true);
               else setAmount(current.maxAmountSats);

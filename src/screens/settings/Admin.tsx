@@ -163,9 +163,9 @@ export function Admin() {
 
       <section className="card column" aria-labelledby="admin-peers">
         <h2 id="admin-peers">{t("admin.peers")}</h2>
-        <ul className="column">
+        <ul className="item-list">
           {peers.map((p) => (
-            <li key={p.pubkey} className="row">
+            <li key={p.pubkey}>
               <code title={p.address ?? p.pubkey}>{truncateMiddle(p.pubkey)}</code>
               <span>{p.connected ? t("channels.online") : t("channels.offline")}</span>
               {p.connected ? (
@@ -190,9 +190,9 @@ export function Admin() {
 
       <section className="card column" aria-labelledby="admin-channels">
         <h2 id="admin-channels">{t("admin.channels")}</h2>
-        <ul className="column">
+        <ul className="item-list">
           {channels.map((c) => (
-            <li key={c.channel_id} className="column">
+            <li key={c.channel_id}>
               <span>
                 <code title={c.channel_id}>{truncateMiddle(c.channel_id)}</code>{" "}
                 {t("channels.size", { amount: fmt.sats(c.size) })}

@@ -1,6 +1,6 @@
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { Eye, EyeOff } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
@@ -26,6 +26,18 @@ export function Backup() {
     document.addEventListener("visibilitychange", hide);
     return () => document.removeEventListener("visibilitychange", hide);
   }, []);
+  // Focus follows the words: to the list when shown, back to the reveal button when covered again.
+  const list = useRef<HTMLOListElement>(null);
+  const reveal = useRef<HTMLButtonElement>(null);
+  const toggled = useRef(false);
+  useEffect(() => {
+    if (!toggled.current) return;
+    (revealed ? list.current : reveal.current)?.focus();
+  }, [revealed]);
+  const show = (on: boolean) => {
+    toggled.current = true;
+    setRevealed(on);
+  };
   // With a password, the words can be shown once the owner has entered it.
   const locked = useView("live")?.needs_password ?? false;
 
@@ -54,14 +66,14 @@ export function Backup() {
       <p>{t("settings.backup.caption")}</p>
       {words && revealed ? (
         <>
-          <ol className="seed-words" aria-label={t("settings.backup.seed_words")}>
+          <ol ref={list} tabIndex={-1} className="seed-words" aria-label={t("settings.backup.seed_words")}>
             {words.map((w, i) => (
               // The words never change order while shown; position is their identity.
               // biome-ignore lint/suspicious/noArrayIndexKey: a seed word's position is its identity
               <li key={i}>{w}</li>
             ))}
           </ol>
-          <button type="button" className="button" onClick={() => setRevealed(false)}>
+          <button type="button" className="button" onClick={() => show(false)}>
             <EyeOff aria-hidden="true" size={18} />
             {t("settings.backup.hide")}
           </button>
@@ -70,7 +82,7 @@ export function Backup() {
       {words && !revealed ? (
         <div className="seed-cover">
           <p className="hint">{t("settings.backup.hidden_note")}</p>
-          <button type="button" className="button button-primary" onClick={() => setRevealed(true)}>
+          <button ref={reveal} type="button" className="button button-primary" onClick={() => show(true)}>
             <Eye aria-hidden="true" size={18} />
             {t("settings.backup.reveal")}
           </button>

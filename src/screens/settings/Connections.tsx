@@ -9,12 +9,13 @@ import { ErrorBox, useErrorText } from "../../ui/errors";
 import { Qr } from "../../ui/Qr";
 import { useView, useWallet } from "../../ui/wallet";
 import { useFormat } from "../../ui/useFormat";
+import { Form, TextField, useAction } from "../../ui/form";
 
 const PERIODS = [0, 1, 2, 3] as const;
 /** Profiles from this index on were made by the owner and have a URI to give an app (spec 2 §3). */
 const QR_FROM_INDEX = 1000;
 
-interface Form {
+interface ConnectionFields {
   name: string;
   budget: string;
   period: number;
@@ -22,10 +23,16 @@ interface Form {
   enabled: boolean;
 }
 
-const emptyForm: Form = { name: "", budget: "10000", period: 0, requireApproval: false, enabled: true };
+const emptyForm: ConnectionFields = {
+  name: "",
+  budget: "10000",
+  period: 0,
+  requireApproval: false,
+  enabled: true,
+};
 
 /** The connection form's own rules (spec 2 §5), checked before the worker checks them again. */
-const formProblem = (f: Form): "settings.connections.error_name" | "error_budget_zero" | null => {
+const formProblem = (f: ConnectionFields): "settings.connections.error_name" | "error_budget_zero" | null => {
   if (f.name.trim() === "") return "settings.connections.error_name";
   if (!f.requireApproval && (f.budget.trim() === "" || BigInt(f.budget) === 0n)) return "error_budget_zero";
   return null;
@@ -40,49 +47,35 @@ function ConnectionForm({
   onSubmit,
   onCancel,
 }: {
-  initial: Form;
+  initial: ConnectionFields;
   editing: boolean;
   budgetFixed: boolean;
   submitLabel: string;
-  onSubmit: (f: Form) => Promise<void>;
+  onSubmit: (f: ConnectionFields) => Promise<void>;
   onCancel: () => void;
 }) {
   const { t } = useI18n();
-  const errorText = useErrorText();
   const [form, setForm] = useState(initial);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ReturnType<typeof formProblem>>(null);
+  const { busy, error, run } = useAction();
   return (
-    <form
-      className="form"
+    <Form
       noValidate
-      onSubmit={async (e) => {
-        e.preventDefault();
+      onSubmit={() => {
         const p = formProblem(form);
-        setProblem(p ? t(p) : null);
-        if (p) return;
-        setBusy(true);
-        setError(null);
-        try {
-          await onSubmit(form);
-        } catch (err) {
-          setError(errorText(err));
-        } finally {
-          setBusy(false);
-        }
+        setProblem(p);
+        return p ? undefined : run(() => onSubmit(form));
       }}
     >
-      <label htmlFor="connection-name">{t("settings.connections.name")}</label>
-      <input
+      <TextField
         id="connection-name"
+        label={t("settings.connections.name")}
         type="text"
-        autoComplete="off"
         value={form.name}
         readOnly={editing}
         aria-readonly={editing}
-        aria-invalid={problem === t("settings.connections.error_name") ? true : undefined}
-        onChange={(e) => setForm({ ...form, name: e.target.value })}
+        problem={problem === "settings.connections.error_name" ? t(problem) : null}
+        onValue={(name) => setForm({ ...form, name })}
       />
       <label className="checkbox">
         <input
@@ -92,15 +85,15 @@ function ConnectionForm({
         />
         {t("settings.connections.auto_approve")}
       </label>
-      <label htmlFor="connection-budget">{t("settings.connections.budget")}</label>
-      <input
+      <TextField
         id="connection-budget"
+        label={t("settings.connections.budget")}
         type="text"
         inputMode="numeric"
-        autoComplete="off"
         value={form.budget}
         disabled={budgetFixed}
-        onChange={(e) => setForm({ ...form, budget: e.target.value.replace(/\D/g, "") })}
+        problem={problem === "error_budget_zero" ? t(problem) : null}
+        onValue={(v) => setForm({ ...form, budget: v.replace(/\D/g, "") })}
       />
       <label htmlFor="connection-period">{t("settings.connections.period")}</label>
       <select
@@ -125,8 +118,8 @@ function ConnectionForm({
           {t("settings.connections.enabled")}
         </label>
       ) : null}
-      <ErrorBox text={problem ?? error} />
-      <div className="row">
+      <ErrorBox text={error} />
+      <div className="row form-actions">
         <button type="button" className="button" onClick={onCancel}>
           {t("common.cancel")}
         </button>
@@ -134,7 +127,7 @@ function ConnectionForm({
           {submitLabel}
         </button>
       </div>
-    </form>
+    </Form>
   );
 }
 
@@ -185,8 +178,18 @@ function ConnectionCard({
     <li className="connection-card">
       <details open={open} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
         <summary>
-          {profile.name}
-          {profile.enabled ? null : <small> · {t("settings.connections.disabled")}</small>}
+          <span className="connection-name">
+            {profile.name}
+            {profile.enabled ? null : <small> · {t("settings.connections.disabled")}</small>}
+          </span>
+          <span className="hint">
+            {profile.require_approval
+              ? t("settings.connections.require_approval")
+              : t("settings.connections.budget_of", {
+                  amount: fmt.sats(profile.budget_amount),
+                  period: t(`settings.connections.period_${profile.budget_period}`),
+                })}
+          </span>
         </summary>
         <dl className="details">
           {profile.require_approval ? (
@@ -215,7 +218,7 @@ function ConnectionCard({
         {open && profile.enabled && profile.index >= QR_FROM_INDEX && !profile.from_app ? (
           <ConnectionUri index={profile.index} />
         ) : null}
-        <div className="row">
+        <div className="row form-actions">
           <button type="button" className="button" onClick={onEdit}>
             {t("settings.connections.edit")}
           </button>

@@ -119,9 +119,9 @@ export function NostrKeys() {
       {relays.length > 0 ? (
         <section className="card column" aria-labelledby="nostr-relay-status">
           <h2 id="nostr-relay-status">{t("nostr_keys.relay_status")}</h2>
-          <ul>
+          <ul className="item-list">
             {relays.map((r) => (
-              <li key={r.url} className="row">
+              <li key={r.url}>
                 <span className="mono break">{r.url}</span>{" "}
                 <span>{r.connected ? t("nostr_keys.connected") : t("nostr_keys.not_connected")}</span>
               </li>

@@ -71,12 +71,12 @@ export function Plus() {
         <p role="status">{t("settings.plus.lapsed", { date: renewal ?? "" })}</p>
       ) : null}
       {state && !state.mutiny_plus ? (
-        <ul className="column" aria-label={t("settings.plus.plans")}>
+        <ul className="item-list plan-list" aria-label={t("settings.plus.plans")}>
           {state.plans.map((p) => {
             const enough = p.can_join;
             const price = fmt.sats(p.amount_sats);
             return (
-              <li key={p.id} className="column">
+              <li key={p.id}>
                 <p>{t("settings.plus.plan_price", { amount: price })}</p>
                 {!enough ? (
                   <p role="alert" id={`plus-balance-${p.id}`}>

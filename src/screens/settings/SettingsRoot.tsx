@@ -14,7 +14,6 @@ const GROUPS: readonly { readonly key: string; readonly items: readonly Item[] }
   {
     key: "settings.general",
     items: [
-      { path: "/settings/plus", key: "settings.plus" },
       { path: "/settings/lightningaddress", key: "settings.lightningaddress" },
       { path: "/settings/channels", key: "settings.channels" },
       { path: "/settings/backup", key: "settings.backup" },

@@ -24,6 +24,7 @@ import { decodeInvite } from "./invite";
 import { joinFederation } from "./join";
 import { startFedimint } from "./live";
 import { type FedimintClientClass, type FedimintGlue, instantiateFedimint } from "./wasm";
+import { offlineContext } from "../../../commands/context.testing";
 
 const require = createRequire(import.meta.url);
 let loaded: Promise<FedimintClientClass> | null = null;
@@ -100,19 +101,11 @@ describe("the Fedimint client", () => {
 
   test("the join command tries the real client and answers the spec's message, recording nothing", async () => {
     const code = inviteFor(`ws://127.0.0.1:${port}/`, new Uint8Array(32).fill(9));
-    const stampWith = { uuid: () => "id", now: () => 1_000, device: "d" };
-    const ctx: HandlerContext = {
-      states: foldEvents([]),
-      network: "regtest",
-      stamp: stampWith,
-      keys: { mnemonic: () => Effect.die("no seed here") },
-      onchain: null,
-      lightning: null,
+    const ctx: HandlerContext = offlineContext(foldEvents([]), {
       ecash: null,
       fetch: null,
       loadFedimint: load,
-      outside: (effect) => effect,
-    };
+    });
     const r = await Effect.runPromise(Effect.result(joinCommand({ _tag: "JoinFederation", code }, ctx)));
     expect(r._tag).toBe("Failure");
     if (r._tag === "Failure")

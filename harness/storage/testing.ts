@@ -1,0 +1,34 @@
+import type { Server } from "node:http";
+import { afterAll, beforeAll } from "vitest";
+import { serveStorage } from "./serve";
+import { type StorageService, startStorage } from "./service";
+
+/**
+ * The storage server (PGlite) on its own port for one test file: started before the file's tests (the
+ * database created, so the first test does not wait on it) and stopped after them.
+ */
+export const storageForTests = (timeoutMs?: number) => {
+  let service: StorageService | undefined;
+  let served: { url: string; server: Server } | undefined;
+  beforeAll(async () => {
+    service = startStorage();
+    served = await serveStorage(service);
+    await service.db();
+  }, timeoutMs);
+  afterAll(async () => {
+    served?.server.close();
+    await service?.stop();
+  });
+  const started = <T>(x: T | undefined): T => {
+    if (x === undefined) throw new Error("The storage server has not started");
+    return x;
+  };
+  return {
+    get service() {
+      return started(service);
+    },
+    get url() {
+      return started(served).url;
+    },
+  };
+};

@@ -1,0 +1,138 @@
+/**
+ * The node's state on the wallet's storage server (the `storage` setting; ARCHITECTURE.md rules 3 and 8):
+ * before the node starts, this device takes the device lock, then opens the channel store mirrored to the
+ * server (local and remote reconciled, never older than a version this device wrote). The node then runs on
+ * the mirrored store, so nothing it says to the world goes out before the state is in both.
+ */
+import { openSealedStore, StateTakenOver, StorageUnavailable, storageKeysOfWords } from "../storage";
+import { DeviceLock, type DeviceLockLost } from "../storage/device-lock";
+import { MirroredBlobStore, type OpenedFrom } from "../storage/mirrored-store";
+import type { FetchFn } from "../http/bounded";
+import type { Network } from "../../events/types";
+import { type BlobStore, LN_PREFIX } from "./store";
+
+/** This device's id on the storage server (the device lock's holder), kept with the node's state. */
+export const DEVICE_ID_KEY = "storage/device";
+/** The routing graph's cache: megabytes, rebuilt from gossip, never sent to the storage server. */
+export const LOCAL_ONLY_PREFIXES: readonly string[] = [`${LN_PREFIX}gossip/`];
+/**
+ * How long the start keeps trying a server that cannot be reached: the world's embedded database takes up
+ * to some 18 s to start on first use; a server still silent after this is an error the owner sees.
+ */
+export const STORAGE_OPEN_DEADLINE_MS = 90_000;
+
+export interface RemoteOptions {
+  /** The storage server's base URL (the `storage` setting). */
+  readonly url: string;
+  readonly mnemonic: string;
+  readonly network: Network;
+  /** The device's own store (the `kv` table). */
+  readonly local: BlobStore;
+  readonly fetch?: FetchFn;
+  /** A write waits for the server (`true`), or got through again (`false`): the wallet's banner. */
+  readonly onWaiting?: (waiting: boolean) => void;
+  readonly deadlineMs?: number;
+  readonly retryMs?: number;
+  readonly log?: (level: string, message: string) => void;
+  /** Another device wrote the channel state since this one did (a write of this one was refused). */
+  readonly onTakenOver?: (message: string) => void;
+}
+
+export interface RemoteStorage {
+  /** The store the node runs on: every put resolves once it is in the local store and on the server. */
+  readonly store: BlobStore;
+  /** Where the state it opened on came from. */
+  readonly from: OpenedFrom;
+  /** Keeps the device lock while the node runs; `onLost` once another device took it or it ran out. */
+  readonly keep: (onLost: (lost: DeviceLockLost) => void) => void;
+  /** Stops retrying the server: a write still waiting for it fails (the node is stopping). */
+  readonly stopWrites: () => void;
+  /** Gives the lock up once the node stopped, so another device may start at once. */
+  readonly release: () => Promise<void>;
+  /** Stops writing and refreshing at once, without giving anything up (the lock was lost). */
+  readonly abandon: () => void;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const hexId = () =>
+  Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (b) =>
+    b.toString(16).padStart(2, "0"),
+  ).join("");
+
+/** This device's id on the storage server, made once and kept in its store. */
+export const deviceIdOf = async (local: BlobStore): Promise<string> => {
+  const stored = await local.get(DEVICE_ID_KEY);
+  if (stored) return new TextDecoder().decode(stored);
+  const id = hexId();
+  await local.put([{ key: DEVICE_ID_KEY, value: new TextEncoder().encode(id) }]);
+  return id;
+};
+
+/** Runs `f` again while the server cannot be reached, until `deadline`; any other failure at once. */
+const retrying = async <T>(f: () => Promise<T>, deadline: number, retryMs: number): Promise<T> => {
+  let pause = retryMs;
+  for (;;) {
+    try {
+      return await f();
+    } catch (e) {
+      if (!(e instanceof StorageUnavailable) || Date.now() + pause > deadline) throw e;
+    }
+    await sleep(pause);
+    pause = Math.min(pause * 2, 5_000);
+  }
+};
+
+/**
+ * Takes the device lock and opens the mirrored store. Fails with `AlreadyRunning` (another device runs the
+ * node: its seconds left), `StorageRollback` (the server answered older state than this device wrote; nothing
+ * is loaded), `StateTakenOver`, `StorageRefused`, `StorageBadAnswer`, or `StorageUnavailable` past the deadline.
+ */
+export const openRemoteStorage = async (opts: RemoteOptions): Promise<RemoteStorage> => {
+  const deadline = Date.now() + (opts.deadlineMs ?? STORAGE_OPEN_DEADLINE_MS);
+  const retryMs = opts.retryMs ?? 1_000;
+  const remote = openSealedStore({
+    url: opts.url,
+    keys: storageKeysOfWords(opts.mnemonic),
+    network: opts.network,
+    ...(opts.fetch ? { fetchFn: opts.fetch } : {}),
+  });
+  const lock = new DeviceLock({ store: remote, deviceId: await deviceIdOf(opts.local) });
+  await retrying(() => lock.acquire(), deadline, retryMs);
+  try {
+    const { store, from } = await retrying(
+      () =>
+        MirroredBlobStore.open({
+          local: opts.local,
+          remote,
+          prefix: LN_PREFIX,
+          localOnly: LOCAL_ONLY_PREFIXES,
+          ...(opts.onWaiting ? { onWaiting: opts.onWaiting } : {}),
+        }),
+      deadline,
+      retryMs,
+    );
+    opts.log?.("info", `channel state opened from storage (${from})`);
+    const put: BlobStore["put"] = (writes) =>
+      store.put(writes).catch((e: unknown) => {
+        if (e instanceof StateTakenOver) {
+          lock.stopKeeping();
+          opts.onTakenOver?.(e.message);
+        }
+        throw e;
+      });
+    return {
+      store: { get: store.get, keys: store.keys, put },
+      from,
+      keep: (onLost) => lock.keep(onLost),
+      stopWrites: () => store.close(),
+      release: () => lock.release().catch((e) => opts.log?.("warn", `device lock release: ${String(e)}`)),
+      abandon: () => {
+        store.close();
+        lock.stopKeeping();
+      },
+    };
+  } catch (e) {
+    await lock.release().catch(() => undefined);
+    throw e;
+  }
+};
