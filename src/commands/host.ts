@@ -237,7 +237,10 @@ export class WalletHost {
 
   private async execute(command: Command, hold: Hold): Promise<CommandAnswer> {
     if (this.stopped)
-      return { ok: false, error: toWire(new WalletState({ message: "The wallet is stopped." })) };
+      return {
+        ok: false,
+        error: toWire(new WalletState({ message: "The wallet is stopped.", key: "errors.wallet_stopped" })),
+      };
     try {
       const decide =
         needsSeed(needs[command._tag]) && this.locked
