@@ -1,45 +1,76 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { ROUTES_BUILT } from "../src/screens/routes";
-import { expect, test } from "./fixtures";
+import { expect, type FundedWallet, navigate, test } from "./funded";
 
 /** The catalogue's words in `lang`, as a person reads them on the buttons. */
 const words = (lang: string): Record<string, string> =>
   JSON.parse(readFileSync(new URL(`../locales/${lang}.json`, import.meta.url), "utf8"));
 
 /**
- * Every route, as a person sees it on a phone (390×844) and a laptop (1280×800), in English and Deutsch:
- * no accessibility violations (axe-core, WCAG 2.1 AA and best practice), nothing wider than the screen
- * at 320 px, and a screenshot compared with the committed baseline so a layout break shows in review.
- * One wallet per language, and the routes walked in turn.
+ * Every route, as a person sees it on a phone (390×844) and a laptop (1280×800), in English and Deutsch, on a
+ * funded wallet (`./funded.ts`: two channels, one opening, ecash, Plus, contacts, a chat, a wallet-connect
+ * request): each route shows its own page (its heading, never Not found or the error screen), has no
+ * accessibility violations (axe-core, WCAG 2.1 AA and best practice), nothing wider than the screen at
+ * 320 px, and a screenshot compared with the committed baseline so a layout break shows in review.
+ * The wallet is made once per worker; both languages walk it in turn, each route once on the phone (where
+ * it is also measured at 320 px) and once on the laptop. axe checks every route on the phone in both
+ * languages and on the laptop in English (the same page beside the side navigation).
  */
+test.describe.configure({ mode: "default" });
 
 const VIEWPORTS = {
   phone: { width: 390, height: 844 },
   desktop: { width: 1280, height: 800 },
 } as const;
 
-/** The routes compared with screenshots: those this release serves, and the not-found page. */
-const SCREENSHOT_ROUTES = [
-  "/",
-  "/receive",
-  "/send",
-  "/search",
-  "/scanner",
-  "/settings",
-  "/settings/backup",
-  "/settings/restore",
-  "/settings/currency",
-  "/settings/language",
-  "/settings/emergencykit",
-  "/settings/channels",
-  "/settings/admin",
-  "/swap",
-  "/settings/encrypt",
-  "/settings/servers",
-  "/no/such/page",
-];
+/** Each route's own heading (its h1), a catalogue key or, for a chat, the contact's name. */
+const HEADINGS: Record<string, string | ((w: FundedWallet) => string)> = {
+  "/": "home.title",
+  "/setup": "setup.title",
+  "/receive": "receive.title",
+  "/send": "send.title",
+  "/search": "nav.search",
+  "/scanner": "scanner.title",
+  "/redeem": "redeem.title",
+  "/settings": "settings.title",
+  "/settings/backup": "settings.backup.title",
+  "/settings/restore": "settings.restore.title",
+  "/setup/restore": "settings.restore.title",
+  "/settings/currency": "settings.currency.title",
+  "/settings/language": "settings.language.title",
+  "/settings/emergencykit": "settings.emergency_kit.title",
+  "/settings/channels": "settings.channels",
+  "/settings/admin": "settings.admin",
+  "/swap": "swap.title",
+  "/settings/encrypt": "settings.encrypt.title",
+  "/settings/servers": "settings.servers",
+  "/chat/:id": (w) => w.annName,
+  "/request/:id": "chat.request_title",
+  "/newprofile": "profile.create_title",
+  "/profile": "profile.title",
+  "/editprofile": "profile.edit",
+  "/importprofile": "profile.import_title",
+  "/settings/importprofile": "profile.import_title",
+  "/settings/nostrkeys": "nostr_keys.title",
+  "/settings/connections": "settings.connections.title",
+  "/feedback": "feedback.title",
+  "/settings/plus": "settings.plus.title",
+  "/settings/lightningaddress": "settings.lightningaddress.title",
+  "/settings/federations": "federations.title",
+  "/addfederation": "add_federation.title",
+  "/swaplightning": "swap_lightning.title",
+  "/transfer": "transfer.title",
+  "/no/such/page": "not_found.title",
+};
+
+/** A route's path on the funded wallet: the chat and the request are Ann's. */
+const pathOf = (route: string, w: FundedWallet) => route.replace(":id", encodeURIComponent(w.annId));
+
+/** The name of a route's screenshot. */
+const shotName = (route: string) =>
+  route === "/" ? "home.png" : `${route.slice(1).replace("/:id", "").replaceAll("/", "_")}.png`;
 
 /** Every route of the release with a wallet (the welcome screens are checked before one exists). */
 const WALLET_ROUTES = [
@@ -47,33 +78,79 @@ const WALLET_ROUTES = [
   "/no/such/page",
 ];
 
+const NARROW = { width: 320, height: 640 };
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
 
 /**
- * Opens `route` as the app's own links do (no reload: the wallet keeps running) and waits until its page
- * has drawn: one page shown, nothing loading, fonts ready.
+ * What a route shows once its live data is in (the walk waits for it before looking): home's pending
+ * wallet-connect request, the chat's four messages, the channels, the mint, the connection, the membership.
  */
-const open = async (page: Page, route: string) => {
-  await page.evaluate((r) => {
-    history.pushState(null, "", r);
-    dispatchEvent(new PopStateEvent("popstate"));
-  }, route);
-  await expect(page).toHaveURL((u) => u.pathname === route);
-  await expect(page.locator("main:visible")).toHaveCount(1);
-  await expect(page.locator("main:visible h1")).toHaveCount(1);
+const ready = (page: Page, route: string, t: Record<string, string>): Locator | null => {
+  switch (route) {
+    case "/":
+      return page.locator(".count-badge");
+    case "/chat/:id":
+      // The owner's message, Ann's two and her request.
+      return page.locator("main").getByRole("listitem").nth(3);
+    case "/settings/channels":
+      return page.getByText(`${t["channels.opening"]} (1)`);
+    case "/settings/federations":
+      return page.getByTestId("federation-balance");
+    case "/settings/connections":
+      return page.getByText("Careful app").first();
+    case "/settings/plus":
+      return page.getByRole("heading", { name: t["settings.plus.member"] });
+    default:
+      return null;
+  }
+};
+
+/**
+ * Opens `route` as the app's own links do (no reload: the wallet keeps running) and waits until its own
+ * page has drawn: one page with the route's heading (never Not found, never the error screen), nothing
+ * loading, its live data in, fonts ready.
+ */
+const open = async (page: Page, route: string, lang: string, w: FundedWallet | null) => {
+  const t = words(lang);
+  const path = w ? pathOf(route, w) : route;
+  await navigate(page, path);
+  const main = page.locator("main:visible");
+  await expect(main, route).toHaveCount(1);
+  const heading = HEADINGS[route];
+  const name = typeof heading === "function" ? (w ? heading(w) : "") : t[heading ?? ""];
+  const h1 = main.locator("h1");
+  await expect(h1, route).toHaveCount(1);
+  // The Not found page and the error screen (src/ui/ErrorBoundary.tsx) are a main with their own h1.
+  if (route !== "/no/such/page")
+    await expect.soft(h1, `${route} is not the Not found page`).not.toHaveText(t["not_found.title"] ?? "");
+  await expect.soft(h1, `${route} is not the error screen`).not.toHaveText(t["error.oh_no"] ?? "");
+  await expect.soft(h1, `${route} shows its own page`).toHaveText(name ?? "");
   await expect(page.locator("[aria-busy='true']")).toHaveCount(0);
+  const data = w ? ready(page, route, t) : null;
+  if (data)
+    await expect.soft(data.first(), `${route} shows the wallet's data`).toBeVisible({ timeout: 60_000 });
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
 };
 
-/** Waits until home is settled: the lightning node started and the balance drawn. */
-const settleHome = async (page: Page) => {
+/** Waits until home is settled after a load: the lightning node started and the progress gone. */
+const settleHome = async (page: Page, lang: string) => {
   await expect(page.getByRole("tab").first()).toBeVisible();
   await expect(page.locator(".home-progress")).toHaveCount(0, { timeout: 120_000 });
-  await expect(page.locator(".balance-card .badge")).toHaveCount(0, { timeout: 120_000 });
+  await expect(page.getByText(words(lang)["home.lightning_starting"] ?? "")).toHaveCount(0, {
+    timeout: 120_000,
+  });
 };
 
+/**
+ * The page's accessibility violations. axe runs in the page itself (legacy mode: no blank page opened to
+ * merge each run's frames, as the app has none) and details only the violations.
+ */
 const violationsOf = async (page: Page) => {
-  const r = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  const r = await new AxeBuilder({ page })
+    .setLegacyMode(true)
+    .withTags(AXE_TAGS)
+    .options({ resultTypes: ["violations"] })
+    .analyze();
   return r.violations.map((v) => ({
     rule: v.id,
     impact: v.impact,
@@ -82,77 +159,119 @@ const violationsOf = async (page: Page) => {
   }));
 };
 
-/** What is on screen that differs from run to run: addresses, codes, times, the version, this run's ports. */
-const masks = (page: Page) => [
+/** A catalogue text with `{date}` as a pattern: the words around the date, whatever the date. */
+const withDate = (text: string | undefined) =>
+  new RegExp(`^${(text ?? "").replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{date\}/, ".+")}$`);
+
+/**
+ * What is on screen that differs from run to run: addresses, codes, keys, QR codes, times and dates, the
+ * version, this run's ports, invoices.
+ */
+const masks = (page: Page, lang: string) => [
   page.getByText(/127\.0\.0\.1:\d+/),
+  page.getByText(/lnbcrt\w{20,}/),
+  page.getByText(/npub1\w{20,}/),
+  page.getByText(withDate(words(lang)["settings.plus.renews"])),
   page.locator("input[id^='server-']"),
   page.locator("code"),
+  page.locator("time"),
+  page.locator(".qr"),
   page.locator(".version"),
   page.locator(".activity-time"),
   page.locator("[data-dynamic]"),
   page.locator("video"),
 ];
 
+/** How wide the page is, and the innermost elements that stick out of the screen (to name in a failure). */
 const widthOverflow = (page: Page) =>
-  page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    viewport: document.documentElement.clientWidth,
-  }));
+  page.evaluate(() => {
+    const viewport = document.documentElement.clientWidth;
+    // An element that sticks out, or whose text runs out of it (a long word in a narrow column).
+    const wide = [...document.querySelectorAll("body *")].filter(
+      (e) =>
+        e.getBoundingClientRect().right > viewport + 0.5 ||
+        e.getBoundingClientRect().left + e.scrollWidth > viewport + 0.5,
+    );
+    const innermost = wide.filter((e) => !wide.some((o) => o !== e && e.contains(o)));
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      viewport,
+      culprits: innermost
+        .slice(0, 3)
+        .map(
+          (e) =>
+            `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).replaceAll(" ", ".")}` : ""}`,
+        ),
+    };
+  });
+
+test("every route of the release has its own heading to check", () => {
+  for (const route of [...ROUTES_BUILT, "/no/such/page"]) {
+    const heading = HEADINGS[route];
+    expect(heading, route).toBeDefined();
+    if (typeof heading === "string") expect(words("en")[heading], heading).toBeDefined();
+  }
+});
 
 for (const lang of ["en", "de"] as const) {
-  test(`every route in ${lang}: no accessibility violations, nothing overflows at 320 px, screenshots match`, async ({
+  test(`every route in ${lang} on a funded wallet: its own page, no accessibility violations, nothing overflows at 320 px, screenshots match`, async ({
     page,
+    funded,
   }) => {
-    test.setTimeout(600_000);
+    test.setTimeout(900_000);
+    // Before a wallet exists: the welcome screens, in a browser of their own.
     await page.addInitScript((l) => localStorage.setItem("i18nextLng", l), lang);
     await page.setViewportSize(VIEWPORTS.phone);
     await page.goto("/");
     await expect(page).toHaveURL(/\/setup$/);
-
-    // Before a wallet exists: the welcome screens.
     for (const route of ["/setup", "/setup/restore"]) {
-      await open(page, route);
+      await open(page, route, lang, null);
       expect.soft(await violationsOf(page), `${route} (${lang}, phone)`).toEqual([]);
       await expect
         .soft(page)
         .toHaveScreenshot([lang, "phone", `${route.slice(1).replaceAll("/", "_")}.png`], {
           fullPage: true,
-          mask: masks(page),
+          mask: masks(page, lang),
         });
     }
+    await page.setViewportSize(NARROW);
+    await open(page, "/setup", lang, null);
+    const welcome = await widthOverflow(page);
+    expect.soft(welcome.scrollWidth, `/setup (${lang}) at 320 px`).toBeLessThanOrEqual(welcome.viewport);
+    // Its app stops: the two cores go to the funded wallet.
+    await page.close();
 
-    await open(page, "/setup");
-    await page.getByRole("button", { name: words(lang)["setup.new_wallet"] }).click();
-    // First run offers a profile; this walk skips it (the profile screens are walked below).
-    await expect(page).toHaveURL(/\/newprofile$/);
-    await page.getByRole("button", { name: words(lang)["profile.skip"] }).click();
-    await expect(page).toHaveURL(/\/$/);
-    await settleHome(page);
-
+    // The funded wallet, in this language: every route on a phone (and at 320 px while it is there), then on
+    // a laptop.
+    const wallet = funded.page;
+    await wallet.evaluate((l) => localStorage.setItem("i18nextLng", l), lang);
+    await wallet.setViewportSize(VIEWPORTS.phone);
+    await wallet.goto("/");
+    await settleHome(wallet, lang);
     for (const [size, viewport] of Object.entries(VIEWPORTS)) {
-      await page.setViewportSize(viewport);
       for (const route of WALLET_ROUTES) {
-        await open(page, route);
-        if (route === "/") await settleHome(page);
-        expect.soft(await violationsOf(page), `${route} (${lang}, ${size})`).toEqual([]);
-        if (SCREENSHOT_ROUTES.includes(route)) {
-          const name = route === "/" ? "home" : route.slice(1).replaceAll("/", "_");
-          await expect.soft(page).toHaveScreenshot([lang, size, `${name}.png`], {
-            fullPage: true,
-            mask: masks(page),
-          });
+        await wallet.setViewportSize(viewport);
+        await open(wallet, route, lang, funded);
+        // axe on every route on the phone in both languages, and on the laptop (the same page beside the
+        // side navigation) in English.
+        if (size === "phone" || lang === "en") {
+          expect.soft(await violationsOf(wallet), `${route} (${lang}, ${size})`).toEqual([]);
         }
+        await expect.soft(wallet).toHaveScreenshot([lang, size, shotName(route)], {
+          fullPage: true,
+          mask: masks(wallet, lang),
+        });
+        if (size !== "phone") continue;
+        // The narrowest phone: nothing is wider than the screen.
+        await wallet.setViewportSize(NARROW);
+        const { scrollWidth, viewport: width, culprits } = await widthOverflow(wallet);
+        expect
+          .soft(
+            scrollWidth,
+            `${route} (${lang}) is ${scrollWidth} px wide at ${width} px: ${culprits.join(", ")}`,
+          )
+          .toBeLessThanOrEqual(width);
       }
-    }
-
-    // The narrowest phone: nothing is wider than the screen, on any route.
-    await page.setViewportSize({ width: 320, height: 640 });
-    for (const route of ["/setup", ...WALLET_ROUTES]) {
-      await open(page, route);
-      const { scrollWidth, viewport } = await widthOverflow(page);
-      expect
-        .soft(scrollWidth, `${route} (${lang}) is ${scrollWidth} px wide at ${viewport} px`)
-        .toBeLessThanOrEqual(viewport);
     }
   });
 }

@@ -54,7 +54,11 @@ export const sealValue = async (
   if (!key || !isSecretKey(storageKey)) return value;
   if (isEngineBlobKey(storageKey)) {
     if (!(value instanceof Uint8Array))
-      throw new Unexpected({ message: `Engine blob ${storageKey} must be bytes` });
+      throw new Unexpected({
+        message: `The lightning node's saved data could not be kept or read (${storageKey}).`,
+        key: "errors.engine_storage",
+        values: { entry: storageKey },
+      });
     return sealWithKey(key, value);
   }
   return sealJsonWithKey(key, value);
@@ -113,7 +117,10 @@ export const rekeySecrets = async (
   await db.transaction("rw", db.kv, async () => {
     // The entries read above must still be sealed the way they were.
     if (JSON.stringify((await db.kv.get(KV.vault))?.value ?? null) !== vault)
-      throw new WalletState({ message: "The password changed meanwhile; try again." });
+      throw new WalletState({
+        message: "The password changed meanwhile; try again.",
+        key: "settings.encrypt.error_changed_meanwhile",
+      });
     await db.kv.bulkPut(next);
     if (check) await db.kv.put({ key: KV.vault, value: check });
     else await db.kv.delete(KV.vault);

@@ -72,7 +72,10 @@ export const connectPeer: Handler<"ConnectPeer"> = (cmd, ctx) =>
     }
     const ln = yield* nodeOf(ctx);
     const peer = parsePeerAddress(cmd.address);
-    if (!peer) return yield* Effect.fail(new InvalidInput({ message: "Enter a peer as pubkey@host:port." }));
+    if (!peer)
+      return yield* Effect.fail(
+        new InvalidInput({ message: "Enter a peer as pubkey@host:port.", key: "admin.error_peer_address" }),
+      );
     // A peer that does not answer delays only this command.
     yield* ctx.outside(connected(ln, peer));
     return outcome(null);
@@ -116,8 +119,11 @@ const openFunded = (ctx: HandlerContext, peerText: string | undefined, target: S
       try {
         return { channelId: await ln.whenFunded(temporaryId, FUNDING_WAIT_MS), amountSats };
       } catch (e) {
+        const reason = e instanceof Error ? e.message : String(e);
         throw new ServerUnavailable({
-          message: `The channel could not be opened: ${e instanceof Error ? e.message : String(e)}`,
+          message: `The channel could not be opened: ${reason}`,
+          key: "swap.error_open_failed",
+          values: { reason },
         });
       }
     };

@@ -27,7 +27,8 @@ import { Secrets } from "./secrets";
 export type { CommandAnswer, HostDeps };
 export type { EngineBlobWrite } from "./secrets";
 
-const stoppedError = () => new WalletState({ message: "The wallet is stopped." });
+const stoppedError = () =>
+  new WalletState({ message: "The wallet is stopped.", key: "errors.wallet_stopped" });
 
 /** The only command that never touches the owner-edited document: a new wallet has no edits yet. */
 const WITHOUT_CRDT: ReadonlySet<CommandTag> = new Set(["CreateWallet"]);

@@ -29,7 +29,11 @@ const fromLsp = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
     try: f,
     catch: (e) =>
       e instanceof LspRequestError && e.status !== null && e.status < 500
-        ? new InvalidInput({ message: e.message })
+        ? new InvalidInput({
+            message: e.message,
+            key: "receive.error_lsp_refused",
+            values: { reason: e.message },
+          })
         : lspFailed(),
   });
 
@@ -195,7 +199,9 @@ export const jitInvoice = (
 export const estimateReceiveFee: Handler<"EstimateReceiveFee"> = (cmd, ctx) =>
   Effect.gen(function* () {
     if (cmd.amountSats <= 0n)
-      return yield* Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
+      return yield* Effect.fail(
+        new InvalidInput({ message: "Satoshi amount is invalid", key: "errors.invalid_amount" }),
+      );
     const ln = yield* nodeOf(ctx);
     if (!needsChannel(ln, cmd.amountSats)) return outcome({ feeSats: 0n, needsChannel: false });
     const lsps2 = ln.lsps2();

@@ -55,7 +55,7 @@ export const call = <T>(f: () => T | Promise<T>): Effect.Effect<T, WalletError> 
     try: async () => f(),
     catch: (e) =>
       e instanceof NodeError
-        ? new InvalidInput({ message: e.message })
+        ? new InvalidInput({ message: e.message, key: "errors.node_refused", values: { reason: e.message } })
         : isWalletError(e)
           ? e
           : unexpected(e),
@@ -65,13 +65,18 @@ export const createInvoice: Handler<"CreateInvoice"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const ln = yield* nodeOf(ctx);
     if (cmd.amountSats !== null && (cmd.amountSats <= 0n || cmd.amountSats > MAX_ONCHAIN_SATS)) {
-      return yield* Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
+      return yield* Effect.fail(
+        new InvalidInput({ message: "Satoshi amount is invalid", key: "errors.invalid_amount" }),
+      );
     }
     const description = cmd.description ?? cmd.labels.join(", ");
     const amountMsat = cmd.amountSats === null ? null : cmd.amountSats * 1000n;
     if (cmd.descriptionHash !== undefined && !/^[0-9a-f]{64}$/.test(cmd.descriptionHash))
       return yield* Effect.fail(
-        new InvalidInput({ message: "The description hash must be 32 bytes in hex." }),
+        new InvalidInput({
+          message: "The description hash must be 32 bytes in hex.",
+          key: "errors.description_hash",
+        }),
       );
     const hash = cmd.descriptionHash === undefined ? undefined : hex.decode(cmd.descriptionHash);
     return yield* newInvoice(ln, ctx, amountMsat, description, cmd.labels, hash);
@@ -173,10 +178,17 @@ export const payInvoice: Handler<"PayInvoice"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const ln = yield* nodeOf(ctx);
     const decoded = decodeBolt11(cmd.bolt11.trim().replace(/^lightning:/i, ""));
-    if (!decoded) return yield* Effect.fail(new InvalidInput({ message: "Invalid payment request" }));
+    if (!decoded)
+      return yield* Effect.fail(
+        new InvalidInput({ message: "Invalid payment request", key: "payment_request.invalid" }),
+      );
     if (!networkAccepted(decoded.network, ctx.network)) {
       return yield* Effect.fail(
-        new WrongNetwork({ message: `Destination is for ${decoded.network} but you're on ${ctx.network}` }),
+        new WrongNetwork({
+          message: `Destination is for ${decoded.network} but you're on ${ctx.network}`,
+          key: "payment_request.wrong_network",
+          values: { destination: decoded.network, wallet: ctx.network },
+        }),
       );
     }
     if (decoded.expiresAt * 1000 < ctx.stamp.now()) {
@@ -196,9 +208,13 @@ export const payInvoice: Handler<"PayInvoice"> = (cmd, ctx) =>
     }
     const amountSats = fixed ?? cmd.amountSats;
     if (amountSats <= 0n)
-      return yield* Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
+      return yield* Effect.fail(
+        new InvalidInput({ message: "Satoshi amount is invalid", key: "errors.invalid_amount" }),
+      );
     if (ctx.states.lightning.invoices.has(decoded.paymentHash)) {
-      return yield* Effect.fail(new InvalidInput({ message: "This invoice was made by this wallet." }));
+      return yield* Effect.fail(
+        new InvalidInput({ message: "This invoice was made by this wallet.", key: "send.error_own_invoice" }),
+      );
     }
     const maxFee = feeLimitOf(amountSats, cmd.maxFeeSats);
     const amountMsat = decoded.amountMsat ?? amountSats * 1000n;
@@ -223,10 +239,14 @@ export const keysend: Handler<"Keysend"> = (cmd, ctx) =>
     const ln = yield* nodeOf(ctx);
     const pubkey = cmd.pubkey.trim().toLowerCase();
     if (!/^0[23][0-9a-f]{64}$/.test(pubkey)) {
-      return yield* Effect.fail(new InvalidInput({ message: "Invalid payment request" }));
+      return yield* Effect.fail(
+        new InvalidInput({ message: "Invalid payment request", key: "payment_request.invalid" }),
+      );
     }
     if (cmd.amountSats <= 0n)
-      return yield* Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
+      return yield* Effect.fail(
+        new InvalidInput({ message: "Satoshi amount is invalid", key: "errors.invalid_amount" }),
+      );
     const maxFee = feeLimitOf(cmd.amountSats, cmd.maxFeeSats);
     const start = yield* call(() => ln.node.sendKeysend(pubkey, cmd.amountSats * 1000n, maxFee * 1000n));
     return yield* started(start, cmd.amountSats, () =>

@@ -45,7 +45,12 @@ export const fromLnurl = (e: unknown): WalletError => {
   if (isWalletError(e) && !(e instanceof LnurlError)) return e;
   if (!(e instanceof LnurlError)) return unexpected(e);
   if (e.key === "lnurl.error_unreachable") return new ServerUnavailable({ message: e.message, key: e.key });
-  if (e.reason) return new InvalidInput({ message: e.reason });
+  if (e.reason)
+    return new InvalidInput({
+      message: e.reason,
+      key: "lnurl.error_service_reason",
+      values: { reason: e.reason },
+    });
   return new InvalidInput({ message: e.message, ...(e.key ? { key: e.key } : {}) });
 };
 
@@ -118,7 +123,9 @@ export const lnurlPayInvoice: Handler<"LnurlPayInvoice"> = (cmd, ctx) =>
     // (the real request encrypted to the contact) or anonymous (a throwaway key).
     const privacy = cmd.zap?.privacy ?? "Public";
     if (!ZAP_PRIVACIES.includes(privacy))
-      return yield* Effect.fail(new InvalidInput({ message: "Unknown zap privacy." }));
+      return yield* Effect.fail(
+        new InvalidInput({ message: "Unknown zap privacy.", key: "errors.zap_privacy" }),
+      );
     const zapTo = cmd.zap ? yield* zapRecipient(ctx, cmd.zap.contactId) : null;
     const key = zapTo ? yield* keyInUse(ctx) : null;
     const relays = ctx.config?.nostr?.relays ?? [];

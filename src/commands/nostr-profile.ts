@@ -208,9 +208,16 @@ export const getPicture: Handler<"GetPicture"> = (cmd, ctx) =>
       Effect.tryPromise({
         try: () => fetchPicture(globalFetch, cmd.url),
         catch: (e) =>
-          new ServerUnavailable({
-            message: e instanceof Error ? e.message : "The picture could not be read.",
-          }),
+          e instanceof Error
+            ? new ServerUnavailable({
+                message: e.message,
+                key: "profile.error_picture_reason",
+                values: { reason: e.message },
+              })
+            : new ServerUnavailable({
+                message: "The picture could not be read.",
+                key: "profile.error_picture_read",
+              }),
       }),
     )
     .pipe(Effect.map((picture) => outcome(picture)));

@@ -28,7 +28,9 @@ export interface Key {
 const needsWallet = (ctx: HandlerContext) =>
   ctx.states.wallet.exists
     ? Effect.void
-    : Effect.fail(new WalletState({ message: "There is no wallet on this device yet." }));
+    : Effect.fail(
+        new WalletState({ message: "There is no wallet on this device yet.", key: "errors.no_wallet" }),
+      );
 
 /** The key in use: an imported nsec when one is stored, else the seed's. */
 export const keyInUse = (ctx: HandlerContext): Effect.Effect<Key, WalletError> =>

@@ -15,6 +15,14 @@ import { answered, type Decision, type Desk, type PaymentPart, targetOf } from "
 
 export const APPROVAL_DENIED = "The owner denied this payment.";
 export const ALREADY_PAID = "An invoice must not get paid twice.";
+const HELD_GONE = "This request is no longer waiting.";
+const HELD_EXPIRED = "This invoice has expired.";
+/** Why a held payment cannot be approved, as the owner reads it: each refusal's catalogue key. */
+export const HELD_REFUSAL_KEYS: Readonly<Record<string, string>> = {
+  [HELD_GONE]: "home.requests.error_gone",
+  [ALREADY_PAID]: "home.requests.error_already_paid",
+  [HELD_EXPIRED]: "home.requests.error_expired",
+};
 
 /** What connection `profile` may still pay without asking, at `now` (unix ms). */
 const leftOf = (s: States, profile: NwcProfileRecord, now: number): bigint =>
@@ -164,10 +172,10 @@ export const acceptHeld = async (
 ): Promise<{ index: number; part: PaymentPart; target: ReplyTarget } | string> => {
   const r = heldRequest(desk, requestId);
   const payment = r?.payment;
-  if (!r || !payment || !r.held) return "This request is no longer waiting.";
+  if (!r || !payment || !r.held) return HELD_GONE;
   const s = desk.host.states();
   if (payment.paymentHash !== null && alreadyPaid(s, payment.paymentHash)) return ALREADY_PAID;
-  if (r.held.expiresAt * 1000 <= desk.host.now()) return "This invoice has expired.";
+  if (r.held.expiresAt * 1000 <= desk.host.now()) return HELD_EXPIRED;
   const { target, d } = targetOf(r);
   const part: PaymentPart = {
     requestId: r.requestId,

@@ -8,6 +8,7 @@ import type { CommandTag } from "./command";
 import type { Handler, HandlerContext } from "./context";
 import type { NwcDeskPort } from "./lifecycle-port";
 import { withLifecycle } from "./lifecycle";
+import { HELD_REFUSAL_KEYS } from "./nwc-budget";
 
 /** Runs `f` with the desk the wallet-connect engine's module lends the host. */
 const withDesk = <A>(ctx: HandlerContext, f: (desk: NwcDeskPort) => Effect.Effect<A, WalletError>) =>
@@ -33,7 +34,12 @@ const getNwcUri: Handler<"GetNwcUri"> = (cmd, ctx) =>
       Effect.flatMap((port) =>
         port
           ? Effect.succeed({ uri: port.uri(cmd.index) })
-          : Effect.fail(new WalletState({ message: "The wallet-connect service is not running." })),
+          : Effect.fail(
+              new WalletState({
+                message: "The wallet-connect service is not running.",
+                key: "settings.connections.error_not_running",
+              }),
+            ),
       ),
     ),
   );
@@ -42,7 +48,11 @@ const approveNwcInvoice: Handler<"ApproveNwcInvoice"> = (cmd, ctx) =>
   withDesk(ctx, (desk) =>
     Effect.promise(() => desk.approve(cmd.id)).pipe(
       Effect.flatMap((r) =>
-        typeof r === "string" ? Effect.fail(new InvalidInput({ message: r })) : Effect.succeed(r),
+        typeof r === "string"
+          ? Effect.fail(
+              new InvalidInput({ message: r, key: HELD_REFUSAL_KEYS[r] ?? "home.requests.error_gone" }),
+            )
+          : Effect.succeed(r),
       ),
     ),
   );

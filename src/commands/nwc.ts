@@ -24,8 +24,9 @@ export const budgetZero = () =>
     message: "The budget must not be 0 when payments are approved automatically.",
     key: "error_budget_zero",
   });
-export const noProfile = () => new InvalidInput({ message: "No profile index" });
-export const lostNwa = () => new InvalidInput({ message: "We lost the NWA string" });
+export const noProfile = () =>
+  new InvalidInput({ message: "No profile index", key: "errors.no_profile_index" });
+export const lostNwa = () => new InvalidInput({ message: "We lost the NWA string", key: "errors.lost_nwa" });
 
 const isPeriod = (p: number): p is BudgetPeriod => p === 0 || p === 1 || p === 2 || p === 3;
 
@@ -38,8 +39,9 @@ export const checkConnectionForm = (form: {
 }): WalletError | null => {
   if (form.name.trim() === "") return nameRequired();
   if (form.budgetSats < 0n || form.budgetSats > MAX_MONEY_SATS)
-    return new InvalidInput({ message: "Satoshi amount is invalid" });
-  if (!isPeriod(form.period)) return new InvalidInput({ message: "Unknown budget period." });
+    return new InvalidInput({ message: "Satoshi amount is invalid", key: "errors.invalid_amount" });
+  if (!isPeriod(form.period))
+    return new InvalidInput({ message: "Unknown budget period.", key: "settings.connections.error_period" });
   if (!form.requireApproval && form.budgetSats === 0n) return budgetZero();
   return null;
 };

@@ -32,7 +32,12 @@ type OnchainTag =
 const portOf = (ctx: HandlerContext): Effect.Effect<OnchainPort, WalletState> =>
   ctx.onchain
     ? Effect.succeed(ctx.onchain)
-    : Effect.fail(new WalletState({ message: "The on-chain wallet is not running yet." }));
+    : Effect.fail(
+        new WalletState({
+          message: "The on-chain wallet is not running yet.",
+          key: "errors.onchain_not_ready",
+        }),
+      );
 
 const destination = (
   address: string,

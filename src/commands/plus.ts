@@ -136,7 +136,10 @@ export const subscribePlus: Handler<"SubscribePlus"> = (cmd, ctx) =>
     const invoice = decodeBolt11(bolt11);
     if (!invoice || invoice.network !== ctx.network || invoice.amountMsat !== plan.amountSats * 1000n)
       return yield* Effect.fail(
-        new InvalidInput({ message: "The membership invoice does not ask for the plan's price" }),
+        new InvalidInput({
+          message: "The membership invoice does not ask for the plan's price",
+          key: "settings.plus.error_invoice_price",
+        }),
       );
     return outcome({ bolt11, amountSats: plan.amountSats });
   });

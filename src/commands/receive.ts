@@ -76,7 +76,9 @@ export const createReceive: Handler<"CreateReceive"> = (cmd, ctx) =>
     // What the payer sees of the labels: never a contact's id (it only links the payment to the contact).
     const labels = { all: cmd.labels, shown: shownLabels(cmd.labels, ctx.states.crdt?.contacts ?? {}) };
     if (cmd.amountSats !== null && cmd.amountSats <= 0n && cmd.flavor === "lightning")
-      return yield* Effect.fail(new InvalidInput({ message: "Satoshi amount is invalid" }));
+      return yield* Effect.fail(
+        new InvalidInput({ message: "Satoshi amount is invalid", key: "errors.invalid_amount" }),
+      );
     if (cmd.flavor === "lightning") {
       const invoice = yield* invoiceFor(cmd.amountSats, labels, ctx, true);
       if (invoice === null)

@@ -74,7 +74,11 @@ export class Secrets {
           if (this.mnemonicCache) return this.mnemonicCache;
           const stored = await readKv<unknown>(this.db, KV.seed);
           const seed = (await openValue(this.key, KV.seed, stored)) as { mnemonic?: string } | undefined;
-          if (!seed?.mnemonic) throw new WalletState({ message: "There is no wallet on this device yet." });
+          if (!seed?.mnemonic)
+            throw new WalletState({
+              message: "There is no wallet on this device yet.",
+              key: "errors.no_wallet",
+            });
           this.mnemonicCache = seed.mnemonic;
           return seed.mnemonic;
         },
@@ -124,7 +128,8 @@ export class Secrets {
     wallet: { exists: boolean; backedUp: boolean },
   ): Promise<{ hasPassword: boolean }> {
     if (this.locked) throw lockedError();
-    if (!wallet.exists) throw new WalletState({ message: "There is no wallet on this device yet." });
+    if (!wallet.exists)
+      throw new WalletState({ message: "There is no wallet on this device yet.", key: "errors.no_wallet" });
     const problem = checkPasswordChange(change, wallet.backedUp);
     if (problem) throw problem;
     // The existing password must be the one set (blank when none is).
@@ -190,9 +195,21 @@ export class Secrets {
   putEngineBlobs(writes: readonly EngineBlobWrite[]): Promise<void> {
     for (const w of writes) {
       if (!isEngineBlobKey(w.key))
-        return Promise.reject(new Unexpected({ message: `Not an engine blob key: ${w.key}` }));
+        return Promise.reject(
+          new Unexpected({
+            message: `The lightning node's saved data could not be kept or read (${w.key}).`,
+            key: "errors.engine_storage",
+            values: { entry: w.key },
+          }),
+        );
       if (w.value !== null && !(w.value instanceof Uint8Array))
-        return Promise.reject(new Unexpected({ message: `Engine blob ${w.key} must be bytes` }));
+        return Promise.reject(
+          new Unexpected({
+            message: `The lightning node's saved data could not be kept or read (${w.key}).`,
+            key: "errors.engine_storage",
+            values: { entry: w.key },
+          }),
+        );
     }
     return this.serial(async () => {
       if (this.locked) throw lockedError();
@@ -217,7 +234,11 @@ export class Secrets {
       if (stored === undefined) return undefined;
       const value = await openValue(this.key, key, stored);
       if (!(value instanceof Uint8Array))
-        throw new Unexpected({ message: `Engine blob ${key} is not bytes` });
+        throw new Unexpected({
+          message: `The lightning node's saved data could not be kept or read (${key}).`,
+          key: "errors.engine_storage",
+          values: { entry: key },
+        });
       return value;
     });
   }

@@ -16,13 +16,17 @@ import { InvalidInput, WalletState } from "../errors";
 
 const noWalletYet = (ctx: HandlerContext) =>
   ctx.states.wallet.exists
-    ? Effect.fail(new WalletState({ message: "A wallet already exists on this device." }))
+    ? Effect.fail(
+        new WalletState({ message: "A wallet already exists on this device.", key: "errors.wallet_exists" }),
+      )
     : Effect.void;
 
 const needsWallet = (ctx: HandlerContext) =>
   ctx.states.wallet.exists
     ? Effect.void
-    : Effect.fail(new WalletState({ message: "There is no wallet on this device yet." }));
+    : Effect.fail(
+        new WalletState({ message: "There is no wallet on this device yet.", key: "errors.no_wallet" }),
+      );
 
 /** A new wallet: 12 fresh words, stored with the event that records the wallet's birth. */
 export const createWallet: Handler<"CreateWallet"> = (_cmd, ctx) =>
@@ -138,7 +142,12 @@ export const setLabels: Handler<"SetLabels"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const labels = [...new Set(cmd.labels.map((l) => l.trim()).filter((l) => l.length > 0))];
     if (labels.some((l) => l.length > 255))
-      return yield* Effect.fail(new InvalidInput({ message: "A label can be at most 255 characters long." }));
+      return yield* Effect.fail(
+        new InvalidInput({
+          message: "A label can be at most 255 characters long.",
+          key: "errors.label_too_long",
+        }),
+      );
     return outcome(
       null,
       docChange(ctx, (d) => {

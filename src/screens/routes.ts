@@ -1,7 +1,10 @@
 /** After saving currency or language, or after an import or delete, home follows after this delay. */
 export const AFTER_SAVE_MS = 1000;
 
-/** Routes this release serves; the settings root shows the rest as not yet available. */
+/**
+ * Routes this release serves (`:id` stands for a contact's id); the settings root shows the rest as not yet
+ * available.
+ */
 export const ROUTES_BUILT: readonly string[] = [
   "/",
   "/setup",
@@ -22,8 +25,8 @@ export const ROUTES_BUILT: readonly string[] = [
   "/swap",
   "/settings/encrypt",
   "/settings/servers",
-  "/chat",
-  "/request",
+  "/chat/:id",
+  "/request/:id",
   "/newprofile",
   "/profile",
   "/editprofile",
