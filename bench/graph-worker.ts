@@ -6,6 +6,7 @@
 /// <reference lib="webworker" />
 import * as ldk from "lightningdevkit";
 import { initializeWith } from "../src/engine/lightning/ldk-wasm";
+import { ldkLogger } from "../src/engine/lightning/logger";
 import { Routing } from "../src/engine/lightning/routing";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
 
@@ -30,8 +31,9 @@ self.onmessage = async (ev: MessageEvent<Job>) => {
   }) as typeof WebAssembly.instantiate;
   await initializeWith(ldk, job.wasm, WebAssembly.compileStreaming(fetch(job.wasm)));
   WebAssembly.instantiate = own;
-  const logger = ldk.Logger.new_impl({ log: () => {} } as ldk.LoggerInterface);
   const log = () => {};
+  // The node's own logger: how LDK's log lines reach it is part of what the snapshot costs.
+  const logger = ldkLogger(log);
   const now = () => Date.now();
   const store = new MemoryBlobStore();
   const regtest = ldk.Network.LDKNetwork_Regtest;

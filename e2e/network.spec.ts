@@ -124,7 +124,9 @@ test("pays past the LSP on routes from rapid gossip sync: four hops, split, arou
 
   // More than any path into the payee carries, even split (300k + 600k): no route, said so.
   await send(page, await invoice(esplora, 950_000), "950,000");
-  await expect(page.getByText("No route to the recipient was found.")).toBeVisible({ timeout: 60_000 });
+  const failed = page.getByRole("dialog", { name: "Payment failed" });
+  await expect(failed.getByText("No route to the recipient was found.")).toBeVisible({ timeout: 60_000 });
+  await failed.getByRole("button", { name: "Close" }).click();
   await home(page);
 
   // Four hops past the LSP, no route hint: wallet → lsp → alice → bob → carol → payee.
