@@ -50,7 +50,7 @@ self.onmessage = async (ev: MessageEvent<Job>) => {
   const blobs = routing.blobs();
   await store.put(blobs);
   const writeMs = performance.now() - t;
-  const channels = routing.channels().length;
+  const channels = routing.channelCount();
   const graphBytes = blobs[0]!.value.length;
   const scorerBytes = blobs[1]!.value.length;
   self.postMessage({
@@ -69,7 +69,7 @@ self.onmessage = async (ev: MessageEvent<Job>) => {
   t = performance.now();
   const reloaded = await Routing.load(store, regtest, logger, log, now);
   const reloadMs = performance.now() - t;
-  const reloadedChannels = reloaded.channels().length;
+  const reloadedChannels = reloaded.channelCount();
 
   // Routes as the wallet's router finds them, from a well-connected node (the wallet's LSP's place; the
   // wallet's own first hop adds one channel), for 50,000 sats with LDK's default scoring.

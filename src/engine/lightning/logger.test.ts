@@ -62,6 +62,7 @@ describe("LDK's logger", () => {
     const { a, c, bytes } = snapshot();
     routing.applySnapshot(bytes);
     expect(routing.channels()).toHaveLength(2);
+    expect(routing.channelCount()).toBe(2);
     // LDK wrote a gossip line for every channel and update: none of them is the wallet's; its summary is.
     expect(lines.map((l) => l.line)).toEqual([
       expect.stringMatching(
