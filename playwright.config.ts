@@ -25,11 +25,7 @@ export default defineConfig({
     { name: "chain alone", testMatch: /onchain\.spec\.ts$/ },
     {
       name: "wallet",
-      // The payments across the seven-node network run only when asked (E2E_NETWORK=1): they start the
-      // network world and take many minutes on two busy cores.
-      testIgnore: process.env.E2E_NETWORK
-        ? /onchain\.spec\.ts$/
-        : [/onchain\.spec\.ts$/, /network\.spec\.ts$/],
+      testIgnore: /onchain\.spec\.ts$/,
       dependencies: ["chain alone"],
     },
   ],

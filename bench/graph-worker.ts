@@ -6,6 +6,7 @@
 /// <reference lib="webworker" />
 import * as ldk from "lightningdevkit";
 import { initializeWith } from "../src/engine/lightning/ldk-wasm";
+import { ldkLogger } from "../src/engine/lightning/logger";
 import { Routing } from "../src/engine/lightning/routing";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
 
@@ -30,8 +31,9 @@ self.onmessage = async (ev: MessageEvent<Job>) => {
   }) as typeof WebAssembly.instantiate;
   await initializeWith(ldk, job.wasm, WebAssembly.compileStreaming(fetch(job.wasm)));
   WebAssembly.instantiate = own;
-  const logger = ldk.Logger.new_impl({ log: () => {} } as ldk.LoggerInterface);
   const log = () => {};
+  // The node's own logger: how LDK's log lines reach it is part of what the snapshot costs.
+  const logger = ldkLogger(log);
   const now = () => Date.now();
   const store = new MemoryBlobStore();
   const regtest = ldk.Network.LDKNetwork_Regtest;
@@ -48,7 +50,7 @@ self.onmessage = async (ev: MessageEvent<Job>) => {
   const blobs = routing.blobs();
   await store.put(blobs);
   const writeMs = performance.now() - t;
-  const channels = routing.channels().length;
+  const channels = routing.channelCount();
   const graphBytes = blobs[0]!.value.length;
   const scorerBytes = blobs[1]!.value.length;
   self.postMessage({
@@ -67,7 +69,7 @@ self.onmessage = async (ev: MessageEvent<Job>) => {
   t = performance.now();
   const reloaded = await Routing.load(store, regtest, logger, log, now);
   const reloadMs = performance.now() - t;
-  const reloadedChannels = reloaded.channels().length;
+  const reloadedChannels = reloaded.channelCount();
 
   // Routes as the wallet's router finds them, from a well-connected node (the wallet's LSP's place; the
   // wallet's own first hop adds one channel), for 50,000 sats with LDK's default scoring.

@@ -6,6 +6,7 @@
  */
 import { hex } from "@scure/base";
 import * as ldk from "lightningdevkit";
+import { ldkLogger } from "./logger";
 import type { NodeEvent, NodeOptions } from "./node-types";
 import { OutputCommit } from "./output-commit";
 import { NodeError } from "./policy";
@@ -45,23 +46,7 @@ export class NodeCore {
       BigInt(Math.floor(now / 1000)),
       (now % 1000) * 1_000_000 + Math.floor(Math.random() * 1000),
     );
-    this.logger = ldk.Logger.new_impl({
-      log: (record: ldk.Record) => {
-        try {
-          const level = record.get_level();
-          if (level === ldk.Level.LDKLevel_Gossip || level === ldk.Level.LDKLevel_Trace) return;
-          const kind =
-            level === ldk.Level.LDKLevel_Error
-              ? "error"
-              : level === ldk.Level.LDKLevel_Warn
-                ? "warn"
-                : "debug";
-          opts.log(kind, `${record.get_module_path()}: ${record.get_args()}`);
-        } catch {
-          // a log line is never worth the node
-        }
-      },
-    } as ldk.LoggerInterface);
+    this.logger = ldkLogger(opts.log);
     this.commit = new OutputCommit({
       store: opts.store,
       log: opts.log,
