@@ -10,6 +10,7 @@ import { openWebSocketPipe, peerSocketUrl } from "../src/engine/lightning/socket
 import { MemoryBlobStore } from "../src/engine/lightning/store";
 import { makeEsplora } from "../src/engine/onchain/esplora";
 import { nodeWebSocket } from "./pipes";
+import { until } from "./until";
 import { type Harness, startHarness } from "./world";
 
 /** Where a wallet node's swept funds go: a fixed P2WPKH script whose 20-byte hash is `fill` repeated. */
@@ -52,4 +53,28 @@ export const startWorldWithNode = async (
     ...options(world),
   });
   return { world, node };
+};
+
+/**
+ * The transaction that spends a channel's funding output `outpoint` (`txid:vout`), once the world has it:
+ * blocks mined after this bury the close.
+ */
+export const closingTransaction = async (
+  world: Pick<Harness, "esploraUrl" | "waitForTx">,
+  outpoint: string,
+): Promise<string> => {
+  const [fundingTxid = "", vout] = outpoint.split(":");
+  const esplora = makeEsplora(world.esploraUrl, (i, init) => fetch(i, init));
+  let closingTxid = "";
+  await until(
+    "closing transaction broadcast",
+    async () => {
+      closingTxid = (await esplora.outspend(fundingTxid, Number(vout)))?.txid ?? "";
+      return closingTxid !== "";
+    },
+    60_000,
+    100,
+  );
+  await world.waitForTx(closingTxid);
+  return closingTxid;
 };

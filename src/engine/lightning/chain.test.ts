@@ -6,9 +6,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../../harness/until";
 import { stopAfterAll } from "../../../harness/stop-after-all";
-import { startWorldWithNode } from "../../../harness/wallet-node";
+import { closingTransaction, startWorldWithNode } from "../../../harness/wallet-node";
 import type { Harness } from "../../../harness/world";
-import { makeEsplora } from "../onchain/esplora";
 import type { LightningNode, NodeEvent } from "./node";
 import { parsePeerAddress } from "./socket";
 
@@ -53,18 +52,7 @@ describe("the lightning node's chain sync", () => {
 
     await node.closeChannel(pending.channelId);
     await until("closed", () => events.some((e) => e.type === "channel_closed"), 60_000, 50);
-    const esplora = makeEsplora(h.esploraUrl, (i, init) => fetch(i, init));
-    let closingTxid = "";
-    await until(
-      "closing transaction broadcast",
-      async () => {
-        closingTxid = (await esplora.outspend(fundingTxid!, Number(vout)))?.txid ?? "";
-        return closingTxid !== "";
-      },
-      60_000,
-      100,
-    );
-    await h.waitForTx(closingTxid);
+    const closingTxid = await closingTransaction(h, pending.outpoint);
     await h.mine(1);
     await node.sync();
     // Confirmed: neither the funding output nor the closing transaction is looked up again.

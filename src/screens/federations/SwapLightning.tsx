@@ -3,7 +3,7 @@ import { useLocation, useSearch } from "wouter";
 import { CommandFailed } from "../../commands/client";
 import type { EcashPaymentPreview } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
-import { BackControl } from "../../ui/BackControl";
+import { Screen } from "../../ui/Screen";
 import { Dialog } from "../../ui/Dialog";
 import { ErrorBox } from "../../ui/errors";
 import { Form, useAction } from "../../ui/form";
@@ -74,10 +74,7 @@ export function SwapLightning() {
   };
 
   return (
-    <main className="screen">
-      <BackControl />
-      <h1>{t("swap_lightning.title")}</h1>
-      <p>{t("swap_lightning.caption")}</p>
+    <Screen title={t("swap_lightning.title")} caption={t("swap_lightning.caption")}>
       {preview ? (
         <QuotePreview
           title={t("swap_lightning.preview")}
@@ -140,6 +137,6 @@ export function SwapLightning() {
           {t("common.home")}
         </button>
       </Dialog>
-    </main>
+    </Screen>
   );
 }

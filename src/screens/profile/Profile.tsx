@@ -25,6 +25,16 @@ export function Profile() {
 
   const profile = view?.profile ?? null;
   const name = profile?.display_name ?? profile?.name ?? null;
+  // Besides the npub's QR: the npub and the lightning address, each with a copy button.
+  const shared = [
+    { label: t("nostr_keys.npub"), text: view?.npub, className: "mono break", testId: "profile-npub" },
+    {
+      label: t("profile.lightning_address"),
+      text: profile?.lud16,
+      className: "break",
+      testId: "profile-lud16",
+    },
+  ].flatMap((f) => (f.text ? [{ ...f, text: f.text }] : []));
 
   return (
     <main className="screen">
@@ -50,22 +60,9 @@ export function Profile() {
           </p>
           {/* What to share: the npub (its QR) and the lightning address, each with a copy button. */}
           {view?.npub ? <Qr value={view.npub} size={180} label={t("nostr_keys.npub_qr")} /> : null}
-          {view?.npub ? (
-            <ShareField
-              label={t("nostr_keys.npub")}
-              text={view.npub}
-              className="mono break"
-              testId="profile-npub"
-            />
-          ) : null}
-          {profile?.lud16 ? (
-            <ShareField
-              label={t("profile.lightning_address")}
-              text={profile.lud16}
-              className="break"
-              testId="profile-lud16"
-            />
-          ) : null}
+          {shared.map((f) => (
+            <ShareField key={f.testId} {...f} />
+          ))}
           {view && view.pending > 0 ? (
             <p className="hint" aria-live="polite">
               {t("profile.pending")}
