@@ -102,20 +102,7 @@ describe("the wallet's lightning node against the local world", () => {
   }, 180_000);
 
   it("pays over two hops to a node behind a private channel", async () => {
-    const carol = await h.startNode();
-    const carolPeer = parsePeerAddress(carol.address);
-    if (!carolPeer) throw new Error("bad address");
-    await h.lightning.node.connectPeer(carolPeer);
-    h.lightning.node.openChannel(carol.pubkey, 300_000n, 100_000_000n);
-    await until("pending", () =>
-      h.lightning.events.some((e) => e.type === "channel_pending" && e.peer === carol.pubkey),
-    );
-    const toCarol = h.lightning.events.find((e) => e.type === "channel_pending" && e.peer === carol.pubkey);
-    if (toCarol?.type === "channel_pending") await h.waitForTx(toCarol.fundingTxid);
-    await h.mine(6);
-    await carol.node.sync();
-    await h.lightning.node.sync();
-    await until("carol's channel", () => carol.node.channels().some((c) => c.isUsable));
+    const carol = await h.startPayee();
     const { bolt11 } = carol.node.createInvoice(2_000_000n, "two hops");
     const r = await wallet.payInvoice(bolt11, 100_000n);
     expect(r.status).toBe("succeeded");
