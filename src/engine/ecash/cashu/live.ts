@@ -14,7 +14,7 @@
  *   tokens.ts    tokens sent and received
  *   restore.ts   what the seed holds at a mint
  */
-import type { NewEvent } from "../../../events/make";
+import { overCustodians } from "../custodians";
 import type { EcashAdapter } from "../port";
 import { melt, meltQuote } from "./melt";
 import { checkQuotes, receiveQuote } from "./mint";
@@ -32,31 +32,25 @@ export const startCashu = async (env: CashuEnv): Promise<EcashAdapter> => {
   const port: EcashAdapter = {
     balance: async (mint) => sumProofs((await cashu.sessionOf(mint)).state.proofs),
     receiveQuote: (mint, amountSats, via = "lightning") => receiveQuote(cashu, mint, amountSats, via),
-    checkReceives: async (mint) => {
-      const events: NewEvent[] = [];
-      for (const m of mint ? [mint] : env.hooks.mints()) {
-        try {
-          events.push(...(await checkQuotes(cashu, m)));
-        } catch (e) {
-          if (mint) throw failure(e, UNREACHABLE);
-        }
-      }
-      return events;
-    },
+    checkReceives: (mint) =>
+      overCustodians(
+        mint,
+        () => env.hooks.mints(),
+        (m) => checkQuotes(cashu, m),
+        (e) => failure(e, UNREACHABLE),
+      ),
     meltQuote: (mint, bolt11) => meltQuote(cashu, mint, bolt11),
-    melt: (mint, quoteId, amountSats, feeSats, via = "lightning") =>
-      melt(cashu, mint, quoteId, amountSats, feeSats, via),
+    melt: (...payment) => melt(cashu, ...payment),
     sendToken: (mint, amountSats) => sendToken(cashu, mint, amountSats),
     receiveToken: (token) => receiveToken(cashu, token),
     restore: (mint, onProgress) => restore(cashu, mint, onProgress),
-    recover: async (mint) => {
-      const events: NewEvent[] = [];
-      for (const m of mint ? [mint] : env.hooks.mints()) {
-        // Unreachable now: settled at the next start or operation.
-        events.push(...(await cashu.withMint(m, (s) => settled(cashu, s)).catch(() => [])));
-      }
-      return events;
-    },
+    // One that cannot be reached now is settled at the next start or operation.
+    recover: (mint) =>
+      overCustodians(
+        mint,
+        () => env.hooks.mints(),
+        (m) => cashu.withMint(m, (s) => settled(cashu, s)).catch(() => []),
+      ),
     stop: async () => {
       await Promise.all([...cashu.sessions.values()].map((s) => s.queue));
     },

@@ -6,8 +6,8 @@
 import { ecashMoved } from "../moved";
 import { MeltQuoteState, type Wallet } from "@cashu/cashu-ts";
 import { decodeBolt11 } from "../../parse";
-import { type MeltQuote, reserveRefusal } from "../port";
-import { failure, refusal, sats, toLike, toStored, UNREACHABLE } from "./proofs";
+import { type EcashAdapter, type MeltQuote, reserveRefusal } from "../port";
+import { fromMint, refusal, sats, toLike, toStored } from "./proofs";
 import { addProofs, type Cashu, record } from "./session";
 import { guarded, settled } from "./settle";
 import { type PendingOp, sumProofs } from "./state";
@@ -16,12 +16,7 @@ import { type PendingOp, sumProofs } from "./state";
 export const meltQuote = (cashu: Cashu, mint: string, bolt11: string): Promise<MeltQuote> =>
   cashu.withMint(mint, async (s) => {
     const w = await cashu.walletOf(s);
-    let q: Awaited<ReturnType<Wallet["createMeltQuoteBolt11"]>>;
-    try {
-      q = await w.createMeltQuoteBolt11(bolt11);
-    } catch (e) {
-      throw failure(e, UNREACHABLE);
-    }
+    const q = await fromMint(w.createMeltQuoteBolt11(bolt11));
     const amountSats = sats(q.amount);
     const reserve = sats(q.fee_reserve);
     // The mint quotes the invoice asked about, for its amount, and a fee within the wallet's limit.
@@ -45,11 +40,7 @@ export const meltQuote = (cashu: Cashu, mint: string, bolt11: string): Promise<M
 /** Pays the melt quote `quoteId` this run prepared, for no more fee than the owner saw. */
 export const melt = (
   cashu: Cashu,
-  mint: string,
-  quoteId: string,
-  amountSats: bigint,
-  feeSats: bigint,
-  via: "lightning" | "transfer",
+  ...[mint, quoteId, amountSats, feeSats, via = "lightning"]: Parameters<EcashAdapter["melt"]>
 ) =>
   cashu.withMint(mint, async (s) => {
     const seen = cashu.melts.get(quoteId);
@@ -57,9 +48,7 @@ export const melt = (
     if (seen.amountSats !== amountSats) throw refusal("The amount does not match the invoice.");
     if (s.state.pending) throw refusal("An earlier payment is still on its way.");
     const w = await cashu.walletOf(s);
-    const q = await w.checkMeltQuoteBolt11(quoteId).catch((e) => {
-      throw failure(e, UNREACHABLE);
-    });
+    const q = await fromMint(w.checkMeltQuoteBolt11(quoteId));
     if (q.state !== MeltQuoteState.UNPAID) throw refusal("This invoice was already paid.");
     const reserve = sats(q.fee_reserve);
     if (sats(q.amount) !== amountSats) throw refusal("The amount does not match the invoice.");

@@ -3,10 +3,10 @@
  * minted once the mint says it was paid (or restored, when an earlier mint request's answer was lost).
  */
 import { ecashMoved } from "../moved";
-import { MintQuoteState, type Wallet } from "@cashu/cashu-ts";
+import { MintQuoteState } from "@cashu/cashu-ts";
 import type { NewEvent } from "../../../events/make";
 import { decodeBolt11 } from "../../parse";
-import { failure, refusal, restoreRanges, sats, toStored, UNREACHABLE } from "./proofs";
+import { fromMint, refusal, restoreRanges, sats, toStored } from "./proofs";
 import { addProofs, type Cashu, record } from "./session";
 import { type StoredProof, sumProofs } from "./state";
 
@@ -14,12 +14,7 @@ import { type StoredProof, sumProofs } from "./state";
 export const receiveQuote = (cashu: Cashu, mint: string, amountSats: bigint, via: "lightning" | "transfer") =>
   cashu.withMint(mint, async (s) => {
     const w = await cashu.walletOf(s);
-    let q: Awaited<ReturnType<Wallet["createMintQuoteBolt11"]>>;
-    try {
-      q = await w.createMintQuoteBolt11(amountSats);
-    } catch (e) {
-      throw failure(e, UNREACHABLE);
-    }
+    const q = await fromMint(w.createMintQuoteBolt11(amountSats));
     const invoice = decodeBolt11(q.request);
     if (!invoice || invoice.amountMsat !== amountSats * 1000n || sats(q.amount) !== amountSats)
       throw refusal("The mint answered an invoice for another amount.");

@@ -32,6 +32,15 @@ export const failure = (e: unknown, fallback: string): EcashFailure => {
   return new EcashFailure({ message: unreachable ? fallback : message, unreachable });
 };
 
+/** What the mint answers to `request`, or why it did not in the owner's words. */
+export const fromMint = async <T>(request: Promise<T>): Promise<T> => {
+  try {
+    return await request;
+  } catch (e) {
+    throw failure(e, UNREACHABLE);
+  }
+};
+
 /** A refusal the owner can act on (not a mint that cannot be reached). */
 export const refusal = (message: string): EcashFailure => new EcashFailure({ message, unreachable: false });
 

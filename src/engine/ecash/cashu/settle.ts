@@ -6,7 +6,7 @@
 import { ecashMoved } from "../moved";
 import { CheckStateEnum, MeltQuoteState } from "@cashu/cashu-ts";
 import type { NewEvent } from "../../../events/make";
-import { failure, restoreRanges, toLike, UNREACHABLE, unspent } from "./proofs";
+import { failure, fromMint, restoreRanges, toLike, UNREACHABLE, unspent } from "./proofs";
 import { addProofs, type Cashu, record, type Session } from "./session";
 import { type PendingOp, sumProofs } from "./state";
 
@@ -68,13 +68,7 @@ const settle = async (cashu: Cashu, s: Session): Promise<NewEvent[]> => {
 };
 
 /** Settles what is on its way at the mint of `s`; a mint that cannot answer is the owner's failure. */
-export const settled = async (cashu: Cashu, s: Session): Promise<NewEvent[]> => {
-  try {
-    return await settle(cashu, s);
-  } catch (e) {
-    throw failure(e, UNREACHABLE);
-  }
-};
+export const settled = (cashu: Cashu, s: Session): Promise<NewEvent[]> => fromMint(settle(cashu, s));
 
 /** Runs an operation that gives up `inputs`: written down first, settled by asking the mint if it fails. */
 export const guarded = async <T>(

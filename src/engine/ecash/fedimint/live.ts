@@ -16,7 +16,7 @@
  * invites, failing to join an unreachable federation with the spec's message, and the mapping of its
  * answers (map.ts).
  */
-import type { NewEvent } from "../../../events/make";
+import { overCustodians } from "../custodians";
 import type { EcashAdapter } from "../port";
 import { closeClients } from "./clients";
 import { type FedimintEnv, openFedimint } from "./federation";
@@ -35,34 +35,14 @@ export const startFedimint = async (env: FedimintEnv): Promise<EcashAdapter> => 
   const port: EcashAdapter = {
     balance: (fed) => withFederation(fed, async (w) => satsOfMsats(await w.balance.getBalance())),
     receiveQuote: (fed, amountSats, via = "lightning") => receiveQuote(fedimint, fed, amountSats, via),
-    checkReceives: async (fed) => {
-      const events: NewEvent[] = [];
-      for (const f of fed ? [fed] : federations()) {
-        try {
-          events.push(...(await checkReceives(fedimint, f)));
-        } catch (e) {
-          if (fed) throw e;
-        }
-      }
-      return events;
-    },
+    checkReceives: (fed) => overCustodians(fed, federations, (f) => checkReceives(fedimint, f)),
     meltQuote: (fed, bolt11) => meltQuote(fedimint, fed, bolt11),
-    melt: (fed, quoteId, amountSats, fee, via = "lightning") =>
-      melt(fedimint, fed, quoteId, amountSats, fee, via),
+    melt: (...payment) => melt(fedimint, ...payment),
     sendToken: (fed, amountSats) => sendNotes(fedimint, fed, amountSats),
     receiveToken: (notes) => receiveNotes(fedimint, notes),
     restore: (fed, onProgress) => restore(fedimint, fed, onProgress),
-    recover: async (fed) => {
-      const events: NewEvent[] = [];
-      for (const f of fed ? [fed] : federations()) {
-        try {
-          events.push(...(await withFederation(f, (w, s) => settlePays(fedimint, f, w, s))));
-        } catch {
-          // Unreachable now: settled at the next start.
-        }
-      }
-      return events;
-    },
+    // One that cannot be reached now is settled at the next start.
+    recover: (fed) => overCustodians(fed, federations, (f) => settlePays(fedimint, f).catch(() => [])),
     stop: async () => {
       await Promise.all([...fedimint.queues.values()]);
       await closeClients();

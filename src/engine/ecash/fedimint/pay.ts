@@ -7,8 +7,8 @@ import type { FedimintWallet } from "@fedimint/core";
 import type { NewEvent } from "../../../events/make";
 import { decodeBolt11 } from "../../parse";
 import { ecashMoved } from "../moved";
-import { type MeltQuote, reserveRefusal } from "../port";
-import { type FederationState, type Fedimint, follow, type PendingPay, record, refusal } from "./federation";
+import { type EcashAdapter, type MeltQuote, reserveRefusal } from "../port";
+import { type Fedimint, follow, type PendingPay, record, refusal } from "./federation";
 import {
   chooseGateway,
   feeSats,
@@ -31,44 +31,40 @@ const payState = (w: FedimintWallet, p: PendingPay, ms: number) =>
   ).then((s) => (s === null ? ({ status: "pending" } as const) : payOutcome(s)));
 
 /** Settles the payments a crash or a slow gateway left on their way; answers their events. */
-export const settlePays = async (
-  fedimint: Fedimint,
-  fed: string,
-  w: FedimintWallet,
-  s: FederationState,
-): Promise<NewEvent[]> => {
-  const events: NewEvent[] = [];
-  for (const p of [...s.pays]) {
-    if (p.operationId === null) {
-      // The answer to the payment was lost: the client's operation log says whether it went out.
-      const ops = await w.federation.listOperations(50);
-      const found = ops.find(
-        ([, log]) =>
-          log.meta.variant && "pay" in log.meta.variant && log.meta.variant.pay?.invoice === p.bolt11,
-      );
-      if (!found) {
-        s.pays = s.pays.filter((x) => x.op !== p.op);
-        continue;
+export const settlePays = (fedimint: Fedimint, fed: string): Promise<NewEvent[]> =>
+  fedimint.withFederation(fed, async (w, s) => {
+    const events: NewEvent[] = [];
+    for (const p of [...s.pays]) {
+      if (p.operationId === null) {
+        // The answer to the payment was lost: the client's operation log says whether it went out.
+        const ops = await w.federation.listOperations(50);
+        const found = ops.find(
+          ([, log]) =>
+            log.meta.variant && "pay" in log.meta.variant && log.meta.variant.pay?.invoice === p.bolt11,
+        );
+        if (!found) {
+          s.pays = s.pays.filter((x) => x.op !== p.op);
+          continue;
+        }
+        p.operationId = found[0].operation_id;
+        p.internal =
+          found[1].meta.variant && "pay" in found[1].meta.variant
+            ? Boolean(found[1].meta.variant.pay?.is_internal_payment)
+            : false;
       }
-      p.operationId = found[0].operation_id;
-      p.internal =
-        found[1].meta.variant && "pay" in found[1].meta.variant
-          ? Boolean(found[1].meta.variant.pay?.is_internal_payment)
-          : false;
+      const outcome = await payState(w, p, 2_000);
+      if (outcome.status === "pending") continue;
+      s.pays = s.pays.filter((x) => x.op !== p.op);
+      if (outcome.status === "paid")
+        events.push(
+          ...record(s, [
+            ecashMoved("ecash.sent", fed, p.op, BigInt(p.amount), BigInt(p.fee), p.via, p.paymentHash),
+          ]),
+        );
     }
-    const outcome = await payState(w, p, 2_000);
-    if (outcome.status === "pending") continue;
-    s.pays = s.pays.filter((x) => x.op !== p.op);
-    if (outcome.status === "paid")
-      events.push(
-        ...record(s, [
-          ecashMoved("ecash.sent", fed, p.op, BigInt(p.amount), BigInt(p.fee), p.via, p.paymentHash),
-        ]),
-      );
-  }
-  await fedimint.persist(fed, s);
-  return events;
-};
+    await fedimint.persist(fed, s);
+    return events;
+  });
 
 /** What paying `bolt11` through a gateway of `fed` costs. */
 export const meltQuote = (fedimint: Fedimint, fed: string, bolt11: string): Promise<MeltQuote> =>
@@ -91,11 +87,7 @@ export const meltQuote = (fedimint: Fedimint, fed: string, bolt11: string): Prom
 /** Pays the quote `quoteId` this run prepared, through the same gateway, for no more fee than the owner saw. */
 export const melt = (
   fedimint: Fedimint,
-  fed: string,
-  quoteId: string,
-  amountSats: bigint,
-  fee: bigint,
-  via: "lightning" | "transfer",
+  ...[fed, quoteId, amountSats, fee, via = "lightning"]: Parameters<EcashAdapter["melt"]>
 ) =>
   fedimint.withFederation(fed, async (w, s) => {
     const seen = fedimint.melts.get(quoteId);
