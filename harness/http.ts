@@ -11,6 +11,10 @@ export const postJson = async (base: string, path: string, body: unknown) => {
   return r.json();
 };
 
+/** A bolt11 invoice of the world's node for `sats` (its `/ln/invoice`), as a payee outside the wallet asks. */
+export const worldInvoice = async (base: string, sats: number): Promise<{ bolt11: string }> =>
+  (await postJson(base, "/ln/invoice", { amount_sats: sats })) as { bolt11: string };
+
 /** Waits until `url` answers (a server starting), up to 20 s. */
 export const waitForUrl = async (url: string) => {
   for (let i = 0; i < 100; i++) {

@@ -204,27 +204,40 @@ export const startLsp = (h: HarnessNode, params: Partial<LspFeeParams> = {}): Ls
   return { params: p, routes, opened };
 };
 
+/** How a test node comes by its channel with the LSP (the world's node). */
+export interface ChannelWith {
+  /** The LSP opens it (a private channel to a payee behind it); else the node does (a payer). */
+  readonly byLsp: boolean;
+  readonly sats: bigint;
+  /** Pushed to the other side as the channel opens. */
+  readonly pushMsat: bigint;
+}
+
 /**
- * A second node of the world with a confirmed channel to the LSP: it pays invoices the LSP itself made
- * (its just-in-time invoices), which the LSP's own node cannot pay.
+ * One more node with a confirmed, usable channel to the LSP: a payer of the LSP's own invoices, or a payee
+ * two hops from the wallet behind a private channel of the LSP (which may charge a routing fee on the way).
  */
-export const startPayer = async (
+export const startWithChannel = async (
   lsp: HarnessNode,
   startNode: () => Promise<HarnessNode>,
   mine: (n: number) => Promise<unknown>,
   waitForTx: (txid: string) => Promise<void>,
-  channelSats = 5_000_000n,
+  channel: ChannelWith,
 ): Promise<HarnessNode> => {
-  const payer = await startNode();
-  const peer = parsePeerAddress(lsp.address);
-  if (!peer) throw new Error("The LSP's address cannot be read");
-  await payer.node.connectPeer(peer);
-  payer.node.openChannel(lsp.pubkey, channelSats, 0n);
-  const pending = await payer.waitFor((e) => e.type === "channel_pending");
+  const node = await startNode();
+  const [from, to] = channel.byLsp ? [lsp, node] : [node, lsp];
+  const peer = parsePeerAddress(to.address);
+  if (!peer) throw new Error(`The address ${to.address} cannot be read`);
+  await from.node.connectPeer(peer);
+  from.node.openChannel(to.pubkey, channel.sats, channel.pushMsat);
+  const pending = await from.waitFor((e) => e.type === "channel_pending" && e.peer === to.pubkey);
   if (pending.type === "channel_pending") await waitForTx(pending.fundingTxid);
   await mine(6);
-  await until("the payer's channel to become usable", () =>
-    payer.node.channels().some((c) => c.peer === lsp.pubkey && c.isUsable),
+  await Promise.all([node.node.sync(), lsp.node.sync()]);
+  await until(
+    "the new node's channel to become usable",
+    () => node.node.channels().some((c) => c.peer === lsp.pubkey && c.isUsable),
+    60_000,
   );
-  return payer;
+  return node;
 };

@@ -13,7 +13,7 @@ import { portOf, type RouteTable, serve } from "./server";
 import { World } from "./regtest";
 import { startLnurlAuth } from "./lnurl-auth";
 import { type LnurlService, lnurlRoutes, startLnurlService } from "./lnurl";
-import { type Lsp, type LspFeeParams, startLsp, startPayer } from "./lsp";
+import { type ChannelWith, type Lsp, type LspFeeParams, startLsp, startWithChannel } from "./lsp";
 import { type Lsps2Service, startLsps2 } from "./lsps2";
 import { type NostrWorld, startNostr } from "./nostr/world";
 import { type FeedbackService, startFeedback } from "./feedback";
@@ -62,6 +62,11 @@ export interface Harness {
   readonly payer: () => Promise<HarnessNode>;
   /** Starts one more plain lightning node (for routes over several hops). */
   readonly startNode: () => Promise<HarnessNode>;
+  /**
+   * Starts one more node behind a private channel the world's node opens to it (300,000 sats, 100,000 of
+   * them on its side), usable: a payee two hops from the wallet, its route through the world's node.
+   */
+  readonly startPayee: () => Promise<HarnessNode>;
   /** A new LNURL-auth login request (URL, bech32 LNURL, challenge) of the world's login service. */
   readonly lnurlAuthUrl: (action?: string) => { url: string; lnurl: string; k1: string };
   /** The linking key that logged in with challenge `k1` at the login service, or null. */
@@ -144,19 +149,23 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     ...(opts.lightningWsPort !== undefined ? { wsPort: opts.lightningWsPort } : {}),
   });
   const lsp = startLsp(lightning, opts.lspFees);
+  const startNode = async () => {
+    const n = await startLightningNode(world, { esploraUrl, host });
+    extraNodes.push(n);
+    return n;
+  };
+  const startWith = (channel: ChannelWith) =>
+    startWithChannel(
+      lightning,
+      startNode,
+      (n) => world.mine(n),
+      (txid) => waitForTx(txid),
+      channel,
+    );
   // The LSP's own invoices (just-in-time ones) are paid by a second node with a channel to it.
   let payer: Promise<HarnessNode> | null = null;
   const payerNode = () => {
-    payer ??= startPayer(
-      lightning,
-      async () => {
-        const n = await startLightningNode(world, { esploraUrl, host });
-        extraNodes.push(n);
-        return n;
-      },
-      (n) => world.mine(n),
-      (txid) => waitForTx(txid),
-    );
+    payer ??= startWith({ byLsp: false, sats: 5_000_000n, pushMsat: 0n });
     payer.catch(() => {
       payer = null;
     });
@@ -261,11 +270,8 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     lsps2,
     payer: payerNode,
     proxyUrl: `ws://${host}:${port}`,
-    startNode: async () => {
-      const n = await startLightningNode(world, { esploraUrl, host });
-      extraNodes.push(n);
-      return n;
-    },
+    startNode,
+    startPayee: () => startWith({ byLsp: true, sats: 300_000n, pushMsat: 100_000_000n }),
     lnurlAuthUrl: (action) => lnurlAuth.newLogin(action),
     lnurlAuthLogin: (k1) => lnurlAuth.loginOf(k1),
     lnurl,

@@ -5,12 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../../harness/world";
-import type { WalletConfig } from "../config";
 import { onchainEngine } from "../engine/onchain/engine";
 import { WalletDb } from "../events/db";
 import type { AllViews } from "../projections/live";
 import { WalletHost } from "./host";
-import { nodePlatform, ok, testCipher } from "./host.testing";
+import { chainOnlyConfig, nodePlatform, ok, testCipher } from "./host.testing";
 
 const SCOPE = "fake-receipt";
 let h: Harness;
@@ -20,13 +19,7 @@ let views: Partial<AllViews> = {};
 
 beforeAll(async () => {
   h = await startHarness({ port: 0 });
-  const config: WalletConfig = {
-    network: "regtest",
-    esplora: h.hostileEsploraUrl(SCOPE),
-    priceSource: "",
-    proxy: null,
-    lsp: null,
-  };
+  const config = chainOnlyConfig(h.hostileEsploraUrl(SCOPE));
   host = await WalletHost.open({
     db,
     config,

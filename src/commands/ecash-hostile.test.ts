@@ -6,19 +6,18 @@
  */
 import "fake-indexeddb/auto";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { postJson } from "../../harness/http";
+import { postJson, worldInvoice } from "../../harness/http";
 import { until } from "../../harness/until";
 import { type Harness, startHarness } from "../../harness/world";
-import type { WalletConfig } from "../config";
 import { ecashEngine } from "../engine/ecash/engine";
 import type { Platform } from "../engine/engine";
 import { WalletDb } from "../events/db";
 import type { AllViews } from "../projections/live";
 import type { EcashPaymentPreview } from "./command";
-import { type CommandAnswer, WalletHost } from "./host";
-import { nodePlatform, ok } from "./host.testing";
-import { testCipher } from "./host.testing";
+import type { CommandAnswer, WalletHost } from "./host";
+import { chainOnlyConfig, nodePlatform, ok, openWorldHost } from "./host.testing";
 import { stopAfterAll } from "../../harness/stop-after-all";
+import { urlOf } from "../engine/http/bounded";
 
 const LONG = 240_000;
 const SCOPE = "ecash-hostile";
@@ -33,6 +32,11 @@ const asked: string[] = [];
 const balanceAt = (mint: string) => views.federations?.find((f) => f.federation_id === mint)?.balance;
 const lie = (mode: string | null, options: Record<string, unknown> = {}) =>
   postJson(h.esploraUrl, "/hostile", { service: "cashu", scope: SCOPE, mode, ...options });
+/** The mint is honest again, and the lie moved nothing: the 5,000 sats held there are all still there. */
+const untouched = async () => {
+  await lie(null);
+  expect(balanceAt(liar)).toBe(5_000n);
+};
 
 /** The answer of `p` once it came, or "waiting". */
 const track = (p: Promise<CommandAnswer>) => {
@@ -60,27 +64,19 @@ beforeAll(async () => {
   h = await startHarness({ port: 0 });
   liar = `${h.cashu.mintUrl}/hostile/${SCOPE}`;
   honest = h.cashu.mint2Url;
-  const config: WalletConfig = {
-    network: "regtest",
-    esplora: h.esploraUrl,
-    proxy: null,
-    lsp: null,
-    priceSource: "",
-  };
+  const config = chainOnlyConfig(h.esploraUrl);
   const observed: typeof fetch = (input, init) => {
-    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const url = urlOf(input);
     if (url.startsWith(liar)) asked.push(url.slice(liar.length));
     return fetch(input, init);
   };
   const platform: Platform = { ...nodePlatform, fetch: observed };
-  host = await WalletHost.open({
-    db: new WalletDb("ecash-hostile"),
-    config,
-    cipher: testCipher,
-    onViews: (v) => {
-      views = { ...views, ...v };
-    },
-    engines: { list: [ecashEngine], platform },
+  const onViews = (v: Partial<AllViews>) => {
+    views = { ...views, ...v };
+  };
+  host = await openWorldHost(new WalletDb("ecash-hostile"), config, onViews, {
+    list: [ecashEngine],
+    platform,
   });
   ok(await host.run({ _tag: "CreateWallet" }));
   ok(await host.run({ _tag: "JoinFederation", code: liar }));
@@ -117,8 +113,7 @@ describe("ecash against a lying or silent mint", () => {
       // The mint's request is bounded: the check ends (unreachable), and nothing changed.
       await until("the check to give up on the mint", () => check.answer !== "waiting", 120_000, 250);
       expect(check.answer).toMatchObject({ ok: false, error: { _tag: "ServerUnavailable" } });
-      await lie(null);
-      expect(balanceAt(liar)).toBe(5_000n);
+      await untouched();
     },
     LONG,
   );
@@ -139,22 +134,19 @@ describe("ecash against a lying or silent mint", () => {
         },
       });
       // Paying an invoice from ecash at that mint: the same limit.
-      const { bolt11 } = (await postJson(h.esploraUrl, "/ln/invoice", { amount_sats: 200 })) as {
-        bolt11: string;
-      };
+      const { bolt11 } = await worldInvoice(h.esploraUrl, 200);
       expect(await host.run({ _tag: "EcashMeltQuote", federationId: liar, bolt11 })).toMatchObject({
         ok: false,
         error: { key: "federations.error_fee_reserve" },
       });
       // A reserve within the limit (1 % of 5,000 sats is 50) is shown and may be paid.
       await lie("huge-fee-reserve", { reserve: 40 });
-      const big = (await postJson(h.esploraUrl, "/ln/invoice", { amount_sats: 4_000 })) as { bolt11: string };
+      const big = await worldInvoice(h.esploraUrl, 4_000);
       const q = ok<EcashPaymentPreview>(
         await host.run({ _tag: "EcashMeltQuote", federationId: liar, bolt11: big.bolt11 }),
       );
       expect(q.feeSats).toBeGreaterThanOrEqual(40n);
-      await lie(null);
-      expect(balanceAt(liar)).toBe(5_000n);
+      await untouched();
     },
     LONG,
   );
@@ -163,9 +155,7 @@ describe("ecash against a lying or silent mint", () => {
     "quotes for another amount than asked are refused",
     async () => {
       await lie("wrong-amount");
-      const { bolt11 } = (await postJson(h.esploraUrl, "/ln/invoice", { amount_sats: 300 })) as {
-        bolt11: string;
-      };
+      const { bolt11 } = await worldInvoice(h.esploraUrl, 300);
       expect(await host.run({ _tag: "EcashMeltQuote", federationId: liar, bolt11 })).toMatchObject({
         ok: false,
         error: { _tag: "InvalidInput", message: expect.stringMatching(/amount/) },
@@ -174,8 +164,7 @@ describe("ecash against a lying or silent mint", () => {
         ok: false,
         error: { _tag: "InvalidInput", message: expect.stringMatching(/amount/) },
       });
-      await lie(null);
-      expect(balanceAt(liar)).toBe(5_000n);
+      await untouched();
     },
     LONG,
   );

@@ -20,8 +20,8 @@ import { nostrEngine } from "../engine/nostr/engine";
 import { pubkeyOf, seedSecretKey } from "../engine/nostr/keys";
 import { WalletDb } from "../events/db";
 import type { AllViews } from "../projections/live";
-import { WalletHost } from "./host";
-import { nodePlatform, ok, testCipher } from "./host.testing";
+import type { WalletHost } from "./host";
+import { chainOnlyConfig, nodePlatform, ok, openWorldHost } from "./host.testing";
 import { stopAfterAll } from "../../harness/stop-after-all";
 
 setPoolSocket(WebSocket);
@@ -57,21 +57,15 @@ beforeAll(async () => {
   h = await startHarness({ port: 0 });
   mint = h.cashu.mintUrl;
   config = {
-    network: "regtest",
-    esplora: h.esploraUrl,
-    proxy: null,
-    lsp: null,
-    priceSource: "",
+    ...chainOnlyConfig(h.esploraUrl),
     nostr: { relays: [h.nostr.relayUrl], primal: h.nostr.cacheUrl, blossom: h.nostr.blossomUrl },
   };
-  host = await WalletHost.open({
-    db: new WalletDb("federations-world"),
-    config,
-    cipher: testCipher,
-    onViews: (v) => {
-      views = { ...views, ...v };
-    },
-    engines: { list: [ecashEngine, nostrEngine], platform },
+  const onViews = (v: Partial<AllViews>) => {
+    views = { ...views, ...v };
+  };
+  host = await openWorldHost(new WalletDb("federations-world"), config, onViews, {
+    list: [ecashEngine, nostrEngine],
+    platform,
   });
   ok(await host.run({ _tag: "CreateWallet" }));
   ok(await host.run({ _tag: "JoinFederation", code: mint }));
@@ -192,12 +186,9 @@ describe("federations against the world's mint and relay", () => {
       expect(await held()).toBe(10_000n);
       // A second device of the same wallet, from this one's state file.
       const file = ok<{ json: string }>(await host.run({ _tag: "ExportState", password: "file password" }));
-      const other = await WalletHost.open({
-        db: new WalletDb("federations-other"),
-        config,
-        cipher: testCipher,
-        onViews: () => undefined,
-        engines: { list: [ecashEngine], platform },
+      const other = await openWorldHost(new WalletDb("federations-other"), config, () => undefined, {
+        list: [ecashEngine],
+        platform,
       });
       ok(await other.run({ _tag: "ImportState", text: file.json, password: "file password" }));
       // There, 500 come in and a token of 1,234 leaves (spending proofs this device still holds).

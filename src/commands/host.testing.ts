@@ -16,6 +16,7 @@ import type { WalletDb } from "../events/db";
 import type { Harness } from "../../harness/world";
 import type { Command } from "./command";
 import { WalletHost } from "./host";
+import type { HostDeps } from "./host-open";
 import type { AllViews } from "../projections/live";
 import type { WalletConfig } from "../config";
 import { offlineConfig, ok, testCipher } from "./offline.testing";
@@ -29,15 +30,13 @@ export const nodePlatform: Platform = {
   loadLdk,
 };
 
+/** Regtest on the Esplora server at `esplora` alone: no proxy, LSP or price source. */
+export const chainOnlyConfig = (esplora: string) =>
+  ({ network: "regtest", esplora, priceSource: "", proxy: null, lsp: null }) satisfies WalletConfig;
+
 /** Regtest on the world `h`: its Esplora (also the wallet's LSP, over HTTP) and its proxy; no price source. */
 export const worldLspConfig = (h: Harness) =>
-  ({
-    network: "regtest",
-    esplora: h.esploraUrl,
-    priceSource: "",
-    proxy: h.proxyUrl,
-    lsp: h.esploraUrl,
-  }) satisfies WalletConfig;
+  ({ ...chainOnlyConfig(h.esploraUrl), proxy: h.proxyUrl, lsp: h.esploraUrl }) satisfies WalletConfig;
 
 /** `openWorldHost`, then a new wallet created on it and its lightning node loaded. */
 export const openNewWorldWallet = async (...args: Parameters<typeof openWorldHost>): Promise<WalletHost> => {
@@ -53,18 +52,19 @@ export const addContact = async (
   contact: Omit<Extract<Command, { _tag: "CreateContact" }>, "_tag">,
 ): Promise<string> => ok<{ id: string }>(await host.run({ _tag: "CreateContact", ...contact })).id;
 
+/**
+ * A host on `db` in Node, its views pushed to `onViews`: by default with the on-chain, lightning and
+ * wallet-connect engines; `engines` says which others run, and on what platform.
+ */
 export const openWorldHost = (
   db: WalletDb,
   config: WalletConfig,
   onViews: (views: Partial<AllViews>) => void,
-): Promise<WalletHost> =>
-  WalletHost.open({
-    db,
-    config,
-    cipher: testCipher,
-    onViews,
-    engines: { list: [onchainEngine, lightningEngine, nwcEngine], platform: nodePlatform },
-  });
+  engines: NonNullable<HostDeps["engines"]> = {
+    list: [onchainEngine, lightningEngine, nwcEngine],
+    platform: nodePlatform,
+  },
+): Promise<WalletHost> => WalletHost.open({ db, config, cipher: testCipher, onViews, engines });
 
 /** The engines in Node for the nostr engine alone: relays over `ws`, no LDK. */
 export const nostrPlatform: Platform = {

@@ -5,21 +5,23 @@
  * (`@getalby/sdk`'s client, what apps really use).
  */
 import { NWCClient } from "@getalby/sdk/nwc";
-import { hex } from "@scure/base";
-import { AbstractSimplePool } from "nostr-tools/abstract-pool";
-import { v2 as nip44 } from "nostr-tools/nip44";
-import { finalizeEvent, getPublicKey, verifyEvent } from "nostr-tools/pure";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { until } from "../../harness/until";
-import { type Harness, startHarness } from "../../harness/world";
-import { parsePeerAddress } from "../engine/lightning/socket";
-import { initCrdtNode } from "../crdt/node";
+import type { Harness } from "../../harness/world";
 import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
 import type { WalletHost } from "./host";
 import { ok } from "./host.testing";
-import { nwcUri, walletWithChannel, type WorldWallet, createConnection } from "./nwc.testing";
+import {
+  appPool,
+  craftedPayment,
+  createConnection,
+  nwcUri,
+  paymentsStartedTo,
+  payingWalletWorld,
+  type WorldWallet,
+} from "./nwc.testing";
 
 // Node 20 has no global WebSocket; the SDK's relay connections use it.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -29,62 +31,27 @@ const db = new WalletDb("nwc-hostile");
 let w: WorldWallet;
 let host: WalletHost;
 const clients: NWCClient[] = [];
-const pool = new AbstractSimplePool({
-  verifyEvent,
-  websocketImplementation: WebSocket as never,
-  maxWaitForConnection: 10_000,
-});
+const pool = appPool();
 
-const paymentsTo = async (hash: string) =>
-  (await readEvents(db)).filter((e) => e.type === "ln.payment_started" && e.payload.payment_hash === hash)
-    .length;
+const paymentsTo = (hash: string) => paymentsStartedTo(db, hash);
 
 const connection = (name: string, budgetSats: bigint): Promise<number> =>
   createConnection(host, name, budgetSats);
 
 /** The app of `uri` signs a pay_invoice dated `createdAt` (unix seconds) and listens for its answers. */
-const crafted = (uri: string, bolt11: string, createdAt: number) => {
-  const url = new URL(uri.replace("nostr+walletconnect://", "http://"));
-  const service = url.host;
-  const secret = hex.decode(url.searchParams.get("secret") ?? "");
-  const key = nip44.utils.getConversationKey(secret, service);
-  const event = finalizeEvent(
-    {
-      kind: 23194,
-      created_at: createdAt,
-      tags: [
-        ["p", service],
-        ["encryption", "nip44_v2"],
-      ],
-      content: nip44.encrypt(JSON.stringify({ method: "pay_invoice", params: { invoice: bolt11 } }), key),
-    },
-    secret,
-  );
-  const answers: string[] = [];
-  const sub = pool.subscribe(
-    [h.nostr.relayUrl],
-    { kinds: [23195], "#e": [event.id], "#p": [getPublicKey(secret)] },
-    { onevent: (e) => answers.push(nip44.decrypt(e.content, key)) },
-  );
-  return {
-    send: () => Promise.any(pool.publish([h.nostr.relayUrl], event)),
-    answers,
-    close: () => sub.close(),
-  };
-};
+const crafted = (uri: string, bolt11: string, createdAt: number) =>
+  craftedPayment(pool, h.nostr.relayUrl, uri, bolt11, { createdAt });
 
 const DAY_BACK_22H = () => Math.floor(Date.now() / 1000) - 22 * 3600;
 
 beforeAll(async () => {
-  await initCrdtNode();
-  h = await startHarness({ port: 0 });
-  w = await walletWithChannel(h, db, { pushSats: 50_000n });
+  ({ h, w } = await payingWalletWorld(db));
   host = w.host();
 }, 180_000);
 
 afterAll(async () => {
-  for (const c of clients) c.close();
   pool.destroy();
+  for (const c of clients) c.close();
   await w?.close();
   await h?.stop();
 });
@@ -134,16 +101,7 @@ describe("a wallet-connect app that replays old requests", () => {
 describe("a wallet-connect app that pays through fees", () => {
   it("paying 1-sat invoices through its own fee-charging node, it cannot spend past its budget, fees counted", async () => {
     // The app's own node, behind a channel of the world's node that charges a routing fee.
-    const carol = await h.startNode();
-    const peer = parsePeerAddress(carol.address);
-    if (!peer) throw new Error("bad address");
-    await h.lightning.node.connectPeer(peer);
-    h.lightning.node.openChannel(carol.pubkey, 300_000n, 100_000_000n);
-    const pending = await h.lightning.waitFor((e) => e.type === "channel_pending" && e.peer === carol.pubkey);
-    if (pending.type === "channel_pending") await h.waitForTx(pending.fundingTxid);
-    await w.mine(6);
-    await carol.node.sync();
-    await until("the app's node reachable", () => carol.node.channels().some((c) => c.isUsable), 60_000);
+    const carol = await h.startPayee();
 
     const budget = 30n;
     const index = await connection("Tiny", budget);

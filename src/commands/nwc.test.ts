@@ -4,24 +4,28 @@
  * LDK lightning with a channel to the world's node, and the wallet-connect service).
  */
 import { NWAClient, NWCClient } from "@getalby/sdk/nwc";
-import { v2 as nip44 } from "nostr-tools/nip44";
-import { finalizeEvent, getPublicKey } from "nostr-tools/pure";
-import { AbstractSimplePool } from "nostr-tools/abstract-pool";
-import { verifyEvent } from "nostr-tools/pure";
+import { getPublicKey } from "nostr-tools/pure";
 import { hex } from "@scure/base";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../harness/until";
-import { type Harness, startHarness } from "../../harness/world";
+import type { Harness } from "../../harness/world";
 import { WalletDb } from "../events/db";
 import { appendEvents, readEvents } from "../events/log";
 import { deriveViews, foldEvents } from "../projections";
 import type { WalletHost } from "./host";
 import { ok } from "./host.testing";
-import { nwcUri, walletWithChannel, type WorldWallet, createConnection } from "./nwc.testing";
-import { initCrdtNode } from "../crdt/node";
+import {
+  appPool,
+  craftedPayment,
+  createConnection,
+  nwcUri,
+  paymentsStartedTo,
+  payingWalletWorld,
+  type WorldWallet,
+} from "./nwc.testing";
 
 // Node 20 has no global WebSocket; the SDK's relay connections use it.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -56,15 +60,10 @@ const errorCode = async (p: Promise<unknown>): Promise<string> => {
   }
 };
 
-const paymentsTo = async (hash: string) =>
-  (await readEvents(db)).filter((e) => e.type === "ln.payment_started" && e.payload.payment_hash === hash)
-    .length;
+const paymentsTo = (hash: string) => paymentsStartedTo(db, hash);
 
 beforeAll(async () => {
-  await initCrdtNode();
-  h = await startHarness({ port: 0 });
-  // The world's node gets some of the channel, so it can pay the wallet's invoices too.
-  w = await walletWithChannel(h, db, { pushSats: 50_000n });
+  ({ h, w } = await payingWalletWorld(db));
   host = w.host();
 }, 180_000);
 
@@ -177,38 +176,11 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
 
   it("pays a request delivered three times, and again after a reload, once", async () => {
     const { uri } = ok<{ uri: string }>(await host.run({ _tag: "GetNwcUri", index: 1000 }));
-    const url = new URL(uri.replace("nostr+walletconnect://", "http://"));
-    const service = url.host;
-    const secret = hex.decode(url.searchParams.get("secret") ?? "");
     const invoice = h.lightning.node.createInvoice(1_000_000n, "thrice");
-    const key = nip44.utils.getConversationKey(secret, service);
-    const request = finalizeEvent(
-      {
-        kind: 23194,
-        created_at: Math.floor(Date.now() / 1000),
-        tags: [
-          ["p", service],
-          ["encryption", "nip44_v2"],
-        ],
-        content: nip44.encrypt(
-          JSON.stringify({ method: "pay_invoice", params: { invoice: invoice.bolt11 } }),
-          key,
-        ),
-      },
-      secret,
-    );
-    const pool = new AbstractSimplePool({
-      verifyEvent,
-      websocketImplementation: WebSocket as never,
-      maxWaitForConnection: 10_000,
-    });
-    const answers: string[] = [];
-    const sub = pool.subscribe(
-      [h.nostr.relayUrl],
-      { kinds: [23195], "#e": [request.id], "#p": [getPublicKey(secret)] },
-      { onevent: (e) => answers.push(nip44.decrypt(e.content, key)) },
-    );
-    for (let i = 0; i < 3; i++) await Promise.any(pool.publish([h.nostr.relayUrl], request));
+    const pool = appPool();
+    const request = craftedPayment(pool, h.nostr.relayUrl, uri, invoice.bolt11);
+    const answers = request.answers;
+    for (let i = 0; i < 3; i++) await request.send();
     await until("answered", () => answers.some((a) => a.includes("preimage")), 30_000);
     expect(await paymentsTo(invoice.paymentHash)).toBe(1);
     // After a reload the same request comes again (the relay keeps it, or the app sends it again): the answer
@@ -218,11 +190,11 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
     await connect(1000);
     await host.whenLightning();
     await until("channel usable again", () => (views().live?.usable_channels.length ?? 0) > 0, 60_000);
-    await Promise.any(pool.publish([h.nostr.relayUrl], request));
+    await request.send();
     await until("answered again", () => answers.length > before, 30_000);
     expect(await paymentsTo(invoice.paymentHash)).toBe(1);
     expect(new Set(answers.map((a) => JSON.parse(a).result?.preimage)).size).toBe(1);
-    sub.close();
+    request.close();
     pool.destroy();
   }, 60_000);
 
@@ -371,44 +343,23 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
 
   it("answers at its next start a request sent while the wallet was closed, and lets an expired one lapse unpaid", async () => {
     const { uri } = ok<{ uri: string }>(await host.run({ _tag: "GetNwcUri", index: 1000 }));
-    const url = new URL(uri.replace("nostr+walletconnect://", "http://"));
-    const service = url.host;
-    const secret = hex.decode(url.searchParams.get("secret") ?? "");
-    const key = nip44.utils.getConversationKey(secret, service);
     const now = Math.floor(Date.now() / 1000);
-    const request = (bolt11: string, expiresAt: number) =>
-      finalizeEvent(
-        {
-          kind: 23194,
-          created_at: now,
-          tags: [
-            ["p", service],
-            ["encryption", "nip44_v2"],
-            ["expiration", String(expiresAt)],
-          ],
-          content: nip44.encrypt(JSON.stringify({ method: "pay_invoice", params: { invoice: bolt11 } }), key),
-        },
-        secret,
-      );
     const waiting = h.lightning.node.createInvoice(1_200_000n, "while closed");
     const lapsing = h.lightning.node.createInvoice(1_300_000n, "lapses while closed");
     // The tab is closed: the app's requests wait on the relay.
     await w.close();
-    const pool = new AbstractSimplePool({
-      verifyEvent,
-      websocketImplementation: WebSocket as never,
-      maxWaitForConnection: 10_000,
+    const pool = appPool();
+    const valid = craftedPayment(pool, h.nostr.relayUrl, uri, waiting.bolt11, {
+      createdAt: now,
+      expiresAt: now + 600,
     });
-    const valid = request(waiting.bolt11, now + 600);
-    const expiring = request(lapsing.bolt11, now + 3);
-    await Promise.any(pool.publish([h.nostr.relayUrl], valid));
-    await Promise.any(pool.publish([h.nostr.relayUrl], expiring));
-    const answers: string[] = [];
-    const sub = pool.subscribe(
-      [h.nostr.relayUrl],
-      { kinds: [23195], "#e": [valid.id], "#p": [getPublicKey(secret)] },
-      { onevent: (e) => answers.push(nip44.decrypt(e.content, key)) },
-    );
+    const expiring = craftedPayment(pool, h.nostr.relayUrl, uri, lapsing.bolt11, {
+      createdAt: now,
+      expiresAt: now + 3,
+    });
+    await valid.send();
+    await expiring.send();
+    const answers = valid.answers;
     await new Promise((r) => setTimeout(r, 4_000));
     // The tab opens again: the waiting request is answered, the lapsed one is never paid.
     await reload();
@@ -417,7 +368,8 @@ describe("wallet-connect with an outside app (@getalby/sdk) over the world's rel
     expect(answers[0]).toContain("preimage");
     expect(await paymentsTo(waiting.paymentHash)).toBe(1);
     expect(await paymentsTo(lapsing.paymentHash)).toBe(0);
-    sub.close();
+    valid.close();
+    expiring.close();
     pool.destroy();
   }, 180_000);
 });

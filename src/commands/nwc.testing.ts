@@ -4,9 +4,15 @@
  * world's relay for wallet-connect (and, with `ecashAndNostr`, the world's relay and mints for nostr and
  * ecash too). The host can be stopped and opened again on the same log (a closed tab, then the next start).
  */
+import { hex } from "@scure/base";
+import { AbstractSimplePool } from "nostr-tools/abstract-pool";
+import { v2 as nip44 } from "nostr-tools/nip44";
+import { finalizeEvent, getPublicKey, verifyEvent } from "nostr-tools/pure";
+import WebSocket from "ws";
 import { until } from "../../harness/until";
-import type { Harness } from "../../harness/world";
+import { type Harness, startHarness } from "../../harness/world";
 import type { WalletConfig } from "../config";
+import { initCrdtNode } from "../crdt/node";
 import type { AnyEngine } from "../engine/engine";
 import { ecashEngine } from "../engine/ecash/engine";
 import { lightningEngine } from "../engine/lightning/engine";
@@ -14,6 +20,7 @@ import { nostrEngine } from "../engine/nostr/engine";
 import { nwcEngine } from "../engine/nwc/engine";
 import { onchainEngine } from "../engine/onchain/engine";
 import type { WalletDb } from "../events/db";
+import { readEvents } from "../events/log";
 import type { AllViews } from "../projections/live";
 import { WalletHost } from "./host";
 import { nodePlatform, ok, testCipher, worldLspConfig } from "./host.testing";
@@ -124,6 +131,16 @@ export const openChannel = async (h: Harness, w: WorldWallet, opts: ChannelOptio
   }
 };
 
+/**
+ * A fresh world and a new wallet on `db` whose usable channel pushed 50,000 sats to the world's node, so that
+ * either side can pay the other: what the wallet-connect tests start from.
+ */
+export const payingWalletWorld = async (db: WalletDb): Promise<{ h: Harness; w: WorldWallet }> => {
+  await initCrdtNode();
+  const h = await startHarness({ port: 0 });
+  return { h, w: await walletWithChannel(h, db, { pushSats: 50_000n }) };
+};
+
 /** A new wallet on `db` with a usable channel to the world's node (see `openChannel`). */
 export const walletWithChannel = async (
   h: Harness,
@@ -157,4 +174,60 @@ export const joinPlus = async (h: Harness, host: WalletHost, planId = 1): Promis
     await host.run({ _tag: "SubscribePlus", host: service, planId, nwc: uri }),
   );
   ok(await host.run({ _tag: "PayInvoice", bolt11, amountSats }));
+};
+
+/** How many payments the log of `db` started to the invoice of `hash` (a paid-once rule reads 1). */
+export const paymentsStartedTo = async (db: WalletDb, hash: string): Promise<number> =>
+  (await readEvents(db)).filter((e) => e.type === "ln.payment_started" && e.payload.payment_hash === hash)
+    .length;
+
+/** A relay pool as an app's own nostr client (nostr-tools in Node) opens one. */
+export const appPool = (): AbstractSimplePool =>
+  new AbstractSimplePool({
+    verifyEvent,
+    websocketImplementation: WebSocket as never,
+    maxWaitForConnection: 10_000,
+  });
+
+/**
+ * A pay_invoice request the app of `uri` signs itself, as any app could craft one (NIP-47 over NIP-44), dated
+ * `createdAt` (unix seconds; now unless given) and expiring at `expiresAt` when given. From the moment it is
+ * made, `answers` collects the service's answers to it on `relay`, decrypted.
+ */
+export const craftedPayment = (
+  pool: AbstractSimplePool,
+  relay: string,
+  uri: string,
+  bolt11: string,
+  when: { readonly createdAt?: number; readonly expiresAt?: number } = {},
+) => {
+  const url = new URL(uri.replace("nostr+walletconnect://", "http://"));
+  const service = url.host;
+  const secret = hex.decode(url.searchParams.get("secret") ?? "");
+  const key = nip44.utils.getConversationKey(secret, service);
+  const event = finalizeEvent(
+    {
+      kind: 23194,
+      created_at: when.createdAt ?? Math.floor(Date.now() / 1000),
+      tags: [
+        ["p", service],
+        ["encryption", "nip44_v2"],
+        ...(when.expiresAt === undefined ? [] : [["expiration", String(when.expiresAt)]]),
+      ],
+      content: nip44.encrypt(JSON.stringify({ method: "pay_invoice", params: { invoice: bolt11 } }), key),
+    },
+    secret,
+  );
+  const answers: string[] = [];
+  const sub = pool.subscribe(
+    [relay],
+    { kinds: [23195], "#e": [event.id], "#p": [getPublicKey(secret)] },
+    { onevent: (e) => answers.push(nip44.decrypt(e.content, key)) },
+  );
+  return {
+    /** Publishes the request to the relay (again, for a second delivery). */
+    send: () => Promise.any(pool.publish([relay], event)),
+    answers,
+    close: () => sub.close(),
+  };
 };

@@ -7,12 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../harness/until";
 import { type Harness, startHarness } from "../../harness/world";
-import type { WalletConfig } from "../config";
 import { onchainEngine } from "../engine/onchain/engine";
 import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
 import { type CommandAnswer, WalletHost } from "./host";
-import { nodePlatform, ok, testCipher } from "./host.testing";
+import { chainOnlyConfig, nodePlatform, ok, testCipher } from "./host.testing";
+import { urlOf } from "../engine/http/bounded";
 
 const SCOPE = "spend-queue";
 let h: Harness;
@@ -24,15 +24,9 @@ const requests: string[] = [];
 beforeAll(async () => {
   h = await startHarness({ port: 0 });
   const base = h.hostileEsploraUrl(SCOPE);
-  const config: WalletConfig = {
-    network: "regtest",
-    esplora: base,
-    priceSource: "",
-    proxy: null,
-    lsp: null,
-  };
+  const config = chainOnlyConfig(base);
   const observed: typeof fetch = (input, init) => {
-    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const url = urlOf(input);
     if (url.startsWith(base)) requests.push(`${init?.method ?? "GET"} ${url.slice(base.length)}`);
     return fetch(input, init);
   };

@@ -1,19 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { OpeningFeeParams } from "../engine/lightning/lsps2";
 import { menuLimits, receiveLimits } from "./receive-limits";
-
-const offer = (o: Partial<OpeningFeeParams> = {}): OpeningFeeParams => ({
-  min_fee_msat: "2000000",
-  proportional: 4000,
-  valid_until: "2100-01-01T00:00:00.000Z",
-  min_lifetime: 1008,
-  max_client_to_self_delay: 2016,
-  min_payment_size_msat: "10000000",
-  max_payment_size_msat: "1000000000",
-  promise: "x",
-  ...o,
-});
-const NOW = Date.parse("2030-01-01T00:00:00Z");
+import { OFFER_NOW as NOW, offerParams as offer } from "../engine/lightning/lsps2.testing";
 
 describe("a lightning receive's limits, as the LSP states them", () => {
   it("takes the lowest minimum and the highest most of the offers still valid", () => {

@@ -101,6 +101,15 @@ export const refusalText = (r: {
   )} sats it promised: the payment was refused and went back to the payer.`;
 
 /** Invoices, payments both ways, channel opens and closes, and the latest channel list. */
+/** The oldest open the owner asked of `peer` is answered (its funding went out, or it failed): it leaves the list. */
+const answerOldestOpen = (s: LightningState, peer: string): void => {
+  for (const [id, open] of s.requestedOpens)
+    if (open.peer === peer) {
+      s.requestedOpens.delete(id);
+      return;
+    }
+};
+
 export const lightningProjection = projection<LightningState, LightningState>({
   name: "lightning",
   initial: () => ({
@@ -248,11 +257,7 @@ export const lightningProjection = projection<LightningState, LightningState>({
       case "ln.channel_pending": {
         const p = e.payload;
         // The oldest open asked of this peer is the one whose funding went out.
-        for (const [id, open] of s.requestedOpens)
-          if (open.peer === p.peer && p.is_outbound) {
-            s.requestedOpens.delete(id);
-            break;
-          }
+        if (p.is_outbound) answerOldestOpen(s, p.peer);
         s.opens.set(p.channel_id, {
           channelId: p.channel_id,
           peer: p.peer,
@@ -270,12 +275,7 @@ export const lightningProjection = projection<LightningState, LightningState>({
       case "ln.channel_closed": {
         const p = e.payload;
         // A channel closed before it was funded: the open asked of this peer failed (the owner was told).
-        if (p.outpoint === null)
-          for (const [id, open] of s.requestedOpens)
-            if (open.peer === p.peer) {
-              s.requestedOpens.delete(id);
-              break;
-            }
+        if (p.outpoint === null) answerOldestOpen(s, p.peer);
         s.closes.set(p.channel_id, {
           channelId: p.channel_id,
           peer: p.peer,

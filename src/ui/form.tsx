@@ -126,6 +126,21 @@ export function TextField({
   );
 }
 
+/** A lightning peer's address (`pubkey@host:port`), as the owner connects to a node or opens a channel with it. */
+export function PeerField({
+  id,
+  label,
+  value,
+  onValue,
+}: {
+  readonly id: string;
+  readonly label: ReactNode;
+  readonly value: string;
+  readonly onValue: (value: string) => void;
+}) {
+  return <TextField id={id} label={label} value={value} placeholder="pubkey@host:port" onValue={onValue} />;
+}
+
 /** A plain button that runs `onClick`; `small` beside a row's item (a peer, a channel). */
 export function Button({
   onClick,

@@ -35,7 +35,8 @@ export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Pro
  */
 export const globalFetch: FetchFn = (input, init) => fetch(input, init);
 
-const urlOf = (input: string | URL | Request): string =>
+/** The URL a fetch is asked for, whichever form it was given in. */
+export const urlOf = (input: string | URL | Request): string =>
   typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
 
 /** Statuses whose answer cannot carry a body (the Response constructor refuses one). */

@@ -3,14 +3,13 @@
  * is confirmed, costs no lookups on later syncs (a node that runs for months closes many), and a reorg that
  * undoes the close watches it again.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../../harness/until";
-import { startWalletNode } from "../../../harness/wallet-node";
-import { type Harness, startHarness } from "../../../harness/world";
-import { makeEsplora } from "../onchain/esplora";
+import { stopAfterAll } from "../../../harness/stop-after-all";
+import { closingTransaction, startWorldWithNode } from "../../../harness/wallet-node";
+import type { Harness } from "../../../harness/world";
 import type { LightningNode, NodeEvent } from "./node";
 import { parsePeerAddress } from "./socket";
-import { MemoryBlobStore } from "./store";
 
 let h: Harness;
 let node: LightningNode;
@@ -19,22 +18,14 @@ const events: NodeEvent[] = [];
 const asked: string[] = [];
 
 beforeAll(async () => {
-  h = await startHarness({ port: 0 });
-  node = await startWalletNode(h, {
-    seed: crypto.getRandomValues(new Uint8Array(32)),
-    store: new MemoryBlobStore(),
-    onEvent: (e) => events.push(e),
+  ({ world: h, node } = await startWorldWithNode(events, () => ({
     fetch: (input, init) => {
       asked.push(new URL(String(input)).pathname);
       return fetch(input, init);
     },
-  });
+  })));
 }, 180_000);
-
-afterAll(async () => {
-  await node?.stop();
-  await h?.stop();
-});
+stopAfterAll(() => [node, h]);
 
 /** The paths one sync of the node asks for. */
 const oneSync = async () => {
@@ -61,18 +52,7 @@ describe("the lightning node's chain sync", () => {
 
     await node.closeChannel(pending.channelId);
     await until("closed", () => events.some((e) => e.type === "channel_closed"), 60_000, 50);
-    const esplora = makeEsplora(h.esploraUrl, (i, init) => fetch(i, init));
-    let closingTxid = "";
-    await until(
-      "closing transaction broadcast",
-      async () => {
-        closingTxid = (await esplora.outspend(fundingTxid!, Number(vout)))?.txid ?? "";
-        return closingTxid !== "";
-      },
-      60_000,
-      100,
-    );
-    await h.waitForTx(closingTxid);
+    const closingTxid = await closingTransaction(h, pending.outpoint);
     await h.mine(1);
     await node.sync();
     // Confirmed: neither the funding output nor the closing transaction is looked up again.

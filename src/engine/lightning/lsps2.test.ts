@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LSPS_TOKEN } from "../../../harness/lsps2";
 import { DEFAULT_LSP_FEES } from "../../../harness/lsp";
 import { until } from "../../../harness/until";
-import { startWalletNode } from "../../../harness/wallet-node";
-import { type Harness, startHarness } from "../../../harness/world";
+import { stopAfterAll } from "../../../harness/stop-after-all";
+import { startWorldWithNode } from "../../../harness/wallet-node";
+import type { Harness } from "../../../harness/world";
 import { decodeBolt11 } from "../parse/bolt11";
 import { LspsRpcError } from "./lsps-rpc";
 import {
@@ -20,20 +21,7 @@ import {
 } from "./lsps2";
 import type { LightningNode, NodeEvent } from "./node";
 import { parsePeerAddress } from "./socket";
-import { MemoryBlobStore } from "./store";
-
-const params = (o: Partial<OpeningFeeParams> = {}): OpeningFeeParams => ({
-  min_fee_msat: "2000000",
-  proportional: 4000,
-  valid_until: "2100-01-01T00:00:00.000Z",
-  min_lifetime: 1008,
-  max_client_to_self_delay: 2016,
-  min_payment_size_msat: "10000000",
-  max_payment_size_msat: "1000000000",
-  promise: "x",
-  ...o,
-});
-const NOW = Date.parse("2030-01-01T00:00:00Z");
+import { OFFER_NOW as NOW, offerParams as params } from "./lsps2.testing";
 
 describe("the opening fee of bLIP-52", () => {
   it("is the minimum fee, or the proportional fee rounded up to a millisat when larger", () => {
@@ -120,24 +108,16 @@ const jitInvoice = async (sats: bigint) => {
 };
 
 beforeAll(async () => {
-  h = await startHarness({ port: 0 });
-  wallet = await startWalletNode(h, {
-    seed: crypto.getRandomValues(new Uint8Array(32)),
-    store: new MemoryBlobStore(),
-    onEvent: (e) => events.push(e),
-    trustedZeroConfPeer: () => h.lightning.pubkey,
+  ({ world: h, node: wallet } = await startWorldWithNode(events, (world) => ({
+    trustedZeroConfPeer: () => world.lightning.pubkey,
     claimPolicy: (hash, _amount, skimmed) => skimmed <= (promised.get(hash) ?? 0n),
     paymentTimeoutMs: 30_000,
-  });
+  })));
   const lsp = parsePeerAddress(h.lsps2.connectionString);
   if (!lsp) throw new Error("The world's LSPS2 connection string cannot be read");
   client = new Lsps2Client(wallet, lsp, DEFAULT_LSPS_TOKEN);
 }, 180_000);
-
-afterAll(async () => {
-  await wallet?.stop();
-  await h?.stop();
-});
+stopAfterAll(() => [wallet, h]);
 
 describe("a just-in-time channel bought over the lightning connection (LSPS2)", () => {
   it("get_info and buy: an invoice through the LSP's intercept SCID; the payment arrives less the minimum fee", async () => {

@@ -91,18 +91,22 @@ export const buildNode = async (
   }
   const saved = await opts.store.get(MANAGER_KEY);
   const watch = core.chainMonitor.as_Watch();
+  // What the manager runs on, read from the store or new: fees, chain watch, broadcast, routing, logging.
+  const services = [
+    chain.feeEstimator,
+    watch,
+    broadcaster,
+    router.as_Router(),
+    messageRouter.as_MessageRouter(),
+    core.logger,
+  ] as const;
   if (saved) {
     const read = ldk.UtilMethods.constructor_C2Tuple_ThirtyTwoBytesChannelManagerZ_read(
       saved,
       entropy,
       core.keys.as_NodeSigner(),
       core.keys.as_SignerProvider(),
-      chain.feeEstimator,
-      watch,
-      broadcaster,
-      router.as_Router(),
-      messageRouter.as_MessageRouter(),
-      core.logger,
+      ...services,
       userConfig(opts.role),
       monitors,
     );
@@ -120,12 +124,7 @@ export const buildNode = async (
       ldk.BestBlock.constructor_new(internalBytes(tip), height),
     );
     core.manager = ldk.ChannelManager.constructor_new(
-      chain.feeEstimator,
-      watch,
-      broadcaster,
-      router.as_Router(),
-      messageRouter.as_MessageRouter(),
-      core.logger,
+      ...services,
       entropy,
       core.keys.as_NodeSigner(),
       core.keys.as_SignerProvider(),

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../../harness/until";
-import { startWalletNode } from "../../../harness/wallet-node";
-import { type Harness, startHarness } from "../../../harness/world";
+import { stopAfterAll } from "../../../harness/stop-after-all";
+import { closingTransaction, startWalletNode, startWorldWithNode } from "../../../harness/wallet-node";
+import type { Harness } from "../../../harness/world";
 import type { LightningNode, NodeEvent } from "./node";
 import { parsePeerAddress } from "./socket";
 import { ARCHIVE_PREFIX, MemoryBlobStore, MONITOR_PREFIX } from "./store";
@@ -15,13 +16,8 @@ const store = new MemoryBlobStore();
 const events: NodeEvent[] = [];
 let wallet: LightningNode;
 
-const startWallet = () =>
-  startWalletNode(h, {
-    seed: lightningSeed(MNEMONIC),
-    store,
-    onEvent: (e) => events.push(e),
-    paymentTimeoutMs: 20_000,
-  });
+const options = { seed: lightningSeed(MNEMONIC), store, paymentTimeoutMs: 20_000 };
+const startWallet = () => startWalletNode(h, { ...options, onEvent: (e) => events.push(e) });
 
 /** The funding transaction the node broadcast reached the world (before blocks are mined on it). */
 const fundingSeen = async () => {
@@ -34,15 +30,35 @@ const mineAndSync = async (n: number) => {
   await h.lightning.node.sync();
 };
 
-beforeAll(async () => {
-  h = await startHarness({ port: 0 });
-  wallet = await startWallet();
-}, 180_000);
+const count = (type: NodeEvent["type"]) => events.filter((e) => e.type === type).length;
 
-afterAll(async () => {
-  await wallet?.stop();
-  await h?.stop();
-});
+/** Opens a channel of `sats` to the world's node, buries its funding under 6 blocks and waits until it is usable. */
+const openUsableChannel = async (sats: bigint) => {
+  const opened = count("channel_pending");
+  wallet.openChannel(h.lightning.pubkey, sats);
+  await until("pending", () => count("channel_pending") > opened);
+  await fundingSeen();
+  await mineAndSync(6);
+  await until("usable", () => wallet.channels().some((c) => c.isUsable));
+};
+
+/**
+ * Closes the usable channel cooperatively; resolves once the node reports it closed and its closing
+ * transaction reached the world, so the blocks mined next bury the close (on busy cores the broadcast can
+ * lag the event, and a close mined later starts LDK's wait for it later).
+ */
+const closeUsableChannel = async () => {
+  const channel = wallet.channels().find((c) => c.isUsable)!;
+  const closed = count("channel_closed");
+  await wallet.closeChannel(channel.channelId);
+  await until("closed", () => count("channel_closed") > closed);
+  await closingTransaction(h, channel.outpoint ?? "");
+};
+
+beforeAll(async () => {
+  ({ world: h, node: wallet } = await startWorldWithNode(events, () => options));
+}, 180_000);
+stopAfterAll(() => [wallet, h]);
 
 describe("the wallet's lightning node against the local world", () => {
   it("opens a channel through the WebSocket proxy and pays an invoice", async () => {
@@ -50,11 +66,7 @@ describe("the wallet's lightning node against the local world", () => {
     if (!peer) throw new Error("bad address");
     await wallet.connectPeer(peer);
     expect(wallet.isConnected(h.lightning.pubkey)).toBe(true);
-    wallet.openChannel(h.lightning.pubkey, 200_000n);
-    await until("pending", () => events.some((e) => e.type === "channel_pending"));
-    await fundingSeen();
-    await mineAndSync(6);
-    await until("usable", () => wallet.channels().some((c) => c.isUsable));
+    await openUsableChannel(200_000n);
     const { bolt11 } = h.lightning.node.createInvoice(10_000_000n, "coffee");
     const paid = await wallet.payInvoice(bolt11, 100_000n);
     expect(paid.status).toBe("succeeded");
@@ -90,20 +102,7 @@ describe("the wallet's lightning node against the local world", () => {
   }, 180_000);
 
   it("pays over two hops to a node behind a private channel", async () => {
-    const carol = await h.startNode();
-    const carolPeer = parsePeerAddress(carol.address);
-    if (!carolPeer) throw new Error("bad address");
-    await h.lightning.node.connectPeer(carolPeer);
-    h.lightning.node.openChannel(carol.pubkey, 300_000n, 100_000_000n);
-    await until("pending", () =>
-      h.lightning.events.some((e) => e.type === "channel_pending" && e.peer === carol.pubkey),
-    );
-    const toCarol = h.lightning.events.find((e) => e.type === "channel_pending" && e.peer === carol.pubkey);
-    if (toCarol?.type === "channel_pending") await h.waitForTx(toCarol.fundingTxid);
-    await h.mine(6);
-    await carol.node.sync();
-    await h.lightning.node.sync();
-    await until("carol's channel", () => carol.node.channels().some((c) => c.isUsable));
+    const carol = await h.startPayee();
     const { bolt11 } = carol.node.createInvoice(2_000_000n, "two hops");
     const r = await wallet.payInvoice(bolt11, 100_000n);
     expect(r.status).toBe("succeeded");
@@ -149,26 +148,18 @@ describe("the wallet's lightning node against the local world", () => {
   }, 180_000);
 
   it("with only the seed, finds and sweeps what a cooperative close paid to it", async () => {
-    const openedBefore = events.filter((e) => e.type === "channel_pending").length;
-    wallet.openChannel(h.lightning.pubkey, 120_000n);
-    await until("pending", () => events.filter((e) => e.type === "channel_pending").length > openedBefore);
-    await fundingSeen();
-    await mineAndSync(6);
-    await until("usable", () => wallet.channels().some((c) => c.isUsable));
-    const channel = wallet.channels().find((c) => c.isUsable)!;
-    const closedBefore = events.filter((e) => e.type === "channel_closed").length;
-    await wallet.closeChannel(channel.channelId);
-    await until("closed", () => events.filter((e) => e.type === "channel_closed").length > closedBefore);
+    await openUsableChannel(120_000n);
+    await closeUsableChannel();
     // The device is lost with the channel state; only the words remain.
     wallet.halt();
     await h.mine(1);
-    const sweptBefore = events.filter((e) => e.type === "outputs_swept").length;
+    const sweptBefore = count("outputs_swept");
     store.data.clear();
     wallet = await startWallet();
     expect(wallet.channels()).toHaveLength(0);
     // The wallet runs this scan each time its node starts.
     expect(await wallet.recoverStaticOutputs()).toBeGreaterThan(0);
-    await until("swept", () => events.filter((e) => e.type === "outputs_swept").length > sweptBefore);
+    await until("swept", () => count("outputs_swept") > sweptBefore);
     const swept = events.filter((e) => e.type === "outputs_swept").at(-1);
     if (swept?.type === "outputs_swept") expect(swept.sats).toBeGreaterThan(110_000n);
   }, 180_000);
@@ -186,15 +177,8 @@ describe("the wallet's lightning node against the local world", () => {
     const monitors = () => store.keys(MONITOR_PREFIX);
     const archived = () => store.keys(ARCHIVE_PREFIX);
     await wallet.connectPeer(parsePeerAddress(h.lightning.address)!);
-    const openedBefore = events.filter((e) => e.type === "channel_pending").length;
-    wallet.openChannel(h.lightning.pubkey, 100_000n);
-    await until("pending", () => events.filter((e) => e.type === "channel_pending").length > openedBefore);
-    await fundingSeen();
-    await mineAndSync(6);
-    await until("usable", () => wallet.channels().some((c) => c.isUsable));
-    const closedBefore = events.filter((e) => e.type === "channel_closed").length;
-    await wallet.closeChannel(wallet.channels().find((c) => c.isUsable)!.channelId);
-    await until("closed", () => events.filter((e) => e.type === "channel_closed").length > closedBefore);
+    await openUsableChannel(100_000n);
+    await closeUsableChannel();
     const before = (await monitors()).length;
     expect(before).toBeGreaterThan(0);
     // Resolved (the close buried under 6 blocks), then LDK's 4,032-block wait.

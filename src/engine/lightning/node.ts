@@ -15,7 +15,6 @@
  * This class is the node's one public face; it composes the parts. Every callback from LDK catches its
  * own errors: one escaping would abort the wasm instance.
  */
-import type { RouteHintHop } from "./bolt11-encode";
 import { Channels, type ForwardingPolicy } from "./channels";
 import * as ldk from "lightningdevkit";
 import type { ChannelGossip } from "./gossip";
@@ -289,15 +288,11 @@ export class LightningNode {
   }
 
   /** An invoice payable only through `hint`: an LSP's intercept SCID that opens a channel to us as it is paid. */
-  createInvoiceWithHint(
-    amountMsat: bigint,
-    description: string,
-    expirySecs: number,
-    hint: RouteHintHop,
-  ): { bolt11: string; paymentHash: string } {
-    return this.core.call(() =>
-      this.payments.createInvoiceWithHint(amountMsat, description, expirySecs, hint),
-    );
+  createInvoiceWithHint(...invoice: Parameters<Payments["createInvoiceWithHint"]>): {
+    bolt11: string;
+    paymentHash: string;
+  } {
+    return this.core.call(() => this.payments.createInvoiceWithHint(...invoice));
   }
 
   /** Pays a bolt11 invoice (with `amountMsat` when the invoice has none); answers its final state. */

@@ -7,6 +7,7 @@ import type { ChatEntry, ChatPage, MessageInvoice } from "../../projections/chat
 import { BackControl } from "../../ui/BackControl";
 import { useWalletConfig } from "../../ui/config";
 import { ErrorBox, useErrorText } from "../../ui/errors";
+import { Button } from "../../ui/form";
 import { formatDateTime, formatSats } from "../../ui/format";
 import { pathFor } from "../../ui/incoming";
 import { useView, useWallet } from "../../ui/wallet";
@@ -27,6 +28,8 @@ export function Chat() {
   const [, navigate] = useLocation();
   const { network } = useWalletConfig();
   const payContact = usePayContact();
+  // Ask this contact to pay (the request screen), from the header or the empty timeline's prompt.
+  const askToPay = () => navigate(`/request/${encodeURIComponent(id)}`);
   const [page, setPage] = useState<ChatPage | null>(null);
   const [limit, setLimit] = useState(PAGE);
   const [text, setText] = useState("");
@@ -132,13 +135,7 @@ export function Chat() {
             >
               {t("chat.send")}
             </button>
-            <button
-              type="button"
-              className="button"
-              onClick={() => navigate(`/request/${encodeURIComponent(id)}`)}
-            >
-              {t("chat.request")}
-            </button>
+            <Button onClick={askToPay}>{t("chat.request")}</Button>
             {hasNpub && (
               <button type="button" className="button" onClick={() => void follow(!contact.is_followed)}>
                 {contact.is_followed ? t("chat.unfollow") : t("chat.follow")}
@@ -172,13 +169,7 @@ export function Chat() {
       {page && page.entries.length === 0 && contact && (
         <section className="chat-prompt">
           <p>{t("chat.request_prompt", { name: contact.name })}</p>
-          <button
-            type="button"
-            className="button"
-            onClick={() => navigate(`/request/${encodeURIComponent(id)}`)}
-          >
-            {t("chat.request")}
-          </button>
+          <Button onClick={askToPay}>{t("chat.request")}</Button>
         </section>
       )}
       <ErrorBox text={error} />

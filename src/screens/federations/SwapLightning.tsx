@@ -3,13 +3,14 @@ import { useLocation, useSearch } from "wouter";
 import { CommandFailed } from "../../commands/client";
 import type { EcashPaymentPreview } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
-import { BackControl } from "../../ui/BackControl";
+import { Screen } from "../../ui/Screen";
 import { Dialog } from "../../ui/Dialog";
 import { ErrorBox } from "../../ui/errors";
 import { Form, useAction } from "../../ui/form";
 import { formatSats } from "../../ui/format";
 import { useView, useWallet } from "../../ui/wallet";
 import { AmountField } from "./AmountField";
+import { CustodianSelect, QuotePreview } from "./QuotePreview";
 
 type Result =
   | { ok: true; amountSats: bigint; feeSats: bigint; pending: boolean }
@@ -73,13 +74,17 @@ export function SwapLightning() {
   };
 
   return (
-    <main className="screen">
-      <BackControl />
-      <h1>{t("swap_lightning.title")}</h1>
-      <p>{t("swap_lightning.caption")}</p>
+    <Screen title={t("swap_lightning.title")} caption={t("swap_lightning.caption")}>
       {preview ? (
-        <section className="card column" aria-label={t("swap_lightning.preview")}>
-          <h2>{t("swap_lightning.preview")}</h2>
+        <QuotePreview
+          title={t("swap_lightning.preview")}
+          busy={busy}
+          editWhileBusy
+          editLabel={t("swap_lightning.edit")}
+          confirmLabel={t("swap_lightning.confirm")}
+          onEdit={() => setPreview(null)}
+          onConfirm={confirm}
+        >
           <p>
             {t("swap_lightning.preview_amount", {
               amount: formatSats(intl, preview.amountSats),
@@ -92,30 +97,16 @@ export function SwapLightning() {
           ) : null}
           <label htmlFor="swap-invoice">{t("federations.invoice")}</label>
           <textarea id="swap-invoice" readOnly rows={3} value={preview.bolt11} />
-          <div className="row">
-            <button type="button" className="button" onClick={() => setPreview(null)}>
-              {t("swap_lightning.edit")}
-            </button>
-            <button
-              type="button"
-              className="button button-primary"
-              disabled={busy}
-              onClick={() => void confirm()}
-            >
-              {t("swap_lightning.confirm")}
-            </button>
-          </div>
-        </section>
+        </QuotePreview>
       ) : (
         <Form onSubmit={start}>
-          <label htmlFor="swap-from">{t("swap_lightning.from")}</label>
-          <select id="swap-from" value={from} onChange={(e) => setFrom(e.target.value)}>
-            {federations.map((f) => (
-              <option key={f.federation_id} value={f.federation_id}>
-                {f.federation_name} ({formatSats(intl, f.balance)} {t("common.esats")})
-              </option>
-            ))}
-          </select>
+          <CustodianSelect
+            id="swap-from"
+            label={t("swap_lightning.from")}
+            value={from}
+            onChange={setFrom}
+            custodians={federations}
+          />
           <AmountField id="swap-ln-amount" value={amount} onChange={setAmount} max={source?.balance ?? 0n} />
           <ErrorBox text={error} />
           <button
@@ -146,6 +137,6 @@ export function SwapLightning() {
           {t("common.home")}
         </button>
       </Dialog>
-    </main>
+    </Screen>
   );
 }

@@ -4,10 +4,12 @@ import type { EcashPaymentPreview } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { Dialog } from "../../ui/Dialog";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ErrorBox } from "../../ui/errors";
+import { Form, useAction } from "../../ui/form";
 import { formatSats } from "../../ui/format";
 import { useView, useWallet } from "../../ui/wallet";
 import { AmountField } from "./AmountField";
+import { CustodianSelect, QuotePreview } from "./QuotePreview";
 
 /**
  * /transfer?from= (spec 2): from and to custodians with their balances; the full amount sweeps. The fee is
@@ -16,7 +18,6 @@ import { AmountField } from "./AmountField";
 export function Transfer() {
   const { t, intl } = useI18n();
   const client = useWallet();
-  const errorText = useErrorText();
   const [, navigate] = useLocation();
   const federations = useView("federations") ?? [];
   const from = new URLSearchParams(useSearch()).get("from") ?? "";
@@ -25,48 +26,41 @@ export function Transfer() {
   const [to, setTo] = useState(targets[0]?.federation_id ?? "");
   const [amount, setAmount] = useState("");
   const [preview, setPreview] = useState<EcashPaymentPreview | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const [done, setDone] = useState<string | null>(null);
 
   // First the quote (what arrives and the most the source keeps in fees), then the owner confirms it.
-  const quote = async () => {
-    setError(null);
-    setBusy(true);
-    try {
+  const quote = () =>
+    run(async () =>
       setPreview(
         await client.dispatch({ _tag: "QuoteEcashTransfer", from, to, amountSats: BigInt(amount || "0") }),
-      );
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+      ),
+    );
+  // A failed transfer returns to the start, with the failure's words.
+  const backToStart = (_e: unknown, text: string) => {
+    setPreview(null);
+    return text;
   };
-  const confirm = async () => {
+  const confirm = () => {
     if (!preview) return;
-    setError(null);
-    setBusy(true);
-    try {
-      const r = await client.dispatch({
-        _tag: "TransferEcash",
-        from,
-        to,
-        quoteId: preview.quoteId,
-        amountSats: preview.amountSats,
-        feeSats: preview.feeSats,
-      });
-      setDone(
-        r.status === "paid"
-          ? t("transfer.done", { amount: formatSats(intl, r.amountSats), fee: formatSats(intl, r.feeSats) })
-          : t("federations.pay_pending"),
-      );
-    } catch (e) {
-      setPreview(null);
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    return run(
+      async () => {
+        const r = await client.dispatch({
+          _tag: "TransferEcash",
+          from,
+          to,
+          quoteId: preview.quoteId,
+          amountSats: preview.amountSats,
+          feeSats: preview.feeSats,
+        });
+        setDone(
+          r.status === "paid"
+            ? t("transfer.done", { amount: formatSats(intl, r.amountSats), fee: formatSats(intl, r.feeSats) })
+            : t("federations.pay_pending"),
+        );
+      },
+      { explain: backToStart },
+    );
   };
   const destination = federations.find((f) => f.federation_id === to);
 
@@ -85,8 +79,14 @@ export function Transfer() {
         )}
       </section>
       {preview ? (
-        <section className="card column" aria-label={t("transfer.preview")}>
-          <h2>{t("transfer.preview")}</h2>
+        <QuotePreview
+          title={t("transfer.preview")}
+          busy={busy}
+          editLabel={t("transfer.edit")}
+          confirmLabel={t("transfer.confirm")}
+          onEdit={() => setPreview(null)}
+          onConfirm={confirm}
+        >
           <p>
             {t("transfer.preview_amount", {
               amount: formatSats(intl, preview.amountSats),
@@ -94,36 +94,16 @@ export function Transfer() {
               name: destination?.federation_name ?? to,
             })}
           </p>
-          <div className="row">
-            <button type="button" className="button" disabled={busy} onClick={() => setPreview(null)}>
-              {t("transfer.edit")}
-            </button>
-            <button
-              type="button"
-              className="button button-primary"
-              disabled={busy}
-              onClick={() => void confirm()}
-            >
-              {t("transfer.confirm")}
-            </button>
-          </div>
-        </section>
+        </QuotePreview>
       ) : (
-        <form
-          className="column"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void quote();
-          }}
-        >
-          <label htmlFor="transfer-to">{t("transfer.to")}</label>
-          <select id="transfer-to" value={to} onChange={(e) => setTo(e.target.value)}>
-            {targets.map((f) => (
-              <option key={f.federation_id} value={f.federation_id}>
-                {f.federation_name} ({formatSats(intl, f.balance)} {t("common.esats")})
-              </option>
-            ))}
-          </select>
+        <Form onSubmit={quote}>
+          <CustodianSelect
+            id="transfer-to"
+            label={t("transfer.to")}
+            value={to}
+            onChange={setTo}
+            custodians={targets}
+          />
           <AmountField id="transfer-amount" value={amount} onChange={setAmount} max={source?.balance ?? 0n} />
           <ErrorBox text={error} />
           <button
@@ -133,7 +113,7 @@ export function Transfer() {
           >
             {t("transfer.quote")}
           </button>
-        </form>
+        </Form>
       )}
       <Dialog
         open={done !== null}

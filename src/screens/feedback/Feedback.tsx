@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
-import { BackControl } from "../../ui/BackControl";
+import { Screen } from "../../ui/Screen";
 import { useWalletConfig } from "../../ui/config";
 import { FilePicker } from "../../ui/FilePicker";
 import { ErrorBox } from "../../ui/errors";
@@ -96,10 +96,7 @@ export function Feedback() {
     );
 
   return (
-    <main className="screen">
-      <BackControl />
-      <h1>{t("feedback.title")}</h1>
-      <p>{t("feedback.caption")}</p>
+    <Screen title={t("feedback.title")} caption={t("feedback.caption")}>
       <Form onSubmit={submit} noValidate>
         <fieldset className="column">
           <legend>{t("feedback.user_type")}</legend>
@@ -175,6 +172,6 @@ export function Feedback() {
           {busy ? t("feedback.sending") : t("feedback.send")}
         </button>
       </Form>
-    </main>
+    </Screen>
   );
 }

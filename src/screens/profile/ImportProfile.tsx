@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
-import { BackControl } from "../../ui/BackControl";
+import { Screen } from "../../ui/Screen";
 import { ErrorBox } from "../../ui/errors";
 import { Form, TextField, useAction } from "../../ui/form";
 import { walletMade } from "../../ui/new-wallet";
@@ -30,10 +30,7 @@ export function ImportProfile() {
     );
 
   return (
-    <main className="screen">
-      <BackControl />
-      <h1>{t("profile.import_title")}</h1>
-      <p>{t("profile.import_caption")}</p>
+    <Screen title={t("profile.import_title")} caption={t("profile.import_caption")}>
       <Form onSubmit={submit}>
         <TextField
           id="import-nsec"
@@ -47,6 +44,6 @@ export function ImportProfile() {
           {busy ? t("profile.importing") : t("profile.import_button")}
         </button>
       </Form>
-    </main>
+    </Screen>
   );
 }

@@ -25,6 +25,16 @@ export function Profile() {
 
   const profile = view?.profile ?? null;
   const name = profile?.display_name ?? profile?.name ?? null;
+  // Besides the npub's QR: the npub and the lightning address, each with a copy button.
+  const shared = [
+    { label: t("nostr_keys.npub"), text: view?.npub, className: "mono break", testId: "profile-npub" },
+    {
+      label: t("profile.lightning_address"),
+      text: profile?.lud16,
+      className: "break",
+      testId: "profile-lud16",
+    },
+  ].flatMap((f) => (f.text ? [{ ...f, text: f.text }] : []));
 
   return (
     <main className="screen">
@@ -50,24 +60,9 @@ export function Profile() {
           </p>
           {/* What to share: the npub (its QR) and the lightning address, each with a copy button. */}
           {view?.npub ? <Qr value={view.npub} size={180} label={t("nostr_keys.npub_qr")} /> : null}
-          {view?.npub ? (
-            <div className="share-field">
-              <span className="field-label">{t("nostr_keys.npub")}</span>
-              <span className="mono break" data-testid="profile-npub">
-                {view.npub}
-              </span>
-              <CopyButton text={view.npub} />
-            </div>
-          ) : null}
-          {profile?.lud16 ? (
-            <div className="share-field">
-              <span className="field-label">{t("profile.lightning_address")}</span>
-              <span className="break" data-testid="profile-lud16">
-                {profile.lud16}
-              </span>
-              <CopyButton text={profile.lud16} />
-            </div>
-          ) : null}
+          {shared.map((f) => (
+            <ShareField key={f.testId} {...f} />
+          ))}
           {view && view.pending > 0 ? (
             <p className="hint" aria-live="polite">
               {t("profile.pending")}
@@ -84,5 +79,28 @@ export function Profile() {
         </section>
       )}
     </main>
+  );
+}
+
+/** One thing to share: its label, the text itself and a copy button. */
+function ShareField({
+  label,
+  text,
+  className,
+  testId,
+}: {
+  readonly label: string;
+  readonly text: string;
+  readonly className: string;
+  readonly testId: string;
+}) {
+  return (
+    <div className="share-field">
+      <span className="field-label">{label}</span>
+      <span className={className} data-testid={testId}>
+        {text}
+      </span>
+      <CopyButton text={text} />
+    </div>
   );
 }

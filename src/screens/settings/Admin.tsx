@@ -9,7 +9,7 @@ import { ConfirmDialog } from "../../ui/Dialog";
 import { useWalletConfig } from "../../ui/config";
 import { download } from "../../ui/download";
 import { ErrorBox } from "../../ui/errors";
-import { Form, Button, TextField, useAction, useToastFailure } from "../../ui/form";
+import { Button, Form, PeerField, TextField, useAction, useToastFailure } from "../../ui/form";
 import { truncateMiddle } from "../../ui/format";
 import { normaliseSatsInput } from "../../ui/money";
 import { useToast } from "../../ui/toast";
@@ -236,13 +236,7 @@ function ConnectPeerForm({ running, onConnected }: { running: boolean; onConnect
     });
   return (
     <Form onSubmit={connect}>
-      <TextField
-        id="admin-peer"
-        label={t("admin.connect_peer")}
-        value={address}
-        placeholder="pubkey@host:port"
-        onValue={setAddress}
-      />
+      <PeerField id="admin-peer" label={t("admin.connect_peer")} value={address} onValue={setAddress} />
       <ErrorBox text={error} />
       <button type="submit" className="button" disabled={!running}>
         {t("admin.connect")}

@@ -3,7 +3,7 @@ import { Link } from "wouter";
 import { type ChannelView, channelGroups } from "../../projections";
 import { useI18n } from "../../i18n/intl";
 import { useFormat } from "../../ui/useFormat";
-import { BackControl } from "../../ui/BackControl";
+import { Screen } from "../../ui/Screen";
 import { CapacityBar } from "../../ui/CapacityBar";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { useErrorText } from "../../ui/errors";
@@ -99,9 +99,7 @@ export function Channels() {
   );
 
   return (
-    <main className="screen">
-      <BackControl />
-      <h1>{t("settings.channels")}</h1>
+    <Screen title={t("settings.channels")}>
       <dl className="details">
         <dt>{t("channels.total_outbound")}</dt>
         <dd>{t("channels.sats", { amount: fmt.sats(totals?.balance ?? 0n) })}</dd>
@@ -140,6 +138,6 @@ export function Channels() {
         onConfirm={() => void close()}
         onCancel={() => setClosing(null)}
       />
-    </main>
+    </Screen>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../../i18n/intl";
-import { BackControl } from "../../ui/BackControl";
+import { Screen } from "../../ui/Screen";
 import { ErrorBox } from "../../ui/errors";
 import { Form, TextField, useAction } from "../../ui/form";
 import { useToast } from "../../ui/toast";
@@ -43,10 +43,7 @@ export function EncryptSettings() {
     );
 
   return (
-    <main className="screen">
-      <BackControl />
-      <h1>{t("settings.encrypt.title")}</h1>
-      <p>{t("settings.encrypt.caption")}</p>
+    <Screen title={t("settings.encrypt.title")} caption={t("settings.encrypt.caption")}>
       {backedUp ? null : (
         <p role="status">
           {t("settings.encrypt.error_backup")}{" "}
@@ -83,6 +80,6 @@ export function EncryptSettings() {
           {busy ? t("common.saving") : t("settings.encrypt.save")}
         </button>
       </Form>
-    </main>
+    </Screen>
   );
 }

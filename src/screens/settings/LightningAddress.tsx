@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
-import { BackControl } from "../../ui/BackControl";
+import { Screen } from "../../ui/Screen";
 import { CopyButton } from "../../ui/CopyButton";
 import { useWalletConfig } from "../../ui/config";
 import { ErrorBox, useErrorText } from "../../ui/errors";
@@ -104,9 +104,7 @@ export function LightningAddress() {
   );
 
   return (
-    <main className="screen">
-      <BackControl />
-      <h1>{t("settings.lightningaddress.title")}</h1>
+    <Screen title={t("settings.lightningaddress.title")}>
       {!hermes ? (
         <ErrorBox text={t("settings.lightningaddress.error_not_configured")} />
       ) : state.kind === "loading" ? (
@@ -163,6 +161,6 @@ export function LightningAddress() {
           </button>
         </Form>
       )}
-    </main>
+    </Screen>
   );
 }

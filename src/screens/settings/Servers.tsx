@@ -3,7 +3,7 @@ import { BUILD_DEFAULTS } from "../../build";
 import { type Servers, serverDefaults } from "../../config";
 import { useI18n } from "../../i18n/intl";
 import { SERVER_FIELDS, type ServerErrors, saveServers, validateServers } from "../../settings/servers";
-import { BackControl } from "../../ui/BackControl";
+import { Screen } from "../../ui/Screen";
 import { useWalletConfig } from "../../ui/config";
 import { ErrorBox } from "../../ui/errors";
 import { Form, TextField, useAction } from "../../ui/form";
@@ -53,10 +53,7 @@ export function ServersSettings() {
   };
 
   return (
-    <main className="screen">
-      <BackControl />
-      <h1>{t("settings.servers")}</h1>
-      <p>{t("settings.servers.caption")}</p>
+    <Screen title={t("settings.servers")} caption={t("settings.servers.caption")}>
       <Form onSubmit={submit} noValidate>
         {SERVER_FIELDS.map((field) => (
           <div className="column" key={field}>
@@ -77,6 +74,6 @@ export function ServersSettings() {
           {busy ? t("common.saving") : t("settings.servers.save")}
         </button>
       </Form>
-    </main>
+    </Screen>
   );
 }

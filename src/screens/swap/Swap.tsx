@@ -6,7 +6,7 @@ import { BackControl } from "../../ui/BackControl";
 import { Dialog } from "../../ui/Dialog";
 import { useWalletConfig } from "../../ui/config";
 import { ErrorBox } from "../../ui/errors";
-import { Form, TextField, useAction } from "../../ui/form";
+import { Form, PeerField, useAction } from "../../ui/form";
 import { useFormat } from "../../ui/useFormat";
 import { normaliseSatsInput } from "../../ui/money";
 import { MIN_CHANNEL_SATS } from "../../money";
@@ -82,13 +82,7 @@ export function Swap() {
       {live?.lightning === "safe_mode" ? <p role="status">{t("home.safe_mode_error")}</p> : null}
       <Form onSubmit={submit}>
         {needsPeer ? (
-          <TextField
-            id="swap-peer"
-            label={t("swap.peer")}
-            value={peer}
-            placeholder="pubkey@host:port"
-            onValue={setPeer}
-          />
+          <PeerField id="swap-peer" label={t("swap.peer")} value={peer} onValue={setPeer} />
         ) : (
           <p>{t("swap.lsp_peer")}</p>
         )}

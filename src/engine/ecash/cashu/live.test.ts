@@ -7,7 +7,7 @@
 import { getEncodedToken, Mint, Wallet } from "@cashu/cashu-ts";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postJson } from "../../../../harness/http";
+import { postJson, worldInvoice } from "../../../../harness/http";
 import { type Harness, startHarness } from "../../../../harness/world";
 import type { NewEvent } from "../../../events/make";
 import { newMnemonic } from "../../keys/mnemonic";
@@ -15,6 +15,7 @@ import { MemoryBlobStore } from "../../lightning/store";
 import type { EcashAdapter } from "../port";
 import { startCashu } from "./live";
 import { decodeState, stateKey } from "./state";
+import { urlOf } from "../../http/bounded";
 
 const LONG = 180_000;
 
@@ -118,9 +119,7 @@ describe("the Cashu adapter at the world's mints", () => {
     "pays an invoice from ecash: the fee is known first, the unused reserve comes back",
     async () => {
       const before = await port.balance(mintA);
-      const invoice = (await postJson(h.esploraUrl, "/ln/invoice", { amount_sats: 500 })) as {
-        bolt11: string;
-      };
+      const invoice = await worldInvoice(h.esploraUrl, 500);
       const q = await port.meltQuote(mintA, invoice.bolt11);
       expect(q.amountSats).toBe(500n);
       await expect(port.melt(mintA, q.quoteId, 501n, q.feeSats)).rejects.toThrow(/amount/);
@@ -138,14 +137,12 @@ describe("the Cashu adapter at the world's mints", () => {
     "a melt whose answer never came (the wallet stopped) is settled at the next start, paid once",
     async () => {
       const before = await port.balance(mintA);
-      const invoice = (await postJson(h.esploraUrl, "/ln/invoice", { amount_sats: 700 })) as {
-        bolt11: string;
-      };
+      const invoice = await worldInvoice(h.esploraUrl, 700);
       // A wallet whose melt request reaches the mint, which pays and answers, but whose answer never arrives.
       const crashStore = store;
       let sent = false;
       const dying: typeof fetch = async (input, init) => {
-        const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+        const url = urlOf(input);
         if (url.endsWith("/v1/melt/bolt11")) {
           await fetch(input, init);
           // Only once the mint answered: on a busy machine its payment can take a while, and a restart
@@ -255,9 +252,7 @@ describe("the Cashu adapter at the world's mints", () => {
       await pay(q.bolt11);
       expect(await quick.checkReceives(liar)).toHaveLength(1);
       await postJson(h.esploraUrl, "/hostile", { service: "cashu", scope, mode: "melt-no-answer" });
-      const invoice = (await postJson(h.esploraUrl, "/ln/invoice", { amount_sats: 500 })) as {
-        bolt11: string;
-      };
+      const invoice = await worldInvoice(h.esploraUrl, 500);
       const m = await quick.meltQuote(liar, invoice.bolt11);
       const paid = await quick.melt(liar, m.quoteId, 500n, m.feeSats);
       expect(paid.status).toBe("paid");
