@@ -4,7 +4,9 @@
  * first hop without route hints (four hops beyond the LSP), splits a payment no single path can carry,
  * goes around a node taken offline, and after a restart asks only for a delta.
  */
+import { hex } from "@scure/base";
 import { beforeAll, describe, expect, it } from "vitest";
+import { SCORER_KEY } from "../src/engine/lightning/routing";
 import type { LightningNode, NodeEvent } from "../src/engine/lightning/node";
 import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
@@ -100,9 +102,15 @@ describe("the world's lightning network", () => {
 
   it("goes around a node taken offline, within the payment's retries", async () => {
     await net.offline("bob");
+    const stored = await store.get(SCORER_KEY);
     const invoice = net.invoice("payee", 40_000n);
     const r = await wallet.payInvoice(invoice.bolt11, 10_000_000n);
     expect(r.status).toBe("succeeded");
+    // What the scorer learnt (bob's channel failed) is stored at once, not only at the next gossip sync.
+    await until("the scorer to be stored with what it learnt", async () => {
+      const now = await store.get(SCORER_KEY);
+      return now !== undefined && (stored === undefined || hex.encode(now) !== hex.encode(stored));
+    });
     await net.online("bob");
   });
 

@@ -19,6 +19,8 @@ export interface EventParts {
   readonly interception: Interception;
   readonly sweeps: Sweeps;
   readonly peers: Peers;
+  /** The scorer learnt from a payment path: it is stored soon, so a reload remembers the failure. */
+  readonly scorerLearnt: () => void;
 }
 
 /** The handler LDK calls with every event of the manager and the chain monitor. */
@@ -121,8 +123,10 @@ const handleEvent = (event: ldk.Event, core: NodeCore, parts: EventParts): void 
     parts.payments.settle(id, { status: "failed", paymentHash, reason });
   } else if (event instanceof ldk.Event_PaymentPathFailed) {
     core.routing.pathFailed(event);
+    parts.scorerLearnt();
   } else if (event instanceof ldk.Event_PaymentPathSuccessful) {
     core.routing.pathSucceeded(event.path);
+    parts.scorerLearnt();
     core.emit({
       type: "payment_path_succeeded",
       paymentId: hex.encode(event.payment_id),

@@ -45,6 +45,8 @@ const PEER_TICK_MS = 10_000;
 const LOOP_MS = 250;
 /** The longest wait between two tries of the first chain sync. */
 const FIRST_SYNC_MAX_WAIT_MS = 15_000;
+// A payment's parts settle within moments of each other: one scorer write for them all.
+const SCORER_SAVE_MS = 2_000;
 
 export class LightningNode {
   private readonly core: NodeCore;
@@ -71,6 +73,7 @@ export class LightningNode {
       interception: this.interception,
       sweeps: this.sweeps,
       peers: this.peerParts,
+      scorerLearnt: () => this.saveScorerSoon(),
     });
     core.channelsNow = () =>
       JSON.stringify(this.channels(), (_k, v) => (typeof v === "bigint" ? v.toString() : v));
@@ -263,6 +266,20 @@ export class LightningNode {
     await this.core.opts.store.put(this.core.call(() => this.core.routing.blobs()));
   }
 
+  private scorerSave: ReturnType<typeof setTimeout> | null = null;
+
+  /** Stores the scorer a moment after a payment's paths taught it something (one write for all its parts). */
+  private saveScorerSoon(): void {
+    if (this.scorerSave) return;
+    this.scorerSave = setTimeout(() => {
+      this.scorerSave = null;
+      if (this.core.broken !== null || this.core.stopped) return;
+      void this.core.opts.store
+        .put([this.core.call(() => this.core.routing.scorerBlob())])
+        .catch((e: unknown) => this.core.log("warn", `scorer: ${String(e)}`));
+    }, SCORER_SAVE_MS);
+  }
+
   /** Closes cooperatively, or broadcasts our latest commitment when `force` (for an offline peer). */
   closeChannel(channelId: string, force = false): Promise<void> {
     return this.core.call(() => this.channelParts.close(channelId, force));
@@ -363,9 +380,15 @@ export class LightningNode {
    */
   async stop(): Promise<void> {
     if (this.core.stopped) return;
+    // What the scorer learnt moments ago is kept too.
+    const scorer = this.scorerSave ? this.core.call(() => this.core.routing.scorerBlob()) : null;
+    if (this.scorerSave) clearTimeout(this.scorerSave);
+    this.scorerSave = null;
     this.halt();
     this.payments.stopWaiting();
     await this.core.commit.settled();
+    if (scorer)
+      await this.core.opts.store.put([scorer]).catch((e) => this.core.log("warn", `scorer: ${String(e)}`));
     await this.core.persistState(true).catch((e) => this.core.log("error", `final write: ${String(e)}`));
   }
 }

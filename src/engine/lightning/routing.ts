@@ -103,6 +103,11 @@ export class Routing {
     ];
   }
 
+  /** What the scorer learnt, for the store (the graph changes only with gossip). */
+  scorerBlob(): { key: string; value: Uint8Array } {
+    return { key: SCORER_KEY, value: this.scorer.write() };
+  }
+
   private since(): bigint {
     return BigInt(Math.floor(this.now() / 1000));
   }
