@@ -17,8 +17,7 @@ import {
   peerSocketUrl,
   type WebSocketFactory,
 } from "./socket";
-import { openRemoteStorage } from "./remote";
-import { AlreadyRunning } from "../storage/device-lock";
+import { openRemote } from "./remote";
 
 export * from "./live-types";
 import type {
@@ -36,36 +35,6 @@ export const LOG_LINES = 2000;
 
 /** How long a stop waits for a write the storage server has not taken yet, before giving it up. */
 export const STORAGE_STOP_WAIT_MS = 10_000;
-
-/**
- * The device lock and the mirrored channel store (see `remote.ts`). Another device's lock is told with its
- * seconds left, then fails the start with the spec's "already running" text.
- */
-const openRemote = async (deps: LightningDeps, log: (level: string, message: string) => void) => {
-  let lost: ((message: string) => void) | null = null;
-  try {
-    const storage = await openRemoteStorage({
-      url: deps.storage ?? "",
-      mnemonic: deps.mnemonic,
-      network: deps.network,
-      local: deps.store,
-      fetch: deps.fetch,
-      log,
-      onWaiting: (waiting) => deps.onStorageWaiting?.(waiting),
-      onTakenOver: (message) => lost?.(message),
-    });
-    return {
-      storage,
-      onLost: (f: (message: string) => void) => {
-        lost = f;
-      },
-      abandon: () => storage.abandon(),
-    };
-  } catch (e) {
-    if (e instanceof AlreadyRunning) deps.onAlreadyRunning?.(e.remainingSecs);
-    throw e;
-  }
-};
 
 /** How often the node looks at the chain on its own. */
 export const CHAIN_SYNC_MS = 15_000;

@@ -11,7 +11,8 @@ import {
   StorageUnavailable,
   storageKeysOfWords,
 } from "../storage";
-import { DeviceLock, type DeviceLockLost } from "../storage/device-lock";
+import { AlreadyRunning, DeviceLock, type DeviceLockLost } from "../storage/device-lock";
+import type { LightningDeps } from "./live-types";
 import { MirroredBlobStore, type OpenedFrom } from "../storage/mirrored-store";
 import type { FetchFn } from "../http/bounded";
 import type { Network } from "../../events/types";
@@ -157,6 +158,42 @@ export const openRemoteStorage = async (opts: RemoteOptions): Promise<RemoteStor
     };
   } catch (e) {
     await lock.release().catch(() => undefined);
+    throw e;
+  }
+};
+
+/**
+ * The device lock and the mirrored channel store (see `remote.ts`). Another device's lock is told with its
+ * seconds left, then fails the start with the spec's "already running" text.
+ */
+export const openRemote = async (
+  deps: Pick<
+    LightningDeps,
+    "storage" | "mnemonic" | "network" | "store" | "fetch" | "onStorageWaiting" | "onAlreadyRunning"
+  >,
+  log: (level: string, message: string) => void,
+) => {
+  let lost: ((message: string) => void) | null = null;
+  try {
+    const storage = await openRemoteStorage({
+      url: deps.storage ?? "",
+      mnemonic: deps.mnemonic,
+      network: deps.network,
+      local: deps.store,
+      fetch: deps.fetch,
+      log,
+      onWaiting: (waiting) => deps.onStorageWaiting?.(waiting),
+      onTakenOver: (message) => lost?.(message),
+    });
+    return {
+      storage,
+      onLost: (f: (message: string) => void) => {
+        lost = f;
+      },
+      abandon: () => storage.abandon(),
+    };
+  } catch (e) {
+    if (e instanceof AlreadyRunning) deps.onAlreadyRunning?.(e.remainingSecs);
     throw e;
   }
 };
