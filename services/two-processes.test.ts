@@ -15,6 +15,7 @@ import { AlreadyRunning, DeviceLock } from "../src/engine/storage/device-lock";
 import { openSealedStore } from "../src/engine/storage/index";
 import { storageKeys } from "../src/engine/storage/keys";
 import { rejection } from "../harness/rejection";
+import { ownPostgresDatabase } from "../harness/storage/testing";
 
 const postgresUrl = process.env.STORAGE_POSTGRES_URL;
 if (!postgresUrl)
@@ -23,19 +24,8 @@ if (!postgresUrl)
   );
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const dbName = `services_two_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-const databaseUrl = (postgresUrl ?? "").replace(/\/[^/]*$/, `/${dbName}`);
-
-const admin = async (sql: string) => {
-  const { default: pg } = await import("pg");
-  const c = new pg.Client({ connectionString: postgresUrl });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-};
+const db = ownPostgresDatabase(postgresUrl ?? "", "services_two");
+const databaseUrl = db.url;
 
 /** Starts `npm run services` as its own process on a free port; answers its URL once it listens. */
 const startProcess = (children: ChildProcess[]): Promise<string> =>
@@ -71,7 +61,7 @@ describe.skipIf(!postgresUrl)("two services processes on one PostgreSQL", () => 
   let two = "";
 
   beforeAll(async () => {
-    await admin(`CREATE DATABASE ${dbName}`);
+    await db.create();
     // One first (it makes the schema), then the other beside it.
     one = await startProcess(children);
     two = await startProcess(children);
@@ -87,7 +77,7 @@ describe.skipIf(!postgresUrl)("two services processes on one PostgreSQL", () => 
           }),
       ),
     );
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await db.drop();
   });
 
   const keys = storageKeys(randomBytes(32), randomBytes(32));
@@ -120,17 +110,17 @@ describe.skipIf(!postgresUrl)("two services processes on one PostgreSQL", () => 
     const bob = generateSecretKey();
     const paidUntil = Math.floor(Date.now() / 1000) + 30 * 24 * 3600;
     const { default: pg } = await import("pg");
-    const db = new pg.Client({ connectionString: databaseUrl });
-    await db.connect();
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
     try {
       for (const key of [alice, bob])
-        await db.query("INSERT INTO plus_members (pubkey, plan_id, nwc, paid_until) VALUES ($1, 1, $2, $3)", [
+        await client.query("INSERT INTO plus_members (pubkey, plan_id, nwc, paid_until) VALUES ($1, 1, $2, $3)", [
           getPublicKey(key),
           "nostr+walletconnect://00?relay=ws://127.0.0.1:9&secret=00",
           paidUntil,
         ]);
     } finally {
-      await db.end();
+      await client.end();
     }
     const reserve = async (base: string, key: Uint8Array, name: string) => {
       const url = `${base}/hermes/names`;

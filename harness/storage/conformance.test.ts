@@ -28,6 +28,7 @@ import {
   PutObjectResponseSchema,
 } from "../../src/engine/storage/vss-proto";
 import { serveStorage } from "./serve";
+import { ownPostgresDatabase } from "./testing";
 import { type StorageService, startStorage } from "./service";
 import { rejection } from "../rejection";
 
@@ -45,23 +46,8 @@ type Backend = {
 };
 
 const pgBackend = (): Backend => {
-  const dbName = `vss_conformance_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = async (sql: string) => {
-    const { default: pg } = await import("pg");
-    const c = new pg.Client({ connectionString: postgresUrl });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  return {
-    name: "PostgreSQL",
-    databaseUrl: () => (postgresUrl ?? "").replace(/\/[^/]*$/, `/${dbName}`),
-    setup: () => admin(`CREATE DATABASE ${dbName}`),
-    teardown: () => admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`),
-  };
+  const db = ownPostgresDatabase(postgresUrl ?? "", "vss_conformance");
+  return { name: "PostgreSQL", databaseUrl: () => db.url, setup: db.create, teardown: db.drop };
 };
 
 const backends: Backend[] = [{ name: "PGlite" }, ...(postgresUrl ? [pgBackend()] : [])];

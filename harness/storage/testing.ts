@@ -32,3 +32,26 @@ export const storageForTests = (timeoutMs?: number) => {
     },
   };
 };
+
+/**
+ * A database of its own on the PostgreSQL that `adminUrl` names (a role that may create databases), for one
+ * test file: `create` before its tests, `drop` after them.
+ */
+export const ownPostgresDatabase = (adminUrl: string, prefix: string) => {
+  const name = `${prefix}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = async (sql: string) => {
+    const { default: pg } = await import("pg");
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  return {
+    url: adminUrl.replace(/\/[^/]*$/, `/${name}`),
+    create: () => admin(`CREATE DATABASE ${name}`),
+    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+};
