@@ -4,12 +4,12 @@
  * snapshot builds a graph with exactly the network's channels and policies, and a delta applied to the
  * graph the client held gives the same graph as the full snapshot of that moment.
  */
-import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { hex } from "@scure/base";
 import fc from "fast-check";
 import * as ldk from "lightningdevkit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadLdk } from "../harness/pipes";
+import { nodeKeyOf } from "../harness/small-graph";
 import { type ChannelGossip, type DirectionPolicy, GossipHistory } from "../harness/rgs";
 import { applyRgs, graphChannels } from "../src/engine/lightning/gossip";
 
@@ -60,13 +60,6 @@ const network = fc.record({
   steps: fc.array(step, { minLength: 1, maxLength: 5 }),
 });
 
-/** A node's public key from a small secret (any 1 ≤ n < the curve order is a valid secret key). */
-const key = (n: number) => {
-  const secret = new Uint8Array(32);
-  new DataView(secret.buffer).setUint32(28, n);
-  return hex.encode(secp256k1.getPublicKey(secret, true));
-};
-
 /** What the graph must hold: every channel with both directions as the network last said. */
 const expectSame = (graph: ldk.NetworkGraph, model: Map<bigint, ChannelGossip>) => {
   const want = [...model.values()]
@@ -80,7 +73,7 @@ describe("rapid gossip sync snapshots", () => {
   it("are applied by LDK's client: full snapshots and deltas give the network's channels and fees", () => {
     fc.assert(
       fc.property(network, ({ keys, steps }) => {
-        const nodes = keys.map(key);
+        const nodes = keys.map(nodeKeyOf);
         let now = START;
         const history = new GossipHistory(() => now);
         const model = new Map<bigint, ChannelGossip>();
@@ -139,7 +132,7 @@ describe("rapid gossip sync snapshots", () => {
       feeBaseMsat: 1000,
       feeProportionalMillionths: 100,
     };
-    const [a, b, c] = [key(1), key(2), key(3)].sort();
+    const [a, b, c] = [nodeKeyOf(1), nodeKeyOf(2), nodeKeyOf(3)].sort();
     const ch1: ChannelGossip = {
       scid: 500n << 40n,
       node1: a!,

@@ -2,50 +2,21 @@
  * LDK's logger as the node builds it: the lines the wallet keeps (debug and above) reach its log with
  * their module; the gossip and trace lines LDK writes for every channel of a snapshot never do.
  */
-import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { hex } from "@scure/base";
 import * as ldk from "lightningdevkit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadLdk } from "../../../harness/pipes";
-import { GossipHistory } from "../../../harness/rgs";
-import type { DirectionPolicy } from "./gossip";
+import { nodeKeyOf, snapshotOf, testChannel } from "../../../harness/small-graph";
 import { ldkLogger } from "./logger";
 import { Routing } from "./routing";
 import { MemoryBlobStore } from "./store";
 
 beforeAll(() => loadLdk());
 
-const key = (n: number) => {
-  const secret = new Uint8Array(32);
-  new DataView(secret.buffer).setUint32(28, n);
-  return hex.encode(secp256k1.getPublicKey(secret, true));
-};
-
-const policy: DirectionPolicy = {
-  disabled: false,
-  cltvExpiryDelta: 40,
-  htlcMinimumMsat: 1n,
-  htlcMaximumMsat: 990_000_000n,
-  feeBaseMsat: 1000,
-  feeProportionalMillionths: 100,
-};
-
 /** A line a → b → c: two public channels with both directions' updates. */
 const snapshot = () => {
-  const [a, b, c] = [key(1), key(2), key(3)];
-  const channel = (i: number, x: string, y: string) => {
-    const [node1, node2] = x < y ? [x, y] : [y, x];
-    return {
-      scid: (700_000n << 40n) | (BigInt(i) << 16n),
-      node1,
-      node2,
-      features: new Uint8Array(),
-      updates: [policy, policy] as const,
-    };
-  };
-  const history = new GossipHistory();
-  history.observe([channel(1, a, b), channel(2, b, c)]);
-  return { a, c, bytes: history.snapshot(0).bytes };
+  const [a, b, c] = [nodeKeyOf(1), nodeKeyOf(2), nodeKeyOf(3)];
+  return { a, c, bytes: snapshotOf([testChannel(1, a, b), testChannel(2, b, c)]) };
 };
 
 describe("LDK's logger", () => {

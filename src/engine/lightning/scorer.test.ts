@@ -5,12 +5,11 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { hex } from "@scure/base";
 import * as ldk from "lightningdevkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadLdk } from "../../../harness/pipes";
-import { GossipHistory } from "../../../harness/rgs";
+import { nodeKeyOf, snapshotOf, testChannel } from "../../../harness/small-graph";
 import { globalFetch } from "../http/bounded";
 import { applyRgs } from "./gossip";
 import { GRAPH_KEY, Routing, SCORER_KEY } from "./routing";
@@ -36,28 +35,13 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-const key = (n: number) => {
-  const secret = new Uint8Array(32);
-  new DataView(secret.buffer).setUint32(28, n);
-  return hex.encode(secp256k1.getPublicKey(secret, true));
-};
-
 /** A scorer that learnt something: a payment failed on the one channel of a small graph. */
 const trainedScorer = (): Uint8Array => {
-  const [a, b] = [key(1), key(2)].sort();
-  const scid = (700_000n << 40n) | (1n << 16n);
-  const policy = {
-    disabled: false,
-    cltvExpiryDelta: 40,
-    htlcMinimumMsat: 1n,
-    htlcMaximumMsat: 990_000_000n,
-    feeBaseMsat: 1000,
-    feeProportionalMillionths: 100,
-  };
-  const history = new GossipHistory();
-  history.observe([{ scid, node1: a!, node2: b!, features: new Uint8Array(), updates: [policy, policy] }]);
+  const [a, b] = [nodeKeyOf(1), nodeKeyOf(2)].sort();
+  const channel = testChannel(1, a!, b!);
+  const scid = channel.scid;
   const graph = ldk.NetworkGraph.constructor_new(ldk.Network.LDKNetwork_Regtest, logger);
-  applyRgs(graph, logger, history.snapshot(0).bytes, Math.floor(Date.now() / 1000));
+  applyRgs(graph, logger, snapshotOf([channel]), Math.floor(Date.now() / 1000));
   const decay = ldk.ProbabilisticScoringDecayParameters.constructor_default();
   const scorer = ldk.ProbabilisticScorer.constructor_new(decay, graph, logger);
   const hop = ldk.RouteHop.constructor_new(
