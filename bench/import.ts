@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
+import { fillStateFileImport } from "../e2e/state-file";
 import { serveStatic } from "./serve";
 
 /**
@@ -24,13 +25,7 @@ export const benchImportInChromium = async (
   try {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${server.url}/settings/emergencykit`);
-    const chooser = page.waitForEvent("filechooser");
-    await page.getByRole("button", { name: "Import state from file" }).click();
-    await (await chooser).setFiles(file);
-    await page.getByRole("button", { name: "Continue" }).click();
-    await page.getByLabel("Password").fill(password);
-    const submit = page.getByRole("dialog").getByRole("button", { name: "Import state from file" });
+    const submit = await fillStateFileImport(page, file, password, server.url);
     await submit.waitFor();
     const clickedAt = await page.evaluate(() => performance.now());
     await submit.click();

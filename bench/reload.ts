@@ -3,6 +3,7 @@
 // figures; nothing here passes or fails on time.
 import { type Browser, type BrowserContext, chromium, type Page } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
+import { fillStateFileImport } from "../e2e/state-file";
 import { type StaticServer, serveStatic } from "./serve";
 
 /** How to reach one build's home and see its balance there. */
@@ -139,13 +140,7 @@ export const benchReload = async (
 
 /** Brings a wallet in from a state file the way its owner does: the emergency kit, the file, its password. */
 export const importWallet = async (page: Page, server: StaticServer, file: string, password: string) => {
-  await page.goto(`${server.url}/settings/emergencykit`);
-  const chooser = page.waitForEvent("filechooser");
-  await page.getByRole("button", { name: "Import state from file" }).click();
-  await (await chooser).setFiles(file);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();
+  await (await fillStateFileImport(page, file, password, server.url)).click();
   await page.waitForURL(/\/$/, { timeout: 300_000 });
   await balanceShown(page, "[data-testid=onchain-balance]");
 };

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 import { postJson } from "../harness/http";
+import { fillStateFileImport } from "./state-file";
 
 /** Every test's wallet talks to this run's local regtest world. */
 export const test = base.extend<{ esplora: string }>({
@@ -93,13 +94,7 @@ export const deleteEverything = async (page: Page) => {
 
 /** Imports a state file from the emergency kit with its password, and waits for home. */
 export const importStateFile = async (page: Page, file: string, password: string) => {
-  await page.goto("/settings/emergencykit");
-  const chooser = page.waitForEvent("filechooser");
-  await page.getByRole("button", { name: "Import state from file" }).click();
-  await (await chooser).setFiles(file);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();
+  await (await fillStateFileImport(page, file, password)).click();
   // The file's password is stretched (real iterations), then the wallet reloads.
   await expect(page).toHaveURL(/\/$/, { timeout: 90_000 });
 };
