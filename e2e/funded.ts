@@ -5,7 +5,8 @@ import { wrapEvent } from "nostr-tools/nip17";
 import { SimplePool } from "nostr-tools/pool";
 import WebSocket from "ws";
 import { postJson } from "../harness/http";
-import { test as base, createWallet, expect, fundOnchain, syncNow } from "./fixtures";
+import { test as base, createWallet, expect, fundOnchain } from "./fixtures";
+import { confirmChannel } from "./steps";
 
 // Node 20 has no global WebSocket; the outside app and the chat partner in this test process use it.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -62,15 +63,7 @@ const build = async (context: BrowserContext, esplora: string, clients: { close:
 
   // The channel: opened, in a block, then six more make it usable.
   await openChannel(page, CHANNEL_SATS);
-  await expect(async () => {
-    await postJson(esplora, "/mine", { blocks: 1 });
-    await syncNow(page);
-    await expect(page.getByRole("button", { name: /(39\d|400),\d{3} sats/ }).first()).toBeVisible({
-      timeout: 2000,
-    });
-  }).toPass({ timeout: 90_000 });
-  await postJson(esplora, "/mine", { blocks: 6 });
-  await syncNow(page);
+  await confirmChannel(page, esplora, /(39\d|400),\d{3} sats/);
   await navigate(page, "/settings/channels");
   await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 60_000 });
 

@@ -1,5 +1,6 @@
 import { postJson } from "../harness/http";
 import { createWallet, expect, fundOnchain, syncNow, test } from "./fixtures";
+import { confirmChannel } from "./steps";
 
 // These tests mine blocks on the run's one regtest chain and share its lightning node, so they take turns.
 test.describe.configure({ mode: "serial" });
@@ -30,17 +31,7 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText("Channel open").first()).toBeVisible();
 
-  // Blocks until the funding transaction (broadcast by the node moments ago) has its confirmations.
-  await expect(async () => {
-    await postJson(esplora, "/mine", { blocks: 1 });
-    await syncNow(page);
-    await expect(page.getByRole("button", { name: /(19\d|200),\d{3} sats/ }).first()).toBeVisible({
-      timeout: 2000,
-    });
-  }).toPass({ timeout: 45_000 });
-  // The funding transaction is in a block: six more make the channel usable.
-  await postJson(esplora, "/mine", { blocks: 6 });
-  await syncNow(page);
+  await confirmChannel(page, esplora, /(19\d|200),\d{3} sats/);
 
   await page.goto("/settings/channels");
   await expect(page.getByText("1 channel")).toBeVisible();

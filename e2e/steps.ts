@@ -51,12 +51,18 @@ export const openChannelFromOnchain = async (page: Page, esplora: string) => {
   await expect(page.getByText(/Network fee: about \d+ sats/)).toBeVisible();
   await page.getByRole("button", { name: "Open channel" }).click();
   await page.getByRole("dialog", { name: "Channel opening" }).getByRole("button", { name: "Home" }).click();
+  await confirmChannel(page, esplora, /(19\d|200),\d{3} sats/);
+};
+
+/**
+ * Mines a block at a time until the funding transaction (broadcast by the node moments ago) is in one and
+ * home shows the channel's `balance`, then six more: the channel is usable.
+ */
+export const confirmChannel = async (page: Page, esplora: string, balance: RegExp) => {
   await expect(async () => {
     await postJson(esplora, "/mine", { blocks: 1 });
     await syncNow(page);
-    await expect(page.getByRole("button", { name: /(19\d|200),\d{3} sats/ }).first()).toBeVisible({
-      timeout: 2000,
-    });
+    await expect(page.getByRole("button", { name: balance }).first()).toBeVisible({ timeout: 2000 });
   }).toPass({ timeout: 90_000 });
   await postJson(esplora, "/mine", { blocks: 6 });
   await syncNow(page);
