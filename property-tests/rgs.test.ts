@@ -133,24 +133,19 @@ describe("rapid gossip sync snapshots", () => {
       feeProportionalMillionths: 100,
     };
     const [a, b, c] = [nodeKeyOf(1), nodeKeyOf(2), nodeKeyOf(3)].sort();
-    const ch1: ChannelGossip = {
-      scid: 500n << 40n,
-      node1: a!,
-      node2: b!,
+    const channel = (scid: bigint, node1: string, node2: string, updates: ChannelGossip["updates"]) => ({
+      scid,
+      node1,
+      node2,
       features: new Uint8Array(),
-      updates: [p, p],
-    };
+      updates,
+    });
+    const ch1 = channel(500n << 40n, a!, b!, [p, p]);
     history.observe([ch1]);
     const first = history.snapshot(0);
     expect(first).toMatchObject({ announcements: 1, updates: 2, latestSeen: START });
     now += 60;
-    const ch2: ChannelGossip = {
-      scid: 501n << 40n,
-      node1: b!,
-      node2: c!,
-      features: new Uint8Array(),
-      updates: [p, null],
-    };
+    const ch2 = channel(501n << 40n, b!, c!, [p, null]);
     history.observe([{ ...ch1, updates: [{ ...p, feeBaseMsat: 5 }, p] }, ch2]);
     const delta = history.snapshot(first.latestSeen);
     expect(delta).toMatchObject({ announcements: 1, updates: 2, latestSeen: START + 60 });

@@ -6,7 +6,6 @@
  */
 import { NWCClient } from "@getalby/sdk/nwc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { until } from "../../harness/until";
 import type { Harness } from "../../harness/world";
 import { WalletDb } from "../events/db";
@@ -22,9 +21,6 @@ import {
   payingWalletWorld,
   type WorldWallet,
 } from "./nwc.testing";
-
-// Node 20 has no global WebSocket; the SDK's relay connections use it.
-(globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
 
 let h: Harness;
 const db = new WalletDb("nwc-hostile");

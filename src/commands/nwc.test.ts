@@ -8,7 +8,6 @@ import { getPublicKey } from "nostr-tools/pure";
 import { hex } from "@scure/base";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { decodeBolt11 } from "../engine/parse/bolt11";
-import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../harness/until";
 import type { Harness } from "../../harness/world";
@@ -26,9 +25,6 @@ import {
   payingWalletWorld,
   type WorldWallet,
 } from "./nwc.testing";
-
-// Node 20 has no global WebSocket; the SDK's relay connections use it.
-(globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
 
 let h: Harness;
 const db = new WalletDb("nwc-host");

@@ -25,6 +25,9 @@ import type { AllViews } from "../projections/live";
 import { WalletHost } from "./host";
 import { nodePlatform, ok, testCipher, worldLspConfig } from "./host.testing";
 
+// Node 20 has no global WebSocket; the SDK's relay connections in the tests that use these use it.
+(globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
+
 /** The wallet's settings for the world `h`: its Esplora, proxy, LSP and relay (nostr on the same relay). */
 export const worldConfig = (h: Harness): WalletConfig => ({
   ...worldLspConfig(h),
