@@ -7,8 +7,8 @@
 import { Effect, Result } from "effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { exportState, importState } from "../src/commands/state-file";
-import { makeStateCipher } from "../src/commands/state-cipher";
+import { importState } from "../src/commands/state-file";
+import { stateFileOf, weakStateCipher } from "../src/commands/state-file.testing";
 import { WalletDb } from "../src/events/db";
 import { appendEvents, readEvents } from "../src/events/log";
 import { newEvent, stamp } from "../src/events/make";
@@ -16,10 +16,9 @@ import { KV } from "../src/events/storage-keys";
 import type { WalletEvent } from "../src/events/types";
 import { MAX_MONEY_SATS } from "../src/money";
 import { foldEvents } from "../src/projections";
-import { crdtProjection } from "../src/projections/crdt";
 import { toEvents } from "./arbitraries";
 
-const cipher = makeStateCipher({ iterations: 1, allowWeak: true });
+const cipher = weakStateCipher;
 const SEED = { key: KV.seed, value: { mnemonic: "abandon ".repeat(11).concat("about") } };
 const MINTS = ["https://a.example/cashu", "https://b.example/cashu", "https://c.example/cashu"];
 let n = 0;
@@ -30,21 +29,7 @@ const walletDb = async (events: WalletEvent[]) => {
   return db;
 };
 
-const exportOf = async (db: WalletDb) => {
-  const states = foldEvents(await readEvents(db));
-  const { json } = await Effect.runPromise(
-    exportState(
-      db,
-      crdtProjection.view(states.crdt),
-      "regtest",
-      states.wallet.walletId ?? "",
-      "pw",
-      cipher,
-      1,
-    ),
-  );
-  return json;
-};
+const exportOf = async (db: WalletDb) => (await stateFileOf(db)).json;
 
 const snapshot = async (db: WalletDb) => ({
   events: (await readEvents(db)).map((e) => JSON.stringify(e)),

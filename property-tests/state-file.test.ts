@@ -1,17 +1,16 @@
 import { Effect, Result } from "effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { exportState, importState, importStateEvents } from "../src/commands/state-file";
-import { makeStateCipher } from "../src/commands/state-cipher";
+import { importState, importStateEvents } from "../src/commands/state-file";
+import { stateFileOf, weakStateCipher } from "../src/commands/state-file.testing";
 import { impossibleHoldings } from "../src/commands/state-bounds";
 import { WalletDb } from "../src/events/db";
 import { appendEvents, readEvents } from "../src/events/log";
 import { KV } from "../src/events/storage-keys";
 import { deriveViews, foldEvents } from "../src/projections";
-import { crdtProjection } from "../src/projections/crdt";
 import { eventLog, toEvents } from "./arbitraries";
 
-const cipher = makeStateCipher({ iterations: 1, allowWeak: true });
+const cipher = weakStateCipher;
 const SEED = {
   key: KV.seed,
   value: {
@@ -27,20 +26,7 @@ const walletDb = async (events = toEvents([])) => {
   return db;
 };
 
-const exportOf = async (db: WalletDb, password = "pw") => {
-  const states = foldEvents(await readEvents(db));
-  return Effect.runPromise(
-    exportState(
-      db,
-      crdtProjection.view(states.crdt),
-      "regtest",
-      states.wallet.walletId ?? "",
-      password,
-      cipher,
-      1,
-    ),
-  );
-};
+const exportOf = stateFileOf;
 
 const snapshot = async (db: WalletDb) => ({
   events: (await readEvents(db)).map((e) => JSON.stringify(e)),

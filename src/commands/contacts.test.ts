@@ -9,12 +9,11 @@ import { stamp } from "../events/make";
 import { KV } from "../events/storage-keys";
 import type { WalletEvent } from "../events/types";
 import { deriveViews, foldEvents } from "../projections";
-import { crdtProjection } from "../projections/crdt";
 import type { Command, CommandTag, ResultOf } from "./command";
 import type { HandlerContext } from "./context";
 import { handlers } from "./handlers";
-import { makeStateCipher } from "./state-cipher";
-import { exportState, importState } from "./state-file";
+import { stateFileOf, weakStateCipher } from "./state-file.testing";
+import { importState } from "./state-file";
 import { offlineContext } from "./context.testing";
 
 const npub = () => npubEncode(getPublicKey(generateSecretKey()));
@@ -149,7 +148,7 @@ describe("contacts", () => {
 });
 
 describe("contacts merge across devices", () => {
-  const cipher = makeStateCipher({ iterations: 1, allowWeak: true });
+  const cipher = weakStateCipher;
   const SEED = {
     key: KV.seed,
     value: {
@@ -168,17 +167,7 @@ describe("contacts merge across devices", () => {
     const source = await dbWith(from);
     const target = await dbWith(into);
     const states = foldEvents(await readEvents(source));
-    const file = await Effect.runPromise(
-      exportState(
-        source,
-        crdtProjection.view(states.crdt),
-        "regtest",
-        states.wallet.walletId ?? "",
-        "pw",
-        cipher,
-        1,
-      ),
-    );
+    const file = await stateFileOf(source);
     await Effect.runPromise(importState(target, file.json, "pw", "regtest", states.wallet.walletId, cipher));
     const merged = await readEvents(target);
     for (const db of [source, target]) {
