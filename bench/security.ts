@@ -36,7 +36,7 @@ export const benchUnlock = async (esplora: string) => {
     await page.getByRole("list", { name: "Seed words" }).getByRole("listitem").nth(11).waitFor();
     for (const box of await page.getByRole("checkbox").all()) await box.check();
     await page.getByRole("button", { name: "I wrote down the words" }).click();
-    await page.getByRole("link", { name: "Settings" }).first().click();
+    await page.goto(`${base}/settings`);
     await page.getByRole("link", { name: "Change password" }).click();
     await page.getByLabel("New password").fill("bench password");
     await page.getByLabel("Confirm password").fill("bench password");
