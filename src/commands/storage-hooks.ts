@@ -13,6 +13,8 @@ import { type LogSyncResult, syncLog } from "./log-sync";
 
 /** How long after a commit the log is sent (commits close together make one append). */
 export const LOG_SYNC_DELAY_MS = 500;
+/** How long after a sync the server refused (or did not answer) the log is sent again. */
+export const LOG_RETRY_MS = 5_000;
 /** How long a stop waits for the last events to reach the server before the node gives up its lock. */
 export const LOG_STOP_WAIT_MS = 10_000;
 
@@ -36,6 +38,8 @@ export const storageAttachment = (side: HostSide): Attachment => {
   let again = false;
   /** The first sync since the node started (it may bring another device's log in). */
   let fresh = true;
+  /** The last sync failed: the storage banner says so until one gets through. */
+  let failing = false;
   const remote = () => {
     const ln = side.engines.port("lightning");
     return ln?.remote?.held() ? { ln, remote: ln.remote } : null;
@@ -53,8 +57,16 @@ export const storageAttachment = (side: HostSide): Attachment => {
         merge: side.merge,
       });
     } catch {
-      // The server refused or could not be reached: the next commit tries again; the log stays here.
+      // The server refused or could not be reached: the log stays here, the banner says the server is
+      // waited for, and it is sent again shortly (or at the next commit).
+      failing = true;
+      if (!side.live().storage_waiting) side.setLive({ storage_waiting: true });
+      if (!last) schedule(LOG_RETRY_MS);
       return;
+    }
+    if (failing) {
+      failing = false;
+      side.setLive({ storage_waiting: false });
     }
     if (fresh) {
       fresh = false;

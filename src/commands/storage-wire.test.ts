@@ -3,6 +3,7 @@
  * the channel state mirrored there, a second device on the same words told it already runs, and a server
  * that is slow to answer at start waited for.
  */
+import { hex } from "@scure/base";
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -162,6 +163,39 @@ describe("the node on the storage server", () => {
     // Both devices name the wallet by the first one's id: a state file of one merges into the other.
     expect(phone.views().wallet?.walletId).toBe(walletId);
     await phone.stop();
+  }, 240_000);
+
+  it("says so when the log cannot reach the storage server, and sends it once the server is back", async () => {
+    const words = generateMnemonic(wordlist).split(" ");
+    const link = new Link(Number(new URL(h.esploraUrl).port));
+    await link.up();
+    const tablet = device("storage-log-retry");
+    await tablet.open(`http://127.0.0.1:${link.port}/storage`, words);
+    const remote = openSealedStore({
+      url: h.storageUrl,
+      keys: storageKeysOfWords(words.join(" ")),
+      network: "regtest",
+    });
+    const head = async () => {
+      const got = await remote.get(JOURNAL_HEAD);
+      return got ? hex.encode(got.value) : null;
+    };
+    await expect.poll(head, { timeout: 60_000 }).not.toBeNull();
+    const before = await head();
+    await link.down();
+    await addContact(tablet.host(), { name: "Carol", npub: "", ln_address: "carol@example.com" });
+    await until(
+      "the banner to say storage is waited for",
+      () => tablet.views().live?.storage_waiting === true,
+      60_000,
+    );
+    expect(await head()).toBe(before);
+    await link.up();
+    // Sent again without another commit; the banner goes once it got through.
+    await expect.poll(head, { timeout: 60_000 }).not.toBe(before);
+    await until("the banner to go", () => tablet.views().live?.storage_waiting === false, 60_000);
+    await tablet.stop();
+    await link.down();
   }, 240_000);
 
   it("waits for a storage server that does not answer yet when the node starts, then runs on it", async () => {
