@@ -1,17 +1,56 @@
 /**
  * One wallet in two browsers (issue 32): the second, restoring the 12 words while the first runs, is told
  * the wallet runs elsewhere with the device lock's countdown; once the first stops, the second takes over
- * on the storage server's state: its channel, history and contacts come back, and home says what came back.
+ * on the storage server's state: the same channel reconnects (the LSP still has it, nothing force closed),
+ * it pays and is paid, its history and contacts come back, and home says what came back.
  */
+import type { Page } from "@playwright/test";
+import { postJson } from "../harness/http";
 import { createWallet, expect, fundOnchain, stopNode, test } from "./fixtures";
 import { freshBrowserPage, openChannelFromOnchain, seedWords } from "./steps";
+
+interface LspChannel {
+  readonly channelId: string;
+  readonly peer: string;
+  readonly isUsable: boolean;
+}
+
+/** The world's LSP's channels with `peer`. */
+const lspChannelsWith = async (esplora: string, peer: string): Promise<LspChannel[]> =>
+  ((await (await fetch(`${esplora}/ln/channels`)).json()) as LspChannel[]).filter((c) => c.peer === peer);
+
+/** The wallet's node id, as its admin page shows it once the node runs. */
+const nodeIdOf = async (page: Page): Promise<string> => {
+  await page.goto("/settings/admin");
+  await expect(page.getByText("Status: running")).toBeVisible({ timeout: 90_000 });
+  return (
+    (await page.getByRole("region", { name: "Lightning node" }).locator("code").getAttribute("title")) ?? ""
+  );
+};
+
+/** Waits until the wallet's one channel is usable, as its channels page shows it. */
+const channelUsable = async (page: Page) => {
+  await page.goto("/settings/channels");
+  await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 90_000 });
+};
+
+/** Pays an invoice of the world's node from Send (the channel usable; see `channelUsable`). */
+const payWorld = async (page: Page, esplora: string, sats: number, description: string) => {
+  const { bolt11 } = await postJson(esplora, "/ln/invoice", { amount_sats: sats, description });
+  // Within the app, without a reload: the node keeps its connection to the LSP.
+  await page.getByRole("link", { name: "Send" }).first().click();
+  await page.getByLabel("Address, invoice, lightning address or LNURL").fill(bolt11);
+  await page.getByRole("button", { name: "Confirm send" }).click();
+  await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 90_000 });
+  await page.getByRole("dialog", { name: "Sent" }).getByRole("link", { name: "Home" }).click();
+};
 
 test("a second browser on the same words waits while the first runs, then restores its channel and contacts from storage", async ({
   page,
   esplora,
   browser,
 }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(480_000);
   await createWallet(page);
   await fundOnchain(page, esplora, 300_000);
   await openChannelFromOnchain(page, esplora);
@@ -22,6 +61,11 @@ test("a second browser on the same words waits while the first runs, then restor
   await create.getByRole("button", { name: "Create contact" }).click();
   await expect(page.getByRole("dialog", { name: "Ada" })).toBeVisible();
   await page.keyboard.press("Escape");
+  await channelUsable(page);
+  await payWorld(page, esplora, 10_000, "first browser's coffee");
+  const nodeId = await nodeIdOf(page);
+  const [channel] = await lspChannelsWith(esplora, nodeId);
+  expect(channel?.isUsable).toBe(true);
   const words = await seedWords(page);
 
   const other = await freshBrowserPage(browser, esplora);
@@ -48,5 +92,31 @@ test("a second browser on the same words waits while the first runs, then restor
   ).toBeVisible();
   await found.getByRole("button", { name: "Got it" }).click();
   await expect(found).toBeHidden();
+  // The first browser's payment is in the history.
+  await expect(other.getByRole("button", { name: /Lightning.*10,000 sats/ })).toBeVisible();
+
+  // The same node, on the same channel: the LSP has it usable again, and no other channel with it (no
+  // force close, no second open).
+  expect(await nodeIdOf(other)).toBe(nodeId);
+  await expect
+    .poll(async () => (await lspChannelsWith(esplora, nodeId)).map((c) => [c.channelId, c.isUsable]), {
+      timeout: 90_000,
+    })
+    .toEqual([[channel!.channelId, true]]);
+
+  // It pays, and is paid.
+  await channelUsable(other);
+  await payWorld(other, esplora, 20_000, "second browser's lunch");
+  await other.getByRole("link", { name: "Receive" }).first().click();
+  await other.getByLabel("Amount (sats, optional)").fill("5000");
+  await other.getByRole("radio", { name: "Lightning only" }).check();
+  await other.getByRole("button", { name: "Show address" }).click();
+  const invoice = await other.getByTestId("receive-invoice").getAttribute("title");
+  expect((await postJson(esplora, "/ln/pay", { bolt11: invoice })).status).toBe("succeeded");
+  await expect(other.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 60_000 });
+  await other.getByRole("link", { name: "Home" }).last().click();
+  await expect(other.getByRole("button", { name: /Lightning.*20,000 sats/ })).toBeVisible();
+  await expect(other.getByRole("button", { name: /Lightning.*5,000 sats/ })).toBeVisible();
+  expect((await lspChannelsWith(esplora, nodeId)).map((c) => c.channelId)).toEqual([channel!.channelId]);
   await other.context().close();
 });

@@ -192,7 +192,15 @@ describe("the node on the storage server", () => {
     expect(await head()).toBe(before);
     await link.up();
     // Sent again without another commit; the banner goes once it got through.
-    await expect.poll(head, { timeout: 60_000 }).not.toBe(before);
+    await until(
+      "the log to reach the server again",
+      async () => (await head()) !== before,
+      60_000,
+      250,
+    ).catch((e) => {
+      const live = tablet.views().live;
+      throw new Error(`${String(e)}: lightning ${live?.lightning}, ${live?.lightning_error ?? "no error"}`);
+    });
     await until("the banner to go", () => tablet.views().live?.storage_waiting === false, 60_000);
     await tablet.stop();
     await link.down();

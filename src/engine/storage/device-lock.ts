@@ -4,7 +4,8 @@
  * channels get force-closed.
  *
  * - The lock is the store's `device_lock`: `{device, at}` (sealed like every value). It holds until
- *   `at + ttl` (60 s); the device that holds it refreshes it every `refresh` (30 s) while its node runs.
+ *   `at + ttl` (60 s); the device that holds it refreshes it every `refresh` (15 s) while its node runs, so
+ *   a network blip of up to 45 s does not stop its node.
  * - It is taken and refreshed by conditional writes only: at version 0 when absent, else at the version
  *   read. Of two devices writing at the same version the server lets exactly one through, so two can never
  *   both hold it.
@@ -22,7 +23,7 @@ import { type SealedStore, versionAfter } from "./sealed";
 
 export const DEVICE_LOCK_NAME = "device_lock";
 export const DEVICE_LOCK_TTL_SECS = 60;
-export const DEVICE_LOCK_REFRESH_SECS = 30;
+export const DEVICE_LOCK_REFRESH_SECS = 15;
 /** The spec's countdown when the lock cannot be read (spec 1: "lock-wait fallback 60 s on error"). */
 export const LOCK_WAIT_FALLBACK_SECS = 60;
 
