@@ -229,7 +229,8 @@ export const restoreEcash: Handler<"RestoreEcash"> = (cmd, ctx) =>
     const unreachable: string[] = [];
     let recovered = 0n;
     for (const m of mints) {
-      const r = yield* Effect.result(ask(ctx, () => port.restore(m)));
+      const accounted = ctx.states.ecash.custodians.get(m)?.balance ?? 0n;
+      const r = yield* Effect.result(ask(ctx, () => port.restore(m, undefined, accounted)));
       if (r._tag === "Success") {
         recovered += r.success.amountSats;
         events.push(...r.success.events);

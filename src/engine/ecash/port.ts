@@ -108,11 +108,14 @@ export interface EcashAdapter {
   ) => Promise<{ mint: string; amountSats: bigint; memo: string | null; events: readonly NewEvent[] }>;
   /**
    * Looks for what the seed holds at `mint` (Cashu: NUT-09/13) or what the custodian's client recovers
-   * (Fedimint); `onProgress` hears how far it got.
+   * (Fedimint); `onProgress` hears how far it got. Answers the sats found that this device did not hold;
+   * its events bring the log's balance at the mint up to what is held now, from `accountedSats` (what the
+   * log already counts there, e.g. brought back from the storage server) when given.
    */
   readonly restore: (
     mint: string,
     onProgress?: (p: { complete: number; total: number }) => void,
+    accountedSats?: bigint,
   ) => Promise<{ amountSats: bigint; events: readonly NewEvent[] }>;
   /** Settles operations a crash interrupted (NUT-07 checks); answers their events. */
   readonly recover: (mint?: string) => Promise<readonly NewEvent[]>;

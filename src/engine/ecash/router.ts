@@ -72,7 +72,8 @@ export const startEcashRouter = async (env: RouterEnv): Promise<EcashPort> => {
       /^(cashu:(\/\/)?)?cashu[AB]/i.test(token.trim()) || fedHooks.mints().length === 0
         ? cashu.receiveToken(token)
         : (await fed()).receiveToken(token),
-    restore: async (mint, onProgress) => (await of(mint)).restore(mint, onProgress),
+    restore: async (mint, onProgress, accountedSats) =>
+      (await of(mint)).restore(mint, onProgress, accountedSats),
     recover: (mint) => both(mint, (a) => a.recover(mint)),
 
     resync: async (mint) => {

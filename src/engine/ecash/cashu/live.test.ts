@@ -284,4 +284,27 @@ describe("the Cashu adapter at the world's mints", () => {
     },
     LONG,
   );
+
+  it(
+    "restoring into a log that already counts the ecash (another device's, from the storage server) finds the proofs but records nothing twice",
+    async () => {
+      const held = await port.balance(mintB);
+      expect(held).toBeGreaterThan(0n);
+      const fresh = await start(new MemoryBlobStore());
+      const all = await fresh.restore(mintB, undefined, held);
+      expect(all.amountSats).toBe(held);
+      expect(all.events).toHaveLength(0);
+      await fresh.stop();
+      // A log that counts part of it records only the rest.
+      const other = await start(new MemoryBlobStore());
+      const part = await other.restore(mintB, undefined, held - 1n);
+      expect(part.amountSats).toBe(held);
+      expect(part.events).toHaveLength(1);
+      expect(JSON.stringify(part.events[0], (_k, v) => (typeof v === "bigint" ? String(v) : v))).toContain(
+        '"1"',
+      );
+      await other.stop();
+    },
+    LONG,
+  );
 });

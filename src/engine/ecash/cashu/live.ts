@@ -43,7 +43,7 @@ export const startCashu = async (env: CashuEnv): Promise<EcashAdapter> => {
     melt: (...payment) => melt(cashu, ...payment),
     sendToken: (mint, amountSats) => sendToken(cashu, mint, amountSats),
     receiveToken: (token) => receiveToken(cashu, token),
-    restore: (mint, onProgress) => restore(cashu, mint, onProgress),
+    restore: (mint, onProgress, accountedSats) => restore(cashu, mint, onProgress, accountedSats),
     // One that cannot be reached now is settled at the next start or operation.
     recover: (mint) =>
       overCustodians(

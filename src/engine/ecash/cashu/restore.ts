@@ -9,7 +9,12 @@ import { addProofs, type Cashu, record } from "./session";
 import { settled } from "./settle";
 import { type StoredProof, sumProofs } from "./state";
 
-export const restore = (cashu: Cashu, mint: string, onProgress: Parameters<EcashAdapter["restore"]>[1]) =>
+export const restore = (
+  cashu: Cashu,
+  mint: string,
+  onProgress: Parameters<EcashAdapter["restore"]>[1],
+  accountedSats?: bigint,
+) =>
   cashu.withMint(mint, async (s) => {
     if (s.state.pending) await settled(cashu, s);
     const w = await cashu.walletOf(s);
@@ -33,9 +38,14 @@ export const restore = (cashu: Cashu, mint: string, onProgress: Parameters<Ecash
     const fresh = found.filter((p) => !held.has(p.secret));
     addProofs(s, fresh);
     const amountSats = sumProofs(fresh);
+    // The log counts what it already knows of (another device's events, brought back from the storage
+    // server, count proofs this device had not held): only what the log lacks is recorded.
+    const holding = sumProofs(s.state.proofs);
+    const unrecorded =
+      accountedSats === undefined ? amountSats : holding > accountedSats ? holding - accountedSats : 0n;
     const events =
-      amountSats > 0n
-        ? record(s, [ecashMoved("ecash.received", s.url, cashu.uuid(), amountSats, 0n, "restore")])
+      unrecorded > 0n
+        ? record(s, [ecashMoved("ecash.received", s.url, cashu.uuid(), unrecorded, 0n, "restore")])
         : [];
     await cashu.persist(s);
     return { amountSats, events };
