@@ -56,7 +56,8 @@ export const openChannelFromOnchain = async (page: Page, esplora: string) => {
 
 /**
  * Mines a block at a time until the funding transaction (broadcast by the node moments ago) is in one and
- * home shows the channel's `balance`, then six more: the channel is usable.
+ * home shows the channel's `balance`, then six more, and waits (moving within the app, so the node keeps
+ * its connection) until the channels page lists it online: usable for a payment. Ends on home.
  */
 export const confirmChannel = async (page: Page, esplora: string, balance: RegExp) => {
   await expect(async () => {
@@ -66,4 +67,8 @@ export const confirmChannel = async (page: Page, esplora: string, balance: RegEx
   }).toPass({ timeout: 90_000 });
   await postJson(esplora, "/mine", { blocks: 6 });
   await syncNow(page);
+  await page.getByRole("link", { name: "Settings" }).first().click();
+  await page.getByRole("link", { name: "Lightning channels" }).click();
+  await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 90_000 });
+  await page.getByRole("link", { name: "Home" }).first().click();
 };

@@ -114,11 +114,10 @@ describe.skipIf(!postgresUrl)("two services processes on one PostgreSQL", () => 
     await client.connect();
     try {
       for (const key of [alice, bob])
-        await client.query("INSERT INTO plus_members (pubkey, plan_id, nwc, paid_until) VALUES ($1, 1, $2, $3)", [
-          getPublicKey(key),
-          "nostr+walletconnect://00?relay=ws://127.0.0.1:9&secret=00",
-          paidUntil,
-        ]);
+        await client.query(
+          "INSERT INTO plus_members (pubkey, plan_id, nwc, paid_until) VALUES ($1, 1, $2, $3)",
+          [getPublicKey(key), "nostr+walletconnect://00?relay=ws://127.0.0.1:9&secret=00", paidUntil],
+        );
     } finally {
       await client.end();
     }
