@@ -1,8 +1,8 @@
 import { NWAClient, NWCClient } from "@getalby/sdk/nwc";
 import WebSocket from "ws";
 import { postJson } from "../harness/http";
-import { createWallet, expect, fundOnchain, test } from "./fixtures";
-import { openChannelFromOnchain } from "./steps";
+import { createWallet, expect, test } from "./fixtures";
+import { fundAndOpenChannel } from "./steps";
 
 // Node 20 has no global WebSocket; the outside app (the Alby SDK) in this test process uses it.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -27,8 +27,7 @@ test("an app pays from the wallet over wallet-connect within its budget; held pa
   const clients: { close: () => void }[] = [];
   try {
     await createWallet(page);
-    await fundOnchain(page, esplora, 300_000);
-    await openChannelFromOnchain(page, esplora);
+    await fundAndOpenChannel(page, esplora);
 
     // A connection with a budget: its URI is what the app is given.
     await page.getByRole("link", { name: "Settings" }).first().click();

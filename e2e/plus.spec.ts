@@ -1,6 +1,6 @@
 import { postJson } from "../harness/http";
-import { createWallet, expect, fundOnchain, test } from "./fixtures";
-import { openChannelFromOnchain } from "./steps";
+import { createWallet, expect, test } from "./fixtures";
+import { fundAndOpenChannel } from "./steps";
 
 test.describe.configure({ mode: "serial" });
 
@@ -29,8 +29,7 @@ test("join Plus (refused with a balance warning until the wallet has lightning f
   ).toBeVisible();
 
   await page.goto("/");
-  await fundOnchain(page, esplora, 300_000);
-  await openChannelFromOnchain(page, esplora);
+  await fundAndOpenChannel(page, esplora);
 
   await page.getByRole("link", { name: "Settings" }).first().click();
   // Plus is reached from its call to action at the top of settings (it is listed once).

@@ -1,7 +1,7 @@
 /** Steps several specs take the same way, each as the owner does it on the screens. */
 import type { Browser, Page } from "@playwright/test";
 import { postJson } from "../harness/http";
-import { expect, syncNow } from "./fixtures";
+import { expect, fundOnchain, syncNow } from "./fixtures";
 
 /** Opens Receive from home and asks for `sats` over lightning only. */
 export const askLightningReceive = async (page: Page, sats: number) => {
@@ -52,6 +52,12 @@ export const openChannelFromOnchain = async (page: Page, esplora: string) => {
   await page.getByRole("button", { name: "Open channel" }).click();
   await page.getByRole("dialog", { name: "Channel opening" }).getByRole("button", { name: "Home" }).click();
   await confirmChannel(page, esplora, /(19\d|200),\d{3} sats/);
+};
+
+/** Funds the wallet with 300,000 sats on-chain, then swaps 200,000 of them into a channel with the LSP. */
+export const fundAndOpenChannel = async (page: Page, esplora: string) => {
+  await fundOnchain(page, esplora, 300_000);
+  await openChannelFromOnchain(page, esplora);
 };
 
 /**

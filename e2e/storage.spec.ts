@@ -6,8 +6,8 @@
  */
 import type { Page } from "@playwright/test";
 import { postJson } from "../harness/http";
-import { createWallet, expect, fundOnchain, stopNode, test } from "./fixtures";
-import { freshBrowserPage, openChannelFromOnchain, seedWords } from "./steps";
+import { createWallet, expect, stopNode, test } from "./fixtures";
+import { freshBrowserPage, fundAndOpenChannel, seedWords } from "./steps";
 
 interface LspChannel {
   readonly channelId: string;
@@ -52,8 +52,7 @@ test("a second browser on the same words waits while the first runs, then restor
 }) => {
   test.setTimeout(480_000);
   await createWallet(page);
-  await fundOnchain(page, esplora, 300_000);
-  await openChannelFromOnchain(page, esplora);
+  await fundAndOpenChannel(page, esplora);
   await page.getByRole("list", { name: "Contacts" }).getByRole("button", { name: "New" }).click();
   const create = page.getByRole("dialog", { name: "New contact" });
   await create.getByLabel("Name").fill("Ada");
