@@ -33,6 +33,9 @@ test("a returning wallet asks for everything home needs at once from its first s
 }) => {
   await createWallet(page);
   await expect.poll(() => viewsSaved(page)).toBe(true);
+  // The page being left is let finish what it fetches on its own (code and wasm loaded after home), so
+  // none of it is taken for the reload's; a page that never goes quiet is reloaded anyway.
+  await page.waitForLoadState("networkidle", { timeout: 30_000 }).catch(() => undefined);
 
   // Every answer after the first script is held back: what the page asks for meanwhile is what it asks for
   // at once, in parallel. Anything it could only ask for after another answer (a request in series) is not.
