@@ -63,8 +63,11 @@ test("a second browser on the same words waits while the first runs, then restor
   await channelUsable(page);
   await payWorld(page, esplora, 10_000, "first browser's coffee");
   const nodeId = await nodeIdOf(page);
+  // The admin page's load started the node again: the LSP sees the channel usable once it reconnected.
+  await expect
+    .poll(async () => (await lspChannelsWith(esplora, nodeId)).map((c) => c.isUsable), { timeout: 90_000 })
+    .toEqual([true]);
   const [channel] = await lspChannelsWith(esplora, nodeId);
-  expect(channel?.isUsable).toBe(true);
   const words = await seedWords(page);
 
   const other = await freshBrowserPage(browser, esplora);
