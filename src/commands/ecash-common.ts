@@ -8,6 +8,7 @@ import { Effect } from "effect";
 import { EcashFailure, type EcashPort } from "../engine/ecash/port";
 import { InsufficientFunds, InvalidInput, ServerUnavailable, type WalletError, WalletState } from "../errors";
 import type { HandlerContext } from "./context";
+import { logBroughtBack } from "./log-sync";
 
 export const FEDERATION_CONNECT_FAILED = "Failed to connect to a federation.";
 export const INVALID_ARGUMENTS = "Invalid Arguments were given";
@@ -52,6 +53,26 @@ export const custodian = (ctx: HandlerContext, id: string) => {
   const c = ctx.states.ecash.custodians.get(id);
   return c?.joined ? c : null;
 };
+
+export const HISTORY_NOT_BACK =
+  "Your wallet's history has not come back from the storage server yet. Recover ecash once lightning is running, so nothing is counted twice.";
+
+/**
+ * Ecash is recovered from the seed only into a log that holds the wallet's history. With a storage server,
+ * that is once this device's log has been in step with it: recovery before then would count the proofs it
+ * finds, and the other device's events arriving after would count the same ecash again. Without a storage
+ * server the log is this device's alone.
+ */
+export const historyBack = (ctx: HandlerContext): Effect.Effect<void, WalletError> =>
+  Effect.gen(function* () {
+    const url = ctx.config?.servers?.storage;
+    const local = ctx.lifecycle?.secrets.store;
+    if (!url || !local) return;
+    if (!(yield* Effect.promise(() => logBroughtBack(local, url))))
+      return yield* Effect.fail(
+        new WalletState({ message: HISTORY_NOT_BACK, key: "federations.restore_waits_for_storage" }),
+      );
+  });
 
 export const noFederation = () =>
   new InvalidInput({ message: "No from/to federation", key: "errors.no_federation" });

@@ -20,6 +20,7 @@ import {
   connectFailed,
   custodian,
   FEDERATION_CONNECT_FAILED,
+  historyBack,
   INVALID_ARGUMENTS,
   invalidAmount,
   invalidArguments,
@@ -225,6 +226,7 @@ export const restoreEcash: Handler<"RestoreEcash"> = (cmd, ctx) =>
       .filter((c) => c.kind === "cashu" && (!cmd.federationId || c.mint === cmd.federationId))
       .map((c) => c.mint);
     if (mints.length === 0) return yield* Effect.fail(noFederation());
+    yield* historyBack(ctx);
     const events: NewEvent[] = [];
     const unreachable: string[] = [];
     let recovered = 0n;

@@ -59,6 +59,14 @@ const readRecord = async (local: BlobStore, url: string): Promise<LogRecord | nu
     : null;
 };
 
+/**
+ * Whether this device's log has been in step with the storage server at `url` at least once: the history
+ * other devices of the same words recorded there is in this log. Ecash recovered from the seed before it
+ * would be counted a second time when that history arrives (`restoreEcash`, `resyncFederation`).
+ */
+export const logBroughtBack = async (local: BlobStore, url: string): Promise<boolean> =>
+  (await readRecord(local, url)) !== null;
+
 const parseEntry = (entry: string): WalletEvent => {
   let raw: unknown;
   try {

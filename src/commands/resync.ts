@@ -8,7 +8,7 @@ import { Effect } from "effect";
 import { WalletState } from "../errors";
 import type { Handler, Needs } from "./context";
 import { outcome } from "./context";
-import { noFederation } from "./ecash-common";
+import { historyBack, noFederation } from "./ecash-common";
 
 const joined = (states: Parameters<Handler<"ResyncFederation">>[1]["states"], id: string) =>
   states.ecash.custodians.get(id)?.joined === true;
@@ -23,6 +23,7 @@ export const resyncFederation: Handler<"ResyncFederation"> = (cmd, ctx) =>
         }),
       );
     if (!joined(ctx.states, cmd.federationId)) return yield* Effect.fail(noFederation());
+    yield* historyBack(ctx);
     const port = ctx.ecash;
     if (!port)
       return yield* Effect.fail(

@@ -91,7 +91,9 @@ export const startEcashRouter = async (env: RouterEnv): Promise<EcashPort> => {
       };
       progress.set(mint, { total: 0, complete: 0, done: false, recoveredSats: 0n, error: null });
       void adapter
-        .restore(mint, (p) => set({ complete: p.complete, total: p.total }))
+        // What the log already counts there is not recorded again (another device's events, brought
+        // back from the storage server, count proofs this device did not hold).
+        .restore(mint, (p) => set({ complete: p.complete, total: p.total }), env.hooks.held?.(mint))
         .then(async (r) => {
           await env.hooks.record(r.events);
           set({ done: true, recoveredSats: r.amountSats });
