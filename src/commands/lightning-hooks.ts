@@ -14,6 +14,7 @@ import type { States } from "../projections";
 import type { LightningStage, LiveState } from "../projections/live";
 import type { Attachment, HostSide } from "./attached";
 import type { EngineRunner, EngineStatus } from "./engines";
+import { NOTHING_WAITS, setStorageWaiting } from "./storage-waiting";
 
 /** The host as the lightning engine's hooks see it. */
 export interface LightningHost {
@@ -81,9 +82,7 @@ export const lightningHooks = (host: LightningHost): EngineHooks["lightning"] =>
   promisedLspFee: (paymentHash) => host.states().lightning.lspFees.get(paymentHash)?.feeMsat ?? null,
   onChainActivity: () => host.syncSoon(),
   onFailed: (message) => host.failed(message),
-  onStorageWaiting: (waiting) => {
-    if ((host.live().storage_waiting ?? false) !== waiting) host.setLive({ storage_waiting: waiting });
-  },
+  onStorageWaiting: (waiting) => setStorageWaiting(host, "channels", waiting),
   onAlreadyRunning: (remainingSecs) => host.setLive({ lock_remaining_secs: remainingSecs }),
   onStage: (stage: LightningStage) => {
     // A node stopped while it started may still report: only the one starting now is shown.
@@ -110,7 +109,7 @@ export const lightningLive = (status: EngineStatus, ln: LightningPort | null): P
         lightning: "starting",
         lightning_stage: "loading",
         lightning_error: null,
-        storage_waiting: false,
+        ...NOTHING_WAITS,
         lock_remaining_secs: null,
       };
     case "ready":
@@ -130,7 +129,7 @@ export const lightningLive = (status: EngineStatus, ln: LightningPort | null): P
       return {
         lightning: "off",
         lightning_stage: null,
-        storage_waiting: false,
+        ...NOTHING_WAITS,
         node_id: null,
         online_peers: [],
         usable_channels: [],

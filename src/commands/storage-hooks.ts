@@ -10,6 +10,7 @@ import type { StorageRestore } from "../projections/live";
 import type { States } from "../projections";
 import type { Attachment, HostSide } from "./attached";
 import { type LogSyncResult, syncLog } from "./log-sync";
+import { setStorageWaiting } from "./storage-waiting";
 
 /** How long after a commit the log is sent (commits close together make one append). */
 export const LOG_SYNC_DELAY_MS = 500;
@@ -38,8 +39,6 @@ export const storageAttachment = (side: HostSide): Attachment => {
   let again = false;
   /** The first sync since the node started (it may bring another device's log in). */
   let fresh = true;
-  /** The last sync failed: the storage banner says so until one gets through. */
-  let failing = false;
   const remote = () => {
     const ln = side.engines.port("lightning");
     return ln?.remote?.held() ? { ln, remote: ln.remote } : null;
@@ -59,15 +58,11 @@ export const storageAttachment = (side: HostSide): Attachment => {
     } catch {
       // The server refused or could not be reached: the log stays here, the banner says the server is
       // waited for, and it is sent again shortly (or at the next commit).
-      failing = true;
-      if (!side.live().storage_waiting) side.setLive({ storage_waiting: true });
+      setStorageWaiting(side, "log", true);
       if (!last) schedule(LOG_RETRY_MS);
       return;
     }
-    if (failing) {
-      failing = false;
-      side.setLive({ storage_waiting: false });
-    }
+    setStorageWaiting(side, "log", false);
     if (fresh) {
       fresh = false;
       if (result.first && (result.pulled > 0 || r.remote.from === "remote"))

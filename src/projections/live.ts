@@ -24,6 +24,9 @@ export interface StorageRestore {
   readonly lost_federations: readonly string[];
 }
 
+/** What may wait for the storage server: the channel store's writes, the wallet's log. */
+export type StorageWaitSource = "channels" | "log";
+
 /** Live state that is not a fold of the log: it changes with the world, not with events. */
 export interface LiveState {
   readonly price: string | null;
@@ -48,8 +51,13 @@ export interface LiveState {
   readonly has_password: boolean;
   /** The nostr relays in use and whether each is connected now (empty while the nostr engine is off). */
   readonly nostr_relays?: readonly { readonly url: string; readonly connected: boolean }[];
-  /** A write of the channel state waits for the storage server: payments wait until it is back. */
+  /**
+   * Something waits for the storage server (a write of the channel state: payments wait until it is back;
+   * or the wallet's log): true while `storage_waiting_for` names any.
+   */
   readonly storage_waiting?: boolean;
+  /** What waits for the storage server now (`src/commands/storage-waiting.ts` keeps both fields). */
+  readonly storage_waiting_for?: readonly StorageWaitSource[];
   /**
    * Another device runs this wallet's node: the seconds its device lock had left when this one tried to
    * start (the "already running" countdown); null otherwise.
