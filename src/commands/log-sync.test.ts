@@ -9,7 +9,7 @@ import { storageForTests } from "../../harness/storage/testing";
 import { rejection } from "../../harness/rejection";
 import { openSealedStore, type SealedStore } from "../engine/storage";
 import { StorageRollback } from "../engine/storage/errors";
-import { JOURNAL_HEAD } from "../engine/storage/journal";
+import { COMPACT_AFTER_APPENDS, JOURNAL_CHUNK_PREFIX, JOURNAL_HEAD } from "../engine/storage/journal";
 import { storageKeys } from "../engine/storage/keys";
 import { MemoryBlobStore } from "../engine/lightning/store";
 import { WalletDb } from "../events/db";
@@ -91,4 +91,26 @@ describe("the wallet's log on the storage server", () => {
     // The real server still takes what the refusal held back.
     expect(await phone.sync()).toEqual({ pulled: 0, pushed: 1, first: false });
   }, 120_000);
+
+  test("a device syncing after every commit leaves few objects on the server, and a restore gets every event", async () => {
+    const store = openSealedStore({
+      url: storage.url,
+      keys: storageKeys(randomBytes(32), randomBytes(32)),
+      network: "regtest",
+    });
+    const phone = device("phone", store);
+    await phone.record(["wallet.created", { walletId: "w", network: "regtest", restored: false }]);
+    await phone.sync();
+    const bursts = COMPACT_AFTER_APPENDS * 2 + 3;
+    for (let i = 0; i < bursts; i++) {
+      await phone.record(["wallet.safe_mode_set", { enabled: i % 2 === 0 }]);
+      expect((await phone.sync()).pushed).toBe(1);
+    }
+    const chunks = (await store.list()).names.filter((n) => n.name.startsWith(JOURNAL_CHUNK_PREFIX));
+    // One chunk per burst without compaction; the appends since the last compaction at most with it.
+    expect(chunks.length).toBeLessThan(COMPACT_AFTER_APPENDS);
+    const laptop = device("laptop", store);
+    expect(await laptop.sync()).toEqual({ pulled: bursts + 1, pushed: 0, first: true });
+    expect(await laptop.types()).toEqual(await phone.types());
+  }, 180_000);
 });

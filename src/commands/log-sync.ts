@@ -13,7 +13,7 @@ import type { StoredEvent, WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
 import type { WalletEvent } from "../events/types";
 import { validateEvent } from "../events/validate";
-import { appendJournal, readJournal } from "../engine/storage/journal";
+import { appendJournal, COMPACT_AFTER_APPENDS, compactJournal, readJournal } from "../engine/storage/journal";
 import { badAnswer, StorageConflict } from "../engine/storage/errors";
 import type { SealedStore } from "../engine/storage/sealed";
 import type { BlobStore } from "../engine/lightning/store";
@@ -30,6 +30,8 @@ interface LogRecord {
   readonly count: number;
   /** The log's last sequence number sent or brought in. */
   readonly seq: number;
+  /** Appends this device made since it last compacted the journal (each may leave a small chunk). */
+  readonly appends?: number;
 }
 
 export interface LogSyncDeps {
@@ -55,7 +57,7 @@ const readRecord = async (local: BlobStore, url: string): Promise<LogRecord | nu
   const bytes = await local.get(LOG_RECORD_KEY);
   const row = bytes ? (JSON.parse(new TextDecoder().decode(bytes)) as Partial<LogRecord>) : undefined;
   return row?.url === url && typeof row.count === "number" && typeof row.seq === "number"
-    ? { url, count: row.count, seq: row.seq }
+    ? { url, count: row.count, seq: row.seq, appends: typeof row.appends === "number" ? row.appends : 0 }
     : null;
 };
 
@@ -110,9 +112,22 @@ export const syncLog = async (deps: LogSyncDeps): Promise<LogSyncResult> => {
       .map(entryOf);
     try {
       let at = head;
-      for (let i = 0; i < outgoing.length; i += APPEND_MAX_EVENTS)
+      let appends = record.appends ?? 0;
+      for (let i = 0; i < outgoing.length; i += APPEND_MAX_EVENTS) {
         at = await appendJournal(store, at, outgoing.slice(i, i + APPEND_MAX_EVENTS));
-      const next: LogRecord = { url, count: at.count, seq };
+        appends++;
+      }
+      // Every so many appends the journal's small chunks are merged, so a restore reads few objects. The
+      // events are already up: a compaction refused (another device got there first) or not answered
+      // waits for the next time.
+      if (appends >= COMPACT_AFTER_APPENDS) {
+        const compacted = await compactJournal(store, at.count).then(
+          () => true,
+          () => false,
+        );
+        if (compacted) appends = 0;
+      }
+      const next: LogRecord = { url, count: at.count, seq, appends };
       await deps.local.put([{ key: LOG_RECORD_KEY, value: new TextEncoder().encode(JSON.stringify(next)) }]);
       return { pulled, pushed: outgoing.length, first: recorded === null };
     } catch (e) {
