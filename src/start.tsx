@@ -14,6 +14,10 @@ import { ToastProvider } from "./ui/toast";
 
 /** The screens' client: it exists before the worker does, which joins it once the first screen is up. */
 const client = new WalletClient();
+// A tab closed gives its device lock up on the way out; a page kept in the back-forward cache keeps it.
+addEventListener("pagehide", (e: PageTransitionEvent) => {
+  if (!e.persisted) client.pageClosing();
+});
 
 /** After the next paint: a task queued from inside a frame callback runs once that frame is on screen. */
 const afterPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));

@@ -95,6 +95,8 @@ const platform: Platform = {
   loadLdk,
   loadFedimint,
   homeShown: () => homeShown,
+  // The device lock's release, for the page to send as it closes (this worker ends with it).
+  lockRelease: (request) => post({ kind: "lock_release", request }),
 };
 
 const start = async (config: WalletConfig): Promise<WalletHost> => {

@@ -1,8 +1,9 @@
 import type { Command, CommandTag, CommandOf, ResultOf } from "./command";
 import type { WireError } from "../errors";
-import type { FromWorker, LoadStage, ToWorker } from "./protocol";
+import type { ClosingRequest, FromWorker, LoadStage, ToWorker } from "./protocol";
 import type { AllViews } from "../projections/live";
 import type { WalletConfig } from "../config";
+import { type FetchFn, globalFetch } from "../engine/http/bounded";
 
 /** A command that failed: its tag, the catalogue text and the i18n key, as the worker sent them. */
 export class CommandFailed extends Error {
@@ -42,6 +43,8 @@ export class WalletClient {
   private worker: WorkerLike | null = null;
   /** Messages sent before the worker exists (the welcome screen is up before the worker starts). */
   private readonly queued: ToWorker[] = [];
+  /** What the worker asked to be sent as the page closes (the device lock's release), if anything. */
+  private closing: ClosingRequest | null = null;
 
   constructor(worker?: WorkerLike) {
     if (worker) this.attach(worker);
@@ -107,6 +110,25 @@ export class WalletClient {
     this.send({ kind: "stop" });
   }
 
+  /**
+   * The page is going away (the tab closed, or left for another site): the worker's last request goes out
+   * on its own (`keepalive` outlives the page), so the device lock is given up at once rather than left to
+   * run out. Sent once.
+   */
+  pageClosing(fetchFn: FetchFn = globalFetch): void {
+    const r = this.closing;
+    this.closing = null;
+    if (!r) return;
+    // Not the bounded helper: nothing waits for the answer (the page is gone), and its deadline's abort
+    // would die with the page, or end the request the browser is to finish on its own.
+    void fetchFn(r.url, {
+      method: "POST",
+      headers: r.headers,
+      body: r.body as BodyInit,
+      keepalive: true,
+    }).catch(() => undefined);
+  }
+
   terminate(): void {
     this.worker?.terminate();
   }
@@ -139,6 +161,9 @@ export class WalletClient {
         return;
       }
       case "stopped":
+        return;
+      case "lock_release":
+        this.closing = m.request;
         return;
     }
     this.emit();

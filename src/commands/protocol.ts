@@ -21,10 +21,22 @@ export type ToWorker =
   /** Home is drawn with the worker's views and the browser went idle: background work may begin. */
   | { readonly kind: "home_shown" };
 
+/**
+ * A request the worker made ready for the page to send as it closes, when the worker may already be gone:
+ * the device lock's release on the storage server (signed, conditional on the lock's version).
+ */
+export interface ClosingRequest {
+  readonly url: string;
+  readonly headers: { readonly [name: string]: string };
+  readonly body: Uint8Array;
+}
+
 export type FromWorker =
   | { readonly kind: "stage"; readonly stage: LoadStage }
   | { readonly kind: "views"; readonly views: Partial<AllViews> }
   | { readonly kind: "result"; readonly id: number; readonly ok: true; readonly value: unknown }
   | { readonly kind: "result"; readonly id: number; readonly ok: false; readonly error: WireError }
   | { readonly kind: "boot_error"; readonly message: string }
-  | { readonly kind: "stopped" };
+  | { readonly kind: "stopped" }
+  /** The request to send as the page closes (null: none, the lock is not held or was given up). */
+  | { readonly kind: "lock_release"; readonly request: ClosingRequest | null };

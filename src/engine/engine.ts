@@ -10,6 +10,7 @@ import type { States } from "../projections";
 import type { LightningHooks, LightningPort } from "./lightning/live";
 import type { FetchFn } from "./http/bounded";
 import type { WebSocketFactory } from "./http/socket";
+import type { PreparedRequest } from "./storage/vss-client";
 import type { BlobStore } from "./lightning/store";
 import type { NostrHooks, NostrPort } from "./nostr/live";
 import type { NwcHooks, NwcPort } from "./nwc/service";
@@ -55,6 +56,11 @@ export interface Platform {
    * where there is no screen (Node), where background work may start at once.
    */
   readonly homeShown?: () => Promise<void>;
+  /**
+   * Keeps the request that gives this device's lock on the storage server up, for the page to send as it
+   * closes (null: nothing to give up); absent where no page closes (Node).
+   */
+  readonly lockRelease?: (request: PreparedRequest | null) => void;
 }
 
 /** Everything an engine starts from: the wallet's servers, its unlocked seed, a sealed store and its hooks. */

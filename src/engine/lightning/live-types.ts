@@ -14,6 +14,7 @@ import type { Lsps2Client } from "./lsps2";
 import type { PeerAddress, WebSocketFactory } from "./socket";
 import type { BlobStore } from "./store";
 import type { SealedStore } from "../storage/sealed";
+import type { PreparedRequest } from "../storage/vss-client";
 import type { OpenedFrom } from "../storage/mirrored-store";
 
 /** The LSP's node: as its `GET /api/v1/info` describes it, or from an LSPS connection string. */
@@ -81,6 +82,8 @@ export interface LightningDeps {
   readonly onStorageWaiting?: (waiting: boolean) => void;
   /** Another device runs this wallet's node: its lock runs out in `remainingSecs` unless it refreshes it. */
   readonly onAlreadyRunning?: (remainingSecs: number) => void;
+  /** The request that gives the device lock up, for the page to send as it closes; null once not held. */
+  readonly onLockRelease?: (request: PreparedRequest | null) => void;
 }
 
 /** What the wallet's host gives the engine: the seed, its store, and the on-chain wallet. */

@@ -18,6 +18,7 @@ import {
   type WebSocketFactory,
 } from "./socket";
 import { openRemote } from "./remote";
+import type { PreparedRequest } from "../storage/vss-client";
 
 export * from "./live-types";
 import type {
@@ -61,6 +62,7 @@ export const startLightningOn = (
     readonly makeSocket: WebSocketFactory;
     readonly fetch: FetchFn;
     readonly homeShown?: () => Promise<void>;
+    readonly lockRelease?: (request: PreparedRequest | null) => void;
   },
 ): Promise<LightningPort> =>
   startLightning({
@@ -78,6 +80,7 @@ export const startLightningOn = (
     storage: servers.servers?.storage || null,
     scorer: servers.scorer ?? null,
     ...(platform.homeShown ? { homeShown: platform.homeShown } : {}),
+    ...(platform.lockRelease ? { onLockRelease: platform.lockRelease } : {}),
   });
 
 export const startLightning = async (deps: LightningDeps): Promise<LightningPort> => {

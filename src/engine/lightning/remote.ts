@@ -15,6 +15,7 @@ import { AlreadyRunning, DeviceLock, type DeviceLockLost } from "../storage/devi
 import type { LightningDeps } from "./live-types";
 import { MirroredBlobStore, type OpenedFrom } from "../storage/mirrored-store";
 import type { FetchFn } from "../http/bounded";
+import type { PreparedRequest } from "../storage/vss-client";
 import type { Network } from "../../events/types";
 import { type BlobStore, LN_PREFIX } from "./store";
 
@@ -43,6 +44,8 @@ export interface RemoteOptions {
   readonly log?: (level: string, message: string) => void;
   /** Another device wrote the channel state since this one did (a write of this one was refused). */
   readonly onTakenOver?: (message: string) => void;
+  /** The request that gives the device lock up as this device holds it now, or null (`DeviceLock`). */
+  readonly onLockRelease?: (request: PreparedRequest | null) => void;
 }
 
 export interface RemoteStorage {
@@ -108,7 +111,11 @@ export const openRemoteStorage = async (opts: RemoteOptions): Promise<RemoteStor
     network: opts.network,
     ...(opts.fetch ? { fetchFn: opts.fetch } : {}),
   });
-  const lock = new DeviceLock({ store: remote, deviceId: await deviceIdOf(opts.local) });
+  const lock = new DeviceLock({
+    store: remote,
+    deviceId: await deviceIdOf(opts.local),
+    ...(opts.onLockRelease ? { onRelease: opts.onLockRelease } : {}),
+  });
   await retrying(() => lock.acquire(), deadline, retryMs);
   try {
     const { store, from } = await retrying(
@@ -169,7 +176,14 @@ export const openRemoteStorage = async (opts: RemoteOptions): Promise<RemoteStor
 export const openRemote = async (
   deps: Pick<
     LightningDeps,
-    "storage" | "mnemonic" | "network" | "store" | "fetch" | "onStorageWaiting" | "onAlreadyRunning"
+    | "storage"
+    | "mnemonic"
+    | "network"
+    | "store"
+    | "fetch"
+    | "onStorageWaiting"
+    | "onAlreadyRunning"
+    | "onLockRelease"
   >,
   log: (level: string, message: string) => void,
 ) => {
@@ -184,6 +198,7 @@ export const openRemote = async (
       log,
       onWaiting: (waiting) => deps.onStorageWaiting?.(waiting),
       onTakenOver: (message) => lost?.(message),
+      ...(deps.onLockRelease ? { onLockRelease: deps.onLockRelease } : {}),
     });
     return {
       storage,

@@ -12,6 +12,7 @@ import { StorageConflict, StorageUnavailable } from "./errors";
 import { openSealedStore } from "./index";
 import { storageKeys } from "./keys";
 import { rejection } from "../../../harness/rejection";
+import type { PreparedRequest } from "./vss-client";
 
 const storage = storageForTests();
 
@@ -148,5 +149,81 @@ describe("the device lock", () => {
     expect(phone.holds()).toBe(false);
     net.up = true;
     await laptop.acquire();
+  });
+});
+
+describe("the device lock's release made ready for a closing page", () => {
+  /** Two devices of one wallet as above, the first telling `requests` each release it made ready. */
+  const closingWallet = () => {
+    const keys = storageKeys(randomBytes(32), randomBytes(32));
+    const clock = { t: 1_800_000_000_000 };
+    const store = () => openSealedStore({ url: storage.url, keys, network: "regtest" });
+    const requests: (PreparedRequest | null)[] = [];
+    const phone = new DeviceLock({
+      store: store(),
+      deviceId: "phone",
+      now: () => clock.t,
+      onRelease: (r) => requests.push(r),
+    });
+    const laptop = new DeviceLock({ store: store(), deviceId: "laptop", now: () => clock.t });
+    return { clock, phone, laptop, requests, store: store() };
+  };
+  /** Sends it as the page would, with the platform's fetch and nothing of the wallet's. */
+  const send = async (r: PreparedRequest | null | undefined) => {
+    if (!r) throw new Error("no request made ready");
+    const res = await fetch(r.url, {
+      method: "POST",
+      headers: r.headers,
+      body: r.body as BodyInit,
+      keepalive: true,
+    });
+    expect(res.status).toBe(200);
+  };
+
+  test("sent after the holder is gone, gives the lock up: another device takes it at once", async () => {
+    const w = closingWallet();
+    await w.phone.acquire();
+    expect(w.requests).toHaveLength(1);
+    expect(await rejection(w.laptop.acquire())).toBeInstanceOf(AlreadyRunning);
+    // The tab closes: the phone's worker is gone, only the page's request goes out.
+    await send(w.requests.at(-1));
+    expect(await w.store.get(DEVICE_LOCK_NAME)).toBeNull();
+    expect(await w.laptop.remainingSecs()).toBe(0);
+    await w.laptop.acquire();
+    expect(w.laptop.holds()).toBe(true);
+  });
+
+  test("follows each refresh; one made before a refresh releases nothing", async () => {
+    const w = closingWallet();
+    await w.phone.acquire();
+    const before = w.requests.at(-1);
+    w.clock.t += 15_000;
+    await w.phone.refresh();
+    expect(w.requests).toHaveLength(2);
+    await send(before);
+    expect(await w.store.get(DEVICE_LOCK_NAME)).not.toBeNull();
+    expect(await rejection(w.laptop.acquire())).toBeInstanceOf(AlreadyRunning);
+    await send(w.requests.at(-1));
+    expect(await w.store.get(DEVICE_LOCK_NAME)).toBeNull();
+  });
+
+  test("never gives up a lock another device took over, and is withdrawn once this one lost or released it", async () => {
+    const w = closingWallet();
+    await w.phone.acquire();
+    const held = w.requests.at(-1);
+    // The phone went quiet past its lock's life: the laptop takes over.
+    w.clock.t += 61_000;
+    await w.laptop.acquire();
+    await send(held);
+    expect(await w.laptop.remainingSecs()).toBe(0);
+    expect(await rejection(w.phone.acquire())).toBeInstanceOf(AlreadyRunning);
+    // The phone learns it lost the lock: its page has nothing to send any more.
+    expect(await rejection(w.phone.refresh())).toBeInstanceOf(DeviceLockLost);
+    expect(w.requests.at(-1)).toBeNull();
+    // A clean release withdraws it as well.
+    const again = closingWallet();
+    await again.phone.acquire();
+    await again.phone.release();
+    expect(again.requests.map((r) => r === null)).toEqual([false, true]);
   });
 });

@@ -20,6 +20,7 @@
 import { Data } from "effect";
 import { StorageConflict } from "./errors";
 import { type SealedStore, versionAfter } from "./sealed";
+import type { PreparedRequest } from "./vss-client";
 
 export const DEVICE_LOCK_NAME = "device_lock";
 export const DEVICE_LOCK_TTL_SECS = 60;
@@ -59,6 +60,13 @@ export interface DeviceLockOptions {
   readonly now?: () => number;
   readonly ttlSecs?: number;
   readonly refreshSecs?: number;
+  /**
+   * Told after each write of the lock the request that gives it up (a delete conditional on the version
+   * just written, signed now), and null once this device no longer holds it: the page sends it as it
+   * closes, so another device need not wait out the lock. Conditional on the version, it deletes nothing
+   * once another device has written the lock.
+   */
+  readonly onRelease?: (request: PreparedRequest | null) => void;
 }
 
 const encode = (h: LockHolder) => new TextEncoder().encode(JSON.stringify(h));
@@ -123,6 +131,25 @@ export class DeviceLock {
     ]);
     this.version = versionAfter(version);
     this.heldUntil = at + this.ttlMs;
+    this.announce();
+  }
+
+  /** Gives the page the request that releases the lock as this device holds it now (or null: none). */
+  private announce(): void {
+    if (!this.opts.onRelease) return;
+    try {
+      this.opts.onRelease(
+        this.version === null ? null : this.opts.store.deleteRequest(DEVICE_LOCK_NAME, this.version),
+      );
+    } catch {
+      // The page's copy is a shortcut: without it, another device waits for the lock to run out.
+    }
+  }
+
+  /** Stops refreshing without giving the lock up (it was lost, or another will release it). */
+  private forget(): void {
+    this.version = null;
+    this.announce();
   }
 
   /**
@@ -166,11 +193,11 @@ export class DeviceLock {
           this.version = version;
           return this.refresh();
         }
-        this.version = null;
+        this.forget();
         throw new DeviceLockLost({ message: LOST_TEXT.taken, reason: "taken" });
       }
       if (this.now() >= this.heldUntil) {
-        this.version = null;
+        this.forget();
         throw new DeviceLockLost({ message: LOST_TEXT.expired, reason: "expired" });
       }
       throw e;
@@ -205,7 +232,7 @@ export class DeviceLock {
     this.stopKeeping();
     await this.refreshing;
     const version = this.version;
-    this.version = null;
+    this.forget();
     if (version !== null) await this.opts.store.delete(DEVICE_LOCK_NAME, version);
   }
 

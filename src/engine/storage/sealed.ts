@@ -20,7 +20,7 @@ import { randomBytes } from "@noble/hashes/utils.js";
 import { base64urlnopad } from "@scure/base";
 import { badAnswer, StorageRefused } from "./errors";
 import type { StorageKeys } from "./keys";
-import type { KeyVersion, VssClient } from "./vss-client";
+import type { KeyVersion, PreparedRequest, VssClient } from "./vss-client";
 import { EncryptionMetadataSchema, PlaintextBlobSchema, StorableSchema } from "./vss-proto";
 
 export const CIPHER_FORMAT = "ChaCha20Poly1305RFC";
@@ -49,6 +49,8 @@ export interface SealedStore {
     globalVersion?: bigint,
   ) => Promise<void>;
   readonly delete: (name: string, version: bigint) => Promise<void>;
+  /** `delete(name, version)` signed now, for another to send later (the page as it closes). */
+  readonly deleteRequest: (name: string, version: bigint) => PreparedRequest;
   /** Every name with its version, and the store's global version. */
   readonly list: () => Promise<{ names: { name: string; version: bigint }[]; globalVersion: bigint }>;
 }
@@ -158,6 +160,7 @@ export const sealedStore = (client: VssClient, keys: StorageKeys): SealedStore =
       });
     },
     delete: (name, version) => client.deleteObject({ key: opaque(name), version }),
+    deleteRequest: (name, version) => client.deleteRequest({ key: opaque(name), version }),
     list: async () => {
       const listing = await client.listKeyVersions();
       const names = listing.keys.map((k) => {

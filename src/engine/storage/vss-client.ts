@@ -77,6 +77,17 @@ export const MAX_PUT_ITEMS = 1000;
 /** A listing that pages on past this many pages is a server that never ends it. */
 const MAX_PAGES = 1000;
 
+/**
+ * A request made ready to send later, by whoever holds it, without this client: the page's last request
+ * as it closes (`fetch(url, {method: "POST", headers, body, keepalive: true})`). Its signature is dated
+ * when it was made, and the server takes it for a day.
+ */
+export interface PreparedRequest {
+  readonly url: string;
+  readonly headers: { readonly [name: string]: string };
+  readonly body: Uint8Array;
+}
+
 export interface VssClient {
   /** The item under `key`, or null if the store has none. */
   readonly getObject: (key: string) => Promise<StoredItem | null>;
@@ -85,6 +96,8 @@ export interface VssClient {
   readonly deleteObject: (kv: KeyVersion) => Promise<void>;
   /** Every key (after `prefix`) with its version, newest first, across all pages. */
   readonly listKeyVersions: (prefix?: string) => Promise<KeyListing>;
+  /** `deleteObject(kv)`, signed now and made ready for another to send (conditional on its version). */
+  readonly deleteRequest: (kv: KeyVersion) => PreparedRequest;
 }
 
 const MAX_KEY = 600;
@@ -110,6 +123,16 @@ export const vssClient = (opts: VssClientOptions): VssClient => {
     ...opts.limits,
   });
 
+  const headers = () => ({
+    "content-type": "application/octet-stream",
+    authorization: opts.authorization(),
+  });
+  const deleteOf = (kv: KeyVersion) =>
+    create(DeleteObjectRequestSchema, {
+      storeId: opts.storeId,
+      keyValue: create(KeyValueSchema, { key: kv.key, version: kv.version }),
+    });
+
   const call = async <Q extends Message, A extends Message>(
     path: string,
     qSchema: GenMessage<Q>,
@@ -120,7 +143,7 @@ export const vssClient = (opts: VssClientOptions): VssClient => {
     try {
       res = await fetchFn(`${base}/${path}`, {
         method: "POST",
-        headers: { "content-type": "application/octet-stream", authorization: opts.authorization() },
+        headers: headers(),
         body: toBinary(qSchema, q),
       });
     } catch (e) {
@@ -182,15 +205,15 @@ export const vssClient = (opts: VssClientOptions): VssClient => {
     },
     deleteObject: async (kv) => {
       checkKey(kv.key);
-      await call(
-        "deleteObject",
-        DeleteObjectRequestSchema,
-        create(DeleteObjectRequestSchema, {
-          storeId: opts.storeId,
-          keyValue: create(KeyValueSchema, { key: kv.key, version: kv.version }),
-        }),
-        DeleteObjectResponseSchema,
-      );
+      await call("deleteObject", DeleteObjectRequestSchema, deleteOf(kv), DeleteObjectResponseSchema);
+    },
+    deleteRequest: (kv) => {
+      checkKey(kv.key);
+      return {
+        url: `${base}/deleteObject`,
+        headers: headers(),
+        body: toBinary(DeleteObjectRequestSchema, deleteOf(kv)),
+      };
     },
     listKeyVersions: async (prefix) => {
       const keys: KeyVersion[] = [];
