@@ -8,7 +8,7 @@ import { Effect } from "effect";
 import { EcashFailure, type EcashPort } from "../engine/ecash/port";
 import { InsufficientFunds, InvalidInput, ServerUnavailable, type WalletError, WalletState } from "../errors";
 import type { HandlerContext } from "./context";
-import { logBroughtBack } from "./log-sync";
+import { historyHere } from "./log-sync";
 
 export const FEDERATION_CONNECT_FAILED = "Failed to connect to a federation.";
 export const INVALID_ARGUMENTS = "Invalid Arguments were given";
@@ -59,16 +59,16 @@ export const HISTORY_NOT_BACK =
 
 /**
  * Ecash is recovered from the seed only into a log that holds the wallet's history. With a storage server,
- * that is once this device's log has been in step with it: recovery before then would count the proofs it
- * finds, and the other device's events arriving after would count the same ecash again. Without a storage
- * server the log is this device's alone.
+ * on a device that restored the words that is once its log has been in step with the server: recovery
+ * before then would count the proofs it finds, and the other device's events arriving after would count the
+ * same ecash again. Without a storage server the log is this device's alone.
  */
 export const historyBack = (ctx: HandlerContext): Effect.Effect<void, WalletError> =>
   Effect.gen(function* () {
     const url = ctx.config?.servers?.storage;
-    const local = ctx.lifecycle?.secrets.store;
-    if (!url || !local) return;
-    if (!(yield* Effect.promise(() => logBroughtBack(local, url))))
+    const l = ctx.lifecycle;
+    if (!url || !l) return;
+    if (!(yield* Effect.promise(() => historyHere(l.db, l.secrets.store, url))))
       return yield* Effect.fail(
         new WalletState({ message: HISTORY_NOT_BACK, key: "federations.restore_waits_for_storage" }),
       );

@@ -123,7 +123,14 @@ describe("ecash recovered from the seed beside the log on the storage server", (
       await link.up();
       await laptop.host.whenLightning();
       expect(laptop.views().live?.lightning).toBe("ready");
-      await until("the history back", () => laptop.balance(mint) === 2_000n, 60_000, 250);
+      // Home says what came back once the first sync is through (brought in, and this device's own sent).
+      await until(
+        "the history back",
+        () => (laptop.views().live?.storage_restore ?? null) !== null,
+        60_000,
+        250,
+      );
+      expect(laptop.balance(mint)).toBe(2_000n);
 
       // Recovery now finds the proofs the history counts: they are held again, and counted once.
       const r = ok<{ recoveredSats: bigint }>(await laptop.host.run({ _tag: "RestoreEcash" }));

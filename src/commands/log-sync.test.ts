@@ -15,7 +15,7 @@ import { MemoryBlobStore } from "../engine/lightning/store";
 import { WalletDb } from "../events/db";
 import { appendEvents, readEvents } from "../events/log";
 import { newEvent, stamp } from "../events/make";
-import { syncLog } from "./log-sync";
+import { historyHere, syncLog } from "./log-sync";
 
 const storage = storageForTests();
 let n = 0;
@@ -35,7 +35,8 @@ const device = (name: string, store: SealedStore) => {
   const sync = (over: SealedStore = store) =>
     syncLog({ db, local, store: over, url: storage.url, merge: (events) => appendEvents(db, events) });
   const types = async () => (await readEvents(db)).map((e) => `${e.device}:${e.type}`);
-  return { db, record, sync, types };
+  const hasHistory = () => historyHere(db, local, storage.url);
+  return { db, record, sync, types, hasHistory };
 };
 
 describe("the wallet's log on the storage server", () => {
@@ -113,4 +114,21 @@ describe("the wallet's log on the storage server", () => {
     expect(await laptop.sync()).toEqual({ pulled: bursts + 1, pushed: 0, first: true });
     expect(await laptop.types()).toEqual(await phone.types());
   }, 180_000);
+
+  test("a device that restored the words has the wallet's history once its log was in step with the server; one that made the wallet has it from the start", async () => {
+    const store = openSealedStore({
+      url: storage.url,
+      keys: storageKeys(randomBytes(32), randomBytes(32)),
+      network: "regtest",
+    });
+    const phone = device("phone", store);
+    await phone.record(["wallet.created", { walletId: "w", network: "regtest", restored: false }]);
+    expect(await phone.hasHistory()).toBe(true);
+    await phone.sync();
+    const laptop = device("laptop", store);
+    await laptop.record(["wallet.created", { walletId: "w2", network: "regtest", restored: true }]);
+    expect(await laptop.hasHistory()).toBe(false);
+    await laptop.sync();
+    expect(await laptop.hasHistory()).toBe(true);
+  }, 120_000);
 });

@@ -62,12 +62,16 @@ const readRecord = async (local: BlobStore, url: string): Promise<LogRecord | nu
 };
 
 /**
- * Whether this device's log has been in step with the storage server at `url` at least once: the history
- * other devices of the same words recorded there is in this log. Ecash recovered from the seed before it
- * would be counted a second time when that history arrives (`restoreEcash`, `resyncFederation`).
+ * Whether this device's log holds the wallet's history as the storage server at `url` has it: it has been
+ * in step with the server at least once, or the wallet was made here from new words (its log began with
+ * that creation, so no other device's history comes before it). Ecash recovered from the seed before the
+ * history is here would be counted a second time when it arrives (`restoreEcash`, `resyncFederation`).
  */
-export const logBroughtBack = async (local: BlobStore, url: string): Promise<boolean> =>
-  (await readRecord(local, url)) !== null;
+export const historyHere = async (db: WalletDb, local: BlobStore, url: string): Promise<boolean> => {
+  if ((await readRecord(local, url)) !== null) return true;
+  const first = (await db.log.orderBy("first").first())?.events[0];
+  return first?.type === "wallet.created" && first.payload.restored === false;
+};
 
 const parseEntry = (entry: string): WalletEvent => {
   let raw: unknown;
