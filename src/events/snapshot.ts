@@ -27,6 +27,9 @@ export const saveViewsSnapshot = (db: WalletDb, views: AllViews): Promise<unknow
             lightning_stage: null,
             online_peers: [],
             usable_channels: [],
+            // Nothing waits for the storage server while the node is off.
+            storage_waiting: false,
+            storage_waiting_for: [],
             // What a start brought back from the storage server is told once, by that start.
             storage_restore: null,
           }
