@@ -2,7 +2,8 @@
  * Ecash recovered from the seed on a second device, beside the wallet's log on the storage server (issue
  * 32): whichever comes first, the recovery or the other device's history, the mint's ecash counts once.
  * Recovery asked for before the history came back is refused and records nothing; once it is back, the
- * proofs the seed finds are the wallet's again and nothing the history already counts is recorded twice.
+ * proofs the seed finds (the owner's recovery, or a mint's resync in safe mode) are the wallet's again and
+ * nothing the history already counts is recorded twice.
  */
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
@@ -144,6 +145,40 @@ describe("ecash recovered from the seed beside the log on the storage server", (
       expect(laptop.balance(mint)).toBe(2_000n);
       await laptop.host.stop();
       await link.down();
+
+      // A third browser, its history back, resyncs the mint in safe mode: the proofs are found again and
+      // nothing the history counts is recorded twice.
+      const tablet = await open("ecash-log-tablet", h.storageUrl);
+      ok(await tablet.host.run({ _tag: "RestoreWallet", words }));
+      await tablet.host.whenLightning();
+      await until(
+        "the history back",
+        () => (tablet.views().live?.storage_restore ?? null) !== null,
+        60_000,
+        250,
+      );
+      expect(tablet.balance(mint)).toBe(2_000n);
+      ok(await tablet.host.run({ _tag: "SetSafeMode", enabled: true }));
+      // The mint joined on the first device starts the ecash engine here as its events arrive.
+      await until(
+        "the resync started",
+        async () => (await tablet.host.run({ _tag: "ResyncFederation", federationId: mint })).ok,
+        60_000,
+        250,
+      );
+      let progress: { done: boolean; recoveredSats: bigint; error: string | null } | null = null;
+      await until(
+        "the resync done",
+        async () => {
+          progress = ok(await tablet.host.run({ _tag: "FederationResyncProgress", federationId: mint }));
+          return progress?.done === true;
+        },
+        60_000,
+        250,
+      );
+      expect(progress).toMatchObject({ done: true, recoveredSats: 2_000n, error: null });
+      expect(tablet.balance(mint)).toBe(2_000n);
+      await tablet.host.stop();
     },
     LONG,
   );

@@ -104,6 +104,15 @@ export class HostEngines {
     for (const a of this.attached) a.committed?.(fresh);
   }
 
+  /**
+   * Another device's events were merged (the log brought back from the storage server): the engines they
+   * made needed start, as after a command's (a mint joined there runs the ecash engine here).
+   */
+  merged(fresh: readonly StoredEvent[]): void {
+    if (this.attached.some((a) => a.startsEngines?.(fresh))) void this.start().catch(() => undefined);
+    this.committed(fresh);
+  }
+
   /** The wallet stops: timers end, then every engine (none starts after this). */
   async stop(): Promise<void> {
     await Promise.all(this.attached.map((a) => a.stop?.()));

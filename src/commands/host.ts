@@ -294,7 +294,7 @@ export class WalletHost {
     for (const e of fresh) this.states = foldEvent(this.states, e);
     if (fresh.length === 0) return fresh;
     this.deps.onViews(this.views());
-    this.engines.committed(fresh);
+    this.engines.merged(fresh);
     return fresh;
   }
 
