@@ -8,7 +8,8 @@ import { Effect } from "effect";
 import { EcashFailure, type EcashPort } from "../engine/ecash/port";
 import { InsufficientFunds, InvalidInput, ServerUnavailable, type WalletError, WalletState } from "../errors";
 import type { HandlerContext } from "./context";
-import { historyHere } from "./log-sync";
+import { logInStep } from "./log-sync";
+import { openSealedStore, storageKeysOfWords } from "../engine/storage";
 
 export const FEDERATION_CONNECT_FAILED = "Failed to connect to a federation.";
 export const INVALID_ARGUMENTS = "Invalid Arguments were given";
@@ -55,20 +56,27 @@ export const custodian = (ctx: HandlerContext, id: string) => {
 };
 
 export const HISTORY_NOT_BACK =
-  "Your wallet's history has not come back from the storage server yet. Recover ecash once lightning is running, so nothing is counted twice.";
+  "Recover ecash once your wallet's history is back from the storage server and it runs on this device only, so nothing is counted twice.";
 
 /**
- * Ecash is recovered from the seed only into a log that holds the wallet's history. With a storage server,
- * on a device that restored the words that is once its log has been in step with the server: recovery
- * before then would count the proofs it finds, and the other device's events arriving after would count the
- * same ecash again. Without a storage server the log is this device's alone.
+ * Ecash is recovered from the seed only into a log in step with the storage server (`logInStep`): all the
+ * history there, and no other device running. Recovery otherwise would count the proofs it finds, and the
+ * other device's events arriving after would count the same ecash again. Without a storage server the log
+ * is this device's alone.
  */
 export const historyBack = (ctx: HandlerContext): Effect.Effect<void, WalletError> =>
   Effect.gen(function* () {
     const url = ctx.config?.servers?.storage;
     const l = ctx.lifecycle;
     if (!url || !l) return;
-    if (!(yield* Effect.promise(() => historyHere(l.db, l.secrets.store, url))))
+    const mnemonic = yield* ctx.keys.mnemonic();
+    const store = openSealedStore({
+      url,
+      keys: storageKeysOfWords(mnemonic),
+      network: ctx.network,
+      ...(ctx.fetch ? { fetchFn: ctx.fetch } : {}),
+    });
+    if (!(yield* ctx.outside(Effect.promise(() => logInStep(l.secrets.store, store, url)))))
       return yield* Effect.fail(
         new WalletState({ message: HISTORY_NOT_BACK, key: "federations.restore_waits_for_storage" }),
       );

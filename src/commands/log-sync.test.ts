@@ -15,7 +15,8 @@ import { MemoryBlobStore } from "../engine/lightning/store";
 import { WalletDb } from "../events/db";
 import { appendEvents, readEvents } from "../events/log";
 import { newEvent, stamp } from "../events/make";
-import { historyHere, syncLog } from "./log-sync";
+import { logInStep, syncLog } from "./log-sync";
+import { DeviceLock } from "../engine/storage/device-lock";
 
 const storage = storageForTests();
 let n = 0;
@@ -35,8 +36,8 @@ const device = (name: string, store: SealedStore) => {
   const sync = (over: SealedStore = store) =>
     syncLog({ db, local, store: over, url: storage.url, merge: (events) => appendEvents(db, events) });
   const types = async () => (await readEvents(db)).map((e) => `${e.device}:${e.type}`);
-  const hasHistory = () => historyHere(db, local, storage.url);
-  return { db, record, sync, types, hasHistory };
+  const inStep = () => logInStep(local, store, storage.url);
+  return { db, record, sync, types, inStep };
 };
 
 describe("the wallet's log on the storage server", () => {
@@ -115,7 +116,7 @@ describe("the wallet's log on the storage server", () => {
     expect(await laptop.types()).toEqual(await phone.types());
   }, 180_000);
 
-  test("a device that restored the words has the wallet's history once its log was in step with the server; one that made the wallet has it from the start", async () => {
+  test("a device is in step with the server while it has all the journal holds and no other device runs", async () => {
     const store = openSealedStore({
       url: storage.url,
       keys: storageKeys(randomBytes(32), randomBytes(32)),
@@ -123,12 +124,34 @@ describe("the wallet's log on the storage server", () => {
     });
     const phone = device("phone", store);
     await phone.record(["wallet.created", { walletId: "w", network: "regtest", restored: false }]);
-    expect(await phone.hasHistory()).toBe(true);
+    // A wallet made here, the server's journal still empty.
+    expect(await phone.inStep()).toBe(true);
     await phone.sync();
+    expect(await phone.inStep()).toBe(true);
     const laptop = device("laptop", store);
     await laptop.record(["wallet.created", { walletId: "w2", network: "regtest", restored: true }]);
-    expect(await laptop.hasHistory()).toBe(false);
+    // Restored, the history not brought in yet.
+    expect(await laptop.inStep()).toBe(false);
     await laptop.sync();
-    expect(await laptop.hasHistory()).toBe(true);
+    expect(await laptop.inStep()).toBe(true);
+    // The phone recorded more since: the laptop is behind until it syncs again.
+    await phone.record(["wallet.backed_up", {}]);
+    await phone.sync();
+    expect(await laptop.inStep()).toBe(false);
+    await laptop.sync();
+    expect(await laptop.inStep()).toBe(true);
+    // Another device runs (it holds the device lock): it may record at any moment.
+    const tablet = new DeviceLock({ store, deviceId: "tablet" });
+    await tablet.acquire();
+    expect(await laptop.inStep()).toBe(false);
+    await tablet.release();
+    expect(await laptop.inStep()).toBe(true);
+    // A server that cannot be reached is not in step.
+    const away = openSealedStore({
+      url: "http://127.0.0.1:1/storage",
+      keys: storageKeys(randomBytes(32), randomBytes(32)),
+      network: "regtest",
+    });
+    expect(await logInStep(new MemoryBlobStore(), away, "http://127.0.0.1:1/storage")).toBe(false);
   }, 120_000);
 });

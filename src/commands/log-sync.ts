@@ -13,7 +13,14 @@ import type { StoredEvent, WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
 import type { WalletEvent } from "../events/types";
 import { validateEvent } from "../events/validate";
-import { appendJournal, COMPACT_AFTER_APPENDS, compactJournal, readJournal } from "../engine/storage/journal";
+import { DEVICE_ID_KEY, deviceLockRemainingSecs } from "../engine/storage/device-lock";
+import {
+  appendJournal,
+  COMPACT_AFTER_APPENDS,
+  compactJournal,
+  readHead,
+  readJournal,
+} from "../engine/storage/journal";
 import { badAnswer, StorageConflict } from "../engine/storage/errors";
 import type { SealedStore } from "../engine/storage/sealed";
 import type { BlobStore } from "../engine/lightning/store";
@@ -62,15 +69,25 @@ const readRecord = async (local: BlobStore, url: string): Promise<LogRecord | nu
 };
 
 /**
- * Whether this device's log holds the wallet's history as the storage server at `url` has it: it has been
- * in step with the server at least once, or the wallet was made here from new words (its log began with
- * that creation, so no other device's history comes before it). Ecash recovered from the seed before the
- * history is here would be counted a second time when it arrives (`restoreEcash`, `resyncFederation`).
+ * Whether this device's log is in step with the storage server at `url` now: it holds everything the
+ * server's journal does (the count it last saw is the journal's; a wallet made here and never synced, with
+ * an empty journal, is too), and no other device holds the device lock, so none writes meanwhile. Ecash
+ * recovered from the seed otherwise would count proofs whose receipt another device's events, arriving
+ * later, count again (`restoreEcash`, `resyncFederation`). A server that cannot be read is not in step.
  */
-export const historyHere = async (db: WalletDb, local: BlobStore, url: string): Promise<boolean> => {
-  if ((await readRecord(local, url)) !== null) return true;
-  const first = (await db.log.orderBy("first").first())?.events[0];
-  return first?.type === "wallet.created" && first.payload.restored === false;
+export const logInStep = async (local: BlobStore, store: SealedStore, url: string): Promise<boolean> => {
+  try {
+    const [record, head, id] = await Promise.all([
+      readRecord(local, url),
+      readHead(store),
+      local.get(DEVICE_ID_KEY),
+    ]);
+    if (head.count !== (record?.count ?? 0)) return false;
+    const deviceId = id ? new TextDecoder().decode(id) : "";
+    return (await deviceLockRemainingSecs(store, deviceId)) === 0;
+  } catch {
+    return false;
+  }
 };
 
 const parseEntry = (entry: string): WalletEvent => {

@@ -11,7 +11,7 @@ import {
   StorageUnavailable,
   storageKeysOfWords,
 } from "../storage";
-import { AlreadyRunning, DeviceLock, type DeviceLockLost } from "../storage/device-lock";
+import { AlreadyRunning, DEVICE_ID_KEY, DeviceLock, type DeviceLockLost } from "../storage/device-lock";
 import type { LightningDeps } from "./live-types";
 import { MirroredBlobStore, type OpenedFrom } from "../storage/mirrored-store";
 import type { FetchFn } from "../http/bounded";
@@ -19,8 +19,7 @@ import type { PreparedRequest } from "../storage/vss-client";
 import type { Network } from "../../events/types";
 import { type BlobStore, LN_PREFIX } from "./store";
 
-/** This device's id on the storage server (the device lock's holder), kept with the node's state. */
-export const DEVICE_ID_KEY = "storage/device";
+export { DEVICE_ID_KEY };
 /** The routing graph's cache: megabytes, rebuilt from gossip, never sent to the storage server. */
 export const LOCAL_ONLY_PREFIXES: readonly string[] = [`${LN_PREFIX}gossip/`];
 /**

@@ -23,6 +23,8 @@ import { type SealedStore, versionAfter } from "./sealed";
 import type { PreparedRequest } from "./vss-client";
 
 export const DEVICE_LOCK_NAME = "device_lock";
+/** This device's id on the storage server (the device lock's holder), kept in the device's own store. */
+export const DEVICE_ID_KEY = "storage/device";
 export const DEVICE_LOCK_TTL_SECS = 60;
 export const DEVICE_LOCK_REFRESH_SECS = 15;
 /** The spec's countdown when the lock cannot be read (spec 1: "lock-wait fallback 60 s on error"). */
