@@ -148,7 +148,7 @@ export class DeviceLock {
     }
   }
 
-  /** Stops refreshing without giving the lock up (it was lost, or another will release it). */
+  /** This device no longer holds the lock (lost, or being given up): the page's release is withdrawn. */
   private forget(): void {
     this.version = null;
     this.announce();
