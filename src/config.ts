@@ -207,8 +207,8 @@ export interface BuildDefaults {
   /**
    * Self-hosted mode (`VITE_SERVICES`): the URL of the wallet's own services (`npm run services`), from which
    * every server not set on its own is derived: the proxy, storage, rapid gossip sync, Esplora (the services
-   * pass it on to theirs), the lightning-address, Plus and feedback services and the profile cache. The LSP
-   * stays the network's default or `VITE_LSP`: the services point at one, they are none.
+   * pass it on to theirs), the LSP's HTTP API (the services pass it on to the LSP they point at; its node is
+   * dialled through their proxy), the lightning-address, Plus and feedback services and the profile cache.
    */
   readonly services?: string;
 }
@@ -218,8 +218,11 @@ export const servicesBase = (build: BuildDefaults): string | null =>
   build.services?.trim().replace(/\/+$/, "") || null;
 
 /** The servers a self-hosted build's services serve under their one URL (`services/main.ts`). */
-export const selfHostedServers = (base: string): Pick<Servers, "esplora" | "proxy" | "rgs" | "storage"> => ({
+export const selfHostedServers = (
+  base: string,
+): Pick<Servers, "esplora" | "proxy" | "rgs" | "storage" | "lsp"> => ({
   esplora: `${base}/esplora`,
+  lsp: `${base}/lsp`,
   proxy: base.replace(/^http/, "ws"),
   rgs: `${base}/rgs/snapshot/`,
   storage: `${base}/storage`,
