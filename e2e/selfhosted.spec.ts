@@ -5,7 +5,14 @@
  * LSP as it would be at signet's, its proxy allowed onto loopback (the world's nodes listen there) but only on
  * the LSP's port, its rapid gossip sync fed by the world's nodes. The wallet is created, receives on-chain,
  * opens a channel through the services' proxy, pays a node four hops past the LSP on routes from the
- * services' gossip, and a second browser restores it from the services' storage.
+ * services' gossip, joins Plus (paid to the operator's wallet over wallet-connect) and reserves a lightning
+ * address at the services, is paid there while its tab is closed (the services' lightning-address service
+ * mints at the owner's mint and leaves the token on the relay), and a second browser restores it from the
+ * services' storage and receives that payment.
+ *
+ * Both run on the world's one relay (off regtest the wallet's and the services' defaults are the same public
+ * relays; on regtest the wallet's follow its Esplora, which here is the services' pass-through): the owner
+ * names it in the nostr settings.
  *
  * The build and the process are this spec's alone: they are made here (the build while the world's network
  * starts), so a run of any other spec pays nothing for them.
@@ -86,10 +93,14 @@ const networkUp = async (esplora: string): Promise<NetMap> => {
   return map!;
 };
 
-const appIn = async (browser: Browser, appUrl: string): Promise<Page> =>
-  (await browser.newContext({ baseURL: appUrl })).newPage();
+/** A page in a browser of its own on the self-hosted app, its nostr relay the world's (see above). */
+const appIn = async (browser: Browser, appUrl: string, relay: string): Promise<Page> => {
+  const context = await browser.newContext({ baseURL: appUrl });
+  await context.addInitScript((url) => localStorage.setItem("USER_SETTINGS_nostr_relays", url), relay);
+  return context.newPage();
+};
 
-test("a self-hosted build on the wallet's own services: on-chain, a channel through their proxy, a payment four hops away on their gossip, and a restore from their storage", async ({
+test("a self-hosted build on the wallet's own services: on-chain, a channel through their proxy, a payment four hops away on their gossip, Plus and a lightning address paid while the tab is closed, and a restore from their storage", async ({
   browser,
   esplora,
 }) => {
@@ -106,6 +117,9 @@ test("a self-hosted build on the wallet's own services: on-chain, a channel thro
   ]);
 
   const lsp = (await (await fetch(`${esplora}/ln/info`)).json()) as { address: string };
+  // The operator's own wallet, which Plus is paid to.
+  const operator = (await (await fetch(`${esplora}/ln/operator-nwc`)).json()) as { uri: string };
+  const relay = `${esplora.replace(/^http/, "ws")}/nostr`;
   const lspPort = lsp.address.split(":").at(-1)!;
   const peers = [lsp.address, ...Object.values(map.nodes).flatMap((n) => (n.address ? [n.address] : []))];
   const services = start(
@@ -119,8 +133,9 @@ test("a self-hosted build on the wallet's own services: on-chain, a channel thro
       PROXY_PORTS: lspPort,
       PROXY_ALLOW_PRIVATE: "1",
       GOSSIP_PEERS: peers.join(","),
-      RELAYS: `${esplora.replace(/^http/, "ws")}/nostr`,
+      RELAYS: relay,
       HERMES_SECRET: "5e".repeat(32),
+      PLUS_NWC: operator.uri,
     }),
   );
   const preview = start(
@@ -144,7 +159,7 @@ test("a self-hosted build on the wallet's own services: on-chain, a channel thro
       .poll(async () => (await fetch(appUrl).catch(() => null))?.ok, { timeout: 60_000 })
       .toBe(true);
 
-    const page = await appIn(browser, appUrl);
+    const page = await appIn(browser, appUrl, relay);
     await createWallet(page);
     // Every server is the services' (nothing was set on this device).
     await page.goto("/settings/servers");
@@ -168,11 +183,47 @@ test("a self-hosted build on the wallet's own services: on-chain, a channel thro
     await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 120_000 });
     await page.getByRole("dialog", { name: "Sent" }).getByRole("link", { name: "Home" }).click();
 
-    // A second browser restores the words from the services' storage once the first stops its node.
+    // Plus from the services, then a lightning address at them; the world's mint receives for it while
+    // the tab is closed.
+    // Within the app, without a page load: the node keeps its channel, which pays for Plus.
+    await page.getByRole("link", { name: "Settings" }).first().click();
+    await page.getByRole("link", { name: /^Join Plus/ }).click();
+    const join = page.getByRole("button", { name: "Join for 5,000 sats" });
+    await expect(join).toBeEnabled({ timeout: 60_000 });
+    await join.click();
+    await expect(page.getByRole("heading", { name: "You are a Plus member" })).toBeVisible({
+      timeout: 90_000,
+    });
+    const mint = `${esplora}/cashu`;
+    await page.goto("/settings/federations");
+    await page.getByLabel("Federation invite code or mint URL").fill(mint);
+    await page.getByRole("button", { name: "Add" }).click();
+    await expect(page.getByRole("article", { name: "Local World Mint" })).toBeVisible({ timeout: 30_000 });
+    await page.goto("/settings/lightningaddress");
+    await expect(page.getByLabel("While the app is closed, receive into")).toHaveValue(mint);
+    const name = `self-${Date.now().toString(36)}`;
+    await page.getByLabel("Name").fill(name);
+    await page.getByRole("button", { name: "Reserve name" }).click();
+    await expect(page.getByTestId("lightning-address")).toHaveText(`${name}@${new URL(servicesUrl).host}`, {
+      timeout: 30_000,
+    });
+
+    // The words, then the node stops (giving the storage server's device lock up) and the tab closes.
     const words = await seedWords(page);
     await stopNode(page);
     await page.context().close();
-    const other = await appIn(browser, appUrl);
+
+    // An outside payer pays name@services while no tab of the wallet is open.
+    const params = (await (await fetch(`${servicesUrl}/.well-known/lnurlp/${name}`)).json()) as {
+      callback: string;
+    };
+    const { pr } = (await (
+      await fetch(`${params.callback}?amount=1500000&comment=${encodeURIComponent("paid while closed")}`)
+    ).json()) as { pr: string };
+    expect((await postJson(esplora, "/ln/pay", { bolt11: pr })).status).toBe("succeeded");
+
+    // A second browser restores the words from the services' storage.
+    const other = await appIn(browser, appUrl, relay);
     await other.goto("/");
     await other.getByRole("link", { name: "Import existing" }).click();
     for (let i = 0; i < 12; i++) await other.getByLabel(`Word ${i + 1}`, { exact: true }).fill(words[i]!);
@@ -183,6 +234,10 @@ test("a self-hosted build on the wallet's own services: on-chain, a channel thro
     await expect(found).toContainText(/1 channel holding 1\d\d,\d{3} sats/);
     await found.getByRole("button", { name: "Got it" }).click();
     await expect(other.getByRole("button", { name: /Lightning.*30,000 sats/ })).toBeVisible();
+    // The payment made while the tab was closed waited on the relay: it is redeemed at the owner's mint.
+    await expect(other.getByRole("button", { name: /paid while closed.*1,500/ })).toBeVisible({
+      timeout: 120_000,
+    });
     await other.context().close();
   } finally {
     await Promise.all([stopProcess(services.process), stopProcess(preview.process)]);

@@ -8,6 +8,8 @@
  *   GET  /rgs/snapshot/<t>    rapid gossip sync from the gossip node's graph (services/gossip-node.ts)
  *   /.well-known/lnurlp/…, /hermes/…   the lightning-address service (harness/hermes.ts), names and
  *                             members in the database
+ *   /plus/…                   Plus, paid to the operator's wallet over wallet-connect (services/plus.ts), when
+ *                             one is configured
  *   POST /v1/feedback         feedback, kept in the database
  *   POST /primal              the social-profile cache, from the configured relays (services/profiles.ts)
  *   GET|POST /esplora/…       the configured Esplora API, passed on (bounded), for self-hosted builds
@@ -28,6 +30,7 @@ import type { SqlDb } from "../harness/storage/db";
 import { startStorage } from "../harness/storage/service";
 import { CHAIN_HASHES, type GossipNode, startGossipNode } from "./gossip-node";
 import { sqlNameBook } from "./hermes-names";
+import { type PlusConfig, startServicesPlus } from "./plus";
 import { startProfileCache } from "./profiles";
 import { type Reply, type RouteTable, routeServer } from "./http";
 import { attachProxy, type ProxyPolicy } from "./proxy";
@@ -50,6 +53,8 @@ export interface ServicesConfig {
   readonly gossipPeers: readonly string[];
   /** The lightning-address service's nostr key (hex), the same on every process. */
   readonly hermesSecret: Uint8Array;
+  /** Plus: the operator's wallet-connect URI and the plans; none: Plus is not sold here. */
+  readonly plus?: PlusConfig;
 }
 
 export interface RunningServices {
@@ -121,6 +126,7 @@ export const startServices = async (config: ServicesConfig): Promise<RunningServ
     secret: config.hermesSecret,
     operatorView: false,
   });
+  const plus = config.plus ? startServicesPlus(storage.db, config.plus) : null;
   const feedback = startFeedback({ sink: tables.keepFeedback, operatorView: false });
   const profiles = startProfileCache(config.relays);
   const routes: RouteTable = [
@@ -138,6 +144,7 @@ export const startServices = async (config: ServicesConfig): Promise<RunningServ
     ...storage.routes,
     ...rgs.routes({ operatorView: false }),
     ...hermes.routes,
+    ...(plus?.routes ?? []),
     ...feedback.routes,
     ...profiles.routes,
     ...passThrough("/esplora", config.esploraUrl.replace(/\/+$/, ""), "Esplora", {
@@ -168,6 +175,7 @@ export const startServices = async (config: ServicesConfig): Promise<RunningServ
     stop: () => {
       stopped ??= (async () => {
         hermes.stop();
+        plus?.stop();
         profiles.stop();
         server.closeAllConnections();
         await new Promise<void>((r) => server.close(() => r()));

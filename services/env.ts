@@ -57,6 +57,11 @@ export const configFromEnv = (
   if (!Number.isInteger(perClient) || perClient < 1)
     throw new ConfigProblem("PROXY_PER_CLIENT must be a whole number of connections");
   const lsp = env.LSP_URL ?? PUBLIC_LSP[network];
+  if (env.PLUS_NWC && !/^nostr\+walletconnect:\/\/[0-9a-f]{64}\?/.test(env.PLUS_NWC))
+    throw new ConfigProblem("PLUS_NWC must be a nostr+walletconnect URI");
+  const price = Number(env.PLUS_PRICE_SATS ?? 5_000);
+  if (!Number.isInteger(price) || price < 1)
+    throw new ConfigProblem("PLUS_PRICE_SATS must be a whole number of sats");
   const relays = list(env.RELAYS).map((r) => url("RELAYS", r, ["wss:", "ws:"]));
   let hermesSecret: Uint8Array;
   if (env.HERMES_SECRET) {
@@ -82,5 +87,6 @@ export const configFromEnv = (
     relays: relays.length > 0 ? relays : DEFAULT_RELAYS,
     gossipPeers: list(env.GOSSIP_PEERS),
     hermesSecret,
+    ...(env.PLUS_NWC ? { plus: { operatorNwc: env.PLUS_NWC, plans: [{ id: 1, amount_sat: price }] } } : {}),
   };
 };

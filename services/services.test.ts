@@ -74,6 +74,18 @@ describe("the services process", () => {
       /PROXY_PER_CLIENT/,
     );
     expect(() => configFromEnv({ LSP_URL: "ftp://x", HERMES_SECRET: "11".repeat(32) })).toThrow(/LSP_URL/);
+    const nwc = `nostr+walletconnect://${"ab".repeat(32)}?relay=wss%3A%2F%2Frelay.example&secret=${"cd".repeat(32)}`;
+    expect(configFromEnv({ NETWORK: "signet", PLUS_NWC: nwc }, () => undefined).plus).toEqual({
+      operatorNwc: nwc,
+      plans: [{ id: 1, amount_sat: 5_000 }],
+    });
+    expect(c.plus).toBeUndefined();
+    expect(() => configFromEnv({ PLUS_NWC: "https://x", HERMES_SECRET: "11".repeat(32) })).toThrow(
+      /PLUS_NWC/,
+    );
+    expect(() =>
+      configFromEnv({ PLUS_NWC: nwc, PLUS_PRICE_SATS: "-1", HERMES_SECRET: "11".repeat(32) }),
+    ).toThrow(/PLUS_PRICE_SATS/);
     expect(warned[0]).toMatch(/HERMES_SECRET/);
     expect(() => configFromEnv({ NETWORK: "litecoin" })).toThrow(ConfigProblem);
     expect(() => configFromEnv({ NETWORK: "regtest", HERMES_SECRET: "11".repeat(32) })).toThrow(
@@ -114,6 +126,8 @@ describe("the services process", () => {
       ["GET", "/v1/feedback"],
       ["POST", "/faucet"],
       ["POST", "/mine"],
+      // Plus is sold only with the operator's wallet configured (PLUS_NWC)
+      ["GET", "/plus/plans"],
       ["POST", "/hostile"],
       ["GET", "/blocks/tip/height"],
     ] as const)
