@@ -1,7 +1,8 @@
 /**
  * An operator's lightning wallet reachable over wallet-connect (NIP-47, @getalby/sdk's wallet service on the
  * world's relay), backed by the world's LSP node: what an operator of the wallet's own services points Plus at
- * (`PLUS_NWC`) to be paid. It makes invoices and says whether they were paid; it pays nothing.
+ * (`PLUS_NWC`) to be paid. It makes invoices and says whether they were paid; it pays nothing unless told
+ * (`pays`: a member's wallet in a test, charged a renewal).
  *
  *   GET /ln/operator-nwc    {uri}: a connection to it (started on the first call)
  */
@@ -20,7 +21,11 @@ export interface OperatorWallet {
   readonly stop: () => void;
 }
 
-export const startOperatorWallet = async (node: HarnessNode, relayUrl: string): Promise<OperatorWallet> => {
+export const startOperatorWallet = async (
+  node: HarnessNode,
+  relayUrl: string,
+  opts: { pays?: boolean } = {},
+): Promise<OperatorWallet> => {
   const walletSecret = hex.encode(crypto.getRandomValues(new Uint8Array(32)));
   const clientSecret = hex.encode(crypto.getRandomValues(new Uint8Array(32)));
   const service = new NWCWalletService({ relayUrls: [relayUrl] });
@@ -44,7 +49,8 @@ export const startOperatorWallet = async (node: HarnessNode, relayUrl: string): 
       expires_at: c.at + 3600,
     };
   };
-  await service.publishWalletServiceInfoEvent(walletSecret, ["make_invoice", "lookup_invoice"], []);
+  const methods = ["make_invoice", "lookup_invoice", ...(opts.pays ? ["pay_invoice" as const] : [])] as const;
+  await service.publishWalletServiceInfoEvent(walletSecret, [...methods], []);
   const unsubscribe = await service.subscribe(
     new NWCWalletServiceKeyPair(walletSecret, getPublicKey(hex.decode(clientSecret))),
     {
@@ -63,6 +69,16 @@ export const startOperatorWallet = async (node: HarnessNode, relayUrl: string): 
         });
         return { result: transaction(paymentHash)!, error: undefined };
       },
+      ...(opts.pays
+        ? {
+            payInvoice: async (request: { invoice: string }) => {
+              const r = await node.node.payInvoice(request.invoice, 1_000_000n);
+              return r.status === "succeeded"
+                ? { result: { preimage: r.preimage, fees_paid: Number(r.feeMsat) }, error: undefined }
+                : { result: undefined, error: { code: "PAYMENT_FAILED", message: r.status } };
+            },
+          }
+        : {}),
       lookupInvoice: async (request) => {
         const found = request.payment_hash ? transaction(request.payment_hash) : null;
         return found

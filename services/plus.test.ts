@@ -1,24 +1,30 @@
 /**
  * Plus sold by the services against the local world: the operator's wallet (the world's node over
  * wallet-connect, harness/operator-wallet.ts) makes the subscribe invoice, an outside payer pays it, and the
- * member is active (and may reserve a lightning address) once the operator's wallet says it was paid.
+ * member is active (and may reserve a lightning address) once the operator's wallet says it was paid. Once the
+ * period ends, one of two processes on the database charges the renewal through the member's own connection.
  */
 import { hex } from "@scure/base";
 import { getToken } from "nostr-tools/nip98";
 import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { postJson } from "../harness/http";
+import { type OperatorWallet, startOperatorWallet } from "../harness/operator-wallet";
 import { PERIOD_S } from "../harness/plus";
 import { type Harness, startHarness } from "../harness/world";
 import { type RunningServices, startServices } from "./app";
 import { configFromEnv } from "./env";
+import { startServicesPlus } from "./plus";
 
 let world: Harness;
 let services: RunningServices;
+let operatorNwc: string;
+let memberWallet: OperatorWallet | undefined;
 
 beforeAll(async () => {
   world = await startHarness({ port: 0 });
   const operator = (await (await fetch(`${world.esploraUrl}/ln/operator-nwc`)).json()) as { uri: string };
+  operatorNwc = operator.uri;
   services = await startServices(
     configFromEnv(
       {
@@ -34,6 +40,7 @@ beforeAll(async () => {
   );
 }, 180_000);
 afterAll(async () => {
+  memberWallet?.stop();
   await services?.stop();
   await world?.stop();
 }, 60_000);
@@ -91,5 +98,38 @@ describe("Plus sold by the services", () => {
       timestamp: null,
       active: false,
     });
+  }, 120_000);
+
+  test("once the period ends, one of two processes charges the renewal through the member's connection", async () => {
+    // The member's own wallet, over wallet-connect: the world's paying node; its client key is the member's.
+    memberWallet = await startOperatorWallet(await world.payer(), world.nostr.relayUrl, { pays: true });
+    const member = hex.decode(
+      new URL(memberWallet.uri.replace(/^nostr\+walletconnect:/, "http:")).searchParams.get("secret")!,
+    );
+    const subscribed = await signed(member, "/plus/subscribe", "post", { plan_id: 1, nwc: memberWallet.uri });
+    const { invoice } = (await subscribed.json()) as { invoice: string };
+    expect((await postJson(world.esploraUrl, "/ln/pay", { bolt11: invoice })).status).toBe("succeeded");
+    const first = (await (await signed(member, "/plus/subscription", "get")).json()) as { timestamp: number };
+
+    // Two more processes on the same database, a day past the member's period (within the grace).
+    const later = () => Math.floor(Date.now() / 1000) + PERIOD_S + 24 * 3600;
+    const config = { operatorNwc, plans: [{ id: 1, amount_sat: 5_000 }] };
+    const one = startServicesPlus(services.db, config, { now: later, renewEveryMs: 3_600_000 });
+    const two = startServicesPlus(services.db, config, { now: later, renewEveryMs: 3_600_000 });
+    try {
+      const charged = await Promise.all([one.renewDue(), two.renewDue()]);
+      expect(charged[0] + charged[1]).toBe(1);
+      const renewed = (await (await signed(member, "/plus/subscription", "get")).json()) as {
+        timestamp: number;
+        active: boolean;
+      };
+      expect(renewed.timestamp).toBe(first.timestamp + PERIOD_S);
+      expect(renewed.active).toBe(true);
+      // Paid: nothing is due any more.
+      expect(await one.renewDue()).toBe(0);
+    } finally {
+      one.stop();
+      two.stop();
+    }
   }, 120_000);
 });

@@ -82,17 +82,18 @@ export const startServicesPlus = (
 
   const renewDue = async (): Promise<number> => {
     const d = await db();
-    const due = await d.query<{ pubkey: string; plan_id: number; nwc: string }>(
-      "SELECT pubkey, plan_id, nwc FROM plus_members WHERE paid_until > 0 AND paid_until <= $1 AND paid_until + $2 > $1 AND charging_until < $1",
+    const due = await d.query<{ pubkey: string; plan_id: number; nwc: string; paid_until: string | number }>(
+      "SELECT pubkey, plan_id, nwc, paid_until FROM plus_members WHERE paid_until > 0 AND paid_until <= $1 AND paid_until + $2 > $1 AND charging_until < $1",
       [now(), GRACE_S],
     );
     let done = 0;
     for (const m of due.rows) {
       const plan = config.plans.find((p) => p.id === m.plan_id);
       if (!plan) continue;
+      // The claim names the period read: a process that read it before another renewed it claims nothing.
       const claimed = await d.query(
-        "UPDATE plus_members SET charging_until = $2 WHERE pubkey=$1 AND charging_until < $3",
-        [m.pubkey, now() + CLAIM_S, now()],
+        "UPDATE plus_members SET charging_until = $2 WHERE pubkey=$1 AND charging_until < $3 AND paid_until = $4",
+        [m.pubkey, now() + CLAIM_S, now(), m.paid_until],
       );
       if (claimed.affected !== 1) continue;
       try {
