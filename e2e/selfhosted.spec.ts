@@ -28,15 +28,23 @@ const ROOT = new URL("..", import.meta.url).pathname;
 const BIN = `${ROOT}node_modules/.bin`;
 const OUT_DIR = "dist-selfhosted";
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
+const listens = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
     const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
+    s.once("error", () => resolve(false));
+    s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
   });
+
+/**
+ * A free port below the range the system hands out to outgoing connections (32768 on): it is chosen before
+ * the build and taken minutes later, and the run's many connections in between never land on it.
+ */
+const freePort = async (): Promise<number> => {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await listens(port)) return port;
+  }
+};
 
 /** Runs `cmd` to its end; its output is kept for the error when it fails. */
 const run = (cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> =>
@@ -107,7 +115,9 @@ test("a self-hosted build on the wallet's own services: on-chain, a channel thro
   // A production build, the world's network, a gossip node learning it, a channel's confirmations, a
   // payment over five hops and a restore, on two busy cores.
   test.setTimeout(900_000);
-  const [servicesPort, appPort] = [await freePort(), await freePort()];
+  const servicesPort = await freePort();
+  let appPort = await freePort();
+  while (appPort === servicesPort) appPort = await freePort();
   const servicesUrl = `http://127.0.0.1:${servicesPort}`;
   const appUrl = `http://127.0.0.1:${appPort}`;
   const buildEnv = { ...process.env, VITE_NETWORK: "regtest", VITE_SERVICES: servicesUrl };
