@@ -79,3 +79,36 @@ test("the page connects only to its own origin and the configured servers", asyn
   }, esplora);
   expect(outcome).toEqual({ other: "refused", server: "ok", blocked: ["connect-src"] });
 });
+
+test("an owner who says the servers are not theirs is warned once on home what happens if they shut down; self-hosted again, the setting is the default", async ({
+  page,
+  esplora,
+}) => {
+  await createWallet(page);
+  const warning = page.getByRole("dialog", { name: "If these servers shut down" });
+  // The local world's servers run on the owner's machine: self-hosted by default, no warning.
+  await expect(warning).toHaveCount(0);
+  await page.goto("/settings/servers");
+  const own = page.getByLabel("I run these servers myself (self-hosted): no shutdown warning");
+  await expect(own).toBeChecked();
+  await own.uncheck();
+  await page.getByRole("button", { name: "Save servers" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(warning).toBeVisible({ timeout: 60_000 });
+  await expect(warning).toContainText(new URL(esplora).host);
+  await warning.getByRole("button", { name: "Got it" }).click();
+  await expect(warning).toHaveCount(0);
+  // Seen once: a new start does not show it again.
+  await page.reload();
+  await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+  await expect(warning).toHaveCount(0);
+  expect(await page.evaluate(() => localStorage.getItem("USER_SETTINGS_selfhosted"))).toBe("false");
+
+  await page.goto("/settings/servers");
+  await expect(own).not.toBeChecked();
+  await own.check();
+  await page.getByRole("button", { name: "Save servers" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("USER_SETTINGS_selfhosted"))).toBeNull();
+});

@@ -247,7 +247,12 @@ export const networkRoutes = (network: () => Promise<Network>): RouteTable => [
       const nodes = Object.fromEntries(
         NETWORK_NODES.map((name) => [
           name,
-          { online: n.isOnline(name), pubkey: n.isOnline(name) ? n.node(name).pubkey : null },
+          {
+            online: n.isOnline(name),
+            pubkey: n.isOnline(name) ? n.node(name).pubkey : null,
+            // `pubkey@host:port`, for a gossip node outside the world (GOSSIP_PEERS)
+            address: n.isOnline(name) ? n.node(name).address : null,
+          },
         ]),
       );
       const channels = n.graph().map((c) => ({ ...c, features: hex.encode(c.features) }));

@@ -66,7 +66,7 @@ export interface PlusService {
 }
 
 /** Parses a `nostr+walletconnect://` URI; the client secret's public key is the member's key. */
-const parseNwc = (uri: string): { pubkey: string } => {
+export const parseNwc = (uri: string): { pubkey: string } => {
   const m = uri.match(/^nostr\+walletconnect:\/\/([0-9a-f]{64})\?(.+)$/);
   if (!m) throw new HttpError(400, "nwc must be a nostr+walletconnect URI");
   const q = new URLSearchParams(m[2]);

@@ -19,6 +19,7 @@ import { type NostrWorld, startNostr } from "./nostr/world";
 import { type FeedbackService, startFeedback } from "./feedback";
 import { RgsServer } from "./gossip";
 import { type Network, networkRoutes, startNetwork } from "./network";
+import { type OperatorWallet, operatorWalletRoutes, startOperatorWallet } from "./operator-wallet";
 import { type PlusService, startPlus } from "./plus";
 import { type HermesService, startHermes } from "./hermes";
 import { type StorageService, startStorage } from "./storage/service";
@@ -242,6 +243,13 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   extra.push(...plus.routes);
   const hermes = startHermes(plus, { relayUrl: nostr.relayUrl });
   extra.push(...hermes.routes);
+  let operator: OperatorWallet | null = null;
+  extra.push(
+    ...operatorWalletRoutes(async () => {
+      operator = await startOperatorWallet(lightning, nostr.relayUrl);
+      return operator;
+    }),
+  );
   const databaseUrl = process.env.DATABASE_URL;
   const storage = startStorage(databaseUrl ? { databaseUrl } : {});
   extra.push(...storage.routes);
@@ -290,6 +298,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
       nostr.stop();
       cashu.stop();
       plus.stop();
+      operator?.stop();
       hermes.stop();
       stopped ??= Promise.all([
         ...[lightning, ...extraNodes, lnurlAuth, lnurl].map((n) => n.stop()),

@@ -8,10 +8,13 @@
  *   GET  /rgs/snapshot/<t>    rapid gossip sync from the gossip node's graph (services/gossip-node.ts)
  *   /.well-known/lnurlp/…, /hermes/…   the lightning-address service (harness/hermes.ts), names and
  *                             members in the database
+ *   /plus/…                   Plus, paid to the operator's wallet over wallet-connect (services/plus.ts), when
+ *                             one is configured
  *   POST /v1/feedback         feedback, kept in the database
  *   POST /primal              the social-profile cache, from the configured relays (services/profiles.ts)
  *   GET|POST /esplora/…       the configured Esplora API, passed on (bounded), for self-hosted builds
- *   GET  /health              {ok: true}
+ *   GET|POST /lsp/api/v1/…    the configured LSP's HTTP API, passed on (bounded), when one is configured
+ *   GET  /health              {ok, network, gossip_channels} (the public channels the gossip node knows)
  *
  * Every process on one PostgreSQL (`DATABASE_URL`) serves the same wallets; without it the embedded
  * database (PGlite, in memory) keeps the state for this process only.
@@ -27,6 +30,7 @@ import type { SqlDb } from "../harness/storage/db";
 import { startStorage } from "../harness/storage/service";
 import { CHAIN_HASHES, type GossipNode, startGossipNode } from "./gossip-node";
 import { sqlNameBook } from "./hermes-names";
+import { type PlusConfig, startServicesPlus } from "./plus";
 import { startProfileCache } from "./profiles";
 import { type Reply, type RouteTable, routeServer } from "./http";
 import { attachProxy, type ProxyPolicy } from "./proxy";
@@ -40,6 +44,8 @@ export interface ServicesConfig {
   readonly databaseUrl?: string;
   /** The Esplora API the gossip node and `/esplora` use. */
   readonly esploraUrl: string;
+  /** The LSP whose HTTP API `/lsp` passes on (the wallet then dials its node through the proxy); none: no `/lsp`. */
+  readonly lspUrl?: string;
   readonly proxy: ProxyPolicy;
   /** Nostr relays: the first carries the lightning-address service's messages to members. */
   readonly relays: readonly string[];
@@ -47,6 +53,8 @@ export interface ServicesConfig {
   readonly gossipPeers: readonly string[];
   /** The lightning-address service's nostr key (hex), the same on every process. */
   readonly hermesSecret: Uint8Array;
+  /** Plus: the operator's wallet-connect URI and the plans; none: Plus is not sold here. */
+  readonly plus?: PlusConfig;
 }
 
 export interface RunningServices {
@@ -57,15 +65,23 @@ export interface RunningServices {
   readonly stop: () => Promise<void>;
 }
 
-/** An Esplora answer read whole, up to a block's size, within 20 s. */
-const esploraFetch = boundedFetch(globalFetch, { timeoutMs: 20_000, maxBytes: 8_000_000 });
-const ESPLORA_PATH = /^\/esplora(\/[A-Za-z0-9/_:.-]{1,300})$/;
+/** An upstream's answer read whole, up to a block's size, within 20 s. */
+const upstreamFetch = boundedFetch(globalFetch, { timeoutMs: 20_000, maxBytes: 8_000_000 });
 
-const esploraRoutes = (upstream: string): RouteTable => {
+/**
+ * `prefix`'s requests passed on to `upstream` (GET with its query, POST with its JSON or text body) and its
+ * answers passed back, each bounded; `name` says who did not answer.
+ */
+const passThrough = (
+  prefix: string,
+  upstream: string,
+  name: string,
+  paths: { readonly get: RegExp; readonly post: RegExp },
+): RouteTable => {
   const pass = async (path: string, query: URLSearchParams | undefined, init?: RequestInit) => {
     const search = query?.toString();
-    const r = await esploraFetch(`${upstream}${path}${search ? `?${search}` : ""}`, init).catch(
-      (): Reply => ({ status: 502, text: "The Esplora server did not answer" }),
+    const r = await upstreamFetch(`${upstream}${path}${search ? `?${search}` : ""}`, init).catch(
+      (): Reply => ({ status: 502, text: `The ${name} server did not answer` }),
     );
     if (!(r instanceof Response)) return r;
     const bytes = Buffer.from(await r.arrayBuffer());
@@ -73,8 +89,17 @@ const esploraRoutes = (upstream: string): RouteTable => {
     return binary ? { status: r.status, bytes } : { status: r.status, text: bytes.toString("utf8") };
   };
   return [
-    ["GET", ESPLORA_PATH, (m, _b, _h, query) => pass(m[1]!, query)],
-    ["POST", /^\/esplora(\/tx)$/, (m, body) => pass(m[1]!, undefined, { method: "POST", body })],
+    ["GET", new RegExp(`^${prefix}(${paths.get.source})$`), (m, _b, _h, query) => pass(m[1]!, query)],
+    [
+      "POST",
+      new RegExp(`^${prefix}(${paths.post.source})$`),
+      (m, body, headers) =>
+        pass(m[1]!, undefined, {
+          method: "POST",
+          body,
+          headers: { "content-type": headers?.["content-type"] ?? "text/plain" },
+        }),
+    ],
   ];
 };
 
@@ -101,16 +126,37 @@ export const startServices = async (config: ServicesConfig): Promise<RunningServ
     secret: config.hermesSecret,
     operatorView: false,
   });
+  const plus = config.plus ? startServicesPlus(storage.db, config.plus) : null;
   const feedback = startFeedback({ sink: tables.keepFeedback, operatorView: false });
   const profiles = startProfileCache(config.relays);
   const routes: RouteTable = [
-    ["GET", /^\/health$/, () => ({ json: { ok: true, network: config.network } })],
+    [
+      "GET",
+      /^\/health$/,
+      () => ({
+        json: {
+          ok: true,
+          network: config.network,
+          gossip_channels: gossip?.node.graphChannels().length ?? 0,
+        },
+      }),
+    ],
     ...storage.routes,
     ...rgs.routes({ operatorView: false }),
     ...hermes.routes,
+    ...(plus?.routes ?? []),
     ...feedback.routes,
     ...profiles.routes,
-    ...esploraRoutes(config.esploraUrl.replace(/\/+$/, "")),
+    ...passThrough("/esplora", config.esploraUrl.replace(/\/+$/, ""), "Esplora", {
+      get: /\/[A-Za-z0-9/_:.-]{1,300}/,
+      post: /\/tx/,
+    }),
+    ...(config.lspUrl
+      ? passThrough("/lsp", config.lspUrl.replace(/\/+$/, ""), "LSP", {
+          get: /\/api\/v1\/[a-z_/]{1,60}/,
+          post: /\/api\/v1\/[a-z_/]{1,60}/,
+        })
+      : []),
   ];
   const server = routeServer(routes);
   server.requestTimeout = 60_000;
@@ -129,6 +175,7 @@ export const startServices = async (config: ServicesConfig): Promise<RunningServ
     stop: () => {
       stopped ??= (async () => {
         hermes.stop();
+        plus?.stop();
         profiles.stop();
         server.closeAllConnections();
         await new Promise<void>((r) => server.close(() => r()));

@@ -2,13 +2,18 @@
 import { hex } from "@scure/base";
 import { NETWORKS, type Network } from "../src/events/types";
 import type { ServicesConfig } from "./app";
-import { LIGHTNING_PORT } from "./proxy";
+import { DEFAULT_PER_CLIENT, LIGHTNING_PORT } from "./proxy";
 
 /** Each network's public Esplora API; regtest has none (a local world's must be given). */
 const PUBLIC_ESPLORA: Partial<Record<Network, string>> = {
   bitcoin: "https://mempool.space/api",
   testnet: "https://mempool.space/testnet/api",
   signet: "https://mempool.space/signet/api",
+};
+
+/** Each network's public LSP the wallet may use through `/lsp`, when `LSP_URL` is unset (the wallet's own defaults). */
+const PUBLIC_LSP: Partial<Record<Network, string>> = {
+  bitcoin: "https://0conf.lnolymp.us",
 };
 
 /** Well-known relays, when `RELAYS` is unset. */
@@ -48,6 +53,15 @@ export const configFromEnv = (
   const ports = list(env.PROXY_PORTS).map(Number);
   if (ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65_535))
     throw new ConfigProblem("PROXY_PORTS must be port numbers, comma-separated");
+  const perClient = Number(env.PROXY_PER_CLIENT ?? DEFAULT_PER_CLIENT);
+  if (!Number.isInteger(perClient) || perClient < 1)
+    throw new ConfigProblem("PROXY_PER_CLIENT must be a whole number of connections");
+  const lsp = env.LSP_URL ?? PUBLIC_LSP[network];
+  if (env.PLUS_NWC && !/^nostr\+walletconnect:\/\/[0-9a-f]{64}\?/.test(env.PLUS_NWC))
+    throw new ConfigProblem("PLUS_NWC must be a nostr+walletconnect URI");
+  const price = Number(env.PLUS_PRICE_SATS ?? 5_000);
+  if (!Number.isInteger(price) || price < 1)
+    throw new ConfigProblem("PLUS_PRICE_SATS must be a whole number of sats");
   const relays = list(env.RELAYS).map((r) => url("RELAYS", r, ["wss:", "ws:"]));
   let hermesSecret: Uint8Array;
   if (env.HERMES_SECRET) {
@@ -64,12 +78,15 @@ export const configFromEnv = (
     network,
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     esploraUrl: url("ESPLORA_URL", esplora, ["https:", "http:"]),
+    ...(lsp ? { lspUrl: url("LSP_URL", lsp, ["https:", "http:"]) } : {}),
     proxy: {
       ports: new Set(ports.length > 0 ? ports : [LIGHTNING_PORT]),
       allowPrivate: env.PROXY_ALLOW_PRIVATE === "1" || env.PROXY_ALLOW_PRIVATE === "true",
+      maxPerClient: perClient,
     },
     relays: relays.length > 0 ? relays : DEFAULT_RELAYS,
     gossipPeers: list(env.GOSSIP_PEERS),
     hermesSecret,
+    ...(env.PLUS_NWC ? { plus: { operatorNwc: env.PLUS_NWC, plans: [{ id: 1, amount_sat: price }] } } : {}),
   };
 };

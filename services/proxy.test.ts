@@ -2,7 +2,7 @@ import { createServer as createHttp, type Server } from "node:http";
 import { createServer as createTcp, type AddressInfo, type Server as TcpServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import WebSocket from "ws";
-import { attachProxy, isReservedAddress, type ProxyPolicy, resolveTarget, targetOf } from "./proxy";
+import { attachProxy, clientOf, isReservedAddress, type ProxyPolicy, resolveTarget, targetOf } from "./proxy";
 
 /** A TCP server that answers every chunk with "echo:" and the chunk. */
 let echo: TcpServer;
@@ -22,13 +22,34 @@ afterAll(async () => {
   await new Promise((r) => echo.close(r));
 });
 
+/** The connections open on the proxy `proxyWith` started last. */
+let openOnLast: () => number = () => 0;
+
 const proxyWith = async (policy: ProxyPolicy): Promise<string> => {
   const server = createHttp((_q, res) => res.writeHead(404).end());
-  attachProxy(server, policy);
+  openOnLast = attachProxy(server, policy).open;
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
 };
+
+/** A connection through the proxy kept open once its first echo came back, or the status it was refused with. */
+const hold = (proxy: string, port: number, forwardedFor?: string): Promise<WebSocket | number> =>
+  new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${proxy}/v1/127_0_0_1/${port}`, {
+      headers: forwardedFor ? { "x-forwarded-for": forwardedFor } : {},
+    });
+    ws.on("open", () => ws.send(Buffer.from("ping")));
+    ws.once("message", () => resolve(ws));
+    ws.on("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+    ws.on("error", reject);
+  });
+
+const closed = (ws: WebSocket) =>
+  new Promise<void>((resolve) => {
+    ws.once("close", () => resolve());
+    ws.close();
+  });
 
 /** Opens the proxy to `host:port` and sends "ping": the answer, or the HTTP status the upgrade was refused with. */
 const talk = (proxy: string, host: string, port: number): Promise<string | number> =>
@@ -74,5 +95,33 @@ describe("the WebSocket-to-TCP proxy", () => {
   test("carries bytes both ways to an allowed peer", async () => {
     const proxy = await proxyWith({ ports: new Set([echoPort]), allowPrivate: true });
     expect(await talk(proxy, "127.0.0.1", echoPort)).toBe("echo:ping");
+  });
+
+  test("counts a client by its address, or the one the TLS proxy on this machine forwarded", () => {
+    const req = (remoteAddress: string, xff?: string) =>
+      ({ socket: { remoteAddress }, headers: xff ? { "x-forwarded-for": xff } : {} }) as never;
+    expect(clientOf(req("203.0.113.7"))).toBe("203.0.113.7");
+    // Only a reverse proxy on this machine is believed, and only its own (last) entry.
+    expect(clientOf(req("203.0.113.7", "198.51.100.1"))).toBe("203.0.113.7");
+    expect(clientOf(req("127.0.0.1", "10.9.9.9, 198.51.100.1"))).toBe("198.51.100.1");
+    expect(clientOf(req("::ffff:127.0.0.1", "2001:db8::1"))).toBe("2001:db8::1");
+    expect(clientOf(req("127.0.0.1", "not-an-address"))).toBe("127.0.0.1");
+  });
+
+  test("refuses a client more connections than its cap, and takes it again once one closes", async () => {
+    const proxy = await proxyWith({ ports: new Set([echoPort]), allowPrivate: true, maxPerClient: 2 });
+    const first = await hold(proxy, echoPort, "198.51.100.1");
+    const second = await hold(proxy, echoPort, "198.51.100.1");
+    expect(first).toBeInstanceOf(WebSocket);
+    expect(second).toBeInstanceOf(WebSocket);
+    expect(await hold(proxy, echoPort, "198.51.100.1")).toBe(429);
+    // Another client is not held back by the first one's connections.
+    const other = await hold(proxy, echoPort, "198.51.100.2");
+    expect(other).toBeInstanceOf(WebSocket);
+    await closed(first as WebSocket);
+    await expect.poll(openOnLast).toBe(2);
+    const again = await hold(proxy, echoPort, "198.51.100.1");
+    expect(again).toBeInstanceOf(WebSocket);
+    for (const ws of [second, other, again]) await closed(ws as WebSocket);
   });
 });

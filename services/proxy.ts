@@ -19,16 +19,24 @@ export interface ProxyPolicy {
   readonly allowPrivate: boolean;
   /** The most connections open at once. */
   readonly maxConnections?: number;
+  /** The most connections one client (see `clientOf`) may have open at once. */
+  readonly maxPerClient?: number;
   /** How long dialling a peer may take. */
   readonly dialTimeoutMs?: number;
 }
 
 /** The local world's policy: its nodes listen on loopback, on free ports. */
-export const OPEN_PROXY: ProxyPolicy = { ports: null, allowPrivate: true };
+export const OPEN_PROXY: ProxyPolicy = {
+  ports: null,
+  allowPrivate: true,
+  maxPerClient: Number.POSITIVE_INFINITY,
+};
 
 /** Lightning's port (BOLT 1). */
 export const LIGHTNING_PORT = 9735;
 const MAX_CONNECTIONS = 2_000;
+/** A wallet keeps a connection to its LSP and a few peers: a client with more open is refused. */
+export const DEFAULT_PER_CLIENT = 16;
 const DIAL_TIMEOUT_MS = 10_000;
 /** A lightning message is at most 65,535 bytes plus its framing; a WebSocket message larger is refused. */
 const MAX_MESSAGE_BYTES = 1 << 20;
@@ -115,10 +123,27 @@ const dial = (address: string, port: number, timeoutMs: number): Promise<Socket>
     });
   });
 
+const isLoopback = (ip: string): boolean => ip === "::1" || /^(::ffff:)?127\./.test(ip);
+
+/**
+ * Who a connection counts against: its peer's address, or, when that peer is on this machine (the TLS reverse
+ * proxy in front, docs/deploy.md), the address that proxy appended last to `X-Forwarded-For` (the left
+ * entries are the client's to write).
+ */
+export const clientOf = (req: IncomingMessage): string => {
+  const peer = req.socket.remoteAddress ?? "";
+  const forwarded = req.headers["x-forwarded-for"];
+  const header = Array.isArray(forwarded) ? forwarded.join(",") : forwarded;
+  if (!isLoopback(peer) || !header) return peer;
+  const last = header.split(",").at(-1)?.trim() ?? "";
+  return isIP(last) ? last : peer;
+};
+
 /** Serves the proxy on `server`'s WebSocket upgrades; answers how many connections are open. */
 export const attachProxy = (server: Server, policy: ProxyPolicy): { readonly open: () => number } => {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   let open = 0;
+  const byClient = new Map<string, number>();
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const target = targetOf(req.url ?? "");
     if (!target) {
@@ -129,10 +154,22 @@ export const attachProxy = (server: Server, policy: ProxyPolicy): { readonly ope
       socket.end("HTTP/1.1 503 Service Unavailable\r\n\r\n");
       return;
     }
+    const client = clientOf(req);
+    const clientOpen = byClient.get(client) ?? 0;
+    if (clientOpen >= (policy.maxPerClient ?? DEFAULT_PER_CLIENT)) {
+      socket.end("HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\n\r\nToo many connections");
+      return;
+    }
     open++;
+    byClient.set(client, clientOpen + 1);
     let counted = true;
     const done = () => {
-      if (counted) open--;
+      if (counted) {
+        open--;
+        const left = (byClient.get(client) ?? 1) - 1;
+        if (left > 0) byClient.set(client, left);
+        else byClient.delete(client);
+      }
       counted = false;
     };
     socket.once("close", done);

@@ -19,9 +19,20 @@ let esplora: Server;
 
 beforeAll(async () => {
   nostr = await serveNostr();
+  // An Esplora answer and an LSP's HTTP API, on one upstream.
   esplora = createServer((req, res) => {
     if (req.url === "/blocks/tip/height") res.writeHead(200, { "content-type": "text/plain" }).end("4242");
-    else res.writeHead(404).end("Not found");
+    else if (req.url === "/api/v1/info")
+      res.writeHead(200, { "content-type": "application/json" }).end('{"pubkey":"02aa"}');
+    else if (req.url === "/api/v1/proposal" && req.method === "POST") {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () =>
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ got: JSON.parse(body), type: req.headers["content-type"] })),
+      );
+    } else res.writeHead(404).end("Not found");
   });
   await new Promise<void>((r) => esplora.listen(0, "127.0.0.1", r));
   const config = configFromEnv(
@@ -29,6 +40,7 @@ beforeAll(async () => {
       PORT: "0",
       NETWORK: "signet",
       ESPLORA_URL: `http://127.0.0.1:${(esplora.address() as AddressInfo).port}`,
+      LSP_URL: `http://127.0.0.1:${(esplora.address() as AddressInfo).port}`,
       RELAYS: nostr.nostr.relayUrl,
       HERMES_SECRET: "22".repeat(32),
     },
@@ -52,6 +64,28 @@ describe("the services process", () => {
     expect([...(c.proxy.ports ?? [])]).toEqual([9735]);
     expect(c.proxy.allowPrivate).toBe(false);
     expect(c.databaseUrl).toBeUndefined();
+    expect(c.lspUrl).toBe("https://0conf.lnolymp.us");
+    expect(c.proxy.maxPerClient).toBe(16);
+    expect(configFromEnv({ NETWORK: "signet", PROXY_PER_CLIENT: "4" }, () => undefined)).toMatchObject({
+      proxy: { maxPerClient: 4 },
+    });
+    expect(configFromEnv({ NETWORK: "signet" }, () => undefined).lspUrl).toBeUndefined();
+    expect(() => configFromEnv({ PROXY_PER_CLIENT: "0", HERMES_SECRET: "11".repeat(32) })).toThrow(
+      /PROXY_PER_CLIENT/,
+    );
+    expect(() => configFromEnv({ LSP_URL: "ftp://x", HERMES_SECRET: "11".repeat(32) })).toThrow(/LSP_URL/);
+    const nwc = `nostr+walletconnect://${"ab".repeat(32)}?relay=wss%3A%2F%2Frelay.example&secret=${"cd".repeat(32)}`;
+    expect(configFromEnv({ NETWORK: "signet", PLUS_NWC: nwc }, () => undefined).plus).toEqual({
+      operatorNwc: nwc,
+      plans: [{ id: 1, amount_sat: 5_000 }],
+    });
+    expect(c.plus).toBeUndefined();
+    expect(() => configFromEnv({ PLUS_NWC: "https://x", HERMES_SECRET: "11".repeat(32) })).toThrow(
+      /PLUS_NWC/,
+    );
+    expect(() =>
+      configFromEnv({ PLUS_NWC: nwc, PLUS_PRICE_SATS: "-1", HERMES_SECRET: "11".repeat(32) }),
+    ).toThrow(/PLUS_PRICE_SATS/);
     expect(warned[0]).toMatch(/HERMES_SECRET/);
     expect(() => configFromEnv({ NETWORK: "litecoin" })).toThrow(ConfigProblem);
     expect(() => configFromEnv({ NETWORK: "regtest", HERMES_SECRET: "11".repeat(32) })).toThrow(
@@ -63,14 +97,26 @@ describe("the services process", () => {
     expect(() => configFromEnv({ HERMES_SECRET: "short" })).toThrow(/HERMES_SECRET/);
   });
 
-  test("answers its health, the network's gossip snapshot and Esplora through itself", async () => {
-    expect(await (await fetch(`${services.url}/health`)).json()).toEqual({ ok: true, network: "signet" });
+  test("answers its health, the network's gossip snapshot, and Esplora and the LSP through itself", async () => {
+    expect(await (await fetch(`${services.url}/health`)).json()).toEqual({
+      ok: true,
+      network: "signet",
+      gossip_channels: 0,
+    });
     const snapshot = new Uint8Array(await (await fetch(`${services.url}/rgs/snapshot/0`)).arrayBuffer());
     expect([...snapshot.slice(0, 4)]).toEqual([76, 68, 75, 1]);
     expect(Buffer.from(snapshot.slice(4, 36)).toString("hex")).toBe(CHAIN_HASHES.signet);
     const tip = await fetch(`${services.url}/esplora/blocks/tip/height`);
     expect(await tip.text()).toBe("4242");
     expect((await fetch(`${services.url}/esplora/nothing`)).status).toBe(404);
+    expect(await (await fetch(`${services.url}/lsp/api/v1/info`)).json()).toEqual({ pubkey: "02aa" });
+    const proposal = await fetch(`${services.url}/lsp/api/v1/proposal`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ bolt11: "lnbcrt1" }),
+    });
+    expect(await proposal.json()).toEqual({ got: { bolt11: "lnbcrt1" }, type: "application/json" });
+    expect((await fetch(`${services.url}/lsp/blocks/tip/height`)).status).toBe(404);
   });
 
   test("serves no test-only endpoint of the local world", async () => {
@@ -80,6 +126,8 @@ describe("the services process", () => {
       ["GET", "/v1/feedback"],
       ["POST", "/faucet"],
       ["POST", "/mine"],
+      // Plus is sold only with the operator's wallet configured (PLUS_NWC)
+      ["GET", "/plus/plans"],
       ["POST", "/hostile"],
       ["GET", "/blocks/tip/height"],
     ] as const)

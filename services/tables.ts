@@ -1,7 +1,8 @@
 /**
  * The services' own tables beside the storage server's, in the same database (PostgreSQL at `DATABASE_URL`,
  * else the embedded one): Plus members, read by the lightning-address service of every process, and the
- * feedback received.
+ * feedback received. A member's row: the paid period's end (0 until the first invoice is paid), the subscribe
+ * invoice still waiting (its payment hash), and until when a process holds its renewal (services/plus.ts).
  */
 import type { FeedbackEntry } from "../harness/feedback";
 import type { Membership } from "../harness/hermes";
@@ -13,7 +14,9 @@ const SCHEMA = [
     pubkey character(64) PRIMARY KEY,
     plan_id integer NOT NULL,
     nwc character varying(1000) NOT NULL,
-    paid_until bigint NOT NULL
+    paid_until bigint NOT NULL DEFAULT 0,
+    pending character varying(64),
+    charging_until bigint NOT NULL DEFAULT 0
   )`,
   `CREATE TABLE IF NOT EXISTS feedback (
     id BIGSERIAL PRIMARY KEY,

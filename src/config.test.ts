@@ -93,7 +93,8 @@ describe("the build's defaults off regtest", () => {
     const config = resolveConfig(empty, { network: "regtest" });
     expect(config.missingDefaults).toEqual([]);
     expect(config.servers).toEqual(DEFAULT_SERVERS.regtest);
-    expect(config.selfHosted).toBe(false);
+    // Every server of the local world runs on the owner's machine: no shutdown warning.
+    expect(config.selfHosted).toBe(true);
   });
 });
 
@@ -109,8 +110,10 @@ describe("self-hosted mode", () => {
       proxy: "wss://wallet.example.org",
       rgs: "https://wallet.example.org/rgs/snapshot/",
       storage: "https://wallet.example.org/storage",
+      lsp: "https://wallet.example.org/lsp",
     });
     expect(config.proxy).toBe("wss://wallet.example.org");
+    expect(config.lsp).toBe("https://wallet.example.org/lsp");
     expect(config.hermes).toBe("https://wallet.example.org");
     expect(config.subscriptions).toBe("https://wallet.example.org");
     expect(config.feedback).toBe("https://wallet.example.org");
@@ -122,7 +125,9 @@ describe("self-hosted mode", () => {
       ...build,
       esplora: "https://mempool.space/signet/api",
       hermes: "https://pay.example.org",
+      lsp: "https://lsp.example.org",
     });
+    expect(config.lsp).toBe("https://lsp.example.org");
     expect(config.servers?.esplora).toBe("https://mempool.space/signet/api");
     expect(config.servers?.storage).toBe("https://other.example/storage");
     expect(config.hermes).toBe("https://pay.example.org");

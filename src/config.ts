@@ -26,7 +26,10 @@ export interface WalletConfig {
   readonly hermes?: string | null;
   /** A server handing out a trained lightning scorer (`scorer`, a build variable), or null. */
   readonly scorer?: string | null;
-  /** The build runs on the wallet's own services (`VITE_SERVICES`): no shutdown warning (spec 2 §6). */
+  /**
+   * The owner runs the servers (spec 2 §6, the `selfhosted` setting over `defaultSelfHosted`): no shutdown
+   * warning on home.
+   */
   readonly selfHosted?: boolean;
   /**
    * The required settings this build has no value for (`network`, `proxy`, `esplora`, `rgs`, `storage`): the
@@ -207,8 +210,8 @@ export interface BuildDefaults {
   /**
    * Self-hosted mode (`VITE_SERVICES`): the URL of the wallet's own services (`npm run services`), from which
    * every server not set on its own is derived: the proxy, storage, rapid gossip sync, Esplora (the services
-   * pass it on to theirs), the lightning-address, Plus and feedback services and the profile cache. The LSP
-   * stays the network's default or `VITE_LSP`: the services point at one, they are none.
+   * pass it on to theirs), the LSP's HTTP API (the services pass it on to the LSP they point at; its node is
+   * dialled through their proxy), the lightning-address, Plus and feedback services and the profile cache.
    */
   readonly services?: string;
 }
@@ -218,8 +221,11 @@ export const servicesBase = (build: BuildDefaults): string | null =>
   build.services?.trim().replace(/\/+$/, "") || null;
 
 /** The servers a self-hosted build's services serve under their one URL (`services/main.ts`). */
-export const selfHostedServers = (base: string): Pick<Servers, "esplora" | "proxy" | "rgs" | "storage"> => ({
+export const selfHostedServers = (
+  base: string,
+): Pick<Servers, "esplora" | "proxy" | "rgs" | "storage" | "lsp"> => ({
   esplora: `${base}/esplora`,
+  lsp: `${base}/lsp`,
   proxy: base.replace(/^http/, "ws"),
   rgs: `${base}/rgs/snapshot/`,
   storage: `${base}/storage`,
@@ -273,6 +279,24 @@ export const resolveServers = (storage: KeyValueStorage, network: Network, build
     lsps_connection_string: optional("lsps_connection_string"),
     lsps_token: optional("lsps_token"),
   };
+};
+
+/**
+ * Whether a network runs on the owner's own servers unless the owner says otherwise: a self-hosted build on
+ * its own network (`VITE_SERVICES`, spec 1: a self-hosted launch defaults to true), and the local world on
+ * regtest (`npm start` runs every server on the owner's machine).
+ */
+export const defaultSelfHosted = (network: Network, build: BuildDefaults): boolean =>
+  network === "regtest" || (servicesBase(build) !== null && network === defaultNetwork(build));
+
+/** The `selfhosted` setting: stored "true" or "false" over the network's default. */
+export const resolveSelfHosted = (
+  storage: KeyValueStorage,
+  network: Network,
+  build: BuildDefaults,
+): boolean => {
+  const stored = readLocalSetting(storage, "selfhosted");
+  return stored === "true" ? true : stored === "false" ? false : defaultSelfHosted(network, build);
 };
 
 /** The scheme, host and port of a URL (a string that is no URL is kept as it is). */
@@ -343,7 +367,7 @@ export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): W
       storage.getItem("USER_SETTINGS_scorer")?.trim() ||
       (network === defaultNetwork(build) ? build.scorer : undefined) ||
       null,
-    selfHosted: services !== null,
+    selfHosted: resolveSelfHosted(storage, network, build),
     missingDefaults: missing,
   };
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SERVERS, resolveConfig, resolveServers, type Servers } from "../config";
-import { saveServers, validateServers } from "./servers";
+import { saveSelfHosted, saveServers, validateServers } from "./servers";
 
 const defaults: Servers = {
   ...DEFAULT_SERVERS.bitcoin,
@@ -95,5 +95,32 @@ describe("server settings", () => {
     const build = { proxy: defaults.proxy, storage: defaults.storage };
     expect(resolveServers(storage, "bitcoin", build)).toEqual(chosen);
     expect(resolveConfig(storage, build).servers).toEqual(chosen);
+  });
+});
+
+describe("the selfhosted setting", () => {
+  it("defaults to the build's self-hosted mode on its network and to the local world on regtest", () => {
+    const services = { network: "signet", services: "https://wallet.example.org" };
+    const built = { network: "signet", proxy: "wss://p.example.org", storage: "https://s.example.org" };
+    expect(resolveConfig(memory(), services).selfHosted).toBe(true);
+    expect(resolveConfig(memory(), built).selfHosted).toBe(false);
+    expect(resolveConfig(memory(), { network: "regtest" }).selfHosted).toBe(true);
+  });
+
+  it("is the owner's once set, and is removed from storage when set back to the default", () => {
+    const built = { network: "signet", proxy: "wss://p.example.org", storage: "https://s.example.org" };
+    const storage = memory();
+    saveSelfHosted(storage, true, false);
+    expect(Object.fromEntries(storage.map)).toEqual({ USER_SETTINGS_selfhosted: "true" });
+    expect(resolveConfig(storage, built).selfHosted).toBe(true);
+    saveSelfHosted(storage, false, false);
+    expect(Object.fromEntries(storage.map)).toEqual({});
+    expect(resolveConfig(storage, built).selfHosted).toBe(false);
+    // On the local world the owner may say the servers are not theirs.
+    saveSelfHosted(storage, false, true);
+    expect(resolveConfig(storage, { network: "regtest" }).selfHosted).toBe(false);
+    // Anything but "true" or "false" stored is the default.
+    storage.setItem("USER_SETTINGS_selfhosted", "maybe");
+    expect(resolveConfig(storage, { network: "regtest" }).selfHosted).toBe(true);
   });
 });

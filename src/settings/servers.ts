@@ -103,3 +103,9 @@ export const saveServers = (storage: KeyValueStorage, values: Servers, defaults:
     else storage.setItem(storageKey(field), value);
   }
 };
+
+/** Stores the `selfhosted` setting, removed when it is the network's default (spec 1 §3 local settings). */
+export const saveSelfHosted = (storage: KeyValueStorage, value: boolean, byDefault: boolean): void => {
+  if (value === byDefault) storage.removeItem(storageKey("selfhosted"));
+  else storage.setItem(storageKey("selfhosted"), String(value));
+};

@@ -39,3 +39,22 @@ export function useBalanceShown(): [BalanceShown, () => void] {
   }, []);
   return [value, cycle];
 }
+
+const SHUTDOWN_SEEN = "shutdownWarningSeen";
+
+/** Whether the owner has closed the shutdown warning on this browser (spec 1 home modals). */
+export const shutdownWarningSeen = (): boolean => {
+  try {
+    return localStorage.getItem(SHUTDOWN_SEEN) === "1";
+  } catch {
+    return false;
+  }
+};
+
+export const markShutdownWarningSeen = (): void => {
+  try {
+    localStorage.setItem(SHUTDOWN_SEEN, "1");
+  } catch {
+    // storage blocked: it shows again at the next start
+  }
+};

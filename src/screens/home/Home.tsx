@@ -14,6 +14,7 @@ import { ExpiryBanner } from "./ExpiryBanner";
 import { InterruptedOpens } from "./InterruptedOpens";
 import { StorageBanner } from "./StorageBanner";
 import { StorageRestoreCard } from "./StorageRestoreCard";
+import { ShutdownWarning } from "./ShutdownWarning";
 import { ContactsStrip } from "./ContactsStrip";
 import { HomeRequests } from "./HomeRequests";
 import { NwcRequests } from "./NwcRequests";
@@ -77,6 +78,7 @@ export function Home() {
       <StorageRestoreCard />
       <InterruptedOpens recent />
       <ExpiryBanner />
+      <ShutdownWarning />
       {safeMode ? null : <ContactsStrip />}
       {wallet?.exists && !wallet.has_backed_up ? (
         <Link href="/settings/backup" className="backup-prompt">

@@ -1,8 +1,14 @@
 import { useState } from "react";
 import { BUILD_DEFAULTS } from "../../build";
-import { type Servers, serverDefaults } from "../../config";
+import { defaultSelfHosted, type Servers, serverDefaults } from "../../config";
 import { useI18n } from "../../i18n/intl";
-import { SERVER_FIELDS, type ServerErrors, saveServers, validateServers } from "../../settings/servers";
+import {
+  SERVER_FIELDS,
+  type ServerErrors,
+  saveSelfHosted,
+  saveServers,
+  validateServers,
+} from "../../settings/servers";
 import { Screen } from "../../ui/Screen";
 import { useWalletConfig } from "../../ui/config";
 import { ErrorBox } from "../../ui/errors";
@@ -12,7 +18,8 @@ import { useView, useWallet } from "../../ui/wallet";
 /**
  * The servers the wallet talks to. Saved as local settings of this device; the wallet then reloads so
  * that it starts with them (and the page's connection policy names them). A new lightning service is
- * asked first (change_lsp) while the lightning node runs: one that does not answer is not saved.
+ * asked first (change_lsp) while the lightning node runs: one that does not answer is not saved. The owner
+ * who runs them says so (the `selfhosted` setting), and home shows no shutdown warning.
  */
 export function ServersSettings() {
   const { t } = useI18n();
@@ -21,6 +28,7 @@ export function ServersSettings() {
   const lightning = useView("live")?.lightning;
   const defaults = serverDefaults(localStorage, config.network, BUILD_DEFAULTS);
   const [values, setValues] = useState<Servers>(config.servers ?? defaults);
+  const [selfHosted, setSelfHosted] = useState(config.selfHosted ?? false);
   const [errors, setErrors] = useState<ServerErrors>({});
   const { busy, error, setError, run } = useAction();
   const current = config.servers ?? defaults;
@@ -44,6 +52,7 @@ export function ServersSettings() {
             token: values.lsps_token,
           });
         saveServers(localStorage, values, defaults);
+        saveSelfHosted(localStorage, selfHosted, defaultSelfHosted(config.network, BUILD_DEFAULTS));
         client.stop();
         // A fresh start reads the new settings (and names them in the connection policy).
         location.assign("/");
@@ -69,6 +78,10 @@ export function ServersSettings() {
             />
           </div>
         ))}
+        <label className="check-row">
+          <input type="checkbox" checked={selfHosted} onChange={(e) => setSelfHosted(e.target.checked)} />
+          {t("settings.servers.selfhosted")}
+        </label>
         <ErrorBox text={error} />
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? t("common.saving") : t("settings.servers.save")}
