@@ -9,7 +9,7 @@ import { type LightningState, lightningProjection } from "./lightning";
 import { addressNotes, type LnAddressState, lnAddressProjection } from "./lnaddress";
 import { type NostrState, nostrProjection, ownRecommendation, type ProfileView, profileView } from "./nostr";
 import { type NwcState, type NwcView, nwcProjection, nwcViewOf } from "./nwc";
-import { type OnchainState, onchainProjection } from "./onchain";
+import { fundingGoneIn, type OnchainState, onchainProjection } from "./onchain";
 import { type PlusState, type PlusView, plusProjection, plusViewOf } from "./plus";
 import { contactsOf, withContacts } from "./contacts";
 import { labelsOf, type SettingsView, settingsOf } from "./settings";
@@ -176,17 +176,21 @@ export const deriveViews = (s: States, now: number = s.at): Views => {
     withContacts(activityItems(s.onchain, labels, s.lightning, s.ecash), contacts),
     s.chat.zaps,
   );
-  const channels = s.lightning.channels.map((c) => ({
-    channel_id: c.channel_id,
-    outpoint: c.outpoint ?? "",
-    peer: c.peer,
-    balance: BigInt(c.balance),
-    reserve: BigInt(c.reserve),
-    inbound: BigInt(c.inbound),
-    size: BigInt(c.size),
-    is_usable: c.is_usable,
-    opening: !c.is_ready,
-  }));
+  // A channel whose funding never reached the chain is not one the owner has (its coins stayed on-chain).
+  const gone = fundingGoneIn(s.onchain);
+  const channels = s.lightning.channels
+    .filter((c) => !gone(c.outpoint))
+    .map((c) => ({
+      channel_id: c.channel_id,
+      outpoint: c.outpoint ?? "",
+      peer: c.peer,
+      balance: BigInt(c.balance),
+      reserve: BigInt(c.reserve),
+      inbound: BigInt(c.inbound),
+      size: BigInt(c.size),
+      is_usable: c.is_usable,
+      opening: !c.is_ready,
+    }));
   const balance = balanceOf(s.onchain, s.lightning, ecashTotal(s.ecash));
   return {
     wallet: s.wallet,
