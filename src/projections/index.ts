@@ -176,21 +176,17 @@ export const deriveViews = (s: States, now: number = s.at): Views => {
     withContacts(activityItems(s.onchain, labels, s.lightning, s.ecash), contacts),
     s.chat.zaps,
   );
-  // A channel whose funding never reached the chain is not one the owner has (its coins stayed on-chain).
-  const gone = fundingGoneIn(s.onchain);
-  const channels = s.lightning.channels
-    .filter((c) => !gone(c.outpoint))
-    .map((c) => ({
-      channel_id: c.channel_id,
-      outpoint: c.outpoint ?? "",
-      peer: c.peer,
-      balance: BigInt(c.balance),
-      reserve: BigInt(c.reserve),
-      inbound: BigInt(c.inbound),
-      size: BigInt(c.size),
-      is_usable: c.is_usable,
-      opening: !c.is_ready,
-    }));
+  const channels = s.lightning.channels.map((c) => ({
+    channel_id: c.channel_id,
+    outpoint: c.outpoint ?? "",
+    peer: c.peer,
+    balance: BigInt(c.balance),
+    reserve: BigInt(c.reserve),
+    inbound: BigInt(c.inbound),
+    size: BigInt(c.size),
+    is_usable: c.is_usable,
+    opening: !c.is_ready,
+  }));
   const balance = balanceOf(s.onchain, s.lightning, ecashTotal(s.ecash));
   return {
     wallet: s.wallet,
@@ -199,7 +195,9 @@ export const deriveViews = (s: States, now: number = s.at): Views => {
     settings: settingsOf(doc),
     contacts: contactsOf(contacts, items),
     channels,
-    channel_totals: totalsOf(channels),
+    // A channel whose funding never reached the chain holds none of the owner's coins (they stayed on-chain):
+    // the node may still list it as opening, but it adds nothing to the totals, as to the balance.
+    channel_totals: totalsOf(channels.filter((c) => !fundingGoneIn(s.onchain)(c.outpoint))),
     interrupted_opens: s.lightning.interruptedOpens
       .map((o) => ({ peer: o.peer, amount: o.amountSats, at: o.at }))
       .reverse(),
