@@ -42,6 +42,13 @@ test("receive on-chain: the faucet pays the address, pending then confirmed afte
   await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
   await expect(page.getByTestId("pending-badge")).toHaveCount(0);
   await expect(page.getByTestId("onchain-balance")).toHaveText("150,000 sats");
+
+  // On a phone, scrolled to the end, the last activity row is clear of the bottom action bar.
+  await page.setViewportSize({ width: 390, height: 560 });
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const bar = await page.getByRole("navigation", { name: "Actions" }).boundingBox();
+  const last = await page.locator(".activity-row").last().boundingBox();
+  expect(bar && last && last.y + last.height).toBeLessThanOrEqual(bar?.y ?? 0);
 });
 
 test("send to an address: the fee is shown first, the payment confirms and shows in activity with its fee", async ({
