@@ -20,6 +20,9 @@ const words = (lang: string): Record<string, string> =>
  */
 test.describe.configure({ mode: "default" });
 
+/** What a full-page screenshot changes of the page: the bottom action bar drawn where the page ends. */
+const SCREENSHOT_CSS = new URL("./screenshot.css", import.meta.url).pathname;
+
 const VIEWPORTS = {
   phone: { width: 390, height: 844 },
   desktop: { width: 1280, height: 800 },
@@ -260,6 +263,7 @@ for (const lang of ["en", "de"] as const) {
         await expect.soft(wallet).toHaveScreenshot([lang, size, shotName(route)], {
           fullPage: true,
           mask: masks(wallet, lang),
+          stylePath: SCREENSHOT_CSS,
         });
         if (size !== "phone") continue;
         // The narrowest phone: nothing is wider than the screen.

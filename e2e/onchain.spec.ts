@@ -29,13 +29,26 @@ test("receive on-chain: the faucet pays the address, pending then confirmed afte
   await page.getByRole("button", { name: "Sync now" }).click();
   await expect(page.getByTestId("pending-badge")).toContainText("150,000");
   await expect(page.getByRole("button", { name: /Received.*150,000/ })).toBeVisible();
+  // Its details, open while it confirms, follow it.
+  await page.getByRole("button", { name: /Received.*150,000/ }).click();
+  const status = page.getByRole("dialog").getByTestId("activity-status");
+  await expect(status).toHaveText("Unconfirmed");
 
   await postJson(esplora, "/mine", { blocks: 1 });
-  await page.getByRole("button", { name: "Sync now" }).click();
+  // The wallet's own background sync, without waiting its minute: the dialog covers the button, so the
+  // click goes to it directly.
+  await page.getByRole("button", { name: "Sync now", includeHidden: true }).dispatchEvent("click");
+  await expect(status).toHaveText("Confirmed");
+  await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
   await expect(page.getByTestId("pending-badge")).toHaveCount(0);
   await expect(page.getByTestId("onchain-balance")).toHaveText("150,000 sats");
-  await page.getByRole("button", { name: /Received.*150,000/ }).click();
-  await expect(page.getByRole("dialog")).toContainText("Confirmed");
+
+  // On a phone, scrolled to the end, the last activity row is clear of the bottom action bar.
+  await page.setViewportSize({ width: 390, height: 560 });
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const bar = await page.getByRole("navigation", { name: "Actions" }).boundingBox();
+  const last = await page.locator(".activity-row").last().boundingBox();
+  expect(bar && last && last.y + last.height).toBeLessThanOrEqual(bar?.y ?? 0);
 });
 
 test("send to an address: the fee is shown first, the payment confirms and shows in activity with its fee", async ({

@@ -23,7 +23,7 @@ const FUNDING_SCRIPT = new Uint8Array(34);
 
 const channelTooSmall = () =>
   new InvalidInput({
-    message: "The channel must be at least 100,000 sats.",
+    message: "A channel must be at least 100,000 sats.",
     key: "swap.channel_too_small",
     values: { amount: "100,000" },
   });
@@ -143,9 +143,7 @@ export const estimateChannelOpenFee: Handler<"EstimateChannelOpenFee"> = (cmd, c
     const onchain = ctx.onchain;
     if (!onchain) return yield* Effect.fail(notRunning());
     if (cmd.amountSats !== null && cmd.amountSats < MIN_ONCHAIN_SATS) {
-      return yield* Effect.fail(
-        new InvalidInput({ message: "Amount too small", key: "swap.channel_too_small" }),
-      );
+      return yield* Effect.fail(channelTooSmall());
     }
     const target = fundingTarget(ctx, cmd.amountSats);
     const plan = yield* onchain.plan(ctx.states.onchain, target);

@@ -25,7 +25,10 @@ export const invalidAmount = () =>
   new InvalidInput({ message: "Satoshi amount is invalid", key: "errors.invalid_amount" });
 
 const notRunning = () =>
-  new WalletState({ message: "The ecash engine is not running yet.", key: "error_ecash_not_ready" });
+  new WalletState({
+    message: "Ecash is still starting; try again in a moment.",
+    key: "error_ecash_not_ready",
+  });
 
 export const portOf = (ctx: HandlerContext): Effect.Effect<EcashPort, WalletError> =>
   ctx.ecash ? Effect.succeed(ctx.ecash) : Effect.fail(notRunning());
@@ -91,4 +94,9 @@ export const positive = (amountSats: bigint) =>
 export const atMost = (amountSats: bigint, balance: bigint) =>
   amountSats <= balance
     ? Effect.void
-    : Effect.fail(new InsufficientFunds({ message: "Insufficient balance", key: "send.error_low_balance" }));
+    : Effect.fail(
+        new InsufficientFunds({
+          message: "You don't have enough balance for this amount and its fee.",
+          key: "send.error_low_balance",
+        }),
+      );

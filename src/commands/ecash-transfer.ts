@@ -21,7 +21,10 @@ const ends = (ctx: HandlerContext, cmd: { from: string; to: string }) => {
 };
 
 const lowBalance = () =>
-  new InsufficientFunds({ message: "Insufficient balance", key: "send.error_low_balance" });
+  new InsufficientFunds({
+    message: "You don't have enough balance for this amount and its fee.",
+    key: "send.error_low_balance",
+  });
 
 /**
  * What a transfer costs, before the owner confirms it: the destination's invoice and the source's melt quote
@@ -87,7 +90,7 @@ export const prepareSwapToLightning: Handler<"PrepareSwapToLightning"> = (cmd, c
     const port = yield* portOf(ctx);
     const ln = yield* nodeOf(ctx);
     const tooSmall = () =>
-      new InvalidInput({ message: "Satoshi amount is invalid", key: "swap_lightning.too_small" });
+      new InvalidInput({ message: "This amount is too small to swap.", key: "swap_lightning.too_small" });
     // Without room in a channel, the LSP opens one just in time (for its setup fee), as for any receive.
     const jit = yield* jitInvoice(cmd.amountSats, [], ctx).pipe(
       Effect.mapError((e) => (e.key === "receive.error_fee_exceeds_amount" ? tooSmall() : e)),

@@ -140,7 +140,10 @@ describe("removing and transferring", () => {
       failure(quoteEcashTransfer({ _tag: "QuoteEcashTransfer", from, to, amountSats }, ctx));
     expect(await t(mint, "nowhere", 1n)).toMatchObject({ message: "No from/to federation" });
     expect(await t(mint, mint, 1n)).toMatchObject({ message: "No from/to federation" });
-    expect(await t(mint, other, 0n)).toMatchObject({ message: "Satoshi amount is invalid" });
+    expect(await t(mint, other, 0n)).toMatchObject({
+      message: "Satoshi amount is invalid",
+      key: "errors.invalid_amount",
+    });
     expect(await t(mint, other, 6n)).toMatchObject({ _tag: "InsufficientFunds" });
   });
 });

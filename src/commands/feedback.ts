@@ -50,19 +50,26 @@ export const heldSecrets = (ctx: HandlerContext): Effect.Effect<HeldSecrets> =>
     Effect.orElseSucceed(() => ({ strings: preimagesOf(ctx.states), words: [] })),
   );
 
-const invalid = () => new InvalidInput({ message: "Feedback is required", key: "feedback.invalid_feedback" });
+const invalid = () =>
+  new InvalidInput({ message: "Please say something!", key: "feedback.invalid_feedback" });
 
 export const sendFeedbackCommand: Handler<"SendFeedback"> = (cmd, ctx) =>
   Effect.gen(function* () {
     if (!cmd.host)
       return yield* Effect.fail(
-        new ServerUnavailable({ message: "Feedback failed, try again", key: "feedback.error_try_again" }),
+        new ServerUnavailable({
+          message: "Feedback could not be sent, try again.",
+          key: "feedback.error_try_again",
+        }),
       );
     const feedback = cmd.feedback.trim();
     if (!feedback || feedback.length > 10_000) return yield* Effect.fail(invalid());
     if (cmd.images.length > MAX_IMAGES || cmd.images.some((i) => i.bytes.length > MAX_IMAGE_BYTES))
       return yield* Effect.fail(
-        new InvalidInput({ message: "Image too large", key: "feedback.image_too_large" }),
+        new InvalidInput({
+          message: "Each image must be smaller than 5 MB, and at most 4 images.",
+          key: "feedback.image_too_large",
+        }),
       );
     let logs: string[] | null = null;
     if (cmd.includeLogs) {
@@ -83,12 +90,12 @@ export const sendFeedbackCommand: Handler<"SendFeedback"> = (cmd, ctx) =>
           const text = e instanceof FeedbackRefused ? e.statusText : "";
           return text
             ? new ServerUnavailable({
-                message: `Feedback failed: ${text}`,
+                message: `Feedback could not be sent: ${text}`,
                 key: "feedback.error",
                 values: { status: text },
               })
             : new ServerUnavailable({
-                message: "Feedback failed, try again",
+                message: "Feedback could not be sent, try again.",
                 key: "feedback.error_try_again",
               });
         },

@@ -49,12 +49,12 @@ const checked = (name: string): Effect.Effect<string, WalletError> => {
   const problem = lnNameProblem(name);
   if (problem === "empty")
     return Effect.fail(
-      new InvalidInput({ message: "Name is required", key: "settings.lightningaddress.error_empty" }),
+      new InvalidInput({ message: "Enter a name.", key: "settings.lightningaddress.error_empty" }),
     );
   if (problem === "characters")
     return Effect.fail(
       new InvalidInput({
-        message: "Only lowercase letters, digits, dash, underscore and dot",
+        message: "Only lowercase letters, digits, dash, underscore and dot.",
         key: "settings.lightningaddress.error_characters",
       }),
     );
@@ -128,7 +128,7 @@ export const reserveLnName: Handler<"ReserveLnName"> = (cmd, ctx) =>
       if (!c?.joined || c.kind !== "cashu")
         return yield* Effect.fail(
           new InvalidInput({
-            message: "Choose a mint you joined",
+            message: "Choose a mint you joined.",
             key: "settings.lightningaddress.error_mint",
           }),
         );

@@ -201,7 +201,7 @@ export const payInvoice: Handler<"PayInvoice"> = (cmd, ctx) =>
     if (fixed !== null && cmd.amountSats !== fixed) {
       return yield* Effect.fail(
         new InvalidInput({
-          message: "The amount does not match the invoice.",
+          message: "The amount does not match the invoice's amount.",
           key: "send.error_invoice_match",
         }),
       );

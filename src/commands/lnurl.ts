@@ -109,7 +109,7 @@ const hodlZapOff = () =>
   });
 
 const wrongKind = () =>
-  new InvalidInput({ message: "This LNURL is for something else.", key: "lnurl.error_unsupported" });
+  new InvalidInput({ message: "This kind of LNURL is not supported.", key: "lnurl.error_unsupported" });
 
 // Every call to a service waits with the command queue released (`ctx.outside`): a silent service delays
 // only the command that called it.

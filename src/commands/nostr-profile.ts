@@ -137,7 +137,9 @@ export const getNostrProfile: Handler<"GetNostrProfile"> = (cmd, ctx) =>
     const key = cmd.npub ? null : yield* keyInUse(ctx);
     const pubkey = key?.pubkey ?? (cmd.npub ? parseNpub(cmd.npub) : null);
     if (!pubkey)
-      return yield* Effect.fail(new InvalidInput({ message: "Invalid npub", key: "contacts.npub_error" }));
+      return yield* Effect.fail(
+        new InvalidInput({ message: "That doesn't look like a nostr npub.", key: "contacts.npub_error" }),
+      );
     const port = ctx.nostr;
     if (!port) return yield* Effect.fail(noPort());
     const relayFound = yield* ctx.outside(

@@ -96,7 +96,7 @@ export const currentProfile = (ctx: HandlerContext, key: Key): NostrEvent | null
 const invalidNsec = () => new InvalidInput({ message: "Invalid nsec", key: "nostr_keys.invalid_nsec" });
 
 export const noPort = () =>
-  new ServerUnavailable({ message: "The nostr relays are not running.", key: "profile.error_load" });
+  new ServerUnavailable({ message: "The nostr relays are not running.", key: "chat.error_relays" });
 
 export const getNpub: Handler<"GetNpub"> = (_cmd, ctx) =>
   Effect.gen(function* () {

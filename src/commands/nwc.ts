@@ -21,7 +21,7 @@ export const nameRequired = () =>
   new InvalidInput({ message: "A name is required.", key: "settings.connections.error_name" });
 export const budgetZero = () =>
   new InvalidInput({
-    message: "The budget must not be 0 when payments are approved automatically.",
+    message: "The budget can't be 0 when payments are approved automatically.",
     key: "error_budget_zero",
   });
 export const noProfile = () =>

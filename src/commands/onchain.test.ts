@@ -144,7 +144,7 @@ describe("on-chain commands against the local regtest world", () => {
     expect(await w.fail({ _tag: "CheckAddress", address: "not an address" })).toMatchObject({
       _tag: "InvalidInput",
       key: "send.error_address",
-      message: "Address not recognised",
+      message: "Address not recognised.",
     });
     expect(
       await w.fail({ _tag: "SendToAddress", address: to, amountSats: 100_000n, labels: [] }),

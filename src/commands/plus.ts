@@ -29,8 +29,11 @@ export const PLUS_LIMITS = { timeoutMs: 15_000, maxBytes: 64_000 } as const;
 const http = boundedFetch(globalFetch, PLUS_LIMITS);
 
 const notConfigured = () =>
-  new InvalidInput({ message: "Plus is not configured", key: "settings.plus.error_no_service" });
-const noPlan = () => new InvalidInput({ message: "No such plan", key: "error_no_plan" });
+  new InvalidInput({
+    message: "No membership service is configured.",
+    key: "settings.plus.error_no_service",
+  });
+const noPlan = () => new InvalidInput({ message: "No plan found.", key: "error_no_plan" });
 
 const call = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
   Effect.tryPromise({
@@ -95,7 +98,10 @@ export const preparePlus: Handler<"PreparePlus"> = (cmd, ctx) =>
     if (!plan) return yield* Effect.fail(noPlan());
     if (!canJoin(spendableForPlus(ctx), plan.amountSats))
       return yield* Effect.fail(
-        new InsufficientFunds({ message: "Not enough balance to join", key: "settings.plus.error_balance" }),
+        new InsufficientFunds({
+          message: "Not enough lightning and federation balance to join.",
+          key: "settings.plus.error_balance",
+        }),
       );
     const record: NwcProfileRecord = {
       index: SUBSCRIPTION_INDEX,

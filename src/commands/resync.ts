@@ -27,7 +27,10 @@ export const resyncFederation: Handler<"ResyncFederation"> = (cmd, ctx) =>
     const port = ctx.ecash;
     if (!port)
       return yield* Effect.fail(
-        new WalletState({ message: "The ecash engine is not running yet.", key: "error_ecash_not_ready" }),
+        new WalletState({
+          message: "Ecash is still starting; try again in a moment.",
+          key: "error_ecash_not_ready",
+        }),
       );
     yield* Effect.promise(() => port.resync(cmd.federationId));
     return outcome(null);

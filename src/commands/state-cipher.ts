@@ -9,12 +9,15 @@ export const makeStateCipher = (params?: KdfParams): StateCipher => ({
     try {
       return await openJson(sealed, password);
     } catch (e) {
-      if (e instanceof VaultCorrupt)
+      if (e instanceof VaultCorrupt) {
+        // The catalogue's sentence ends the vault's own words with its full stop.
+        const what = e.message.replace(/\.$/, "");
         throw new ImportRejected({
-          message: `The file is damaged: ${e.message}`,
+          message: `The file is damaged: ${what}.`,
           key: "settings.emergency_kit.import_export.error_damaged",
-          values: { what: e.message },
+          values: { what },
         });
+      }
       throw e;
     }
   },

@@ -131,8 +131,12 @@ const lightningItems = (
       amount_sats: o.capacitySats,
       inbound: !o.isOutbound,
       // Pending until the funding transaction confirms.
-      last_updated: funding?.confirmation?.blockTime ?? (o.isOutbound ? 0 : secs(o.at)),
+      last_updated: funding?.dropped
+        ? secs(funding.droppedAt ?? funding.seenAt)
+        : (funding?.confirmation?.blockTime ?? (o.isOutbound ? 0 : secs(o.at))),
       seen_at: secs(o.at),
+      // Its funding never reached the chain: the channel never opened, the coins stayed on-chain.
+      dropped: funding?.dropped ?? false,
     });
   }
   for (const c of ln.closes.values()) {

@@ -1,6 +1,6 @@
 import { MAX_MONEY_SATS } from "../money";
 import { closingBalance, type LightningState, lightningBalance } from "./lightning";
-import { netOf, type OnchainState } from "./onchain";
+import { fundingGoneIn, netOf, type OnchainState } from "./onchain";
 
 /** Balances in sats (spec 1 §3). */
 export interface BalanceView {
@@ -40,9 +40,10 @@ export const balanceOf = (
     // the 21 million bitcoin that can exist.
     confirmed: withinMoney(confirmed),
     unconfirmed: withinMoney(unconfirmed),
-    lightning: lightning ? lightningBalance(lightning) : 0n,
+    // A channel whose funding the chain never took holds none of the owner's coins: they are counted above.
+    lightning: lightning ? lightningBalance(lightning, fundingGoneIn(onchain)) : 0n,
     federation,
-    force_close: lightning ? closingBalance(lightning) : 0n,
+    force_close: lightning ? closingBalance(lightning, fundingGoneIn(onchain)) : 0n,
   };
   const total = parts.confirmed + parts.unconfirmed + parts.lightning + parts.federation + parts.force_close;
   return { ...parts, total: withinMoney(total) };

@@ -52,10 +52,13 @@ describe("a channel open asked for, until its funding is out", () => {
         outpoint: null,
         reason: "funding failed",
         capacity_sats: null,
-        balance_sats: "0",
+        // What the node had counted ours in the channel before its funding failed.
+        balance_sats: "200000",
       }),
     ]);
     expect(s.lightning.requestedOpens.size).toBe(0);
+    // Nothing comes back from a channel that was never funded: its coins never left the wallet.
+    expect(deriveViews(s).balance).toMatchObject({ force_close: 0n, total: 0n });
   });
 
   it("the log checks the new events' fields", () => {

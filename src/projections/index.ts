@@ -9,7 +9,7 @@ import { type LightningState, lightningProjection } from "./lightning";
 import { addressNotes, type LnAddressState, lnAddressProjection } from "./lnaddress";
 import { type NostrState, nostrProjection, ownRecommendation, type ProfileView, profileView } from "./nostr";
 import { type NwcState, type NwcView, nwcProjection, nwcViewOf } from "./nwc";
-import { type OnchainState, onchainProjection } from "./onchain";
+import { fundingGoneIn, type OnchainState, onchainProjection } from "./onchain";
 import { type PlusState, type PlusView, plusProjection, plusViewOf } from "./plus";
 import { contactsOf, withContacts } from "./contacts";
 import { labelsOf, type SettingsView, settingsOf } from "./settings";
@@ -195,7 +195,9 @@ export const deriveViews = (s: States, now: number = s.at): Views => {
     settings: settingsOf(doc),
     contacts: contactsOf(contacts, items),
     channels,
-    channel_totals: totalsOf(channels),
+    // A channel whose funding never reached the chain holds none of the owner's coins (they stayed on-chain):
+    // the node may still list it as opening, but it adds nothing to the totals, as to the balance.
+    channel_totals: totalsOf(channels.filter((c) => !fundingGoneIn(s.onchain)(c.outpoint))),
     interrupted_opens: s.lightning.interruptedOpens
       .map((o) => ({ peer: o.peer, amount: o.amountSats, at: o.at }))
       .reverse(),

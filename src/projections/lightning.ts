@@ -300,14 +300,30 @@ export const lightningProjection = projection<LightningState, LightningState>({
   view: (s) => s,
 });
 
-/** Ours across every channel: what we can send plus the reserves that come back when a channel closes. */
-export const lightningBalance = (s: LightningState): bigint =>
-  s.channels.reduce((sum, c) => sum + BigInt(c.balance) + (c.is_ready ? BigInt(c.reserve) : 0n), 0n);
+/**
+ * Whether a channel's funding never reached the chain (the on-chain log has the transaction as dropped): its
+ * coins are still the owner's on-chain, so the channel holds nothing of theirs. See `fundingGoneIn`.
+ */
+export type FundingGone = (outpoint: string | null) => boolean;
 
-/** Balances of closed channels not yet back in the on-chain wallet. */
-export const closingBalance = (s: LightningState): bigint => {
+/**
+ * Ours across every channel: what we can send plus the reserves that come back when a channel closes. A
+ * channel whose funding never reached the chain counts nothing: its coins are counted on-chain.
+ */
+export const lightningBalance = (s: LightningState, gone: FundingGone = () => false): bigint =>
+  s.channels.reduce(
+    (sum, c) => (gone(c.outpoint) ? sum : sum + BigInt(c.balance) + (c.is_ready ? BigInt(c.reserve) : 0n)),
+    0n,
+  );
+
+/**
+ * Balances of closed channels not yet back in the on-chain wallet. A channel closed before it was funded
+ * (no funding output, or one that never reached the chain) has nothing to bring back.
+ */
+export const closingBalance = (s: LightningState, gone: FundingGone = () => false): bigint => {
   let closing = 0n;
-  for (const c of s.closes.values()) if (!s.swept.has(c.channelId)) closing += c.balanceSats;
+  for (const c of s.closes.values())
+    if (!s.swept.has(c.channelId) && c.outpoint !== null && !gone(c.outpoint)) closing += c.balanceSats;
   return closing;
 };
 

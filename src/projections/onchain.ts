@@ -109,3 +109,12 @@ export const onchainProjection = projection<OnchainState, OnchainState>({
 
 /** What a transaction moved for the owner: positive in, negative out (fee included). */
 export const netOf = (t: OnchainTx): bigint => t.received - t.sent;
+
+/**
+ * Whether the funding transaction of the channel at `outpoint` is one the log has as dropped: signed here
+ * but refused by the server (or replaced), so its coins never left the wallet.
+ */
+export const fundingGoneIn =
+  (s: OnchainState) =>
+  (outpoint: string | null): boolean =>
+    outpoint !== null && (s.txs.get(outpoint.split(":")[0]!)?.dropped ?? false);

@@ -200,6 +200,8 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
           }),
           ...snapshot(),
         ]);
+        // A funding signed here that never went out (the open failed) must leave the on-chain log soon.
+        deps.onChainActivity();
         return;
       }
       case "payment_refused":

@@ -35,9 +35,11 @@ const lowBalance = () =>
     key: "send.error_low_balance",
   });
 
-const broadcastDisagrees = (answer: string) =>
+/** The server answered a broadcast with something other than its txid (its words are not the owner's to read). */
+const broadcastDisagrees = () =>
   new ServerUnavailable({
-    message: `The server did not confirm the broadcast (it answered "${answer.slice(0, 80)}"): nothing was recorded as sent.`,
+    message:
+      "The server did not confirm the broadcast: nothing was recorded as sent. Check your activity after the next sync before trying again.",
     key: "send.error_broadcast_answer",
   });
 
@@ -177,7 +179,7 @@ export const makeOnchainPort = (
     // The txid is the one computed here: a server that answers anything else did not take this
     // transaction as sent, and its answer must never reach the log.
     const answered = await client.broadcast(s.hex);
-    if (answered !== s.txid) throw broadcastDisagrees(answered);
+    if (answered !== s.txid) throw broadcastDisagrees();
     // The mempool changed: the next sync must look again.
     cache.mempool = null;
   };

@@ -9,7 +9,7 @@ export const MIN_ONCHAIN_SATS = 546n;
 export const MAX_ONCHAIN_SATS = 2_099_999_997_690_000n;
 
 export const addressNotRecognised = () =>
-  new InvalidInput({ message: "Address not recognised", key: "send.error_address" });
+  new InvalidInput({ message: "Address not recognised.", key: "send.error_address" });
 
 export interface Destination {
   readonly address: string;
@@ -29,7 +29,8 @@ export const checkDestination = (
     const theirs = networks[0]!;
     return new WrongNetwork({
       message: `Destination is for ${theirs} but you're on ${network}`,
-      values: { network: theirs, current: network },
+      key: "payment_request.wrong_network",
+      values: { destination: theirs, wallet: network },
     });
   }
   try {
@@ -45,12 +46,15 @@ const tooMuch = () =>
     key: "receive.amount_editable.more_than_21m",
   });
 const tooLittle = () =>
-  new InvalidInput({ message: "Minimum amount is 546 sats", key: "receive.error_under_min_onchain" });
+  new InvalidInput({
+    message: "The minimum on-chain amount is 546 sats.",
+    key: "receive.error_under_min_onchain",
+  });
 
 /** An amount to send on-chain: above zero, at least 546 sats, at most the 21-million threshold. */
 export const checkSendAmount = (amount: bigint): InvalidInput | null => {
   if (amount <= 0n)
-    return new InvalidInput({ message: "Amount must be more than zero", key: "send.error_amount_zero" });
+    return new InvalidInput({ message: "The amount must be more than zero.", key: "send.error_amount_zero" });
   if (amount < MIN_ONCHAIN_SATS) return tooLittle();
   if (amount > MAX_ONCHAIN_SATS) return tooMuch();
   return null;

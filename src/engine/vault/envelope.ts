@@ -94,9 +94,14 @@ const toJsonBytes = (value: unknown): Uint8Array => {
   } catch (e) {
     throw new Unexpected({
       message: `Vault: the value cannot be written as JSON (${e instanceof Error ? e.message : "unknown"})`,
+      key: "common.unknown_error",
     });
   }
-  if (text === undefined) throw new Unexpected({ message: "Vault: the value cannot be written as JSON" });
+  if (text === undefined)
+    throw new Unexpected({
+      message: "Vault: the value cannot be written as JSON",
+      key: "common.unknown_error",
+    });
   return new TextEncoder().encode(text);
 };
 

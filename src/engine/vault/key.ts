@@ -35,7 +35,11 @@ export interface VaultKey {
 
 const subtle = (): SubtleCrypto => {
   const s = globalThis.crypto?.subtle;
-  if (!s) throw new Unexpected({ message: "Vault: WebCrypto (crypto.subtle) is not available" });
+  if (!s)
+    throw new Unexpected({
+      message: "Vault: WebCrypto (crypto.subtle) is not available",
+      key: "common.unknown_error",
+    });
   return s;
 };
 
@@ -82,7 +86,7 @@ const derive = async (
 
 const requirePassword = (password: string) => {
   if (typeof password !== "string" || password.length === 0)
-    throw new InvalidInput({ message: "Please enter a password." });
+    throw new InvalidInput({ message: "Please enter a password.", key: "errors.password_required" });
 };
 
 /** Makes a key for new envelopes: a fresh random salt and the given (default: 600,000) iterations. */
@@ -93,10 +97,14 @@ export const createVaultKey = async (
   requirePassword(password);
   const { iterations, allowWeak = false } = params;
   if (!isIterationCount(iterations))
-    throw new Unexpected({ message: `Vault: ${iterations} is not a usable PBKDF2 iteration count` });
+    throw new Unexpected({
+      message: `Vault: ${iterations} is not a usable PBKDF2 iteration count`,
+      key: "common.unknown_error",
+    });
   if (iterations < MIN_ITERATIONS && !allowWeak)
     throw new Unexpected({
       message: `Vault: ${iterations} PBKDF2 iterations is below the minimum of ${MIN_ITERATIONS} for new envelopes`,
+      key: "common.unknown_error",
     });
   const salt = globalThis.crypto.getRandomValues(new Uint8Array(SALT_BYTES));
   const { aesKey, check } = await derive(password, salt, iterations);

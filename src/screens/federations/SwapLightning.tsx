@@ -33,7 +33,9 @@ export function SwapLightning() {
   const [result, setResult] = useState<Result | null>(null);
   const source = federations.find((f) => f.federation_id === from);
 
-  const tooSmall = (e: unknown) => e instanceof CommandFailed && e.message === "Satoshi amount is invalid";
+  // 'Satoshi amount is invalid' is shown as too small (spec 2), told by its key.
+  const tooSmall = (e: unknown) =>
+    e instanceof CommandFailed && (e.key === "errors.invalid_amount" || e.key === "swap_lightning.too_small");
   const start = () =>
     run(
       async () =>

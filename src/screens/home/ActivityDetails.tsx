@@ -17,35 +17,61 @@ import { truncateMiddle } from "../../ui/format";
 import { useBalanceShown } from "../../ui/prefs";
 import { useView, useWallet } from "../../ui/wallet";
 import { Amount } from "./Amount";
+import { followRow, rowStatus, STATUS_KEY } from "./details-follow";
 
-/** The details modal of an activity row (spec 1 §2 "Details modal by activity kind"). */
-export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; onClose: () => void }) {
+/**
+ * The details modal of an activity row (spec 1 §2 "Details modal by activity kind"). It follows the views
+ * while open: the row as the activity view has it now, its details asked again whenever the view changes.
+ */
+export function ActivityDetails({
+  item: opened,
+  onClose,
+}: {
+  item: ActivityItem | null;
+  onClose: () => void;
+}) {
   const { t } = useI18n();
   const fmt = useFormat();
   const errorText = useErrorText();
   const client = useWallet();
   const live = useView("live");
   const contacts = useView("contacts");
+  const activity = useView("activity");
   const [shown] = useBalanceShown();
   const [details, setDetails] = useState<OnchainDetails | null>(null);
   const [payment, setPayment] = useState<LightningDetails | null>(null);
   const [channel, setChannel] = useState<ChannelDetails | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const item = followRow(activity?.items, opened);
+  const id = item?.id ?? null;
+  const kind = item?.kind ?? null;
 
+  // Another row: nothing of the last one stays on screen.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `id` and `kind` name the row whose details these are
   useEffect(() => {
     setDetails(null);
     setPayment(null);
     setChannel(null);
     setError(null);
-    if (!item) return;
-    const failed = (e: unknown) => setError(errorText(e));
-    if (item.kind === "OnChain")
-      client.dispatch({ _tag: "GetTransaction", txid: item.id }).then(setDetails, failed);
-    else if (item.kind === "Lightning")
-      client.dispatch({ _tag: "GetLightningPayment", id: item.id }).then(setPayment, failed);
-    else if (item.kind !== "Ecash")
-      client.dispatch({ _tag: "GetChannelEvent", id: item.id }).then(setChannel, failed);
-  }, [item, client, errorText]);
+  }, [id, kind]);
+
+  // Asked when the row opens and again on every change of the activity view (a payment settling, a
+  // transaction confirming): the answers replace the shown ones when they come.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `activity` changing is what asks again
+  useEffect(() => {
+    if (id === null) return;
+    let current = true;
+    const failed = (e: unknown) => current && setError(errorText(e));
+    if (kind === "OnChain")
+      client.dispatch({ _tag: "GetTransaction", txid: id }).then((d) => current && setDetails(d), failed);
+    else if (kind === "Lightning")
+      client.dispatch({ _tag: "GetLightningPayment", id }).then((p) => current && setPayment(p), failed);
+    else if (kind !== "Ecash")
+      client.dispatch({ _tag: "GetChannelEvent", id }).then((c) => current && setChannel(c), failed);
+    return () => {
+      current = false;
+    };
+  }, [id, kind, activity, client, errorText]);
 
   if (!item)
     return (
@@ -62,6 +88,9 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
           ? t("activity.received")
           : t("activity.sent");
   const txid = item.kind === "OnChain" ? item.id : (channel?.txid ?? null);
+  const status = rowStatus(item, payment);
+  // A payment that failed after it was opened has left the list: it is dated by its own answer.
+  const date = status === "failed" && payment ? payment.at : item.last_updated;
   const fee = ownerFee(item, details?.fee ?? payment?.fee_sats ?? channel?.fee_sats ?? null);
   return (
     <Dialog open title={title} onClose={onClose}>
@@ -132,15 +161,9 @@ export function ActivityDetails({ item, onClose }: { item: ActivityItem | null; 
           })()}
         </dd>
         <dt>{t("activity.status")}</dt>
-        <dd>
-          {item.dropped
-            ? t("activity.dropped")
-            : item.last_updated === 0
-              ? t("activity.unconfirmed")
-              : t("activity.confirmed")}
-        </dd>
+        <dd data-testid="activity-status">{t(STATUS_KEY[status])}</dd>
         <dt>{t("activity.date")}</dt>
-        <dd>{item.last_updated === 0 ? t("activity.pending") : fmt.dateTime(item.last_updated * 1000)}</dd>
+        <dd>{date === 0 ? t("activity.pending") : fmt.dateTime(date * 1000)}</dd>
         {txid ? (
           <>
             <dt>{t("activity.txid")}</dt>

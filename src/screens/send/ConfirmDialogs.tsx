@@ -1,0 +1,83 @@
+import { useI18n } from "../../i18n/intl";
+import { Dialog } from "../../ui/Dialog";
+import { useFormat } from "../../ui/useFormat";
+
+/** The second confirmation a high on-chain fee asks before anything is paid. */
+export function HighFeeDialog({
+  open,
+  feeSats,
+  amountSats,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  feeSats: bigint;
+  amountSats: bigint;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const { t } = useI18n();
+  const fmt = useFormat();
+  return (
+    <Dialog open={open} title={t("send.high_fee_title")} onClose={onCancel}>
+      <div className="column">
+        <p role="alert">
+          {t("send.high_fee_text", { fee: fmt.sats(feeSats), amount: fmt.sats(amountSats) })}
+        </p>
+        <button type="button" className="button button-primary" onClick={onConfirm}>
+          {t("send.high_fee_confirm", { fee: fmt.sats(feeSats) })}
+        </button>
+        <button type="button" className="button" onClick={onCancel}>
+          {t("common.cancel")}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** Paying an address the same amount again within minutes: asked once more (`minutes` ago, as the worker says). */
+export function RepeatDialog({
+  minutes,
+  amountSats,
+  onConfirm,
+  onCancel,
+}: {
+  minutes: string | null;
+  amountSats: bigint;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const { t } = useI18n();
+  const fmt = useFormat();
+  return (
+    <Dialog open={minutes !== null} title={t("send.repeat_title")} onClose={onCancel}>
+      <div className="column">
+        <p role="alert">{t("send.repeat_text", { amount: fmt.sats(amountSats), minutes: minutes ?? "1" })}</p>
+        <button type="button" className="button" onClick={onCancel}>
+          {t("common.cancel")}
+        </button>
+        <button type="button" className="button button-primary" onClick={onConfirm}>
+          {t("send.repeat_confirm")}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** Why a payment costs a fee, on-chain or over lightning. */
+export function WhyFeesDialog({
+  open,
+  onchain,
+  onClose,
+}: {
+  open: boolean;
+  onchain: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <Dialog open={open} title={t("send.why_fees")} onClose={onClose}>
+      <p>{t(onchain ? "send.why_fees_onchain" : "send.why_fees_lightning")}</p>
+    </Dialog>
+  );
+}
