@@ -55,6 +55,11 @@ export interface Platform {
    * where there is no screen (Node), where background work may start at once.
    */
   readonly homeShown?: () => Promise<void>;
+  /**
+   * Resolves when the lightning node's code and LDK's wasm may be fetched (a new wallet's: once its home is
+   * drawn, so none of it comes before); absent where they may come at once.
+   */
+  readonly ldkAfter?: () => Promise<void>;
 }
 
 /** Everything an engine starts from: the wallet's servers, its unlocked seed, a sealed store and its hooks. */
