@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import react from "@vitejs/plugin-react";
 import { createServer, defineConfig, type Plugin } from "vite";
+import { foldVersion } from "./scripts/fold-version.ts";
 import { serviceWorkerSource } from "./src/sw/source.ts";
 
 const version = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"))
@@ -24,7 +25,10 @@ const serviceWorker = (): Plugin => ({
   },
 });
 
-const define = { __APP_VERSION__: JSON.stringify(version) };
+const define = {
+  __APP_VERSION__: JSON.stringify(version),
+  __FOLD_VERSION__: JSON.stringify(foldVersion(import.meta.dirname)),
+};
 
 /**
  * `virtual:welcome-screens`: the welcome screen in every language, drawn by the app's own components when

@@ -1,6 +1,9 @@
 import { defineConfig } from "vitest/config";
+import { foldVersion } from "./scripts/fold-version.ts";
 
 export default defineConfig({
+  // The folds' code, as the app is built with it: a snapshot of folded states names the code that made it.
+  define: { __FOLD_VERSION__: JSON.stringify(foldVersion(import.meta.dirname)) },
   test: {
     include: [
       "src/**/*.test.ts",

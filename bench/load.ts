@@ -99,6 +99,9 @@ export interface Visit {
   readonly navToHomeMs: number | null;
   /** Click to home itself, through a first-run step skipped the moment it is usable (as clickToHomeMs without one). */
   readonly clickToSkippedHomeMs: number | null;
+  /** What was asked for between the click and home: gzip bytes, and the wasm files among it. */
+  readonly bytesToHome: number | null;
+  readonly wasmToHome: string[];
   /** Wasm files fetched more than once in the visit (a service worker's install counts). */
   readonly wasmTwice: string[];
   readonly wasmFetched: string[];
@@ -123,6 +126,7 @@ export const firstVisit = async (
     let clickToHomeMs: number | null = null;
     let navToHomeMs: number | null = null;
     let clickToSkippedHomeMs: number | null = null;
+    let toHome: typeof server.log = [];
     if (opts.home) {
       // A person reads the screen before pressing: the pause lets the worker warm up behind it.
       if (opts.pauseMs) await page.waitForTimeout(opts.pauseMs);
@@ -130,6 +134,7 @@ export const firstVisit = async (
       clickToHomeMs = home - clicked;
       navToHomeMs = home;
       clickToSkippedHomeMs = skipped - clicked;
+      toHome = server.log.filter((s) => s.start >= origin + clicked && s.start <= origin + skipped);
     }
     // What else the visit fetches while the wallet settles (engines, the service worker's install).
     await page.waitForTimeout(opts.settleMs ?? 5000);
@@ -141,6 +146,8 @@ export const firstVisit = async (
       clickToHomeMs,
       navToHomeMs,
       clickToSkippedHomeMs,
+      bytesToHome: opts.home ? toHome.reduce((n, s) => n + s.bytes, 0) : null,
+      wasmToHome: toHome.filter((s) => s.path.endsWith(".wasm")).map((s) => s.path),
       wasmTwice: [...new Set(wasm.filter((p, i) => wasm.indexOf(p) !== i))],
       wasmFetched: [...new Set(wasm)],
     };
@@ -229,6 +236,11 @@ export const benchLoad = async (
         `welcome button click to home itself, a first-run step skipped at once: ${spread(skipped)}`,
       );
       console.log(`navigation to home with a new wallet (one click, at once): ${spread(nav)}`);
+      const toHome = visits.map((v) => v.bytesToHome ?? Number.NaN);
+      const wasmToHome = [...new Set(visits.flatMap((v) => v.wasmToHome))];
+      console.log(
+        `asked for between the click and home itself: ${kb(median(toHome))} (gzip; max ${kb(Math.max(...toHome))}); wasm among it: ${wasmToHome.length ? wasmToHome.join(", ") : "none"}`,
+      );
       const read: number[] = [];
       for (let i = 0; i < runs; i++)
         read.push(

@@ -20,11 +20,12 @@ const TYPES: Record<string, string> = {
   ".txt": "text/plain",
 };
 
-/** One answer the server sent: what, how many bytes went over the wire, and when it ended (epoch ms). */
+/** One answer the server sent: what, how many bytes went over the wire, when it was asked for and ended (epoch ms). */
 export interface Served {
   readonly path: string;
   readonly status: number;
   readonly bytes: number;
+  readonly start: number;
   readonly end: number;
 }
 
@@ -47,6 +48,7 @@ export const serveStatic = async (dir: string, port = 0): Promise<StaticServer> 
   const gz = new Map<string, Buffer>();
   const log: Served[] = [];
   const server: Server = createServer(async (req, res) => {
+    const start = Date.now();
     const url = new URL(req.url ?? "/", "http://x");
     let path = normalize(decodeURIComponent(url.pathname));
     let file = join(root, path);
@@ -61,7 +63,7 @@ export const serveStatic = async (dir: string, port = 0): Promise<StaticServer> 
     if (!isFile) {
       if (extname(path) && path !== "/") {
         res.writeHead(404).end();
-        log.push({ path, status: 404, bytes: 0, end: Date.now() });
+        log.push({ path, status: 404, bytes: 0, start, end: Date.now() });
         return;
       }
       path = "/index.html";
@@ -86,7 +88,7 @@ export const serveStatic = async (dir: string, port = 0): Promise<StaticServer> 
     }
     headers["content-length"] = String(body.length);
     res.writeHead(200, headers);
-    res.end(body, () => log.push({ path, status: 200, bytes: body.length, end: Date.now() }));
+    res.end(body, () => log.push({ path, status: 200, bytes: body.length, start, end: Date.now() }));
   });
   await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
   const { port: bound } = server.address() as AddressInfo;

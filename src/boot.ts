@@ -126,13 +126,16 @@ let earlyFailure: string | null = null;
  * A browser that remembers holding a wallet on `network` makes its worker as soon as this tab holds the
  * wallet's lock, before the page has even rendered: the worker's script loads meanwhile, and a returning
  * wallet's engines start that much sooner. A second tab (no lock) never makes one. The boot takes it over
- * and tells it to start. A browser with no wallet makes its worker after the welcome screen is painted.
+ * and tells it to start. A browser with no wallet makes its worker after the welcome screen is painted, or
+ * (`pressed`) the moment "New wallet" is pressed on the screen drawn before the app, so the worker's script
+ * comes beside the app's rather than after its first frame.
  */
 export const startWorkerEarly = (
   network: Network,
   storage: Pick<Storage, "getItem"> | undefined = globalThis.localStorage,
+  pressed = false,
 ): void => {
-  if (readWalletFlag(network, storage) !== "1") return;
+  if (!pressed && readWalletFlag(network, storage) !== "1") return;
   void holdWalletLock().then((held) => {
     if (!held || early || booted || browserProblem(globalThis as never)) return;
     try {

@@ -1,5 +1,7 @@
 /// <reference types="vite/client" />
 declare const __APP_VERSION__: string;
+/** A digest of the folds' code (scripts/fold-version.ts); undefined where no bundler defines it (tsx). */
+declare const __FOLD_VERSION__: string | undefined;
 
 interface ImportMetaEnv {
   readonly VITE_NETWORK?: string;

@@ -42,6 +42,7 @@ const painted = paintWelcome(
   readWalletFlag(config.network),
   initialLanguage(),
   () => {
+    startWorkerEarly(config.network, undefined, true);
     startApp();
     void import("./screens/first-run").then(({ preloadFirstRun }) => preloadFirstRun());
   },

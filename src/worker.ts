@@ -88,11 +88,24 @@ const homeShown = new Promise<void>((r) => {
   markHomeShown = r;
 });
 
+/**
+ * A wallet this page has no views of yet (a new one, or one made just now) starts its lightning node once
+ * home is on screen, so none of LDK's code and 12 MB of wasm comes before the new wallet's home; at the
+ * latest a few seconds after the node was asked for, for a page that is not on home.
+ */
+const LDK_AFTER_NEW_WALLET_MS = 3000;
+let newWallet = false;
+const ldkAfter = (): Promise<void> =>
+  newWallet
+    ? Promise.race([homeShown, new Promise<void>((r) => setTimeout(r, LDK_AFTER_NEW_WALLET_MS))])
+    : Promise.resolve();
+
 /** The engines in the browser's worker. */
 const platform: Platform = {
   fetch: (i, init) => fetch(i, init),
   makeSocket: (url) => new WebSocket(url) as never,
   loadLdk,
+  ldkAfter,
   loadFedimint,
   homeShown: () => homeShown,
   // The device lock's release, for the page to send as it closes (this worker ends with it).
@@ -110,6 +123,7 @@ const start = async (config: WalletConfig): Promise<WalletHost> => {
   // Started beside the log's fold, so the node is ready sooner; home never waits for it.
   if (cached?.wallet?.exists && !cached.wallet.safe_mode)
     void Promise.all([loadLdk(), import("./engine/lightning/live")]).catch(() => undefined);
+  newWallet = !cached?.wallet?.exists;
   if (cached?.wallet?.exists) crdtReady.start().catch(() => undefined);
   post({ kind: "stage", stage: "checking_for_existing_wallet" });
   const ready = () => {

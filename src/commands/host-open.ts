@@ -9,6 +9,7 @@ import { readEvents, readKv } from "../events/log";
 import type { Stamp } from "../events/make";
 import { KV } from "../events/storage-keys";
 import { foldEvent, foldEvents, type States } from "../projections";
+import { openFromSnapshot } from "./host-snapshot";
 import type { AllViews, LiveState } from "../projections/live";
 import type { WalletConfig } from "../config";
 import type { StateCipher } from "./state-file";
@@ -40,14 +41,28 @@ export interface HostDeps {
   readonly emergency?: boolean;
 }
 
-/** The device's id (made on first open) and the log as the views start from it. */
-export const openLog = async (deps: HostDeps): Promise<{ stamp: Stamp; states: States }> => {
+/**
+ * The device's id (made on first open) and the log as the views start from it: from the snapshot of the
+ * folded log and the events after it when one fits (`host-snapshot.ts`), else the whole log folded. `last`
+ * is the id of the newest event folded; `fromSnapshot` says whether the snapshot was used.
+ */
+export const openLog = async (
+  deps: HostDeps,
+): Promise<{ stamp: Stamp; states: States; last: string | null; fromSnapshot: boolean }> => {
   const uuid = deps.uuid ?? (() => crypto.randomUUID());
-  let device = await readKv<string>(deps.db, KV.device);
+  const stampOf = (device: string): Stamp => ({ uuid, now: deps.now ?? (() => Date.now()), device });
+  // Emergency mode folds what it can read of the whole log: a snapshot is neither read nor written there.
+  const [stored, resumed] = await Promise.all([
+    readKv<string>(deps.db, KV.device),
+    deps.emergency ? null : openFromSnapshot(deps.db, deps.crdtReady ?? Promise.resolve()).catch(() => null),
+  ]);
+  let device = stored;
   if (!device) {
     device = uuid().replaceAll("-", "");
     await deps.db.kv.put({ key: KV.device, value: device });
   }
+  if (resumed)
+    return { stamp: stampOf(device), states: resumed.states, last: resumed.last, fromSnapshot: true };
   const events = await readEvents(deps.db);
   let crdt = true;
   if (events.some((e) => e.type === "crdt.change"))
@@ -59,7 +74,7 @@ export const openLog = async (deps: HostDeps): Promise<{ stamp: Stamp; states: S
       },
     );
   const states = deps.emergency ? foldReadable(events, crdt) : foldEvents(events);
-  return { stamp: { uuid, now: deps.now ?? (() => Date.now()), device }, states };
+  return { stamp: stampOf(device), states, last: events.at(-1)?.id ?? null, fromSnapshot: false };
 };
 
 /**

@@ -20,6 +20,7 @@ import { CommandLock, type Hold } from "./command-lock";
 import { handlers, needs } from "./handlers";
 import { HostEngines } from "./host-engines";
 import { type HostDeps, liveAtStart, openLog } from "./host-open";
+import { SnapshotKeeper } from "./host-snapshot";
 import { isStartedPayment } from "./lightning";
 import type { WalletLifecycle, Written } from "./lifecycle-port";
 import { Secrets } from "./secrets";
@@ -48,6 +49,8 @@ export class WalletHost {
   private crdtLoaded = false;
   /** Emergency mode without Automerge: a saved file carries the log (every change) but no document. */
   private crdtMissing = false;
+  /** Keeps the folded log in the database for the next start; none in emergency mode. */
+  private readonly snapshots: SnapshotKeeper | null;
   live: LiveState;
 
   private constructor(
@@ -56,8 +59,17 @@ export class WalletHost {
     states: States,
     /** The seed and the engines' sealed blobs. */
     readonly secrets: Secrets,
+    last: string | null,
   ) {
     this.states = states;
+    this.snapshots = deps.emergency
+      ? null
+      : new SnapshotKeeper(
+          deps.db,
+          () => this.states,
+          (f) => this.lock.with(f),
+          last,
+        );
     this.live = liveAtStart(secrets);
     this.engines = new HostEngines({
       config: deps.config,
@@ -80,8 +92,10 @@ export class WalletHost {
   }
 
   static async open(deps: HostDeps): Promise<WalletHost> {
-    const { stamp, states } = await openLog(deps);
-    const host = new WalletHost(deps, stamp, states, await Secrets.open(deps.db, deps.kdf));
+    const { stamp, states, last, fromSnapshot } = await openLog(deps);
+    const host = new WalletHost(deps, stamp, states, await Secrets.open(deps.db, deps.kdf), last);
+    // A start that folded the whole log keeps the fold, so the next one need not.
+    if (!fromSnapshot) host.snapshots?.schedule();
     await host.engines.start();
     return host;
   }
@@ -176,6 +190,7 @@ export class WalletHost {
     this.stopped = true;
     await this.engines.stop();
     await this.lock.idle();
+    await this.snapshots?.stop();
   }
 
   /** What a handler sees; `states` is read anew on each access, so it is current after `outside`. */
@@ -282,6 +297,7 @@ export class WalletHost {
     if (kv.some((w) => w.key === KV.seed)) this.secrets.forgetSeed();
     for (const e of fresh) this.states = foldEvent(this.states, e);
     if (fresh.length === 0) return;
+    this.snapshots?.changed(fresh);
     this.deps.onViews(this.views());
     this.engines.committed(fresh);
   }
@@ -293,6 +309,7 @@ export class WalletHost {
     const fresh = await appendEvents(this.deps.db, events);
     for (const e of fresh) this.states = foldEvent(this.states, e);
     if (fresh.length === 0) return fresh;
+    this.snapshots?.changed(fresh);
     this.deps.onViews(this.views());
     this.engines.merged(fresh);
     return fresh;
@@ -305,11 +322,17 @@ export class WalletHost {
     forgetSeedSecretKey();
     await this.engines.stopEach();
     await this.secrets.reload();
-    this.states = !written
-      ? foldEvents(await readEvents(this.deps.db))
-      : written.replaced
-        ? (written.folded ?? foldEvents(written.events))
-        : written.events.reduce(foldEvent, this.states);
+    if (!written) {
+      const events = await readEvents(this.deps.db);
+      this.states = foldEvents(events);
+      this.snapshots?.changed([], { last: events.at(-1)?.id ?? null });
+    } else if (written.replaced) {
+      this.states = written.folded ?? foldEvents(written.events);
+      this.snapshots?.changed([], { last: written.events.at(-1)?.id ?? null });
+    } else {
+      this.states = written.events.reduce(foldEvent, this.states);
+      this.snapshots?.changed(written.events);
+    }
     this.live = { ...this.live, needs_password: this.locked, has_password: this.secrets.hasPassword };
     this.deps.onViews(this.views());
     if (wasLocked && !this.locked) await this.unlocked();

@@ -3,10 +3,11 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { HDKey } from "@scure/bip32";
 import { privateKeyFromSeedWords } from "nostr-tools/nip06";
 import { nsecEncode } from "nostr-tools/nip19";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { rootKey } from "../engine/keys/mnemonic";
 import { WalletDb } from "../events/db";
 import { KV } from "../events/storage-keys";
+import { STATES_SNAPSHOT } from "./host-snapshot";
 import { ok, openOfflineHost, setFirstPassword } from "./offline.testing";
 
 /**
@@ -99,6 +100,10 @@ beforeAll(async () => {
   ]);
 
   await setFirstPassword(host, "a long password");
+  // The snapshot of the folded log (written a moment after the last change) is part of what is read.
+  await vi.waitFor(async () => expect(await db.snapshots.get(STATES_SNAPSHOT)).toBeDefined(), {
+    timeout: 30_000,
+  });
   dump = await rawDump(db);
   const state = ok(await host.run({ _tag: "ExportState", password: "file password" })) as { json: string };
   const labels = ok(await host.run({ _tag: "ExportLabels" })) as { jsonl: string };

@@ -106,3 +106,7 @@ export const makeChange = (doc: Doc, actor: string, edit: (d: WalletDoc) => void
 };
 
 export const saveDoc = (doc: Doc): string => base64.encode(A.save(doc));
+
+/** The document as Automerge saves it (its whole history, compacted), and back. */
+export const saveDocBytes = (doc: Doc): Uint8Array => A.save(doc);
+export const loadDocBytes = (bytes: Uint8Array): Doc => A.load<WalletDoc>(bytes);

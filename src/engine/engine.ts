@@ -61,6 +61,11 @@ export interface Platform {
    * closes (null: nothing to give up); absent where no page closes (Node).
    */
   readonly lockRelease?: (request: PreparedRequest | null) => void;
+  /**
+   * Resolves when the lightning node's code and LDK's wasm may be fetched (a new wallet's: once its home is
+   * drawn, so none of it comes before); absent where they may come at once.
+   */
+  readonly ldkAfter?: () => Promise<void>;
 }
 
 /** Everything an engine starts from: the wallet's servers, its unlocked seed, a sealed store and its hooks. */

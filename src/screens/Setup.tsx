@@ -1,3 +1,5 @@
+import { startWorkerEarly } from "../boot";
+import { useWalletConfig } from "../ui/config";
 import { ErrorBox, useErrorText } from "../ui/errors";
 import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
@@ -16,6 +18,7 @@ export function Setup() {
   const client = useWallet();
   const wallet = useView("wallet");
   const [, navigate] = useLocation();
+  const config = useWalletConfig();
   // "New wallet" pressed on the screen drawn before the app's code arrived: it stays pressed.
   const [busy, setBusy] = useState(earlyPressWaiting);
   // Making the wallet failed while the profile step showed: that step gave way to this screen again.
@@ -24,6 +27,8 @@ export function Setup() {
     return failed ? errorText(failed) : null;
   });
   const create = async () => {
+    // The worker that makes the wallet comes now, if the boot has not made it yet (it waits for a frame).
+    startWorkerEarly(config.network, undefined, true);
     setBusy(true);
     setError(null);
     const made = makeNewWallet(client);

@@ -8,6 +8,7 @@ export const lightningEngine: Engine<"lightning"> = {
   name: "lightning",
   needed: (states) => !states.wallet.safe_mode,
   start: async ({ config, mnemonic, store, platform, hooks }) => {
+    await platform.ldkAfter?.();
     const [{ startLightningOn }] = await Promise.all([import("./live"), platform.loadLdk()]);
     return startLightningOn(config, { ...hooks, mnemonic, store }, platform);
   },
