@@ -1,5 +1,5 @@
 import type { Page, Route } from "@playwright/test";
-import { createWallet, expect, test } from "./fixtures";
+import { createWallet, expect, test, walletMade } from "./fixtures";
 
 // The app's code is held back by the test, so no service worker may serve it from its cache.
 test.use({ serviceWorkers: "block" });
@@ -34,6 +34,7 @@ test("a newcomer can press New wallet before the app's code has arrived, and get
   await expect(page).toHaveURL(/\/newprofile$/);
   await page.getByRole("button", { name: "Skip" }).click();
   await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
+  await walletMade(page);
   // One wallet, made once: it survives a reload.
   await page.reload();
   await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();

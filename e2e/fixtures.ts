@@ -32,7 +32,12 @@ export const createWallet = async (page: Page) => {
   if (page.url().endsWith("/newprofile")) await page.getByRole("button", { name: "Skip" }).click();
   await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
+  await walletMade(page);
 };
+
+/** Home drawn while its new wallet is made takes no action until it exists: this waits until it does. */
+export const walletMade = (page: Page) =>
+  expect(page.locator("main.home")).not.toHaveAttribute("inert", { timeout: 60_000 });
 
 /**
  * Stops the wallet's lightning node from the admin page once it runs, which gives the storage server's

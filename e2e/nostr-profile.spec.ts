@@ -4,7 +4,7 @@ import { decode } from "nostr-tools/nip19";
 import WebSocket from "ws";
 import { postJson } from "../harness/http";
 import { Link } from "../harness/link";
-import { createWallet, expect, test } from "./fixtures";
+import { createWallet, expect, test, walletMade } from "./fixtures";
 import { freshBrowserPage } from "./steps";
 
 setPoolSocket(WebSocket);
@@ -183,7 +183,8 @@ test("skipping the profile goes home at once, even with no relay reachable, and 
   await page.getByRole("button", { name: "Skip" }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("tab", { name: "Just me" })).toBeVisible();
-  expect(await page.evaluate(() => localStorage.getItem("profile_setup_stage"))).toBe("skipped");
+  await walletMade(page);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("profile_setup_stage"))).toBe("skipped");
   // The profile page offers to create one through editing.
   await page.getByRole("link", { name: "Open profile" }).click();
   await expect(page.getByTestId("profile-name")).toHaveText("No profile yet");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { WalletClient } from "../commands/client";
 import type { FromWorker, ToWorker } from "../commands/protocol";
-import { makeNewWallet, takeNewWalletFailure, walletMade } from "./new-wallet";
+import { makeNewWallet, NEW_WALLET_VIEWS, takeNewWalletFailure, walletMade } from "./new-wallet";
 
 /** The worker's end of the bus, answered by hand: it holds each command until the test replies to it. */
 const bus = () => {
@@ -56,5 +56,33 @@ describe("a new wallet made behind the first-run step", () => {
     expect(takeNewWalletFailure()).toBeNull();
     // Nothing is being made any more: the steps after the welcome screen stop waiting.
     expect(await settled(walletMade())).toBe("made");
+  });
+
+  it("home draws from a wallet with nothing in it until the worker's views arrive, which replace them", async () => {
+    const { client, asked, reply } = bus();
+    const made = makeNewWallet(client);
+    // Nothing held anywhere, and no wallet yet: home shows 0 and takes no action.
+    expect(client.views.balance?.total).toBe(0n);
+    expect(client.views.activity?.items).toEqual([]);
+    expect(client.views.wallet?.exists).toBe(false);
+    const wallet = {
+      exists: true,
+      walletId: "w",
+      network: "regtest",
+      has_backed_up: false,
+      safe_mode: false,
+    };
+    reply({ kind: "views", views: { wallet } as never });
+    reply({ kind: "result", id: asked[0]!.id, ok: true, value: { walletId: "w" } });
+    await made;
+    expect(client.views.wallet).toEqual(wallet);
+  });
+
+  it("never covers views the worker already sent", () => {
+    const { client, reply } = bus();
+    const balance = { ...NEW_WALLET_VIEWS.balance!, confirmed: 5n, total: 5n };
+    reply({ kind: "views", views: { wallet: NEW_WALLET_VIEWS.wallet!, balance } as never });
+    void makeNewWallet(client).catch(() => undefined);
+    expect(client.views.balance).toEqual(balance);
   });
 });

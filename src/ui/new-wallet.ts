@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from "react";
 import type { WalletClient } from "../commands/client";
+import type { AllViews } from "../projections/live";
 
 /**
  * The new wallet being made: "New wallet" was pressed and the worker has not answered yet. The first-run
@@ -14,9 +15,26 @@ const emit = () => {
   for (const l of listeners) l();
 };
 
+/**
+ * What home shows of a wallet being made, before the worker (whose script may still be on its way) sends
+ * any views: nothing held anywhere yet, which is true of a new wallet. The wallet is not there yet, so home
+ * takes no action until the worker's views say it exists.
+ */
+export const NEW_WALLET_VIEWS: Partial<AllViews> = {
+  wallet: { exists: false, walletId: null, network: null, has_backed_up: false, safe_mode: false },
+  balance: { confirmed: 0n, unconfirmed: 0n, lightning: 0n, federation: 0n, force_close: 0n, total: 0n },
+  activity: { items: [], total: 0 },
+  contacts: [],
+  federations: [],
+  interrupted_opens: [],
+  nwc: { profiles: [], pending: [] },
+};
+
 /** Asks the worker for a new wallet; resolves once it exists (its views are already in the client). */
 export const makeNewWallet = (client: WalletClient): Promise<void> => {
   failure = null;
+  // Home may show before the worker has sent anything: it draws from these until the worker's arrive.
+  client.seed(NEW_WALLET_VIEWS);
   const run = client.dispatch({ _tag: "CreateWallet" }).then(() => undefined);
   making = run;
   emit();

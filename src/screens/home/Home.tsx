@@ -43,7 +43,11 @@ export function Home() {
   const progress = homeProgress(stage, live);
   // Home is drawn with the worker's views: once the browser is idle, the worker may start what would
   // compete with it (the network graph's first sync).
-  useEffect(() => (stage === "done" ? whenIdle(() => client.homeShown()) : undefined), [stage, client]);
+  const made = wallet?.exists ?? false;
+  useEffect(
+    () => (stage === "done" && made ? whenIdle(() => client.homeShown()) : undefined),
+    [stage, made, client],
+  );
   const onTabKey = (e: React.KeyboardEvent<HTMLDivElement>) => {
     const next = nextTab(tabs, tab, e.key);
     if (next === null) return;
@@ -53,7 +57,8 @@ export function Home() {
   };
 
   return (
-    <main className="screen home">
+    // A new wallet's home shows while the worker is still making it: nothing on it acts until it exists.
+    <main className="screen home" inert={!made} aria-busy={made ? undefined : true}>
       <header className="home-header">
         <Link href="/profile" className="avatar-link" aria-label={t("profile.open")}>
           {profile?.profile && !profile.profile.deleted ? (

@@ -32,17 +32,15 @@ export function NewProfile() {
       { stayBusy: true },
     );
 
-  const skip = () =>
-    run(
-      async () => {
-        // Home shows the wallet: it is made by now, or moments from it.
-        await walletMade();
-        storeProfileStage("skipped");
-        navigate("/", { replace: true });
-      },
-      // The welcome screen is back with the error.
-      { stayBusy: true, explain: () => null },
+  // Home shows at once, drawn from the views of a wallet with nothing in it yet (true of a new one), and
+  // takes no action until the wallet is made; if making it fails, the welcome screen is back with the error.
+  const skip = () => {
+    walletMade().then(
+      () => storeProfileStage("skipped"),
+      () => undefined,
     );
+    navigate("/", { replace: true });
+  };
 
   // A wallet that has a profile edits it: the first-run form would start it over from nothing.
   const existing = useView("profile")?.profile;
