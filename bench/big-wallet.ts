@@ -13,6 +13,18 @@ import { foldEvents } from "../src/projections";
 import { crdtProjection } from "../src/projections/crdt";
 import { busyLog } from "./replay";
 
+/** The big wallet's contact number `i`. */
+export const bigContact = (i: number) => ({
+  id: `contact-${i}`,
+  name: `Person ${i}`,
+  npub: null,
+  ln_address: `person${i}@example.com`,
+  lnurl: null,
+  image_url: null,
+  is_followed: false,
+  created_at: 1_700_000_000 + i,
+});
+
 export const BIG_PASSWORD = "bench password";
 
 /**
@@ -30,17 +42,7 @@ export const bigWalletState = async (
   let n = 0;
   const s = { uuid: () => `big-${++n}`, now: () => 1_800_000_000_000 + n, device: "bb" };
   const change = makeChange(emptyDoc(), s.device, (d) => {
-    for (let i = 0; i < contacts; i++)
-      d.contacts[`contact-${i}`] = {
-        id: `contact-${i}`,
-        name: `Person ${i}`,
-        npub: null,
-        ln_address: `person${i}@example.com`,
-        lnurl: null,
-        image_url: null,
-        is_followed: false,
-        created_at: 1_700_000_000 + i,
-      };
+    for (let i = 0; i < contacts; i++) d.contacts[`contact-${i}`] = bigContact(i);
   });
   const more = stamp(
     [

@@ -11,6 +11,7 @@ import { WalletDb } from "../src/events/db";
 import { appendEvents, readEvents } from "../src/events/log";
 import { stamp } from "../src/events/make";
 import { foldEvents } from "../src/projections";
+import { bigContact } from "./big-wallet";
 import { busyLog } from "./replay";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -28,16 +29,7 @@ const bigLog = () => {
   const changes: string[] = [];
   for (let i = 0; i < 1000; i++) {
     doc = A.change(doc, (d: WalletDoc) => {
-      d.contacts[`contact-${i}`] = {
-        id: `contact-${i}`,
-        name: `Person ${i}`,
-        npub: null,
-        ln_address: `person${i}@example.com`,
-        lnurl: null,
-        image_url: null,
-        is_followed: false,
-        created_at: 1_700_000_000 + i,
-      };
+      d.contacts[`contact-${i}`] = bigContact(i);
     });
     changes.push(base64.encode(A.getLastLocalChange(doc) as Uint8Array));
   }

@@ -12,7 +12,6 @@ import { postJson } from "../../harness/http";
 import { Link } from "../../harness/link";
 import { until } from "../../harness/until";
 import { type Harness, startHarness } from "../../harness/world";
-import { DEFAULT_SERVERS, type WalletConfig } from "../config";
 import { ecashEngine } from "../engine/ecash/engine";
 import { lightningEngine } from "../engine/lightning/engine";
 import { onchainEngine } from "../engine/onchain/engine";
@@ -22,33 +21,17 @@ import { WalletDb } from "../events/db";
 import { readEvents } from "../events/log";
 import type { AllViews } from "../projections/live";
 import { HISTORY_NOT_BACK } from "./ecash-common";
-import { nodePlatform, ok, openWorldHost } from "./host.testing";
+import { nodePlatform, ok, openWorldHost, worldStorageConfig } from "./host.testing";
 
 const LONG = 300_000;
 let h: Harness;
-
-const configOn = (storage: string): WalletConfig => ({
-  network: "regtest",
-  esplora: h.esploraUrl,
-  priceSource: "",
-  proxy: h.proxyUrl,
-  lsp: h.esploraUrl,
-  servers: {
-    ...DEFAULT_SERVERS.regtest,
-    esplora: h.esploraUrl,
-    proxy: h.proxyUrl,
-    lsp: h.esploraUrl,
-    rgs: "",
-    storage,
-  },
-});
 
 const open = async (name: string, storage: string) => {
   let views: Partial<AllViews> = {};
   const db = new WalletDb(name);
   const host = await openWorldHost(
     db,
-    configOn(storage),
+    worldStorageConfig(h, storage),
     (v) => {
       views = { ...views, ...v };
     },

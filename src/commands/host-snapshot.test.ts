@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { WalletDb } from "../events/db";
-import { readEvents } from "../events/log";
+import { joinedCashu } from "../events/events.testing";
+import { appendEvents, readEvents } from "../events/log";
+import { stamp } from "../events/make";
 import { deriveViews, foldEvents } from "../projections";
 import { openLog } from "./host-open";
 import { STATES_SNAPSHOT } from "./host-snapshot";
@@ -64,6 +66,25 @@ describe("a restart from the snapshot of the folded log", () => {
     expect(views).toEqual(await ofLog(db));
     expect(views.contacts.map((c) => c.name).sort()).toEqual(["Alice B", "Bob"]);
     expect(views.settings).toEqual((await ofLog(db)).settings);
+    db.close();
+    await db.delete();
+  });
+
+  it("events written to the log past the running host are not hidden from the next start", async () => {
+    const db = new WalletDb("host-snapshot-past");
+    const first = await open(db);
+    ok(await first.run({ _tag: "CreateWallet" }));
+    await first.stop();
+    const host = await open(db);
+    // Written past the host (as a crash between two writes leaves them): the host never folds it.
+    const past = { uuid: () => "past-the-host", now: () => NOW, device: "other" };
+    await appendEvents(db, stamp([joinedCashu("http://127.0.0.1:3338", "Past mint")], past));
+    ok(await host.run(contact("Erin")));
+    await host.stop();
+    const views = await viewsOf(db);
+    expect(views).toEqual(await ofLog(db));
+    expect(views.contacts.map((c) => c.name)).toEqual(["Erin"]);
+    expect(views.federations.map((f) => f.federation_name)).toEqual(["Past mint"]);
     db.close();
     await db.delete();
   });

@@ -62,6 +62,13 @@ export class SnapshotKeeper {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private saved: { doc: Doc; bytes: Uint8Array } | null = null;
   private stopped = false;
+  /** The seq of the last event folded into `states`. */
+  private seq: number;
+  /**
+   * Events reached the log that the states never folded (written past the host): a snapshot of these
+   * states would hide them from the next start, so none is kept until the states are folded anew.
+   */
+  private gap = false;
 
   constructor(
     private readonly db: WalletDb,
@@ -70,12 +77,25 @@ export class SnapshotKeeper {
     /** The id of the last event folded into `states`, or null for an empty log. */
     private last: string | null,
     private readonly delayMs = SNAPSHOT_DELAY_MS,
-  ) {}
+  ) {
+    this.seq = states().seq;
+  }
 
   /** The host folded `events` (the newest last), or replaced its states with a fold ending at `last`. */
-  changed(events: readonly { readonly id: string }[], replaced?: { last: string | null }): void {
-    if (replaced) this.last = replaced.last;
-    else if (events.length > 0) this.last = (events[events.length - 1] as { id: string }).id;
+  changed(
+    events: readonly { readonly id: string; readonly seq?: number }[],
+    replaced?: { last: string | null },
+  ): void {
+    if (replaced) {
+      this.last = replaced.last;
+      this.seq = this.states().seq;
+      this.gap = false;
+    } else if (events.length > 0) {
+      const first = events[0]?.seq;
+      if (first !== undefined && first !== this.seq + 1) this.gap = true;
+      this.seq = events[events.length - 1]?.seq ?? this.seq + events.length;
+      this.last = (events[events.length - 1] as { id: string }).id;
+    }
     this.schedule();
   }
 
@@ -100,6 +120,10 @@ export class SnapshotKeeper {
   /** Writes the states as they are now. */
   async write(): Promise<void> {
     if (this.stopped) return;
+    if (this.gap) {
+      await this.db.snapshots.delete(STATES_SNAPSHOT);
+      return;
+    }
     const { crdt, ...rest } = this.states();
     const last = this.last;
     if (last === null || rest.seq < 1) return;

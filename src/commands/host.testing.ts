@@ -18,7 +18,7 @@ import type { Command } from "./command";
 import { WalletHost } from "./host";
 import type { HostDeps } from "./host-open";
 import type { AllViews } from "../projections/live";
-import type { WalletConfig } from "../config";
+import { DEFAULT_SERVERS, type WalletConfig } from "../config";
 import { offlineConfig, ok, testCipher } from "./offline.testing";
 
 export { ok, testCipher };
@@ -37,6 +37,19 @@ export const chainOnlyConfig = (esplora: string) =>
 /** Regtest on the world `h`: its Esplora (also the wallet's LSP, over HTTP) and its proxy; no price source. */
 export const worldLspConfig = (h: Harness) =>
   ({ ...chainOnlyConfig(h.esploraUrl), proxy: h.proxyUrl, lsp: h.esploraUrl }) satisfies WalletConfig;
+
+/** `worldLspConfig` with the storage server at `storage` and no gossip server. */
+export const worldStorageConfig = (h: Harness, storage: string): WalletConfig => ({
+  ...worldLspConfig(h),
+  servers: {
+    ...DEFAULT_SERVERS.regtest,
+    esplora: h.esploraUrl,
+    proxy: h.proxyUrl,
+    lsp: h.esploraUrl,
+    rgs: "",
+    storage,
+  },
+});
 
 /** `openWorldHost`, then a new wallet created on it and its lightning node loaded. */
 export const openNewWorldWallet = async (...args: Parameters<typeof openWorldHost>): Promise<WalletHost> => {

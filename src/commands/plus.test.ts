@@ -312,6 +312,9 @@ describe("Plus membership against the world", () => {
     const lost = logged.findIndex((e) => e.type === "lnaddress.redeemed");
     const kept = logged.filter((_, i) => i !== lost);
     await clearLog(db);
+    // The folded log kept for a quick start is written only after the events it covers, so a crash that
+    // kept an event out of the log never left it one that counts it.
+    await db.snapshots.clear();
     await db.transaction("rw", logTables(db), async () => {
       await db.log.bulkPut(toChunks(kept));
       await db.logIds.bulkPut(

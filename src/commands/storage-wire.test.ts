@@ -10,33 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Link } from "../../harness/link";
 import { until } from "../../harness/until";
 import { type Harness, startHarness } from "../../harness/world";
-import { DEFAULT_SERVERS, type WalletConfig } from "../config";
 import { openSealedStore, storageKeysOfWords } from "../engine/storage";
 import { DEVICE_LOCK_NAME } from "../engine/storage/device-lock";
 import { MANAGER_KEY } from "../engine/lightning/store";
 import { WalletDb } from "../events/db";
 import type { AllViews } from "../projections/live";
 import type { WalletHost } from "./host";
-import { addContact, ok, openWorldHost } from "./host.testing";
+import { addContact, ok, openWorldHost, worldStorageConfig } from "./host.testing";
 import { JOURNAL_HEAD } from "../engine/storage/journal";
 
 let h: Harness;
-
-const configOn = (storage: string): WalletConfig => ({
-  network: "regtest",
-  esplora: h.esploraUrl,
-  priceSource: "",
-  proxy: h.proxyUrl,
-  lsp: h.esploraUrl,
-  servers: {
-    ...DEFAULT_SERVERS.regtest,
-    esplora: h.esploraUrl,
-    proxy: h.proxyUrl,
-    lsp: h.esploraUrl,
-    rgs: "",
-    storage,
-  },
-});
 
 /** A device: its own database, and the host open on it (restored from `words` the first time). */
 const device = (name: string) => {
@@ -46,7 +29,7 @@ const device = (name: string) => {
   return {
     views: () => views,
     open: async (storage: string, words?: string[]) => {
-      host = await openWorldHost(db, configOn(storage), (v) => {
+      host = await openWorldHost(db, worldStorageConfig(h, storage), (v) => {
         views = { ...views, ...v };
       });
       views = host.views();

@@ -151,7 +151,8 @@ export const mergeCounters = (
   b: Readonly<Record<string, number>>,
 ): Record<string, number> => {
   const out = { ...a };
-  for (const [k, n] of Object.entries(b)) if (Number.isSafeInteger(n) && n > (out[k] ?? 0)) out[k] = n;
+  for (const [k, n] of Object.entries(b))
+    if (Number.isSafeInteger(n) && n >= 0 && (out[k] === undefined || n > out[k])) out[k] = n;
   return out;
 };
 
