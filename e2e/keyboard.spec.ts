@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, test, walletMade } from "./fixtures";
 
 /**
  * A person with only a keyboard (Tab, Shift+Tab, Enter, Space, Escape, arrows), on a phone-sized screen:
@@ -74,6 +74,8 @@ test("keyboard only: welcome to a new wallet, receive and copy the address, send
   await tabTo(page, "button", "Skip");
   await page.keyboard.press("Enter");
   await landedOn(page, /\/$/, "Home");
+  // Home shows the moment the profile step is skipped and acts once its new wallet exists.
+  await walletMade(page);
 
   // Home's tabs: one tab stop, arrows move between them and select them.
   await tabTo(page, "tab", "Just me");
