@@ -86,3 +86,11 @@ describe("a new wallet made behind the first-run step", () => {
     expect(client.views.balance).toEqual(balance);
   });
 });
+
+describe("the views home draws while a new wallet is made", () => {
+  it("are what the folds make of a log with nothing in it", async () => {
+    const { deriveViews, foldEvents } = await import("../projections");
+    const empty = deriveViews(foldEvents([])) as unknown as Record<string, unknown>;
+    for (const [key, value] of Object.entries(NEW_WALLET_VIEWS)) expect(value, key).toEqual(empty[key]);
+  });
+});
