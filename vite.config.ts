@@ -63,11 +63,32 @@ const welcomeScreens = (): Plugin => {
   };
 };
 
+/**
+ * What the screens share (React, the router, the message formatter, the icons' base, the app's own ui kit)
+ * goes in one file, not a score of small ones each its own request. What the first script needs stays
+ * with it, and the QR drawing and payment-request parsers (with their curve and script libraries) stay out:
+ * only screens that show a code or read a request load them.
+ */
+const SHARED_UI =
+  /node_modules[\\/](react|react-dom|scheduler|wouter|regexparam|use-sync-external-store|@formatjs|intl-messageformat|lucide-react)[\\/]|[\\/]src[\\/](ui|i18n)[\\/]/;
+const NOT_SHARED = /[\\/]src[\\/]ui[\\/](incoming|useIncoming|Qr)\.tsx?$/;
+const codeSplitting = {
+  groups: [
+    { name: "index", tags: ["$initial" as const], priority: 2 },
+    {
+      name: "kit",
+      test: (id: string) => SHARED_UI.test(id) && !NOT_SHARED.test(id),
+      minShareCount: 2,
+      priority: 1,
+    },
+  ],
+};
+
 export default defineConfig({
   plugins: [react(), serviceWorker(), welcomeScreens()],
   define,
   worker: { format: "es" },
-  build: { target: "es2022", sourcemap: true },
+  build: { target: "es2022", sourcemap: true, rolldownOptions: { output: { codeSplitting } } },
   optimizeDeps: { entries: ["index.html", "src/worker.ts"], exclude: ["@automerge/automerge", "zxing-wasm"] },
   server: { port: Number(process.env.PORT ?? 5173), strictPort: true, host: "127.0.0.1" },
   preview: { port: Number(process.env.PORT ?? 5173), strictPort: true, host: "127.0.0.1" },

@@ -25,11 +25,16 @@ if (returning) {
   void import("./screens/home/Home").catch(() => undefined);
 }
 
+const fetchFirstRun = () =>
+  void import("./screens/first-run").then(({ preloadFirstRun }) => preloadFirstRun());
+
 let started = false;
 const startApp = () => {
   if (started) return;
   started = true;
   void import("./start").then(({ start }) => start(config, painted, cached));
+  // What "New wallet" leads to (the profile step, home) comes beside the app's code, not after a press.
+  if (painted) fetchFirstRun();
 };
 
 // A newcomer sees the welcome screen before the app's code arrives; the app draws over it once it does,
@@ -44,7 +49,6 @@ const painted = paintWelcome(
   () => {
     startWorkerEarly(config.network, undefined, true);
     startApp();
-    void import("./screens/first-run").then(({ preloadFirstRun }) => preloadFirstRun());
   },
 );
 if (painted && document.visibilityState === "visible") {

@@ -3,7 +3,7 @@ import type { WireError } from "../errors";
 import type { ClosingRequest, FromWorker, LoadStage, ToWorker } from "./protocol";
 import type { AllViews } from "../projections/live";
 import type { WalletConfig } from "../config";
-import { type FetchFn, globalFetch } from "../engine/http/bounded";
+import { type FetchFn, globalFetch } from "../engine/http/platform-fetch";
 
 /** A command that failed: its tag, the catalogue text and the i18n key, as the worker sent them. */
 export class CommandFailed extends Error {

@@ -2,7 +2,7 @@ import { type InputHTMLAttributes, type ReactNode, useCallback, useState } from 
 import { useI18n } from "../i18n/intl";
 import { useErrorText } from "./errors";
 import { useToast } from "./toast";
-import { readClipboard } from "./useIncoming";
+import { readClipboard } from "./clipboard";
 
 /** How one request of `useAction` ends besides its value. */
 export interface ActionOptions {

@@ -24,12 +24,3 @@ export const useIncoming = (): ((raw: string) => string | null) => {
     [navigate, network, t, has],
   );
 };
-
-/** Reads the clipboard, or null when the browser does not allow it. */
-export const readClipboard = async (): Promise<string | null> => {
-  try {
-    return await navigator.clipboard.readText();
-  } catch {
-    return null;
-  }
-};

@@ -5,6 +5,7 @@
  * of being read into memory.
  */
 import { Data } from "effect";
+import type { FetchFn } from "./platform-fetch";
 
 export interface RequestLimits {
   /** The whole exchange, from sending the request to the answer's last byte. */
@@ -27,13 +28,7 @@ export class AnswerTooLarge extends Data.TaggedError("AnswerTooLarge")<{
   readonly maxBytes: number;
 }> {}
 
-export type FetchFn = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-
-/**
- * The platform's own fetch, unbounded: only for handing to `boundedFetch` (or to a client that wraps it
- * so). Nothing outside `src/engine/http` reads the global `fetch` (the linter refuses it).
- */
-export const globalFetch: FetchFn = (input, init) => fetch(input, init);
+export { type FetchFn, globalFetch } from "./platform-fetch";
 
 /** The URL a fetch is asked for, whichever form it was given in. */
 export const urlOf = (input: string | URL | Request): string =>

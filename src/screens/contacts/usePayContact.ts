@@ -3,7 +3,6 @@ import { useLocation } from "wouter";
 import type { ContactRecord } from "../../crdt/doc";
 import { useI18n } from "../../i18n/intl";
 import { useWalletConfig } from "../../ui/config";
-import { pathFor } from "../../ui/incoming";
 import { useToast } from "../../ui/toast";
 
 /** What a contact is paid at: its lightning address, else its lnurl; null when it has neither. */
@@ -23,18 +22,21 @@ export const usePayContact = (): ((c: ContactRecord) => void) => {
   return useCallback(
     (c: ContactRecord) => {
       const target = payTarget(c);
-      const r = target === null ? null : pathFor(target, network);
-      if (r !== null && "path" in r && r.path.startsWith("/send?")) {
-        navigate(`${r.path}&contact=${encodeURIComponent(c.id)}`);
-        return;
-      }
-      const reason =
-        r === null || "path" in r
-          ? t("contacts.error_no_pay_target")
-          : has(r.error.key)
-            ? t(r.error.key, r.error.values)
-            : r.error.message;
-      toast({ title: t("common.error"), description: reason, isError: true });
+      // The parsers come on first use: home, where contacts are, draws without them.
+      void import("../../ui/incoming").then(({ pathFor }) => {
+        const r = target === null ? null : pathFor(target, network);
+        if (r !== null && "path" in r && r.path.startsWith("/send?")) {
+          navigate(`${r.path}&contact=${encodeURIComponent(c.id)}`);
+          return;
+        }
+        const reason =
+          r === null || "path" in r
+            ? t("contacts.error_no_pay_target")
+            : has(r.error.key)
+              ? t(r.error.key, r.error.values)
+              : r.error.message;
+        toast({ title: t("common.error"), description: reason, isError: true });
+      });
     },
     [navigate, network, t, has, toast],
   );

@@ -8,7 +8,7 @@ import { BackControl } from "../../ui/BackControl";
 import { ErrorBox } from "../../ui/errors";
 import { fromProtocolLink, isHodlDestination } from "../../ui/incoming";
 import { useFormat } from "../../ui/useFormat";
-import { readClipboard } from "../../ui/useIncoming";
+import { readClipboard } from "../../ui/clipboard";
 import { useView } from "../../ui/wallet";
 import { HighFeeDialog, RepeatDialog, WhyFeesDialog } from "./ConfirmDialogs";
 import { DestinationField } from "./DestinationField";
