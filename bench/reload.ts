@@ -29,7 +29,21 @@ export interface Reload {
   readonly before: string[];
   /** The wallet's making: its first button pressed to its home's balance (steps pressed at once). */
   readonly createMs: number;
+  /**
+   * A later reload, once the page's service worker (if the build has one) controls it and has stored what it
+   * stores: the owner who comes back the next day. Null when the build's worker never took control.
+   */
+  readonly installedMs: number | null;
 }
+
+/** Waits (up to `ms`) until a service worker controls the page; whether one does. */
+const serviceWorkerInControl = (page: Page, ms: number): Promise<boolean> =>
+  page
+    .waitForFunction(() => Boolean(navigator.serviceWorker?.controller), null, { timeout: ms, polling: 250 })
+    .then(
+      () => true,
+      () => false,
+    );
 
 /** Resolves with the time (page clock) at which the balance shows; presses `then` buttons meanwhile. */
 const balanceShown = async (page: Page, balance: string, then?: string): Promise<number> => {
@@ -115,7 +129,12 @@ export const returningVisit = async (
     await page.reload({ waitUntil: "commit" });
     const ms = await balanceShown(page, target.balance);
     counting = false;
-    return { ms, before: started, createMs };
+    // The returning owner of another day: the build's service worker installed and in control.
+    const installed = await serviceWorkerInControl(page, 30_000);
+    await page.waitForTimeout(opts.settleMs ?? 3000);
+    await page.reload({ waitUntil: "commit" });
+    const later = await balanceShown(page, target.balance);
+    return { ms, before: started, createMs, installedMs: installed ? later : null };
   } finally {
     await context.close();
   }
@@ -137,6 +156,7 @@ export const benchReload = async (
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const times: number[][] = targets.map(() => []);
   const creates: number[][] = targets.map(() => []);
+  const installed: (number | null)[][] = targets.map(() => []);
   const lists: string[][] = targets.map(() => []);
   try {
     for (let i = 0; i < runs; i++)
@@ -145,6 +165,7 @@ export const benchReload = async (
         const r = await returningVisit(browser, servers[k]!, target, { esplora: opts.esplora });
         times[k]!.push(r.ms);
         creates[k]!.push(r.createMs);
+        installed[k]!.push(r.installedMs);
         lists[k] = r.before;
       }
     const ours = median(times[0]!);
@@ -152,6 +173,17 @@ export const benchReload = async (
       const ratio =
         k === 0 ? "" : `; ${targets[0]!.label}/${target.label} ${(ours / median(times[k]!)).toFixed(2)}×`;
       console.log(`returning user, reload to balance, ${target.label}: ${spread(times[k]!)}${ratio}`);
+    }
+    const controlled = installed.map((xs) => xs.filter((x): x is number => x !== null));
+    for (const [k, target] of targets.entries()) {
+      const xs = controlled[k]!;
+      const ratio =
+        k === 0 || !xs.length || !controlled[0]!.length
+          ? ""
+          : `; ${targets[0]!.label}/${target.label} ${(median(controlled[0]!) / median(xs)).toFixed(2)}×`;
+      console.log(
+        `returning user, a later reload with its service worker in control (${xs.length} of ${installed[k]!.length} runs had one), ${target.label}: ${xs.length ? spread(xs) : "none"}${ratio}`,
+      );
     }
     const made = median(creates[0]!);
     for (const [k, target] of targets.entries()) {
