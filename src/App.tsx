@@ -10,7 +10,6 @@ import { Setup } from "./screens/Setup";
 import { ConfigContext } from "./ui/config";
 import { DecryptDialog } from "./ui/DecryptDialog";
 import { ErrorBoundary } from "./ui/ErrorBoundary";
-import { whenIdle } from "./ui/idle";
 import { registerProtocolHandlers } from "./ui/protocol-handlers";
 import { MobileActions, SideNav } from "./ui/Nav";
 import { MAIN_CONTENT_ID, RouteFocus, SkipLink } from "./ui/RouteFocus";
@@ -61,10 +60,13 @@ function Routes({ noWallet }: { noWallet: boolean }) {
   const none = wallet ? !wallet.exists : noWallet;
   // "New wallet" was pressed: the steps after it show while the worker makes the wallet.
   const making = useMakingWallet();
-  // The welcome screen is up: what "New wallet" leads to comes while the owner reads it, once the
-  // browser is idle so it never competes with the screen itself.
+  // The welcome screen is up: what "New wallet" leads to is bound to its screens at once, so a press lands
+  // on them without a suspended frame. The first script asked for their files when it painted the welcome
+  // screen, beside the app's own.
   const welcome = none && path === "/setup";
-  useEffect(() => (welcome ? whenIdle(preloadFirstRun) : undefined), [welcome]);
+  useEffect(() => {
+    if (welcome) preloadFirstRun();
+  }, [welcome]);
   if (none && !making && !skipSetup && !WITHOUT_WALLET.includes(path))
     return <Redirect to="/setup" replace />;
   return (

@@ -25,8 +25,13 @@ if (returning) {
   void import("./screens/home/Home").catch(() => undefined);
 }
 
-const fetchFirstRun = () =>
+// Their files are asked for at once, beside the app's code, and bound to their screens once the small list
+// of them arrives, so a press lands on them without a suspended frame.
+const fetchFirstRun = () => {
+  void import("./screens/profile/NewProfile").catch(() => undefined);
+  void import("./screens/home/Home").catch(() => undefined);
   void import("./screens/first-run").then(({ preloadFirstRun }) => preloadFirstRun());
+};
 
 let started = false;
 const startApp = () => {

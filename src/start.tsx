@@ -1,7 +1,7 @@
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { Home } from "./screens/first-run";
+import { Home, NewProfile } from "./screens/first-run";
 import type { AllViews } from "./projections/live";
 import { boot, type BootState, knownWallet, startEmergency, startWorkerEarly } from "./boot";
 import { WalletClient } from "./commands/client";
@@ -10,7 +10,10 @@ import { I18nProvider, loadMessages } from "./i18n/intl";
 import { initialLanguage } from "./i18n/languages";
 import { BootError, EmergencyBanner, Loading } from "./screens/Loading";
 import { EmergencyContext } from "./ui/emergency";
+import { makeNewWallet } from "./ui/new-wallet";
+import { afterNewWallet } from "./ui/profile";
 import { ToastProvider } from "./ui/toast";
+import { earlyPressWaiting, takeEarlyPress } from "./welcome/first-paint";
 
 /** The screens' client: it exists before the worker does, which joins it once the first screen is up. */
 const client = new WalletClient();
@@ -80,6 +83,16 @@ export const start = async (
       client.seed(views);
       await home.catch(() => undefined);
     } else home.catch(() => undefined);
+  }
+  // No wallet, and "New wallet" pressed on the welcome screen before the app arrived: the wallet is asked
+  // for now and, when the profile step comes next, the app's first frame is that step rather than the
+  // welcome screen drawn once more to be left at once.
+  else if (welcomePainted && earlyPressWaiting() && afterNewWallet() === "/newprofile") {
+    takeEarlyPress();
+    startWorkerEarly(config.network, undefined, true);
+    void makeNewWallet(client).catch(() => undefined);
+    await NewProfile.preload().catch(() => undefined);
+    history.replaceState(history.state, "", `/newprofile${location.search}${location.hash}`);
   }
   // No wallet, and the welcome screen already drawn: the page moves to where it lives before the first
   // frame, so the app's first frame is that screen too (a redirect would show one frame without it).
