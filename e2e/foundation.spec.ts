@@ -107,7 +107,9 @@ test("after one visit the wallet opens offline with its last state", async ({ pa
     performance
       .getEntriesByType("resource")
       .filter((e) => new URL(e.name).pathname.startsWith("/assets/") && /\.(js|css)$/.test(e.name))
-      .map((e) => (e as PerformanceResourceTiming & { workerFinalSourceType?: string }).workerFinalSourceType),
+      .map(
+        (e) => (e as PerformanceResourceTiming & { workerFinalSourceType?: string }).workerFinalSourceType,
+      ),
   );
   expect(sources.filter((s) => s === "cache").length).toBeGreaterThan(3);
   expect(sources.filter((s) => s !== "cache" && s !== "")).toEqual([]);
