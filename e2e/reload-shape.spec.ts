@@ -74,6 +74,8 @@ test("a returning wallet asks for everything home needs at once from its first s
   // (home's code, the app's, the worker: in whichever order the script's own awaits let them start).
   expect(firstWave.slice(0, 3)).toEqual(["/", "/assets/index.js", "/assets/index.css"]);
   test.info().annotations.push({ type: "requests before home", description: firstWave.join(", ") });
+  // The payment-request parsers (with their curve and script libraries) are not on home's path.
+  expect(firstWave).not.toContain("/assets/incoming.js");
 
   holding = false;
   for (const r of held.splice(0)) {
