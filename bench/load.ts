@@ -1,6 +1,6 @@
 // Page-load figures for any static build: `npm run bench:load -- <dir> [--button <regex>] [--home <css>]
 // [--runs N] [--esplora URL] [--beside <dir> --beside-button <regex>] [--beside-reload-selector <css> |
-// --beside-reload-text <regex>] [--beside-then <regex>] [--beside-search <?query>] [--beside-storage k=v,…] [--reload-only]`: the first
+// --beside-reload-text <regex>] [--beside-then <regex>] [--beside-search <?query>] [--beside-storage k=v,…] [--storage k=v,…] [--reload-only]`: the first
 // visit, then the returning user's reload (bench/reload.ts). Prints figures; nothing here passes or fails on
 // time. See bench/README.md.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -287,12 +287,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const besideThen = flag("beside-then");
   const besideSearch = flag("beside-search");
   const besideStorage = flag("beside-storage");
+  const ourStorage = flag("storage");
   const reloadOnly = args.includes("--reload-only");
   if (reloadOnly) args.splice(args.indexOf("--reload-only"), 1);
   const dir = args[0];
   if (!dir) {
     console.error(
-      "usage: npm run bench:load -- <build dir> [--button <regex of the first screen's button>] [--home <css of a usable home, '' for none>] [--runs N] [--esplora URL] [--beside <another build dir> --beside-button <regex of its first button>] [--beside-reload-selector <css of its balance> | --beside-reload-text <regex of its home's text>] [--beside-then <regex of buttons to press on the way to its home>] [--beside-search <?query for its pages>] [--beside-storage <key=value,… of local storage for its pages>] [--reload-only]",
+      "usage: npm run bench:load -- <build dir> [--button <regex of the first screen's button>] [--home <css of a usable home, '' for none>] [--runs N] [--esplora URL] [--beside <another build dir> --beside-button <regex of its first button>] [--beside-reload-selector <css of its balance> | --beside-reload-text <regex of its home's text>] [--beside-then <regex of buttons to press on the way to its home>] [--beside-search <?query for its pages>] [--beside-storage <key=value,… of local storage for its pages>] [--storage <key=value,… of local storage for this build's pages in the returning-user visits>] [--reload-only]",
     );
     process.exit(2);
   }
@@ -308,8 +309,21 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     });
   // The returning user: ours (or the build given, with its home) and, in turn, the other build's.
   if (ourHome) {
+    const pairs = (list: string | undefined) =>
+      list
+        ? Object.fromEntries(
+            list.split(",").map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+          )
+        : undefined;
     const targets: ReloadTarget[] = [
-      { label: "this wallet", dir, button: button ?? OUR_BUTTON, skip: "^Skip$", balance: ourHome },
+      {
+        label: "this wallet",
+        dir,
+        button: button ?? OUR_BUTTON,
+        skip: "^Skip$",
+        balance: ourHome,
+        storage: pairs(ourStorage),
+      },
     ];
     const besideBalance = besideSelector ?? (besideText ? `text:${besideText}` : undefined);
     if (besideDir && besideBalance)
@@ -320,13 +334,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         skip: besideThen,
         balance: besideBalance,
         search: besideSearch,
-        storage: besideStorage
-          ? Object.fromEntries(
-              besideStorage
-                .split(",")
-                .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
-            )
-          : undefined,
+        storage: pairs(besideStorage),
       });
     await benchReload(targets, { runs: runs ? Number(runs) : undefined, esplora });
     if (!button) await benchBigReload(dir, { runs: runs ? Number(runs) : undefined, esplora });

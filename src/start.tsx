@@ -85,14 +85,15 @@ export const start = async (
     } else home.catch(() => undefined);
   }
   // No wallet, and "New wallet" pressed on the welcome screen before the app arrived: the wallet is asked
-  // for now and, when the profile step comes next, the app's first frame is that step rather than the
-  // welcome screen drawn once more to be left at once.
-  else if (welcomePainted && earlyPressWaiting() && afterNewWallet() === "/newprofile") {
+  // for now, and the app's first frame is the screen the press leads to (the profile step, or home) rather
+  // than the welcome screen drawn once more to be left at once.
+  else if (welcomePainted && earlyPressWaiting()) {
     takeEarlyPress();
     startWorkerEarly(config.network, undefined, true);
     void makeNewWallet(client).catch(() => undefined);
-    await NewProfile.preload().catch(() => undefined);
-    history.replaceState(history.state, "", `/newprofile${location.search}${location.hash}`);
+    const next = afterNewWallet();
+    await (next === "/newprofile" ? NewProfile : Home).preload().catch(() => undefined);
+    history.replaceState(history.state, "", `${next}${location.search}${location.hash}`);
   }
   // No wallet, and the welcome screen already drawn: the page moves to where it lives before the first
   // frame, so the app's first frame is that screen too (a redirect would show one frame without it).

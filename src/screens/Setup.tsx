@@ -7,7 +7,7 @@ import { useI18n } from "../i18n/intl";
 import { makeNewWallet, takeNewWalletFailure } from "../ui/new-wallet";
 import { Logo } from "../ui/Logo";
 import { afterNewWallet } from "../ui/profile";
-import { NewProfile } from "./first-run";
+import { Home, NewProfile } from "./first-run";
 import { useView, useWallet } from "../ui/wallet";
 import { earlyPressWaiting, takeEarlyPress } from "../welcome/first-paint";
 
@@ -31,21 +31,14 @@ export function Setup() {
     startWorkerEarly(config.network, undefined, true);
     setBusy(true);
     setError(null);
-    const made = makeNewWallet(client);
-    // First run: a profile, unless one was set up before or a browser extension holds the identity.
+    void makeNewWallet(client).catch(() => undefined);
+    // First run: a profile, unless one was set up before or a browser extension holds the identity. Neither
+    // that step nor home needs anything of the wallet to show: the next one shows as soon as its code is
+    // here, while the worker makes the wallet (home takes no action until it exists, and a failure brings
+    // this screen back with the error).
     const next = afterNewWallet();
-    try {
-      if (next === "/newprofile") {
-        // The profile step needs nothing of the wallet: it shows as soon as its code is here, while the
-        // worker makes the wallet (a failure brings this screen back with the error).
-        await NewProfile.preload().catch(() => undefined);
-      } else await made;
-      navigate(next, { replace: true });
-    } catch (e) {
-      takeNewWalletFailure();
-      setError(errorText(e));
-      setBusy(false);
-    }
+    await (next === "/newprofile" ? NewProfile : Home).preload().catch(() => undefined);
+    navigate(next, { replace: true });
   };
 
   // Once, for the press made before this screen existed.
