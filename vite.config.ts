@@ -8,17 +8,17 @@ const version = JSON.parse(readFileSync(new URL("./package.json", import.meta.ur
   .version as string;
 
 /**
- * Emits /sw.js with the list of this build's files, so the app shell opens offline after one visit. The
- * Fedimint client (8 MB of wasm) is left out: only a wallet that joins a federation downloads it, and a
- * federation needs the network anyway.
+ * Emits /sw.js with the list of this build's files, so the app shell opens offline after one visit. Left
+ * out, so a first visit does not download them for nothing: the Fedimint client (8 MB of wasm), which only a
+ * wallet that joins a federation needs (and a federation needs the network anyway), and the QR reader's
+ * wasm (1 MB), which comes when the owner first opens the scanner.
  */
+const NOT_IN_SHELL = /fedimint_client_wasm|zxing_reader/;
 const serviceWorker = (): Plugin => ({
   name: "wallet-service-worker",
   apply: "build",
   generateBundle(_options, bundle) {
-    const files = Object.keys(bundle).filter(
-      (f) => !f.endsWith(".map") && !f.includes("fedimint_client_wasm"),
-    );
+    const files = Object.keys(bundle).filter((f) => !f.endsWith(".map") && !NOT_IN_SHELL.test(f));
     const shell = ["/", ...files.map((f) => `/${f}`), "/icon.svg", "/manifest.webmanifest"];
     const buildId = `${version}-${Date.now().toString(36)}`;
     this.emitFile({ type: "asset", fileName: "sw.js", source: serviceWorkerSource(buildId, shell) });
