@@ -4,11 +4,15 @@ import { Link, useLocation } from "wouter";
 import type { ActivityItem } from "../../projections/activity";
 import { useI18n } from "../../i18n/intl";
 import { relativeTime } from "../../ui/format";
+import { useGradualCount } from "../../ui/gradual";
 import { Skeleton } from "../../ui/Skeleton";
 import { useBalanceShown } from "../../ui/prefs";
 import { useView } from "../../ui/wallet";
 import { ActivityDetails } from "./ActivityDetails";
 import { Amount } from "./Amount";
+
+/** Rows in home's first frame; the rest of the 50 follow at once, in the background. */
+const FIRST_ROWS = 12;
 
 const useNowSeconds = () => {
   const [now, setNow] = useState(() => Math.floor(Date.now() / 1000));
@@ -29,6 +33,7 @@ export function ActivityList() {
   const [open, setOpen] = useState<ActivityItem | null>(null);
   const now = useNowSeconds();
   const [, navigate] = useLocation();
+  const rows = useGradualCount(activity?.items.length ?? 0, FIRST_ROWS);
 
   /** A payment to or from a contact is shown as that contact's ("To Alice", "From Alice"). */
   const contactName = (item: ActivityItem): string | null => {
@@ -52,7 +57,7 @@ export function ActivityList() {
   return (
     <>
       <ul className="activity-list" aria-label={t("activity.title")}>
-        {activity.items.map((item) => (
+        {activity.items.slice(0, rows).map((item) => (
           <li key={item.id}>
             <button
               type="button"

@@ -1,9 +1,13 @@
 import { useState } from "react";
 import { useI18n } from "../../i18n/intl";
 import { CONTACT_STRIP_LIMIT } from "../../projections/contacts";
+import { useGradualCount } from "../../ui/gradual";
 import { useView } from "../../ui/wallet";
 import { Avatar } from "../contacts/Avatar";
 import { ContactDetailDialog, CreateContactDialog, NewContactButton } from "../contacts/ContactDialogs";
+
+/** Contacts in home's first frame (the strip scrolls sideways); the rest of the 40 follow at once. */
+const FIRST_CONTACTS = 10;
 
 /** Home's contacts strip (spec 1 §2): a new-contact tile, then up to 40 contacts, the most recent first. */
 export function ContactsStrip() {
@@ -11,6 +15,7 @@ export function ContactsStrip() {
   const contacts = useView("contacts");
   const [open, setOpen] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
+  const shown = useGradualCount(Math.min(contacts?.length ?? 0, CONTACT_STRIP_LIMIT), FIRST_CONTACTS);
   if (!contacts) return null;
   return (
     <>
@@ -18,7 +23,7 @@ export function ContactsStrip() {
         <li>
           <NewContactButton variant="tile" onClick={() => setCreating(true)} />
         </li>
-        {contacts.slice(0, CONTACT_STRIP_LIMIT).map((c) => (
+        {contacts.slice(0, shown).map((c) => (
           <li key={c.id}>
             <button type="button" className="contact-chip" onClick={() => setOpen(c.id)}>
               <Avatar name={c.name} image={c.image_url} />
