@@ -1,7 +1,7 @@
 import { StrictMode, useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { Home, NewProfile } from "./screens/first-run";
+import { beginNewWallet, Home } from "./screens/first-run";
 import type { AllViews } from "./projections/live";
 import { boot, type BootState, knownWallet, startEmergency, startWorkerEarly } from "./boot";
 import { WalletClient } from "./commands/client";
@@ -10,8 +10,6 @@ import { I18nProvider, loadMessages } from "./i18n/intl";
 import { initialLanguage } from "./i18n/languages";
 import { BootError, EmergencyBanner, Loading } from "./screens/Loading";
 import { EmergencyContext } from "./ui/emergency";
-import { makeNewWallet } from "./ui/new-wallet";
-import { afterNewWallet } from "./ui/profile";
 import { ToastProvider } from "./ui/toast";
 import { earlyPressWaiting, takeEarlyPress } from "./welcome/first-paint";
 
@@ -89,10 +87,7 @@ export const start = async (
   // than the welcome screen drawn once more to be left at once.
   else if (welcomePainted && earlyPressWaiting()) {
     takeEarlyPress();
-    startWorkerEarly(config.network, undefined, true);
-    void makeNewWallet(client).catch(() => undefined);
-    const next = afterNewWallet();
-    await (next === "/newprofile" ? NewProfile : Home).preload().catch(() => undefined);
+    const next = await beginNewWallet(client, config.network);
     history.replaceState(history.state, "", `${next}${location.search}${location.hash}`);
   }
   // No wallet, and the welcome screen already drawn: the page moves to where it lives before the first

@@ -1,13 +1,11 @@
-import { startWorkerEarly } from "../boot";
 import { useWalletConfig } from "../ui/config";
 import { ErrorBox, useErrorText } from "../ui/errors";
 import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useI18n } from "../i18n/intl";
-import { makeNewWallet, takeNewWalletFailure } from "../ui/new-wallet";
+import { takeNewWalletFailure } from "../ui/new-wallet";
 import { Logo } from "../ui/Logo";
-import { afterNewWallet } from "../ui/profile";
-import { Home, NewProfile } from "./first-run";
+import { beginNewWallet } from "./first-run";
 import { useView, useWallet } from "../ui/wallet";
 import { earlyPressWaiting, takeEarlyPress } from "../welcome/first-paint";
 
@@ -27,18 +25,9 @@ export function Setup() {
     return failed ? errorText(failed) : null;
   });
   const create = async () => {
-    // The worker that makes the wallet comes now, if the boot has not made it yet (it waits for a frame).
-    startWorkerEarly(config.network, undefined, true);
     setBusy(true);
     setError(null);
-    void makeNewWallet(client).catch(() => undefined);
-    // First run: a profile, unless one was set up before or a browser extension holds the identity. Neither
-    // that step nor home needs anything of the wallet to show: the next one shows as soon as its code is
-    // here, while the worker makes the wallet (home takes no action until it exists, and a failure brings
-    // this screen back with the error).
-    const next = afterNewWallet();
-    await (next === "/newprofile" ? NewProfile : Home).preload().catch(() => undefined);
-    navigate(next, { replace: true });
+    navigate(await beginNewWallet(client, config.network), { replace: true });
   };
 
   // Once, for the press made before this screen existed.
