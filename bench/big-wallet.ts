@@ -25,6 +25,20 @@ export const bigContact = (i: number) => ({
   created_at: 1_700_000_000 + i,
 });
 
+/** The big wallet's custodians: `n` Cashu mints joined (none reachable; only their records count). */
+export const custodianEvents = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    type: "ecash.joined" as const,
+    payload: {
+      mint: `http://127.0.0.1:9/mint-${i}`,
+      kind: "cashu" as const,
+      name: `Mint ${i}`,
+      welcome: "",
+      expires_at: null,
+      invite: `http://127.0.0.1:9/mint-${i}`,
+    },
+  }));
+
 export const BIG_PASSWORD = "bench password";
 
 /**
@@ -47,17 +61,7 @@ export const bigWalletState = async (
   const more = stamp(
     [
       ...(change ? [{ type: "crdt.change" as const, payload: { change } }] : []),
-      ...Array.from({ length: custodians }, (_, i) => ({
-        type: "ecash.joined" as const,
-        payload: {
-          mint: `http://127.0.0.1:9/mint-${i}`,
-          kind: "cashu" as const,
-          name: `Mint ${i}`,
-          welcome: "",
-          expires_at: null,
-          invite: `http://127.0.0.1:9/mint-${i}`,
-        },
-      })),
+      ...custodianEvents(custodians),
     ],
     s,
   );

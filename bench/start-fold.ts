@@ -11,7 +11,7 @@ import { WalletDb } from "../src/events/db";
 import { appendEvents, readEvents } from "../src/events/log";
 import { stamp } from "../src/events/make";
 import { foldEvents } from "../src/projections";
-import { bigContact } from "./big-wallet";
+import { bigContact, custodianEvents } from "./big-wallet";
 import { busyLog } from "./replay";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -36,17 +36,7 @@ const bigLog = () => {
   const more = stamp(
     [
       ...changes.map((change) => ({ type: "crdt.change" as const, payload: { change } })),
-      ...Array.from({ length: 3 }, (_, i) => ({
-        type: "ecash.joined" as const,
-        payload: {
-          mint: `http://127.0.0.1:9/mint-${i}`,
-          kind: "cashu" as const,
-          name: `Mint ${i}`,
-          welcome: "",
-          expires_at: null,
-          invite: `http://127.0.0.1:9/mint-${i}`,
-        },
-      })),
+      ...custodianEvents(3),
     ],
     s,
   );

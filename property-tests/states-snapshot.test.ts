@@ -26,19 +26,23 @@ const appendAll = async (
   keeper.changed(fresh);
 };
 
+/** A keeper of `held`'s states that writes only when told (its delay is longer than any run). */
+const keeperOf = (db: WalletDb, held: { s: States }) =>
+  new SnapshotKeeper(
+    db,
+    () => held.s,
+    (f) => f(),
+    null,
+    60_000,
+  );
+
 describe("the snapshot of the folded log", () => {
   it("the snapshot and the events after it fold to what the whole log folds to", async () => {
     await fc.assert(
       fc.asyncProperty(eventLog(30), fc.nat(), fc.integer({ min: 1, max: 4 }), async (events, cut, batch) => {
         const db = freshDb();
         const held = { s: initialStates() };
-        const keeper = new SnapshotKeeper(
-          db,
-          () => held.s,
-          (f) => f(),
-          null,
-          60_000,
-        );
+        const keeper = keeperOf(db, held);
         const at = cut % (events.length + 1);
         for (let i = 0; i < at; i += batch)
           await appendAll(db, held, keeper, events.slice(i, Math.min(at, i + batch)));
@@ -73,13 +77,7 @@ describe("the snapshot of the folded log", () => {
       fc.asyncProperty(eventLog(12), eventLog(12), async (first, second) => {
         const db = freshDb();
         const held = { s: initialStates() };
-        const keeper = new SnapshotKeeper(
-          db,
-          () => held.s,
-          (f) => f(),
-          null,
-          60_000,
-        );
+        const keeper = keeperOf(db, held);
         await appendAll(db, held, keeper, first);
         await keeper.write();
         expect(await openFromSnapshot(db, ready)).not.toBeNull();
