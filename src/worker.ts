@@ -158,5 +158,6 @@ serveWorker({
   stopping: () => loops?.stop(),
   other: (m) => {
     if (m.kind === "home_shown") markHomeShown();
+    if (m.kind === "wake") host?.wake();
   },
 });

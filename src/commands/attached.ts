@@ -73,6 +73,8 @@ export interface Attachment {
   readonly committed?: (fresh: readonly StoredEvent[]) => void;
   /** An engine (any) changed status. */
   readonly status?: (name: EngineName, status: EngineStatus) => void;
+  /** The device woke (the browser is back online, the page is shown again): connections are looked at now. */
+  readonly wake?: () => void;
   /** The wallet asked its engines to start (it exists and is unlocked). */
   readonly started?: () => void;
   /** The wallet stops: timers end; what must be written before the engines stop is awaited. */

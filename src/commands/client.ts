@@ -105,6 +105,12 @@ export class WalletClient {
     this.send({ kind: "home_shown" });
   }
 
+  /** Tells the worker the browser is back online or the page is shown again (the node redials its peers). */
+  wake(): void {
+    // Before the worker exists there is no node to wake: nothing is queued for it.
+    this.worker?.postMessage({ kind: "wake" } satisfies ToWorker);
+  }
+
   /** Stops the wallet's engines before the page goes away (import, delete, restore). */
   stop(): void {
     this.send({ kind: "stop" });

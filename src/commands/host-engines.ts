@@ -99,6 +99,11 @@ export class HostEngines {
     for (const a of this.attached) a.decided?.(events);
   }
 
+  /** The device woke (back online, the page shown again). */
+  wake(): void {
+    for (const a of this.attached) if (!this.host.stopped()) a.wake?.();
+  }
+
   /** Events were appended, by a command or an engine. */
   committed(fresh: readonly StoredEvent[]): void {
     for (const a of this.attached) a.committed?.(fresh);

@@ -180,6 +180,11 @@ export class WalletHost {
     this.deps.onViews({ live: this.live });
   }
 
+  /** The device woke (the browser is back online, the page is shown again): engines look at their connections. */
+  wake(): void {
+    this.engines.wake();
+  }
+
   /** Resolves once the lightning node is running, has failed, or will not start (safe mode). */
   whenLightning(): Promise<void> {
     return this.engines.runner.whenStarted("lightning");

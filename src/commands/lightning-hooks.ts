@@ -11,7 +11,7 @@ import type { OnchainPort } from "../engine/onchain/port";
 import { scriptFor } from "../engine/onchain/networks";
 import { type NewEvent, newEvent } from "../events/make";
 import type { States } from "../projections";
-import type { LightningStage, LiveState } from "../projections/live";
+import type { LightningStage, LiveState, PeerLink } from "../projections/live";
 import type { Attachment, HostSide } from "./attached";
 import type { EngineRunner, EngineStatus } from "./engines";
 import { NOTHING_WAITS, setStorageWaiting } from "./storage-waiting";
@@ -47,6 +47,9 @@ export const onlinePeers = (ln: LightningPort | null): string[] =>
         .filter((p) => p.connected)
         .map((p) => p.pubkey)
     : [];
+
+/** Each peer the node keeps connected, and how (connecting, connected, unreachable since when). */
+export const peerLinks = (ln: LightningPort | null): PeerLink[] => (ln ? ln.node.peerStatus() : []);
 
 const runningOnchain = (host: LightningHost): OnchainPort => {
   const onchain = host.onchain();
@@ -92,12 +95,14 @@ export const lightningHooks = (host: LightningHost): EngineHooks["lightning"] =>
     const ln = host.lightning();
     const online = onlinePeers(ln);
     const usable = usableChannels(ln);
+    const links = peerLinks(ln);
     const live = host.live();
     if (
       JSON.stringify(online) !== JSON.stringify(live.online_peers) ||
-      JSON.stringify(usable) !== JSON.stringify(live.usable_channels)
+      JSON.stringify(usable) !== JSON.stringify(live.usable_channels) ||
+      JSON.stringify(links) !== JSON.stringify(live.peer_status ?? [])
     )
-      host.setLive({ online_peers: online, usable_channels: usable });
+      host.setLive({ online_peers: online, usable_channels: usable, peer_status: links });
   },
 });
 
@@ -119,6 +124,7 @@ export const lightningLive = (status: EngineStatus, ln: LightningPort | null): P
         node_id: ln?.node.nodeId ?? null,
         online_peers: onlinePeers(ln),
         usable_channels: usableChannels(ln),
+        peer_status: peerLinks(ln),
       };
     case "failed":
       return { lightning: "failed", lightning_stage: null, lightning_error: status.error };
@@ -133,6 +139,7 @@ export const lightningLive = (status: EngineStatus, ln: LightningPort | null): P
         node_id: null,
         online_peers: [],
         usable_channels: [],
+        peer_status: [],
       };
   }
 };
@@ -197,6 +204,7 @@ export const lightningAttachment = (side: HostSide): Attachment => {
       if (status.state === "ready")
         void side.enqueue(() => reportInterruptedOpens(side)).catch(() => undefined);
     },
+    wake: () => side.engines.port("lightning")?.node.wake(),
     stop: () => {
       if (syncTimer) clearTimeout(syncTimer);
     },

@@ -167,6 +167,26 @@ describe("lightning in the wallet (host, node and local world together)", () => 
     expect(deriveViews(foldEvents(await readEvents(db)))).toEqual(folded);
   }, 180_000);
 
+  it("pays the moment the wallet opens, and while its channel's peer reconnects, without being told to wait", async () => {
+    const inboundBefore = host.views().channels[0]!.inbound;
+    await host.stop();
+    await open();
+    // Asked for at once, as a person pays the moment home shows: it waits for the node and its channel.
+    const { bolt11 } = h.lightning.node.createInvoice(1_000_000n, "at once");
+    const paid = await host.run({ _tag: "PayInvoice", bolt11, amountSats: 1_000n });
+    expect(paid).toMatchObject({ ok: true, value: { status: "succeeded" } });
+    expect(views.live?.peer_status).toEqual([
+      expect.objectContaining({ pubkey: h.lightning.pubkey, state: "connected" }),
+    ]);
+    // The LSP drops the connection; a payment asked for now waits for the redial and goes through.
+    const again = h.lightning.node.createInvoice(1_000_000n, "while reconnecting");
+    h.lightning.node.disconnectPeer(views.live?.node_id ?? "");
+    const second = await host.run({ _tag: "PayInvoice", bolt11: again.bolt11, amountSats: 1_000n });
+    expect(second).toMatchObject({ ok: true, value: { status: "succeeded" } });
+    // Both settled on the channel (what the next tests compare is its final state).
+    await until("settled", () => (views.channels?.[0]?.inbound ?? 0n) >= inboundBefore + 2_000n);
+  }, 180_000);
+
   it("keeps channel state in one place: a merge keeps this device's channels, another wallet is refused", async () => {
     const { json } = ok<{ json: string }>(await host.run({ _tag: "ExportState", password: "export-pw" }));
     const channels = host.views().channels;

@@ -8,7 +8,13 @@ import { Effect } from "effect";
 import { lightningDetails } from "../projections/activity";
 import { type NewEvent, newEvent } from "../events/make";
 import type { LightningPort } from "../engine/lightning/live";
-import { FAILURE_KEY, FAILURE_TEXT, feeLimitSats, NodeError } from "../engine/lightning/policy";
+import {
+  CHANNEL_WAIT_MS,
+  FAILURE_KEY,
+  FAILURE_TEXT,
+  feeLimitSats,
+  NodeError,
+} from "../engine/lightning/policy";
 import type { PaymentResult, SendStart } from "../engine/lightning/node";
 import { decodeBolt11, networkAccepted } from "../engine/parse";
 import { MAX_ONCHAIN_SATS } from "../engine/onchain/validate";
@@ -143,7 +149,7 @@ export const isStartedPayment = (v: unknown): v is Started =>
   typeof v === "object" && v !== null && "settle" in v && typeof (v as Started).settle === "function";
 
 /** Turns the node's final state into the owner's answer; a failure is a tagged error with its text. */
-export const settlePayment = (r: PaymentResult, amountSats: bigint): PaymentOutcome => {
+export const settlePayment = (r: PaymentResult, amountSats: bigint, now = Date.now()): PaymentOutcome => {
   if (r.status === "succeeded")
     return {
       status: "succeeded",
@@ -155,8 +161,47 @@ export const settlePayment = (r: PaymentResult, amountSats: bigint): PaymentOutc
     return { status: "pending", paymentHash: r.paymentHash, amountSats, feeSats: 0n };
   if (r.reason === "no_balance")
     throw new InsufficientFunds({ message: FAILURE_TEXT.no_balance, key: "send.error_low_balance" });
+  if (r.reason === "peer_offline") {
+    // For how long, in whole minutes (at least one: it was waited for before this answer).
+    const minutes = Math.max(1, Math.round((now - (r.offlineSince ?? now)) / 60_000));
+    throw new PaymentFailed({
+      message: FAILURE_TEXT.peer_offline,
+      key: "send.error_peer_offline",
+      values: { minutes: String(minutes) },
+    });
+  }
+  if (r.reason === "in_flight_limit")
+    throw new PaymentFailed({
+      message: FAILURE_TEXT.in_flight_limit,
+      key: "send.error_in_flight_limit",
+      values: { max: ((r.maxMsat ?? 0n) / 1000n).toString() },
+    });
   throw new PaymentFailed({ message: FAILURE_TEXT[r.reason], key: FAILURE_KEY[r.reason] });
 };
+
+/** The refusals that speak of the wallet's own channel, not of the recipient. */
+const OWN_REFUSALS: ReadonlySet<string> = new Set([
+  "send.error_peer_offline",
+  "send.error_in_flight_limit",
+  "send.error_reserve",
+]);
+
+/**
+ * A payment whose funds are in a channel whose peer is connecting waits for it (with the queue released,
+ * at most `CHANNEL_WAIT_MS`) instead of being refused; the send that follows refuses it with the true
+ * reason if it still cannot go.
+ */
+export const channelConnected = (
+  ctx: HandlerContext,
+  ln: LightningPort,
+  amountMsat: bigint,
+): Effect.Effect<void, WalletError> =>
+  Effect.gen(function* () {
+    const why = yield* call(() => ln.node.refusal(amountMsat));
+    if (why?.reason !== "peer_offline") return;
+    yield* ctx.outside(Effect.promise(() => ln.node.whenConnected(amountMsat, CHANNEL_WAIT_MS)));
+    yield* sameNode(ctx, ln);
+  });
 
 const started = (
   start: SendStart,
@@ -220,6 +265,8 @@ export const payInvoice: Handler<"PayInvoice"> = (cmd, ctx) =>
     const amountMsat = decoded.amountMsat ?? amountSats * 1000n;
     // Routes come from the network graph: bring it up to date first when the last sync is an hour old.
     if (ln.gossip) yield* ctx.outside(Effect.promise(() => ln.gossip?.fresh() ?? Promise.resolve()));
+    yield* sameNode(ctx, ln);
+    yield* channelConnected(ctx, ln, amountMsat);
     const start = yield* call(() => ln.node.sendInvoice(decoded.invoice, maxFee * 1000n, amountMsat));
     return yield* started(start, amountSats, () =>
       newEvent("ln.payment_started", {
@@ -248,6 +295,7 @@ export const keysend: Handler<"Keysend"> = (cmd, ctx) =>
         new InvalidInput({ message: "Satoshi amount is invalid", key: "errors.invalid_amount" }),
       );
     const maxFee = feeLimitOf(cmd.amountSats, cmd.maxFeeSats);
+    yield* channelConnected(ctx, ln, cmd.amountSats * 1000n);
     const start = yield* call(() => ln.node.sendKeysend(pubkey, cmd.amountSats * 1000n, maxFee * 1000n));
     return yield* started(start, cmd.amountSats, () =>
       newEvent("ln.payment_started", {
@@ -260,8 +308,11 @@ export const keysend: Handler<"Keysend"> = (cmd, ctx) =>
         labels: cmd.labels ?? [],
       }),
     ).pipe(
+      // A refusal that says why the wallet could not send (its channel) keeps its words.
       Effect.mapError((e) =>
-        e._tag === "PaymentFailed" ? new PaymentFailed({ message: e.message, key: "send.error_keysend" }) : e,
+        e._tag === "PaymentFailed" && !OWN_REFUSALS.has(e.key ?? "")
+          ? new PaymentFailed({ message: e.message, key: "send.error_keysend" })
+          : e,
       ),
     );
   });

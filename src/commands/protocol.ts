@@ -19,7 +19,9 @@ export type ToWorker =
   | { readonly kind: "command"; readonly id: number; readonly command: Command }
   | { readonly kind: "stop" }
   /** Home is drawn with the worker's views and the browser went idle: background work may begin. */
-  | { readonly kind: "home_shown" };
+  | { readonly kind: "home_shown" }
+  /** The browser is back online, or the page is shown again: the node redials its peers at once. */
+  | { readonly kind: "wake" };
 
 /**
  * A request the worker made ready for the page to send as it closes, when the worker may already be gone:

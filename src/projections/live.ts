@@ -27,6 +27,13 @@ export interface StorageRestore {
 /** What may wait for the storage server: the channel store's writes, the wallet's log. */
 export type StorageWaitSource = "channels" | "log";
 
+/** A lightning peer's connection as the screens show it. */
+export interface PeerLink {
+  readonly pubkey: string;
+  readonly state: "connecting" | "connected" | "unreachable";
+  readonly since: number;
+}
+
 /** Live state that is not a fold of the log: it changes with the world, not with events. */
 export interface LiveState {
   readonly price: string | null;
@@ -45,6 +52,11 @@ export interface LiveState {
   readonly online_peers: readonly string[];
   /** Channels that can pay and be paid right now (ready, peer connected, re-established). */
   readonly usable_channels: readonly string[];
+  /**
+   * Each peer the node keeps connected (one it has a channel with, the LSP while an invoice is open):
+   * dialling, connected, or unreachable for a while; `since` is when that began (unix ms).
+   */
+  readonly peer_status?: readonly PeerLink[];
   /** A password is set and has not been entered yet: the decrypt dialog is open. */
   readonly needs_password: boolean;
   /** The seed and engine blobs are encrypted at rest with the owner's password. */

@@ -267,6 +267,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     onEvent,
     trustedZeroConfPeer: () => trustedPeer,
     onRestored: () => deps.onStage?.("syncing"),
+    onPeers: () => deps.onLive(),
     onFatal: (message) => deps.onFailed?.(message),
     // Nothing may be kept back of a payment to us, except by the LSP that opened its channel: no more than
     // it promised for that payment.

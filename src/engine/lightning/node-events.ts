@@ -198,6 +198,7 @@ const handleEvent = (event: ldk.Event, core: NodeCore, parts: EventParts): void 
       expectedOutboundMsat: event.expected_outbound_amount_msat,
     });
   } else if (event instanceof ldk.Event_ConnectionNeeded) {
-    void parts.peers.reconnect();
+    // LDK needs a peer it is not connected to (a channel message waiting): the supervisor dials now.
+    parts.peers.dropped();
   }
 };

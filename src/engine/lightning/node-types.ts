@@ -1,7 +1,7 @@
 /** What the lightning node says, takes and answers: its events, options, channel and payment shapes. */
 import type { Log } from "./chain";
 import type { EsploraChain } from "./chain";
-import type { PaymentFailure } from "./policy";
+import type { PaymentFailure, Refusal } from "./policy";
 import type { PeerAddress, Pipe } from "./socket";
 import type { BlobStore } from "./store";
 
@@ -93,7 +93,7 @@ export type PaymentResult =
       readonly preimage: string;
       readonly feeMsat: bigint;
     }
-  | { readonly status: "failed"; readonly paymentHash: string | null; readonly reason: PaymentFailure }
+  | ({ readonly status: "failed"; readonly paymentHash: string | null } & Refusal)
   | { readonly status: "pending"; readonly paymentHash: string };
 
 export type SendStart =
@@ -133,6 +133,8 @@ export interface NodeOptions {
    */
   readonly onUnknownPreimage?: (paymentHash: string, amountMsat: bigint) => boolean;
   readonly now?: () => number;
+  /** A peer the node keeps connected began connecting, connected, or became unreachable (`peerStatus`). */
+  readonly onPeers?: () => void;
   /** Told when the node's channels are restored from the store, as its first chain sync begins. */
   readonly onRestored?: () => void;
   /**

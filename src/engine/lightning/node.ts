@@ -6,7 +6,8 @@
  *   output-commit.ts   nothing leaves the node before the state it comes from is durable (read this first)
  *   node-build.ts      LDK's objects, restored from the store or new; what the channels accept
  *   node-events.ts     LDK's events, handled
- *   peers.ts           connections, known peers, reconnecting
+ *   peers.ts           connections, known peers
+ *   connections.ts     peers dialled at once, on a drop and on waking (supervisor.ts); LDK's pings
  *   channels.ts        channels as the wallet sees them; open, close, abandon
  *   payments.ts        invoices, payments sent and awaited, held payments claimed or failed back
  *   lsp-intercept.ts   who may skim a payment on its way to us; the LSP side of just-in-time channels
@@ -27,6 +28,7 @@ import type { ChannelInfo, NodeOptions, PaymentResult, SendStart } from "./node-
 import { Payments } from "./payments";
 import { Peers } from "./peers";
 import type { PeerAddress, Pipe } from "./socket";
+import { Connections } from "./connections";
 import { Sweeps } from "./sweeps";
 
 export type {
@@ -38,10 +40,10 @@ export type {
   SendStart,
 } from "./node-types";
 export type { PaymentFailure } from "./policy";
+export type { PeerStatus } from "./supervisor";
 export { INVOICE_EXPIRY_SECS } from "./payments";
 
 const TIMER_TICK_MS = 60_000;
-const PEER_TICK_MS = 10_000;
 const LOOP_MS = 250;
 /** The longest wait between two tries of the first chain sync. */
 const FIRST_SYNC_MAX_WAIT_MS = 15_000;
@@ -55,6 +57,7 @@ export class LightningNode {
   private readonly payments: Payments;
   private readonly interception: Interception;
   private readonly sweeps: Sweeps;
+  private readonly connections: Connections;
   readonly nodeId: string;
   /** LSPS0 messages with LSPs (JSON-RPC in custom messages); an LSP's node sets its `serve`. */
   readonly lsps0: Lsps0;
@@ -68,6 +71,8 @@ export class LightningNode {
     this.payments = new Payments(core);
     this.interception = new Interception(core, this.channelParts);
     this.sweeps = new Sweeps(core);
+    this.connections = new Connections(core, this.peerParts);
+    this.payments.offlineSince = (pubkey) => this.connections.offlineSince(pubkey);
     core.handler = eventHandler(core, {
       payments: this.payments,
       interception: this.interception,
@@ -101,16 +106,17 @@ export class LightningNode {
     core.timers.push(
       setInterval(() => core.guard("timer tick", () => core.manager.timer_tick_occurred()), TIMER_TICK_MS),
     );
-    core.timers.push(
-      setInterval(() => {
-        core.guard("peer tick", () => core.peerManager.timer_tick_occurred());
-        void this.peerParts.reconnect();
-      }, PEER_TICK_MS),
-    );
+    // The peers are dialled now, while the chain syncs: the channels are back by the time it is done.
+    this.connections.start();
     core.opts.onRestored?.();
     await this.firstSync();
-    void this.peerParts.reconnect();
   }
+
+  /** The device woke (back online, the page shown again): every peer not connected is dialled at once. */
+  wake = (): void => this.connections.wake();
+
+  /** Each peer the node keeps connected: connecting, connected, or unreachable since when. */
+  peerStatus = (): ReturnType<Connections["status"]> => this.connections.status();
 
   /**
    * The first look at the chain, retried with back-off until it succeeds or the node stops: a server that
@@ -164,35 +170,25 @@ export class LightningNode {
   // ---- peers -------------------------------------------------------------------------------------
 
   /** Takes a connection a peer opened to us (the local world's listeners). */
-  acceptInbound(pipe: Pipe): void {
-    this.peerParts.acceptInbound(pipe);
-  }
+  acceptInbound = (pipe: Pipe): void => this.peerParts.acceptInbound(pipe);
 
-  isConnected(pubkey: string): boolean {
-    return this.peerParts.isConnected(pubkey);
-  }
+  isConnected = (pubkey: string): boolean => this.peerParts.isConnected(pubkey);
 
-  /** Connects to `pubkey@host:port` and remembers it, so it is reconnected while we have channels with it. */
+  /** Connects to `pubkey@host:port` and remembers it, so it is kept connected while we have channels with it. */
   connectPeer(peer: PeerAddress): Promise<void> {
     return this.core.call(() => this.peerParts.connectPeer(peer));
   }
 
-  disconnectPeer(pubkey: string): void {
-    this.peerParts.disconnectPeer(pubkey);
-  }
+  disconnectPeer = (pubkey: string): void => this.peerParts.disconnectPeer(pubkey);
 
-  deletePeer(pubkey: string): Promise<void> {
-    return this.peerParts.deletePeer(pubkey);
-  }
+  deletePeer = (pubkey: string): Promise<void> => this.peerParts.deletePeer(pubkey);
 
   peers(): { pubkey: string; address: PeerAddress | null; connected: boolean }[] {
     return this.core.broken === null ? this.peerParts.list() : [];
   }
 
   /** Keeps `pubkey` connected (reconnecting when it drops) until `untilMs`, e.g. while an LSP's invoice is open. */
-  keepConnected(pubkey: string, untilMs: number): void {
-    this.peerParts.keepConnected(pubkey, untilMs);
-  }
+  keepConnected = (pubkey: string, untilMs: number): void => this.peerParts.keepConnected(pubkey, untilMs);
 
   // ---- channels ----------------------------------------------------------------------------------
 
@@ -318,6 +314,15 @@ export class LightningNode {
     return s.started ? s.done : s.result;
   }
 
+  /** Why a payment of `amountMsat` cannot leave now (`Payments.refusal`), or null when it can. */
+  refusal = (amountMsat: bigint) => this.core.call(() => this.payments.refusal(amountMsat));
+
+  /** Dials at once, then waits (at most `timeoutMs`) while a payment waits only for its channel's peer. */
+  whenConnected(amountMsat: bigint, timeoutMs: number): Promise<void> {
+    this.wake();
+    return this.payments.whenConnected(amountMsat, timeoutMs);
+  }
+
   /** Starts paying a bolt11 invoice; see `Payments.sendInvoice`. */
   sendInvoice(bolt11: string, maxFeeMsat: bigint, amountMsat?: bigint): SendStart {
     return this.core.call(() => this.payments.sendInvoice(bolt11, maxFeeMsat, amountMsat));
@@ -370,6 +375,7 @@ export class LightningNode {
    * may not land; what was held back for one goes out only if it does.
    */
   halt(): void {
+    this.connections.stop();
     this.core.stopTimers();
     this.peerParts.closeAll();
   }

@@ -8,7 +8,7 @@ import * as ldk from "lightningdevkit";
 import { encodeInvoice, field, INVOICE_FEATURES, INVOICE_PREFIX, type RouteHintHop } from "./bolt11-encode";
 import { type NodeCore, random32, someU64 } from "./node-core";
 import type { PaymentResult, SendStart } from "./node-types";
-import { NodeError, type PaymentFailure } from "./policy";
+import { NodeError, type PaymentFailure, type Refusal } from "./policy";
 
 export const INVOICE_EXPIRY_SECS = 86_400;
 /** What the last hop must leave us to claim a payment safely (LDK's minimum is 18 blocks). */
@@ -58,22 +58,67 @@ export class Payments {
     return { bolt11: r.res.to_str(), paymentHash: hex.encode(r.res.payment_hash()) };
   }
 
-  /** What can be sent now over one or several channels, and what the reserves hold back. */
-  private sendable(): { now: bigint; withReserve: bigint } {
-    let now = 0n;
-    let withReserve = 0n;
-    for (const c of this.core.manager.list_usable_channels()) {
-      now += c.get_next_outbound_htlc_limit_msat();
-      withReserve +=
-        c.get_outbound_capacity_msat() + (someU64(c.get_unspendable_punishment_reserve()) ?? 0n) * 1000n;
+  /** Since when a peer has not been connected (unix ms), or null when it is (the node's supervisor tells). */
+  offlineSince: (pubkey: string) => number | null = () => null;
+
+  /**
+   * What the channels hold for a payment, in msat: what can go out now over channels whose peer is
+   * connected (`now`), their balance above the reserve (`capacity`, more than `now` by the partner's limits
+   * and the commitment fee kept back), and the same for ready channels whose peer is not connected now.
+   */
+  private funds() {
+    const f = { now: 0n, capacity: 0n, offline: 0n, reserves: 0n, peer: null as string | null, most: -1n };
+    for (const c of this.core.manager.list_channels()) {
+      if (!c.get_is_channel_ready() || shuttingDown(c)) continue;
+      const capacity = c.get_outbound_capacity_msat();
+      f.reserves += (someU64(c.get_unspendable_punishment_reserve()) ?? 0n) * 1000n;
+      if (c.get_is_usable()) {
+        f.now += c.get_next_outbound_htlc_limit_msat();
+        f.capacity += capacity;
+      } else {
+        f.offline += capacity;
+        if (capacity > f.most) {
+          f.most = capacity;
+          f.peer = hex.encode(c.get_counterparty().get_node_id());
+        }
+      }
     }
-    return { now, withReserve };
+    return f;
   }
 
-  private preflight(amountMsat: bigint): PaymentFailure | null {
-    const { now, withReserve } = this.sendable();
-    if (amountMsat <= now) return null;
-    return amountMsat <= withReserve ? "reserve" : "no_balance";
+  /**
+   * Why a payment of `amountMsat` cannot leave now, or null when it can: the channel holding the funds is
+   * waiting for its peer (`peer_offline`, with since when), the partner's limits or the commitment fee cap
+   * what one payment can carry now (`in_flight_limit`, with that most), the reserve holds it back, or the
+   * balance is not enough. Only the last is "not enough balance".
+   */
+  refusal(amountMsat: bigint): Refusal | null {
+    const f = this.funds();
+    if (amountMsat <= f.now) return null;
+    if (f.peer !== null && amountMsat <= f.capacity + f.offline) {
+      const since = this.offlineSince(f.peer);
+      return { reason: "peer_offline", peer: f.peer, ...(since === null ? {} : { offlineSince: since }) };
+    }
+    if (amountMsat <= f.capacity) return { reason: "in_flight_limit", maxMsat: f.now };
+    if (amountMsat <= f.capacity + f.offline + f.reserves) return { reason: "reserve" };
+    return { reason: "no_balance" };
+  }
+
+  /**
+   * Waits (at most `timeoutMs`) while a payment of `amountMsat` is refused only because its channel's peer
+   * is connecting; resolves as soon as it is not, or the node stops.
+   */
+  async whenConnected(amountMsat: bigint, timeoutMs: number): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    while (!this.core.stopped && Date.now() < end) {
+      if (this.core.call(() => this.refusal(amountMsat))?.reason !== "peer_offline") return;
+      this.core.schedule();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  private failed(paymentHash: string | null, refusal: Refusal): SendStart {
+    return { started: false, result: { status: "failed", paymentHash, ...refusal } };
   }
 
   private wait(paymentId: string, paymentHash: string): Promise<PaymentResult> {
@@ -113,8 +158,8 @@ export class Payments {
     const hash = params.res.get_a();
     const paymentHash = hex.encode(hash);
     const routeParams = params.res.get_c();
-    const problem = this.preflight(routeParams.get_final_value_msat());
-    if (problem) return { started: false, result: { status: "failed", paymentHash, reason: problem } };
+    const problem = this.refusal(routeParams.get_final_value_msat());
+    if (problem) return this.failed(paymentHash, problem);
     routeParams.set_max_total_routing_fee_msat(ldk.Option_u64Z.constructor_some(maxFeeMsat));
     const r = this.core.manager.send_payment(
       hash,
@@ -141,8 +186,8 @@ export class Payments {
 
   /** Starts a keysend payment; see `sendInvoice`. */
   sendKeysend(pubkey: string, amountMsat: bigint, maxFeeMsat: bigint): SendStart {
-    const problem = this.preflight(amountMsat);
-    if (problem) return { started: false, result: { status: "failed", paymentHash: null, reason: problem } };
+    const problem = this.refusal(amountMsat);
+    if (problem) return this.failed(null, problem);
     const routeParams = ldk.RouteParameters.constructor_from_payment_params_and_value(
       ldk.PaymentParameters.constructor_for_keysend(hex.decode(pubkey), 40, false),
       amountMsat,
@@ -240,3 +285,12 @@ export class Payments {
     return { bolt11, paymentHash: hex.encode(hash) };
   }
 }
+
+/** A channel being closed carries no new payment, whoever's peer is connected. */
+const shuttingDown = (c: ldk.ChannelDetails): boolean => {
+  const s = c.get_channel_shutdown_state();
+  return (
+    s instanceof ldk.Option_ChannelShutdownStateZ_Some &&
+    s.some !== ldk.ChannelShutdownState.LDKChannelShutdownState_NotShuttingDown
+  );
+};

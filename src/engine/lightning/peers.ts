@@ -1,7 +1,8 @@
 /**
  * The node's peers: byte streams attached to LDK's peer manager (what the node sends goes out through the
- * output commit), the peers it knows and reconnects to while it has channels with them, and peers kept
- * connected for a while without a channel (an LSP whose invoice is open).
+ * output commit), the peers it knows and keeps connected while it has channels with them, and peers kept
+ * connected for a while without a channel (an LSP whose invoice is open). Who is dialled when is the
+ * supervisor's (`supervisor.ts`): it is told at once when a socket closes.
  */
 import { hex } from "@scure/base";
 import * as ldk from "lightningdevkit";
@@ -23,6 +24,10 @@ export class Peers {
   private readonly connections = new Map<bigint, Connection>();
   private nextSocket = 1n;
   private knownPeers = new Map<string, PeerAddress>();
+  /** Dials under way, by public key: a second ask joins the first rather than opening another socket. */
+  private readonly dials = new Map<string, Promise<void>>();
+  /** Told when a connection ended (closed by the peer, the network, or LDK). */
+  dropped: () => void = () => {};
 
   constructor(private readonly core: NodeCore) {}
 
@@ -57,6 +62,7 @@ export class Peers {
       },
       disconnect_socket: () => {
         this.connections.delete(id);
+        this.drop();
         // After what was said before it (an error message, say) has gone out.
         this.core.commit.hold(() => {
           try {
@@ -77,6 +83,7 @@ export class Peers {
         if (!r.is_ok()) {
           this.connections.delete(id);
           pipe.close();
+          this.drop();
         }
       } catch (e) {
         this.core.opts.log("error", `read: ${String(e)}`);
@@ -88,8 +95,16 @@ export class Peers {
       this.connections.delete(id);
       this.core.guard("disconnect", () => this.core.peerManager.socket_disconnected(descriptor));
       this.core.schedule();
+      this.drop();
     };
     return descriptor;
+  }
+
+  /** After this turn (LDK may be calling us): the supervisor looks at who is connected now. */
+  private drop(): void {
+    setTimeout(() => {
+      if (!this.core.stopped) this.dropped();
+    }, 0);
   }
 
   /** Takes a connection a peer opened to us (the local world's listeners). */
@@ -109,14 +124,38 @@ export class Peers {
       .some((p) => hex.encode(p.get_counterparty_node_id()) === pubkey);
   }
 
-  /** Connects to `pubkey@host:port` and remembers it, so it is reconnected while we have channels with it. */
+  /** Connects to `pubkey@host:port` and remembers it, so it is kept connected while we have channels with it. */
   async connectPeer(peer: PeerAddress): Promise<void> {
-    this.knownPeers.set(peer.pubkey, peer);
-    await this.core.commit.enqueue([
-      { key: PEERS_KEY, value: text.encode(JSON.stringify([...this.knownPeers.values()])) },
-    ]);
-    if (this.isConnected(peer.pubkey)) return;
+    if (!this.sameAsKnown(peer)) {
+      this.knownPeers.set(peer.pubkey, peer);
+      await this.core.commit.enqueue([
+        { key: PEERS_KEY, value: text.encode(JSON.stringify([...this.knownPeers.values()])) },
+      ]);
+    }
+    await this.dial(peer);
+  }
+
+  private sameAsKnown(peer: PeerAddress): boolean {
+    const known = this.knownPeers.get(peer.pubkey);
+    return known !== undefined && known.host === peer.host && known.port === peer.port;
+  }
+
+  /** Dials a peer (without remembering it); resolves once it is connected. */
+  dial(peer: PeerAddress): Promise<void> {
+    if (this.isConnected(peer.pubkey)) return Promise.resolve();
+    const under = this.dials.get(peer.pubkey);
+    if (under) return under;
+    const dialling = this.open(peer).finally(() => this.dials.delete(peer.pubkey));
+    this.dials.set(peer.pubkey, dialling);
+    return dialling;
+  }
+
+  private async open(peer: PeerAddress): Promise<void> {
     const pipe = await this.core.opts.connect(peer);
+    if (this.core.stopped) {
+      pipe.close();
+      throw new NodeError("The node stopped");
+    }
     const descriptor = this.attach(pipe);
     const r = this.core.peerManager.new_outbound_connection(
       hex.decode(peer.pubkey),
@@ -128,11 +167,16 @@ export class Peers {
       throw new NodeError("The peer refused the connection");
     }
     pipe.send(r.res);
-    for (let i = 0; i < 100 && !this.isConnected(peer.pubkey); i++) {
+    for (let i = 0; i < 100 && !this.isConnected(peer.pubkey) && !this.core.stopped; i++) {
       this.core.schedule();
       await new Promise((r) => setTimeout(r, 50));
     }
-    if (!this.isConnected(peer.pubkey)) throw new NodeError("The peer did not answer");
+    if (!this.isConnected(peer.pubkey)) {
+      // A handshake that never finished leaves no half-open socket behind for the next dial to race.
+      this.core.guard("abandon dial", () => this.core.peerManager.socket_disconnected(descriptor));
+      pipe.close();
+      throw new NodeError("The peer did not answer");
+    }
   }
 
   disconnectPeer(pubkey: string): void {
@@ -159,23 +203,15 @@ export class Peers {
     }));
   }
 
-  private reconnecting = false;
-  async reconnect(): Promise<void> {
-    if (this.reconnecting || this.core.stopped) return;
-    this.reconnecting = true;
-    try {
-      const withChannels = new Set(
-        this.core.manager.list_channels().map((c) => hex.encode(c.get_counterparty().get_node_id())),
-      );
-      for (const [pubkey, address] of this.knownPeers) {
-        if (!(withChannels.has(pubkey) || this.kept(pubkey)) || this.isConnected(pubkey)) continue;
-        await this.connectPeer(address).catch((e) =>
-          this.core.opts.log("info", `reconnect ${pubkey}: ${String(e)}`),
-        );
-      }
-    } finally {
-      this.reconnecting = false;
-    }
+  /** The peers to keep connected now: those we have a channel with, and those kept for a while. */
+  wanted(): Map<string, PeerAddress> {
+    const withChannels = new Set(
+      this.core.manager.list_channels().map((c) => hex.encode(c.get_counterparty().get_node_id())),
+    );
+    const wanted = new Map<string, PeerAddress>();
+    for (const [pubkey, address] of this.knownPeers)
+      if (withChannels.has(pubkey) || this.kept(pubkey)) wanted.set(pubkey, address);
+    return wanted;
   }
 
   /** Peers kept connected until a time (unix ms) though no channel is open with them yet. */

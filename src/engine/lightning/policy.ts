@@ -10,6 +10,8 @@ export type PaymentFailure =
   | "expired"
   | "duplicate"
   | "reserve"
+  | "peer_offline"
+  | "in_flight_limit"
   | "no_balance"
   | "timeout"
   | "unknown";
@@ -18,6 +20,8 @@ export type PaymentFailure =
 export const FAILURE_TEXT: { readonly [F in PaymentFailure]: string } = {
   timeout: "Payment timed out.",
   reserve: "Channel reserve amount is too high.",
+  peer_offline: "Your channel partner is not connected right now.",
+  in_flight_limit: "Your channel can carry less than this in one payment right now.",
   no_balance: "You don't have enough balance for this amount and its fee.",
   route_not_found: "No route to the recipient was found.",
   recipient_rejected: "The recipient rejected the payment.",
@@ -31,7 +35,25 @@ export const FAILURE_TEXT: { readonly [F in PaymentFailure]: string } = {
 export const FAILURE_KEY: { readonly [F in PaymentFailure]?: string } = {
   route_not_found: "send.error_no_route",
   expired: "send.error_expired",
+  reserve: "send.error_reserve",
+  peer_offline: "send.error_peer_offline",
+  in_flight_limit: "send.error_in_flight_limit",
 };
+
+/**
+ * Why a payment was refused before anything was sent: the reason, and for a channel whose peer is not
+ * connected, which peer and since when (unix ms; absent when it never was since the node started); for a
+ * partner's limit, the most one payment can carry now (msat).
+ */
+export interface Refusal {
+  readonly reason: PaymentFailure;
+  readonly peer?: string;
+  readonly offlineSince?: number;
+  readonly maxMsat?: bigint;
+}
+
+/** How long a payment waits for the channel holding its funds to reconnect before it is refused. */
+export const CHANNEL_WAIT_MS = 30_000;
 
 /**
  * The most a payment may spend on routing fees, shown before sending: 1% of the amount, at least 10 sats

@@ -18,7 +18,14 @@ import { usePayment } from "./payment";
 import { nextPrivacy, type Privacy } from "./privacy";
 import { RequestSummary } from "./RequestSummary";
 import { ResultDialog } from "./ResultDialog";
-import { amountProblem, fixedAmount, methodsFor, routeFor, type SendRoute } from "./send-rules";
+import {
+  amountProblem,
+  fixedAmount,
+  methodsFor,
+  routeFor,
+  type SendRoute,
+  waitsForChannel,
+} from "./send-rules";
 
 /**
  * Send (spec 1 §5): the destination (from a scan, a link or typed), the amount with the method to pay
@@ -95,6 +102,8 @@ export function Send() {
     zap: zapping ? privacy : null,
   });
   const { send, sending, result } = payment;
+  const live = useView("live");
+  const connecting = sending && !!live && waitsForChannel(route, live);
 
   const hodl = request ? isHodlDestination(request.lightning_address, request.lnurl) : false;
   const current = methods.find((m) => m.method === chosen);
@@ -216,6 +225,11 @@ export function Send() {
         >
           {sending ? t("send.sending") : t("send.confirm_send")}
         </button>
+        {connecting ? (
+          <p className="hint" role="status">
+            {t("send.connecting_channel")}
+          </p>
+        ) : null}
       </form>
       <HighFeeDialog
         open={payment.askHighFee}

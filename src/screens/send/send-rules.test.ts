@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { parsePaymentRequest } from "../../ui/incoming";
-import { type AmountCheck, amountProblem, fixedAmount, methodsFor, routeFor } from "./send-rules";
+import {
+  type AmountCheck,
+  amountProblem,
+  fixedAmount,
+  methodsFor,
+  routeFor,
+  waitsForChannel,
+} from "./send-rules";
 
 const ADDRESS = "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080";
 const NODE = "02c3b844b8104f0c1b15c507774c9ba7fc609f58f343b9b149122e944dd20c9362";
@@ -50,5 +57,20 @@ describe("send rules", () => {
     );
     expect(amountProblem(check({ sendAll: true, amountSats: 0n }))).toBeNull();
     expect(amountProblem(check({ sendAll: true, balance: 0n }))).toBe("send.error_low_balance");
+  });
+
+  it("says a lightning payment waits for its channel while the node starts or a peer is connecting", () => {
+    const invoice = { kind: "invoice", bolt11: "lnbcrt1" } as const;
+    const onchain = { kind: "onchain", address: ADDRESS } as const;
+    const connected = { lightning: "ready", peer_status: [{ state: "connected" }] };
+    const connecting = { lightning: "ready", peer_status: [{ state: "connecting" }] };
+    expect(waitsForChannel(invoice, connected)).toBe(false);
+    expect(waitsForChannel(invoice, connecting)).toBe(true);
+    expect(waitsForChannel(invoice, { lightning: "ready", peer_status: [{ state: "unreachable" }] })).toBe(
+      true,
+    );
+    expect(waitsForChannel(invoice, { lightning: "starting" })).toBe(true);
+    expect(waitsForChannel(onchain, connecting)).toBe(false);
+    expect(waitsForChannel(null, connecting)).toBe(false);
   });
 });

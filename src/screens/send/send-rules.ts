@@ -72,3 +72,18 @@ export const amountProblem = (c: AmountCheck): string | null => {
   if (c.amountSats > c.balance) return "send.error_low_balance";
   return null;
 };
+
+/** What of the node's live state tells whether a lightning payment waits for its channel's peer. */
+export interface ChannelLinks {
+  readonly lightning: string;
+  readonly peer_status?: readonly { readonly state: string }[];
+}
+
+/**
+ * A lightning payment under way waits for its channel (the worker holds it until the peer is back, at most
+ * 30 s): the node is still starting, or a peer it keeps connected is not connected now.
+ */
+export const waitsForChannel = (route: SendRoute | null, live: ChannelLinks): boolean =>
+  route !== null &&
+  route.kind !== "onchain" &&
+  (live.lightning === "starting" || (live.peer_status ?? []).some((p) => p.state !== "connected"));
