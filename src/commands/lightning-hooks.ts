@@ -14,6 +14,7 @@ import type { States } from "../projections";
 import type { LightningStage, LiveState, PeerLink } from "../projections/live";
 import type { Attachment, HostSide } from "./attached";
 import type { EngineRunner, EngineStatus } from "./engines";
+import { LightningRestarts } from "./lightning-restart";
 import { NOTHING_WAITS, setStorageWaiting } from "./storage-waiting";
 
 /** The host as the lightning engine's hooks see it. */
@@ -178,6 +179,7 @@ export const reportInterruptedOpens = async (side: HostSide): Promise<void> => {
 /** The lightning engine's hooks, the node's live state on the screens, and the chain syncs it asks for. */
 export const lightningAttachment = (side: HostSide): Attachment => {
   let syncTimer: ReturnType<typeof setTimeout> | null = null;
+  const restarts = new LightningRestarts(side);
   return {
     engine: "lightning",
     hooks: () =>
@@ -201,11 +203,16 @@ export const lightningAttachment = (side: HostSide): Attachment => {
     status: (name, status) => {
       if (name !== "lightning") return;
       side.setLive(lightningLive(status, side.engines.port("lightning")));
+      restarts.status(status);
       if (status.state === "ready")
         void side.enqueue(() => reportInterruptedOpens(side)).catch(() => undefined);
     },
-    wake: () => side.engines.port("lightning")?.node.wake(),
+    wake: () => {
+      side.engines.port("lightning")?.node.wake();
+      restarts.wake();
+    },
     stop: () => {
+      restarts.stop();
       if (syncTimer) clearTimeout(syncTimer);
     },
   };

@@ -47,6 +47,11 @@ export interface LiveState {
   /** While `lightning` is starting, its stage; null otherwise. */
   readonly lightning_stage: LightningStage | null;
   readonly lightning_error: string | null;
+  /**
+   * The node stopped, or could not start, because a server went away, and starts again by itself (with a
+   * capped back-off) until it runs: home says so in one line, and that on-chain and ecash still work.
+   */
+  readonly lightning_retrying?: boolean;
   readonly node_id: string | null;
   /** Public keys of the lightning peers connected now. */
   readonly online_peers: readonly string[];

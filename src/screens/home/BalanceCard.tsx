@@ -102,16 +102,6 @@ export function BalanceCard({ progress }: { readonly progress: HomeProgress | nu
               {t(progress.key)}
             </span>
           </div>
-        ) : live?.lightning === "failed" ? (
-          <span className="row" role="alert">
-            <span className="error-text" title={live.lightning_error ?? ""}>
-              {t("home.lightning_failed")}
-            </span>
-            {/* A new worker is a new LDK instance: reloading is how lightning runs again. */}
-            <button type="button" className="button button-small" onClick={() => location.reload()}>
-              {t("home.lightning_restart")}
-            </button>
-          </span>
         ) : (
           <>
             <button

@@ -13,8 +13,9 @@ const STOPPED_KEYS: { readonly [text: string]: string } = {
 };
 
 /**
- * The channel state's storage server, on home: while a write waits for it (payments wait too), and why the
- * node stopped when the server is the reason (another device took over, a stale state refused).
+ * Home's one status line for lightning, at its top: a write waiting for the storage server (payments wait
+ * too); the node paused because a server went away (it starts again by itself, and the line says what
+ * still works); or why it stopped when the owner must decide. One action beside it: Restart, a shortcut.
  */
 export function StorageBanner() {
   const { t } = useI18n();
@@ -25,12 +26,21 @@ export function StorageBanner() {
         {t("storage.waiting")}
       </p>
     );
-  const key =
-    live?.lightning === "failed" && live.lightning_error ? STOPPED_KEYS[live.lightning_error] : undefined;
-  if (!key) return null;
+  if (live?.lightning_retrying) return <StatusLine text={t("home.lightning_paused")} role="status" />;
+  if (live?.lightning !== "failed") return null;
+  const key = (live.lightning_error && STOPPED_KEYS[live.lightning_error]) || "home.lightning_failed";
+  return <StatusLine text={t(key)} role="alert" title={live.lightning_error ?? ""} />;
+}
+
+function StatusLine({ text, role, title }: { text: string; role: "status" | "alert"; title?: string }) {
+  const { t } = useI18n();
   return (
-    <p className="card storage-banner" role="alert">
-      {t(key)}
-    </p>
+    <div className="card storage-banner row" role={role}>
+      <span title={title}>{text}</span>
+      {/* A new worker is a new LDK instance: reloading runs lightning again at once. */}
+      <button type="button" className="button button-small" onClick={() => location.reload()}>
+        {t("home.lightning_restart")}
+      </button>
+    </div>
   );
 }
