@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type NewEvent, newEvent, stamp } from "../events/make";
 import { activityItems, lightningDetails, onchainDetails, ownerFee } from "./activity";
-import { channelGroups, deriveViews, foldEvents } from "./index";
+import { channelGroups, deriveViews, FORCE_CLOSE_AFTER_MS, foldEvents, forceCloseOffered } from "./index";
 
 const LSP = `02${"aa".repeat(32)}`;
 const hash = (n: number) => n.toString(16).padStart(64, "0");
@@ -115,6 +115,21 @@ describe("a channel waiting for confirmations", () => {
       channelGroups(v.channels, new Set([channel(1), channel(2)])).online.map((c) => c.channel_id),
     ).toEqual([channel(1)]);
     expect(v.channel_totals.pending).toBe(394_000n);
+  });
+
+  it("is connecting while its peer is dialled, offline only once unreachable, and Force close waits for hours", () => {
+    const s = fold([newEvent("ln.channels_changed", { channels: [snapshot(channel(1), true)] })]);
+    const v = deriveViews(s);
+    const peer = v.channels[0]!.peer;
+    const link = (state: "connecting" | "connected" | "unreachable") => [{ pubkey: peer, state, since: 0 }];
+    expect(channelGroups(v.channels, new Set(), link("connecting")).connecting).toHaveLength(1);
+    expect(channelGroups(v.channels, new Set(), link("connecting")).offline).toEqual([]);
+    // A node just started knows nothing of the peer yet: it is dialling it.
+    expect(channelGroups(v.channels, new Set(), []).connecting).toHaveLength(1);
+    expect(channelGroups(v.channels, new Set(), link("unreachable")).offline).toHaveLength(1);
+    expect(forceCloseOffered(0, FORCE_CLOSE_AFTER_MS - 1)).toBe(false);
+    expect(forceCloseOffered(0, FORCE_CLOSE_AFTER_MS)).toBe(true);
+    expect(FORCE_CLOSE_AFTER_MS).toBeGreaterThanOrEqual(3_600_000);
   });
 });
 

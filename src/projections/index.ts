@@ -1,3 +1,4 @@
+import type { PeerLink } from "./live";
 import type { ContactRecord, Doc } from "../crdt/doc";
 import type { WalletEvent } from "../events/types";
 import { ACTIVITY_PAGE, type ActivityItem, activityItems } from "./activity";
@@ -96,17 +97,36 @@ const totalsOf = (channels: readonly ChannelView[]): ChannelTotals => ({
 });
 
 /**
+ * How long a channel's peer has been gone (since it was last connected, and unreachable for a while now)
+ * before Force close is offered: the last resort it is, never beside a channel that is reconnecting.
+ */
+export const FORCE_CLOSE_AFTER_MS = 6 * 3_600_000;
+
+/**
  * The channels screen's lists: opening (waiting for confirmations: neither online nor offline, and
- * nothing to force close), then the open ones by whether their peer is connected now (`usable`, live).
+ * nothing to force close), then the open ones by whether they can be used now (`usable`, live); of the
+ * others, those whose peer the node is dialling (`connecting`) apart from those it could not reach for a
+ * while (`offline`), by `peers` (live). Without `peers`, every other open channel is offline.
  */
 export const channelGroups = (
   channels: readonly ChannelView[],
   usable: ReadonlySet<string>,
-): { opening: ChannelView[]; online: ChannelView[]; offline: ChannelView[] } => ({
-  opening: channels.filter((c) => c.opening),
-  online: channels.filter((c) => !c.opening && usable.has(c.channel_id)),
-  offline: channels.filter((c) => !c.opening && !usable.has(c.channel_id)),
-});
+  peers?: readonly PeerLink[],
+): { opening: ChannelView[]; online: ChannelView[]; connecting: ChannelView[]; offline: ChannelView[] } => {
+  const open = channels.filter((c) => !c.opening);
+  const away = open.filter((c) => !usable.has(c.channel_id));
+  const unreachable = (c: ChannelView) =>
+    !peers || peers.some((p) => p.pubkey === c.peer && p.state === "unreachable");
+  return {
+    opening: channels.filter((c) => c.opening),
+    online: open.filter((c) => usable.has(c.channel_id)),
+    connecting: away.filter((c) => !unreachable(c)),
+    offline: away.filter(unreachable),
+  };
+};
+
+/** Whether Force close is offered for a channel whose peer has been gone since `since` (unix ms). */
+export const forceCloseOffered = (since: number, now: number): boolean => now - since >= FORCE_CLOSE_AFTER_MS;
 
 /** An ecash custodian the owner joined (spec 2: federation), with what it holds for the wallet. */
 export interface FederationView {

@@ -34,6 +34,8 @@ export class Connections {
         }
       },
       isConnected: (pubkey) => core.broken === null && peers.isConnected(pubkey),
+      lastSeen: (pubkey) => peers.lastSeen(pubkey),
+      noteSeen: (pubkey, at) => peers.noteSeen(pubkey, at),
       dial: (peer) => core.call(() => peers.dial(peer)),
       now: () => Date.now(),
       log: core.opts.log,

@@ -12,6 +12,8 @@ import type { PeerAddress, Pipe } from "./socket";
 import { LN_PREFIX } from "./store";
 
 const PEERS_KEY = `${LN_PREFIX}peers`;
+/** When each peer was last connected (unix ms): "offline since" survives a reload. */
+const SEEN_KEY = `${LN_PREFIX}peers_seen`;
 const text = new TextEncoder();
 const untext = new TextDecoder();
 
@@ -31,12 +33,37 @@ export class Peers {
 
   constructor(private readonly core: NodeCore) {}
 
-  /** The peers remembered in the store. */
+  /** When each peer was last connected (unix ms), as far as this node saw. */
+  private readonly seen = new Map<string, number>();
+
+  /** The peers remembered in the store, and when each was last connected. */
   async load(): Promise<void> {
     const peers = await this.core.opts.store.get(PEERS_KEY);
     if (peers) {
       for (const p of JSON.parse(untext.decode(peers)) as PeerAddress[]) this.knownPeers.set(p.pubkey, p);
     }
+    const seen = await this.core.opts.store.get(SEEN_KEY);
+    try {
+      const read: unknown = seen ? JSON.parse(untext.decode(seen)) : {};
+      for (const [k, v] of Object.entries(read as Record<string, unknown>))
+        if (typeof v === "number" && Number.isFinite(v)) this.seen.set(k, v);
+    } catch {
+      // Only a hint for the screens: unread, every peer counts as seen when the node started.
+    }
+  }
+
+  lastSeen(pubkey: string): number | null {
+    return this.seen.get(pubkey) ?? null;
+  }
+
+  /** Notes that a peer was connected at `at` (it connected, or was seen dropping then). */
+  noteSeen(pubkey: string, at: number): void {
+    if (this.core.stopped) return;
+    this.seen.set(pubkey, at);
+    const value = text.encode(JSON.stringify(Object.fromEntries(this.seen)));
+    void this.core.commit
+      .enqueue([{ key: SEEN_KEY, value }])
+      .catch((e: unknown) => this.core.log("warn", `peers seen: ${String(e)}`));
   }
 
   /** Closes every connection (the node is stopping). */

@@ -14,6 +14,8 @@ export const MAX_BACKOFF_MS = 5_000;
 export const UNREACHABLE_AFTER_MS = 60_000;
 /** How often the supervisor looks whether a dial is due. */
 export const SUPERVISE_MS = 250;
+/** How often a connected peer's "last seen" is written down (so "offline since" is near the truth after a reload). */
+export const SEEN_EVERY_MS = 10 * 60_000;
 
 export type PeerState = "connecting" | "connected" | "unreachable";
 
@@ -29,6 +31,10 @@ export interface Supervised {
   /** The peers to keep connected now, with their addresses. */
   readonly wanted: () => ReadonlyMap<string, PeerAddress>;
   readonly isConnected: (pubkey: string) => boolean;
+  /** When a peer was last connected, remembered from before this start (unix ms), or null. */
+  readonly lastSeen: (pubkey: string) => number | null;
+  /** A peer connected, or dropped, at `at`: remembered for the next start. */
+  readonly noteSeen: (pubkey: string, at: number) => void;
   /** Dials a peer; resolves once it is connected, rejects when it could not be. */
   readonly dial: (peer: PeerAddress) => Promise<void>;
   readonly now: () => number;
@@ -39,8 +45,12 @@ export interface Supervised {
 
 interface Track {
   connected: boolean;
-  /** When it connected, or since when it has not been. */
+  /** When it connected, or since when it has not been (before this start, when it was last seen then). */
   since: number;
+  /** Since when this node has been failing to reach it (never before this start). */
+  downAt: number;
+  /** When its "last seen" was last written down. */
+  notedAt: number;
   failures: number;
   /** When the next dial may start. */
   nextAt: number;
@@ -88,7 +98,7 @@ export class Supervisor {
         pubkey,
         state: t.connected
           ? "connected"
-          : now - t.since >= UNREACHABLE_AFTER_MS && t.failures > 0
+          : now - t.downAt >= UNREACHABLE_AFTER_MS && t.failures > 0
             ? "unreachable"
             : "connecting",
         since: t.since,
@@ -110,15 +120,26 @@ export class Supervisor {
       let t = this.tracks.get(pubkey);
       const connected = this.node.isConnected(pubkey);
       if (!t) {
-        t = { connected, since: now, failures: 0, nextAt: 0, dialling: false };
+        // Not connected yet: since it was last seen connected, before this start if it was.
+        const since = connected ? now : Math.min(now, this.node.lastSeen(pubkey) ?? now);
+        t = { connected, since, downAt: now, failures: 0, nextAt: 0, dialling: false, notedAt: 0 };
         this.tracks.set(pubkey, t);
       }
       if (connected !== t.connected) {
         t.connected = connected;
         t.since = now;
+        t.downAt = now;
+        // Connected now, or connected until now: either way seen now.
+        t.notedAt = now;
+        this.node.noteSeen(pubkey, now);
         if (connected) t.failures = 0;
         // A peer that just dropped is redialled at once.
         else t.nextAt = 0;
+      }
+      // Written when it connects or drops (above), and now and then while it stays connected.
+      if (t.connected && now - t.notedAt >= SEEN_EVERY_MS) {
+        t.notedAt = now;
+        this.node.noteSeen(pubkey, now);
       }
       if (!t.connected && !t.dialling && now >= t.nextAt) this.dial(pubkey, address, t);
     }

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link } from "wouter";
-import { type ChannelView, channelGroups } from "../../projections";
+import { type ChannelView, channelGroups, forceCloseOffered } from "../../projections";
 import { useI18n } from "../../i18n/intl";
 import { useFormat } from "../../ui/useFormat";
 import { Screen } from "../../ui/Screen";
@@ -13,15 +13,24 @@ import { useToast } from "../../ui/toast";
 import { useView, useWallet } from "../../ui/wallet";
 import { InterruptedOpens } from "../home/InterruptedOpens";
 
+/**
+ * How a channel's peer is shown: connected (closed cooperatively), being dialled (nothing to close: it is
+ * coming back), or offline since when (Force close once it has been long enough, its cost said).
+ */
+type PeerShown =
+  | { readonly kind: "online" }
+  | { readonly kind: "connecting" }
+  | { readonly kind: "offline"; readonly since: number | null };
+
 /** One channel: what we can send and receive as a bar, its funding on the explorer, and a close button. */
 function ChannelRow({
   channel,
-  online,
+  link,
   onClose,
 }: {
   channel: ChannelView;
-  online: boolean;
-  /** Absent while the channel is opening: nothing to close yet. */
+  link: PeerShown;
+  /** Absent while the channel is opening, or its peer is coming back: nothing to close now. */
   onClose?: () => void;
 }) {
   const { t } = useI18n();
@@ -42,11 +51,15 @@ function ChannelRow({
       {channel.opening ? (
         <p className="hint">{t("channels.opening_note", { amount: fmt.sats(ours) })}</p>
       ) : null}
+      {link.kind === "offline" && link.since !== null ? (
+        <p className="hint">{t("channels.offline_since", { date: fmt.dateTime(link.since) })}</p>
+      ) : null}
+      {link.kind === "offline" && !onClose ? <p className="hint">{t("channels.force_close_later")}</p> : null}
       <div className="row">
         {txid ? <ExplorerLink txid={txid} /> : null}
         {onClose ? (
           <button type="button" className="button" onClick={onClose}>
-            {online ? t("channels.close") : t("channels.force_close")}
+            {link.kind === "online" ? t("channels.close") : t("channels.force_close")}
           </button>
         ) : null}
       </div>
@@ -65,7 +78,12 @@ export function Channels() {
   const live = useView("live");
   const [closing, setClosing] = useState<{ channel: ChannelView; force: boolean } | null>(null);
   const usable = new Set(live?.usable_channels ?? []);
-  const groups = channelGroups(channels, usable);
+  // While the node runs or starts, a channel not usable is connecting until its peer has failed a while.
+  const running = live?.lightning === "ready" || live?.lightning === "starting";
+  const peers = running ? (live?.peer_status ?? []) : undefined;
+  const groups = channelGroups(channels, usable, peers);
+  const now = Date.now();
+  const sinceOf = (c: ChannelView) => peers?.find((p) => p.pubkey === c.peer)?.since ?? null;
   const totals = useView("channel_totals");
 
   const close = async () => {
@@ -80,20 +98,25 @@ export function Channels() {
     }
   };
 
-  const list = (title: string, rows: ChannelView[], online: boolean) => (
+  const linkOf = (c: ChannelView, kind: PeerShown["kind"]): PeerShown =>
+    kind === "offline" ? { kind, since: sinceOf(c) } : kind === "online" ? { kind } : { kind };
+  /** Close for a connected channel; Force close only for one offline long enough (and the node running). */
+  const closer = (c: ChannelView, link: PeerShown) => {
+    if (c.opening || link.kind === "connecting") return undefined;
+    if (link.kind === "online") return () => setClosing({ channel: c, force: false });
+    if (link.since === null || !forceCloseOffered(link.since, now)) return undefined;
+    return () => setClosing({ channel: c, force: true });
+  };
+  const list = (title: string, rows: ChannelView[], kind: PeerShown["kind"]) => (
     <details open>
       <summary>
         {title} ({rows.length})
       </summary>
       <ul className="channels">
-        {rows.map((c) => (
-          <ChannelRow
-            key={c.channel_id}
-            channel={c}
-            online={online}
-            onClose={c.opening ? undefined : () => setClosing({ channel: c, force: !online })}
-          />
-        ))}
+        {rows.map((c) => {
+          const link = linkOf(c, kind);
+          return <ChannelRow key={c.channel_id} channel={c} link={link} onClose={closer(c, link)} />;
+        })}
       </ul>
     </details>
   );
@@ -125,9 +148,12 @@ export function Channels() {
         </p>
       ) : (
         <>
-          {groups.opening.length > 0 ? list(t("channels.opening"), groups.opening, false) : null}
-          {list(t("channels.online"), groups.online, true)}
-          {list(t("channels.offline"), groups.offline, false)}
+          {groups.opening.length > 0 ? list(t("channels.opening"), groups.opening, "connecting") : null}
+          {list(t("channels.online"), groups.online, "online")}
+          {groups.connecting.length > 0
+            ? list(t("channels.connecting"), groups.connecting, "connecting")
+            : null}
+          {list(t("channels.offline"), groups.offline, "offline")}
         </>
       )}
       <ConfirmDialog
