@@ -13,6 +13,7 @@ import { benchBigReload, benchReload } from "./reload";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
 import { benchNwcPay } from "./nwc";
+import { benchReconnect } from "./reconnect";
 import { benchLightningAddress } from "./lnaddress";
 import { benchWorkerMemory } from "./memory";
 import { benchRelay } from "./nostr";
@@ -62,6 +63,7 @@ try {
   await benchPayments(world);
   await benchJitReceive(world);
   await benchLightningReady(world);
+  await benchReconnect(world);
   await benchWorkerMemory(world);
   await benchStorage(world);
   console.log("\n== A mainnet-sized network graph ==");
