@@ -4,6 +4,7 @@
  * manager. What a wallet's channels accept (the user config) is decided here too.
  */
 import * as ldk from "lightningdevkit";
+import { breachWatch } from "./breach";
 import { internalBytes } from "./chain";
 import type { Lsps0 } from "./lsps0";
 import type { NodeCore } from "./node-core";
@@ -58,7 +59,12 @@ export const buildNode = async (
     broadcaster,
     core.logger,
     chain.feeEstimator,
-    core.commit.persister(),
+    core.commit.persister(
+      breachWatch(
+        (e) => core.emit(e),
+        (l, m) => core.log(l, m),
+      ),
+    ),
   );
   const network = NETWORKS[opts.network];
   core.routing = await Routing.load(opts.store, network, core.logger, opts.log, () => core.now(), {

@@ -47,6 +47,11 @@ export type NodeEvent =
       readonly capacitySats: bigint | null;
       readonly outpoint: string | null;
     }
+  /**
+   * The partner published a state it had revoked: LDK's justice transactions take the whole channel;
+   * `claimableSats` is what the channel's outputs then bring back to us (before the claims' fees).
+   */
+  | { readonly type: "revoked_state_seen"; readonly channelId: string; readonly claimableSats: bigint }
   | {
       readonly type: "outputs_swept";
       readonly txid: string;
