@@ -214,6 +214,14 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
           }),
         ]);
         return;
+      case "revoked_state_seen":
+        record([
+          newEvent("ln.channel_breached", {
+            channel_id: e.channelId,
+            claimable_sats: e.claimableSats.toString(),
+          }),
+        ]);
+        return;
       case "outputs_swept":
         record([
           newEvent("ln.outputs_swept", {

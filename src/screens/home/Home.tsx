@@ -11,6 +11,7 @@ import { ActivityList } from "./ActivityList";
 import { FriendsZaps } from "./FriendsZaps";
 import { BalanceCard } from "./BalanceCard";
 import { ExpiryBanner } from "./ExpiryBanner";
+import { ChannelPenalties } from "./ChannelPenalties";
 import { InterruptedOpens } from "./InterruptedOpens";
 import { StorageBanner } from "./StorageBanner";
 import { StorageRestoreCard } from "./StorageRestoreCard";
@@ -81,6 +82,7 @@ export function Home() {
       <BalanceCard progress={progress} />
       <StorageBanner />
       <StorageRestoreCard />
+      <ChannelPenalties />
       <InterruptedOpens recent />
       <ExpiryBanner />
       <ShutdownWarning />
