@@ -2,6 +2,7 @@
  * What the wallet's lightning engine is given and what it offers (`live.ts` wires them): its dependencies,
  * its servers, the LSP it uses, and the port the handlers reach it through.
  */
+import type { ClosedFor } from "./delay";
 import type { Servers } from "../../config";
 import type { NewEvent } from "../../events/make";
 import type { ChannelSnapshot, Network } from "../../events/types";
@@ -76,6 +77,8 @@ export interface LightningDeps {
   readonly onStage?: (stage: "restoring" | "syncing") => void;
   /** LDK failed while running (a panic inside its wasm): the node stopped; `message` says so. */
   readonly onFailed?: (message: string) => void;
+  /** The node started from its saved state: how many blocks went by while the wallet was closed. */
+  readonly onClosedFor?: (closed: ClosedFor) => void;
   /** The storage server's base URL (the `storage` setting): the channel state is kept there too; null: not. */
   readonly storage?: string | null;
   /** A write of the channel state waits for the storage server (`true`), or got through again (`false`). */
@@ -100,6 +103,7 @@ export type LightningHooks = Pick<
   | "onLive"
   | "onStage"
   | "onFailed"
+  | "onClosedFor"
   | "onStorageWaiting"
   | "onAlreadyRunning"
 >;

@@ -1,3 +1,4 @@
+import { WALLET_TO_SELF_DELAY } from "./delay";
 import { type NewEvent, newEvent } from "../../events/make";
 import type { ChannelSnapshot } from "../../events/types";
 import { makeEsplora } from "../onchain/esplora";
@@ -91,6 +92,8 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     if (lines.length > LOG_LINES) lines.splice(0, lines.length - LOG_LINES);
   };
   const chain = new EsploraChain(deps.esplora, log, () => deps.onChainActivity());
+  /** The last block the saved node had seen (null: a new node). */
+  let lastSeen: number | null = null;
   const fundings = new Map<string, bigint>();
   let lspInfo: Promise<LspInfo | null> | null = null;
   let trustedPeer: string | null = null;
@@ -274,6 +277,9 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     sweepScript: deps.sweepScript,
     onEvent,
     trustedZeroConfPeer: () => trustedPeer,
+    onLastSeen: (height) => {
+      lastSeen = height;
+    },
     onRestored: () => deps.onStage?.("syncing"),
     onFatal: (message) => deps.onFailed?.(message),
     // Nothing may be kept back of a payment to us, except by the LSP that opened its channel: no more than
@@ -287,6 +293,11 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   });
   remote?.storage.keep((lost) => stopForStorage(lost.message));
   record(snapshot());
+  // A new node was closed for no time; a saved one for the blocks found since it last looked.
+  const seen = lastSeen;
+  void (seen === null ? Promise.resolve(0) : deps.esplora.tipHeight().then((tip) => Math.max(0, tip - seen)))
+    .then((blocks) => deps.onClosedFor?.({ blocks, limitBlocks: WALLET_TO_SELF_DELAY }))
+    .catch(() => undefined);
   const started = node;
   const clientFor = (s: LspSettings): Lsps2Client | null => {
     const peer = lspsPeer(s);

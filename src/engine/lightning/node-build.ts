@@ -5,6 +5,7 @@
  */
 import * as ldk from "lightningdevkit";
 import { breachWatch } from "./breach";
+import { WALLET_TO_SELF_DELAY } from "./delay";
 import { internalBytes } from "./chain";
 import type { Lsps0 } from "./lsps0";
 import type { NodeCore } from "./node-core";
@@ -28,9 +29,14 @@ export const userConfig = (role: NodeRole): ldk.UserConfig => {
   handshake.set_announce_for_forwarding(false);
   handshake.set_max_inbound_htlc_value_in_flight_percent_of_channel(100);
   handshake.set_negotiate_anchors_zero_fee_htlc_tx(false);
+  // A wallet is closed most of the time: a partner publishing an old state must wait two weeks before it
+  // can spend, time for the wallet (or its watchtower) to see it and take the channel.
+  if (role === "wallet") handshake.set_our_to_self_delay(WALLET_TO_SELF_DELAY);
   config.set_channel_handshake_config(handshake);
   const limits = ldk.ChannelHandshakeLimits.constructor_default();
   limits.set_force_announced_channel_preference(false);
+  // The most a partner may ask this node to wait: the wallets' two weeks are accepted.
+  limits.set_their_to_self_delay(WALLET_TO_SELF_DELAY);
   config.set_channel_handshake_limits(limits);
   config.set_manually_accept_inbound_channels(true);
   if (role === "router") {
@@ -121,6 +127,7 @@ export const buildNode = async (
         `The saved lightning node could not be read (${(read as ldk.Result_C2Tuple_ThirtyTwoBytesChannelManagerZDecodeErrorZ_Err).err?.constructor.name})`,
       );
     core.manager = read.res.get_b();
+    opts.onLastSeen?.(core.manager.current_best_block().get_height());
   } else {
     if (monitors.length > 0) throw new NodeError("Channels were found without their node state");
     const tip = await chain.client.tipHash();

@@ -138,6 +138,8 @@ export interface NodeOptions {
    */
   readonly onUnknownPreimage?: (paymentHash: string, amountMsat: bigint) => boolean;
   readonly now?: () => number;
+  /** Told the height of the last block the saved node had seen, as it is read back (not for a new node). */
+  readonly onLastSeen?: (height: number) => void;
   /** Told when the node's channels are restored from the store, as its first chain sync begins. */
   readonly onRestored?: () => void;
   /**

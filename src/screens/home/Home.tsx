@@ -12,6 +12,7 @@ import { FriendsZaps } from "./FriendsZaps";
 import { BalanceCard } from "./BalanceCard";
 import { ExpiryBanner } from "./ExpiryBanner";
 import { ChannelPenalties } from "./ChannelPenalties";
+import { ClosedTooLong } from "./ClosedTooLong";
 import { InterruptedOpens } from "./InterruptedOpens";
 import { StorageBanner } from "./StorageBanner";
 import { StorageRestoreCard } from "./StorageRestoreCard";
@@ -83,6 +84,7 @@ export function Home() {
       <StorageBanner />
       <StorageRestoreCard />
       <ChannelPenalties />
+      <ClosedTooLong tower={false} />
       <InterruptedOpens recent />
       <ExpiryBanner />
       <ShutdownWarning />
