@@ -191,7 +191,7 @@ export const startTower = (opts: TowerOptions): Tower => {
     if (!a.ok) throw new HttpError(a.reason === "bad signature" ? 401 : 400, a.reason);
     const db = await open();
     // Blocks are looked at from the first appointment on.
-    if (!timer) await check().catch((e) => log(`block check: ${String(e)}`));
+    if (!timer) void check().catch((e) => log(`block check: ${String(e)}`));
     const locator = hex.encode(a.locator);
     return db.transaction(async (tx) => {
       const n = await tx.query<{ n: string | number }>(

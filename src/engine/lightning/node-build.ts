@@ -6,6 +6,7 @@
 import * as ldk from "lightningdevkit";
 import { breachWatch } from "./breach";
 import { WALLET_TO_SELF_DELAY } from "./delay";
+import { justiceWatch } from "./justice";
 import { internalBytes } from "./chain";
 import type { Lsps0 } from "./lsps0";
 import type { NodeCore } from "./node-core";
@@ -52,6 +53,34 @@ export const userConfig = (role: NodeRole): ldk.UserConfig => {
   return config;
 };
 
+/**
+ * What the persister looks at in each monitor it keeps: a partner's revoked state seen on chain (told to the
+ * wallet), and, with a watchtower, the justice transactions of the commitments the partner just revoked.
+ */
+const monitorWatch = (core: NodeCore) => {
+  const breach = breachWatch(
+    (e) => core.emit(e),
+    (l, m) => core.log(l, m),
+  );
+  const onJustice = core.opts.onJustice;
+  const justice = onJustice
+    ? justiceWatch({
+        destination: () => {
+          const r = core.keys.as_SignerProvider().get_destination_script(new Uint8Array(32));
+          return r instanceof ldk.Result_CVec_u8ZNoneZ_OK ? r.res : null;
+        },
+        feerate: () =>
+          core.opts.chain.feeFor(ldk.ConfirmationTarget.LDKConfirmationTarget_UrgentOnChainSweep),
+        log: (l, m) => core.log(l, m),
+        onJustice,
+      })
+    : null;
+  return (monitor: ldk.ChannelMonitor, update: ldk.ChannelMonitorUpdate | null) => {
+    breach(monitor);
+    justice?.(monitor, update);
+  };
+};
+
 /** Builds the LDK objects of `core` from its store: restores the manager and every monitor, or makes a new node. */
 export const buildNode = async (
   core: NodeCore,
@@ -65,12 +94,7 @@ export const buildNode = async (
     broadcaster,
     core.logger,
     chain.feeEstimator,
-    core.commit.persister(
-      breachWatch(
-        (e) => core.emit(e),
-        (l, m) => core.log(l, m),
-      ),
-    ),
+    core.commit.persister(monitorWatch(core)),
   );
   const network = NETWORKS[opts.network];
   core.routing = await Routing.load(opts.store, network, core.logger, opts.log, () => core.now(), {

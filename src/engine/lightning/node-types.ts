@@ -138,6 +138,11 @@ export interface NodeOptions {
    */
   readonly onUnknownPreimage?: (paymentHash: string, amountMsat: bigint) => boolean;
   readonly now?: () => number;
+  /**
+   * With a watchtower: a signed justice transaction for each commitment the partner revokes, with that
+   * commitment's txid (internal byte order), for an appointment.
+   */
+  readonly onJustice?: (commitmentTxid: Uint8Array, justiceTx: Uint8Array) => void;
   /** Told the height of the last block the saved node had seen, as it is read back (not for a new node). */
   readonly onLastSeen?: (height: number) => void;
   /** Told when the node's channels are restored from the store, as its first chain sync begins. */
