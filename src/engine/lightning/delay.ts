@@ -17,3 +17,9 @@ export interface ClosedFor {
 
 /** Whether a wallet closed for `blocks` used more than half the window in which a cheat can be punished. */
 export const closedTooLong = (c: ClosedFor): boolean => c.blocks * 2 > c.limitBlocks;
+
+/** How long a node last saw the chain at `lastSeen` was closed (a new node: no time); null if the tip is unknown. */
+export const closedFor = (lastSeen: number | null, tip: () => Promise<number>): Promise<ClosedFor | null> =>
+  (lastSeen === null ? Promise.resolve(0) : tip().then((t) => Math.max(0, t - lastSeen)))
+    .then((blocks) => ({ blocks, limitBlocks: WALLET_TO_SELF_DELAY }))
+    .catch(() => null);

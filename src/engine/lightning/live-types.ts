@@ -79,6 +79,8 @@ export interface LightningDeps {
   readonly onFailed?: (message: string) => void;
   /** The node started from its saved state: how many blocks went by while the wallet was closed. */
   readonly onClosedFor?: (closed: ClosedFor) => void;
+  /** The watchtower's base URL (the `tower` setting): appointments go there after each payment; null: none. */
+  readonly tower?: string | null;
   /** The storage server's base URL (the `storage` setting): the channel state is kept there too; null: not. */
   readonly storage?: string | null;
   /** A write of the channel state waits for the storage server (`true`), or got through again (`false`). */
@@ -118,7 +120,7 @@ export interface LightningServers {
   readonly scorer?: string | null;
   /** Every server setting; the LSPS connection string and token are read from here. */
   readonly servers?: Pick<Servers, "lsps_connection_string" | "lsps_token"> &
-    Partial<Pick<Servers, "rgs" | "storage">>;
+    Partial<Pick<Servers, "rgs" | "storage" | "tower">>;
 }
 
 /** Why the lightning service could not be changed: 'Failed to make a request to the LSP.' */

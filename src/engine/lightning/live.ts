@@ -1,4 +1,5 @@
-import { WALLET_TO_SELF_DELAY } from "./delay";
+import { towerFor } from "../tower/client";
+import { closedFor } from "./delay";
 import { type NewEvent, newEvent } from "../../events/make";
 import type { ChannelSnapshot } from "../../events/types";
 import { makeEsplora } from "../onchain/esplora";
@@ -79,6 +80,7 @@ export const startLightningOn = (
     fetch: platform.fetch,
     rgs: servers.servers?.rgs || null,
     storage: servers.servers?.storage || null,
+    tower: servers.servers?.tower || null,
     scorer: servers.scorer ?? null,
     ...(platform.homeShown ? { homeShown: platform.homeShown } : {}),
     ...(platform.lockRelease ? { onLockRelease: platform.lockRelease } : {}),
@@ -260,7 +262,10 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   // stale best block a payment's HTLC expiries would be set too low for the recipient, and a close the
   // peer forced while the wallet was shut must be seen before new payments go over the channel. The
   // stages before it are shown on home meanwhile, and nothing but lightning waits for it.
+  // With a watchtower, each revoked state's justice transaction goes to it as a sealed appointment.
+  const tower = towerFor(deps.tower, lightningSeed(deps.mnemonic), deps.fetch, log);
   const starting = LightningNode.start({
+    ...(tower ? { onJustice: (txid: Uint8Array, tx: Uint8Array) => tower.add(txid, tx) } : {}),
     seed: lightningSeed(deps.mnemonic),
     network: deps.network,
     store: remote?.storage.store ?? deps.store,
@@ -293,11 +298,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   });
   remote?.storage.keep((lost) => stopForStorage(lost.message));
   record(snapshot());
-  // A new node was closed for no time; a saved one for the blocks found since it last looked.
-  const seen = lastSeen;
-  void (seen === null ? Promise.resolve(0) : deps.esplora.tipHeight().then((tip) => Math.max(0, tip - seen)))
-    .then((blocks) => deps.onClosedFor?.({ blocks, limitBlocks: WALLET_TO_SELF_DELAY }))
-    .catch(() => undefined);
+  void closedFor(lastSeen, () => deps.esplora.tipHeight()).then((c) => c && deps.onClosedFor?.(c));
   const started = node;
   const clientFor = (s: LspSettings): Lsps2Client | null => {
     const peer = lspsPeer(s);

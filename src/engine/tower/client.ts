@@ -4,7 +4,7 @@
  * not take now is sent again later (every 30 s and with the next one). Stored or already stored: done.
  */
 import { boundedFetch, type FetchFn } from "../http/bounded";
-import { type AppointmentRequest, appointmentFor } from "./appointment";
+import { type AppointmentRequest, appointmentFor, towerKey } from "./appointment";
 
 const RETRY_MS = 30_000;
 /** Appointments waiting at most (the oldest go first when the tower stays away). */
@@ -87,3 +87,11 @@ export class TowerClient {
     this.timer = null;
   }
 }
+
+/** The wallet's tower client when a tower is set (`url`), signing with the key its lightning seed gives. */
+export const towerFor = (
+  url: string | null | undefined,
+  seed: Uint8Array,
+  fetchFn: FetchFn,
+  log: (level: "info" | "warn", message: string) => void,
+): TowerClient | null => (url ? new TowerClient(url, towerKey(seed).secret, fetchFn, log) : null);

@@ -1,4 +1,5 @@
 import { useI18n } from "../../i18n/intl";
+import { useWalletConfig } from "../../ui/config";
 import { useView } from "../../ui/wallet";
 
 /** About 144 blocks are found a day. */
@@ -8,8 +9,9 @@ const BLOCKS_A_DAY = 144;
  * How long the wallet may stay closed, told when it matters: the wallet has a channel and no watchtower
  * watches it. A wallet that was closed for more than half that time is warned as it opens.
  */
-export function ClosedTooLong({ tower }: { readonly tower: boolean }) {
+export function ClosedTooLong() {
   const { t } = useI18n();
+  const tower = (useWalletConfig().servers?.tower ?? "") !== "";
   const live = useView("live");
   const channels = useView("channels") ?? [];
   if (tower || channels.length === 0) return null;

@@ -84,7 +84,7 @@ export function Home() {
       <StorageBanner />
       <StorageRestoreCard />
       <ChannelPenalties />
-      <ClosedTooLong tower={false} />
+      <ClosedTooLong />
       <InterruptedOpens recent />
       <ExpiryBanner />
       <ShutdownWarning />
