@@ -15,9 +15,10 @@ import { EsploraChain } from "../src/engine/lightning/chain";
 import { LightningNode, type NodeEvent } from "../src/engine/lightning/node";
 import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
-import { MemoryBlobStore } from "../src/engine/lightning/store";
+import type { MemoryBlobStore } from "../src/engine/lightning/store";
 import { makeEsplora } from "../src/engine/onchain/esplora";
 import { OPEN_PROXY, attachProxy as attachServicesProxy } from "../services/proxy";
+import { Cheater, type CheatResult, HistoryStore } from "./cheat";
 import { dialTcp, loadLdk, tcpPipe, wsPipe } from "./pipes";
 import type { World } from "./regtest";
 import { HttpError, parseJson, type RouteTable, toSats } from "./server";
@@ -39,6 +40,11 @@ export interface HarnessNode {
   /** Resolves with the first event (already seen or future) that matches. */
   readonly waitFor: (match: (e: NodeEvent) => boolean, timeoutMs?: number) => Promise<NodeEvent>;
   readonly stop: () => Promise<void>;
+  /**
+   * Publishes a revoked state of the channel funded at `outpoint` (`txid:vout`): copy `index` of its monitor,
+   * or the old one that paid this node most (harness/cheat.ts). Only for a node keeping its monitors' history.
+   */
+  readonly cheat: (outpoint: string, index?: number) => Promise<CheatResult>;
 }
 
 const listen = (server: TcpServer | Server, port: number, host: string): Promise<number> =>
@@ -71,10 +77,14 @@ export const startLightningNode = async (world: World, opts: LightningNodeOption
     if (!opts.quiet && (level === "error" || level === "warn")) console.error(`[ln ${level}] ${message}`);
   };
   const chain = new EsploraChain(client, log);
+  const seed = opts.seed ?? crypto.getRandomValues(new Uint8Array(32));
+  // Every monitor it writes is kept, so the world can publish an old state on demand (harness/cheat.ts).
+  const store = opts.store ?? new HistoryStore();
+  const cheater = store instanceof HistoryStore ? new Cheater(seed, store, chain) : null;
   const node = await LightningNode.start({
-    seed: opts.seed ?? crypto.getRandomValues(new Uint8Array(32)),
+    seed,
     network: "regtest",
-    store: opts.store ?? new MemoryBlobStore(),
+    store,
     chain,
     log,
     role: "router",
@@ -145,6 +155,10 @@ export const startLightningNode = async (world: World, opts: LightningNodeOption
         }, timeoutMs);
         waiters.add(w);
       });
+    },
+    cheat: (outpoint, index) => {
+      if (!cheater) return Promise.reject(new Error("This node keeps no history of its channels"));
+      return cheater.cheat(outpoint, index);
     },
     stop: async () => {
       clearInterval(syncTimer);
@@ -259,6 +273,22 @@ export const lightningRoutes = (h: HarnessNode, payer?: () => Promise<HarnessNod
       if (!h.node.isConnected(pubkey)) throw new HttpError(400, "Not connected to that node");
       const push = b.push_sats === undefined ? 0n : toSats(b.push_sats) * 1000n;
       return { json: { channel_id: h.node.openChannel(pubkey, toSats(b.sats), push) } };
+    },
+  ],
+  [
+    "POST",
+    /^\/ln\/cheat$/,
+    async (_m, body) => {
+      const b = parseJson(body);
+      const id = str(b, "channel_id");
+      const channel = h.node.channels().find((c) => c.channelId === id);
+      if (!channel?.outpoint) throw new HttpError(404, "No such channel");
+      const index = typeof b.index === "number" ? b.index : undefined;
+      try {
+        return { json: await h.cheat(channel.outpoint, index) };
+      } catch (e) {
+        throw new HttpError(409, e instanceof Error ? e.message : String(e));
+      }
     },
   ],
   [

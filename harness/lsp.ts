@@ -34,6 +34,8 @@ export interface LspFeeParams {
   maxPaymentMsat: bigint;
   /** How long a fee quote (its id) can be used for a proposal. */
   validitySecs: number;
+  /** LSPS2's `max_client_to_self_delay`: the longest delay a client may ask of the LSP (2,016 unless said). */
+  maxClientToSelfDelay?: number;
 }
 
 export const DEFAULT_LSP_FEES: Readonly<LspFeeParams> = {

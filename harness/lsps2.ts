@@ -142,7 +142,7 @@ export const startLsps2 = (
       proportional: Number(m.proportionalMillionths),
       valid_until: new Date(Date.now() + m.validitySecs * 1000).toISOString(),
       min_lifetime: 1_008,
-      max_client_to_self_delay: 2_016,
+      max_client_to_self_delay: m.maxClientToSelfDelay ?? 2_016,
       min_payment_size_msat: m.minPaymentMsat.toString(),
       max_payment_size_msat: m.maxPaymentMsat.toString(),
     };

@@ -23,6 +23,7 @@ import { type OperatorWallet, operatorWalletRoutes, startOperatorWallet } from "
 import { type PlusService, startPlus } from "./plus";
 import { type HermesService, startHermes } from "./hermes";
 import { type StorageService, startStorage } from "./storage/service";
+import { startTower, type Tower } from "../services/tower/tower";
 
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { DEFAULT_ESPLORA_PORT } from "./ports";
@@ -110,6 +111,12 @@ export interface Harness {
    */
   readonly storage: StorageService;
   readonly storageUrl: string;
+  /**
+   * The watchtower of the wallet's services under `/tower` (services/tower/), on the storage server's
+   * database; `towerUrl` is the wallet's `tower` setting. It watches the chain from its first appointment.
+   */
+  readonly tower: Tower;
+  readonly towerUrl: string;
   readonly stop: () => Promise<void>;
 }
 
@@ -253,6 +260,9 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   const databaseUrl = process.env.DATABASE_URL;
   const storage = startStorage(databaseUrl ? { databaseUrl } : {});
   extra.push(...storage.routes);
+  // The services' watchtower, on the storage server's database, watching this chain (services/tower/).
+  const tower = startTower({ db: storage.db, esploraUrl, pollMs: 250 });
+  extra.push(...tower.routes);
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {
@@ -294,6 +304,8 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
     network: networkOnce,
     storage,
     storageUrl: `${esploraUrl}/storage`,
+    tower,
+    towerUrl: `${esploraUrl}/tower`,
     stop: () => {
       nostr.stop();
       cashu.stop();
@@ -311,6 +323,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
               server.close(() => resolve());
             }),
         )
+        .then(() => tower.stop())
         .then(() => storage.stop())
         .then(() => world.stop());
       return stopped;

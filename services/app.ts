@@ -10,6 +10,8 @@
  *                             members in the database
  *   /plus/…                   Plus, paid to the operator's wallet over wallet-connect (services/plus.ts), when
  *                             one is configured
+ *   POST /tower/appointment   the watchtower (services/tower/): appointments in the database, every block
+ *                             of the configured Esplora watched
  *   POST /v1/feedback         feedback, kept in the database
  *   POST /primal              the social-profile cache, from the configured relays (services/profiles.ts)
  *   GET|POST /esplora/…       the configured Esplora API, passed on (bounded), for self-hosted builds
@@ -35,6 +37,7 @@ import { startProfileCache } from "./profiles";
 import { type Reply, type RouteTable, routeServer } from "./http";
 import { attachProxy, type ProxyPolicy } from "./proxy";
 import { servicesTables } from "./tables";
+import { startTower } from "./tower/tower";
 
 export interface ServicesConfig {
   readonly port: number;
@@ -128,6 +131,12 @@ export const startServices = async (config: ServicesConfig): Promise<RunningServ
   });
   const plus = config.plus ? startServicesPlus(storage.db, config.plus) : null;
   const feedback = startFeedback({ sink: tables.keepFeedback, operatorView: false });
+  const tower = startTower({
+    db: storage.db,
+    esploraUrl: config.esploraUrl,
+    pollMs: 20_000,
+    log: (m) => console.log(`tower: ${m}`),
+  });
   const profiles = startProfileCache(config.relays);
   const routes: RouteTable = [
     [
@@ -146,6 +155,7 @@ export const startServices = async (config: ServicesConfig): Promise<RunningServ
     ...hermes.routes,
     ...(plus?.routes ?? []),
     ...feedback.routes,
+    ...tower.routes,
     ...profiles.routes,
     ...passThrough("/esplora", config.esploraUrl.replace(/\/+$/, ""), "Esplora", {
       get: /\/[A-Za-z0-9/_:.-]{1,300}/,
@@ -176,6 +186,7 @@ export const startServices = async (config: ServicesConfig): Promise<RunningServ
       stopped ??= (async () => {
         hermes.stop();
         plus?.stop();
+        tower.stop();
         profiles.stop();
         server.closeAllConnections();
         await new Promise<void>((r) => server.close(() => r()));

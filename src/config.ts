@@ -126,6 +126,8 @@ export interface Servers {
   readonly lsp: string;
   readonly lsps_connection_string: string;
   readonly lsps_token: string;
+  /** The watchtower (services/tower/) that punishes a cheating partner while the wallet is closed; "" none. */
+  readonly tower: string;
 }
 
 /**
@@ -145,6 +147,7 @@ export const DEFAULT_SERVERS: { readonly [N in Network]: Servers } = {
     lsp: "https://0conf.lnolymp.us",
     lsps_connection_string: "",
     lsps_token: "",
+    tower: "",
   },
   testnet: {
     esplora: "https://mempool.space/testnet/api",
@@ -154,6 +157,7 @@ export const DEFAULT_SERVERS: { readonly [N in Network]: Servers } = {
     lsp: "",
     lsps_connection_string: "",
     lsps_token: "",
+    tower: "",
   },
   signet: {
     esplora: "https://mempool.space/signet/api",
@@ -163,6 +167,7 @@ export const DEFAULT_SERVERS: { readonly [N in Network]: Servers } = {
     lsp: "",
     lsps_connection_string: "",
     lsps_token: "",
+    tower: "",
   },
   regtest: {
     esplora: "http://127.0.0.1:3002",
@@ -173,6 +178,7 @@ export const DEFAULT_SERVERS: { readonly [N in Network]: Servers } = {
     lsp: "http://127.0.0.1:3002",
     lsps_connection_string: "",
     lsps_token: "",
+    tower: "",
   },
 };
 
@@ -223,12 +229,13 @@ export const servicesBase = (build: BuildDefaults): string | null =>
 /** The servers a self-hosted build's services serve under their one URL (`services/main.ts`). */
 export const selfHostedServers = (
   base: string,
-): Pick<Servers, "esplora" | "proxy" | "rgs" | "storage" | "lsp"> => ({
+): Pick<Servers, "esplora" | "proxy" | "rgs" | "storage" | "lsp" | "tower"> => ({
   esplora: `${base}/esplora`,
   lsp: `${base}/lsp`,
   proxy: base.replace(/^http/, "ws"),
   rgs: `${base}/rgs/snapshot/`,
   storage: `${base}/storage`,
+  tower: `${base}/tower`,
 });
 
 const asNetwork = (v: string | null | undefined): Network | null =>
@@ -266,7 +273,7 @@ export const resolveServers = (storage: KeyValueStorage, network: Network, build
   const defaults = serverDefaults(storage, network, build);
   const required = (name: "esplora" | "proxy" | "rgs" | "storage") =>
     readLocalSetting(storage, name) ?? defaults[name];
-  const optional = (name: "lsp" | "lsps_connection_string" | "lsps_token") => {
+  const optional = (name: "lsp" | "lsps_connection_string" | "lsps_token" | "tower") => {
     const stored = storage.getItem(`USER_SETTINGS_${name}`);
     return stored === null ? defaults[name] : stored;
   };
@@ -278,6 +285,7 @@ export const resolveServers = (storage: KeyValueStorage, network: Network, build
     lsp: optional("lsp"),
     lsps_connection_string: optional("lsps_connection_string"),
     lsps_token: optional("lsps_token"),
+    tower: optional("tower"),
   };
 };
 

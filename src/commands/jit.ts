@@ -11,7 +11,7 @@
 import { Effect } from "effect";
 import type { LightningPort, LspInfo } from "../engine/lightning/live";
 import { LspRequestError, readFeeQuote, readProposal } from "../engine/lightning/lsp-http";
-import { type Lsps2Client, Lsps2Refusal } from "../engine/lightning/lsps2";
+import { type Lsps2Client, Lsps2Refusal, WALLET_TO_SELF_DELAY } from "../engine/lightning/lsps2";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { newEvent, type NewEvent } from "../events/make";
 import { type Handler, type HandlerContext, outcome } from "./context";
@@ -63,6 +63,14 @@ const fromLsps2 = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
         }
         case "fee_exceeds_amount":
           return feeTooHigh(r.feeMsat);
+        case "delay_refused": {
+          const values = { max: String(r.maxDelay), delay: String(WALLET_TO_SELF_DELAY) };
+          return new InvalidInput({
+            message: `The LSP allows a safety delay of at most ${values.max} blocks; the wallet asks for ${values.delay} (about two weeks) so that its channels stay safe while it is closed. Receive on-chain, or choose another LSP.`,
+            key: "receive.error_lsp_delay_refused",
+            values,
+          });
+        }
         default:
           return lspFailed();
       }

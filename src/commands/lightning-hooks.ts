@@ -88,6 +88,7 @@ export const lightningHooks = (host: LightningHost): EngineHooks["lightning"] =>
   onFailed: (message) => host.failed(message),
   onStorageWaiting: (waiting) => setStorageWaiting(host, "channels", waiting),
   onAlreadyRunning: (remainingSecs) => host.setLive({ lock_remaining_secs: remainingSecs }),
+  onClosedFor: (c) => host.setLive({ closed_for: { blocks: c.blocks, limit_blocks: c.limitBlocks } }),
   onStage: (stage: LightningStage) => {
     // A node stopped while it started may still report: only the one starting now is shown.
     if (host.live().lightning === "starting" && !host.lightning()) host.setLive({ lightning_stage: stage });

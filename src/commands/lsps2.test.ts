@@ -119,6 +119,24 @@ describe("receiving over a just-in-time channel from an LSPS2 LSP", () => {
     });
   }, 180_000);
 
+  it("says so when the LSP would shorten the two weeks the wallet asks of it", async () => {
+    const menu = h.lsps2.menu;
+    h.lsps2.menu = menu.map((m) => ({ ...m, maxClientToSelfDelay: 144 }));
+    try {
+      const refused = await host.run({ _tag: "EstimateReceiveFee", amountSats: 2_000_000n });
+      expect(refused).toMatchObject({
+        ok: false,
+        error: {
+          _tag: "InvalidInput",
+          key: "receive.error_lsp_delay_refused",
+          values: { max: "144", delay: "2016" },
+        },
+      });
+    } finally {
+      h.lsps2.menu = menu;
+    }
+  }, 180_000);
+
   it("refuses a payment the LSP kept too much of, and the receive screen hears why", async () => {
     h.lsps2.greedyMsat = 1_000n;
     try {

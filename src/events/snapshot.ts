@@ -32,6 +32,8 @@ export const saveViewsSnapshot = (db: WalletDb, views: AllViews): Promise<unknow
             storage_waiting_for: [],
             // What a start brought back from the storage server is told once, by that start.
             storage_restore: null,
+            // How long the wallet was closed is told by the start that measured it.
+            closed_for: null,
           }
         : views.live,
     },

@@ -124,6 +124,11 @@ export interface EventPayloads {
     /** Our balance when it closed, on its way back on-chain. */
     balance_sats: Sats;
   };
+  /**
+   * The channel's partner published a state it had revoked: the wallet's justice transactions take the whole
+   * channel; `claimable_sats` is what its outputs bring back (before the claims' fees). Once per channel.
+   */
+  "ln.channel_breached": { channel_id: string; claimable_sats: Sats };
   /** Outputs of closed channels were swept to the on-chain wallet. */
   "ln.outputs_swept": { txid: string; sats: Sats; channel_ids: string[] };
   /** The channels as the node now has them (sizes and balances); the lightning balance folds from it. */
@@ -365,6 +370,7 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "ln.open_interrupted": 1,
   "ln.channel_pending": 1,
   "ln.channel_closed": 1,
+  "ln.channel_breached": 1,
   "ln.outputs_swept": 1,
   "ln.channels_changed": 1,
   "ecash.joined": 1,

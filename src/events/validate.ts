@@ -150,6 +150,7 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
     capacity_sats: (x) => x === null || sats(x),
     balance_sats: sats,
   }),
+  "ln.channel_breached": fields({ channel_id: hex64, claimable_sats: sats }),
   "ln.outputs_swept": fields({ txid: hex64, sats, channel_ids: strings }),
   "ecash.joined": fields({
     mint: short,

@@ -9,7 +9,14 @@ import type { EcashState } from "./ecash";
 import { netOf, type OnchainState, type OnchainTx } from "./onchain";
 import { msatToSatsUp } from "../engine/amount";
 
-export type ActivityKind = "Lightning" | "OnChain" | "ChannelOpen" | "ChannelClose" | "Ecash";
+/** `ChannelPenalty`: a close in which the partner published a revoked state and the wallet took the whole channel. */
+export type ActivityKind =
+  | "Lightning"
+  | "OnChain"
+  | "ChannelOpen"
+  | "ChannelClose"
+  | "ChannelPenalty"
+  | "Ecash";
 
 /** An activity row (spec 1 §3). `last_updated` is unix seconds; 0 means pending. */
 export interface ActivityItem {
@@ -140,12 +147,14 @@ const lightningItems = (
     });
   }
   for (const c of ln.closes.values()) {
+    const breach = ln.breaches.get(c.channelId);
     items.push({
       ...base,
       id: closeId(c.channelId),
-      kind: "ChannelClose",
+      kind: breach ? "ChannelPenalty" : "ChannelClose",
       labels: labels[c.channelId] ?? [],
-      amount_sats: c.balanceSats,
+      // A punished partner's side came too: what was swept back, or what is on its way.
+      amount_sats: breach ? (ln.sweptSats.get(c.channelId) ?? breach.claimableSats) : c.balanceSats,
       inbound: true,
       last_updated: secs(c.at),
       seen_at: secs(c.at),
@@ -269,7 +278,7 @@ export const lightningDetails = (ln: LightningState, id: string): LightningDetai
  * channel setup fee); a close shows none.
  */
 export const ownerFee = (item: ActivityItem, fee: bigint | null): bigint | null => {
-  if (fee === null || item.kind === "ChannelClose") return null;
+  if (fee === null || item.kind === "ChannelClose" || item.kind === "ChannelPenalty") return null;
   if (!item.inbound) return fee;
   return item.kind === "OnChain" || fee === 0n ? null : fee;
 };
@@ -277,6 +286,10 @@ export const ownerFee = (item: ActivityItem, fee: bigint | null): bigint | null 
 /** Details behind a ChannelOpen or ChannelClose row. */
 export interface ChannelDetails {
   readonly kind: "ChannelOpen" | "ChannelClose";
+  /** The partner published a revoked state: the wallet takes the whole channel (`balance_sats` is what comes back). */
+  readonly penalty: boolean;
+  /** Swept back to the on-chain wallet already. */
+  readonly swept: boolean;
   readonly channel_id: string;
   readonly peer: string;
   readonly outpoint: string | null;
@@ -296,20 +309,24 @@ export const channelDetails = (
   id: string,
 ): ChannelDetails | null => {
   const close: ChannelClose | undefined = id.startsWith("close-") ? ln.closes.get(id.slice(6)) : undefined;
-  if (close)
+  if (close) {
+    const breach = ln.breaches.get(close.channelId);
     return {
       kind: "ChannelClose",
+      penalty: breach !== undefined,
+      swept: ln.swept.has(close.channelId),
       channel_id: close.channelId,
       peer: close.peer,
       outpoint: close.outpoint,
       txid: close.outpoint?.split(":")[0] ?? null,
       capacity_sats: close.capacitySats,
-      balance_sats: close.balanceSats,
+      balance_sats: breach ? (ln.sweptSats.get(close.channelId) ?? breach.claimableSats) : close.balanceSats,
       fee_sats: 0n,
       confirmed: true,
       reason: close.reason,
       at: secs(close.at),
     };
+  }
   const open: ChannelOpen | undefined = ln.opens.get(id);
   if (!open) return null;
   const txid = open.outpoint.split(":")[0]!;
@@ -317,6 +334,8 @@ export const channelDetails = (
   const now = ln.channels.find((c) => c.channel_id === id);
   return {
     kind: "ChannelOpen",
+    penalty: false,
+    swept: false,
     channel_id: open.channelId,
     peer: open.peer,
     outpoint: open.outpoint,

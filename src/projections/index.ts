@@ -157,6 +157,16 @@ export interface InterruptedOpen {
   readonly at: number;
 }
 
+/** A channel whose partner published a revoked state: the wallet took (or is taking) the whole channel. */
+export interface ChannelPenalty {
+  readonly channel_id: string;
+  /** What came back on-chain once swept; until then, what the channel's outputs bring back. */
+  readonly amount: bigint;
+  readonly swept: boolean;
+  /** When the wallet saw it (unix ms). */
+  readonly at: number;
+}
+
 /** What the screens read; pushed from the worker whenever it changes. */
 export interface Views {
   readonly wallet: WalletView;
@@ -172,6 +182,8 @@ export interface Views {
    * and the owner is told so. Newest first.
    */
   readonly interrupted_opens: readonly InterruptedOpen[];
+  /** Partners that published a revoked state and lost their channel, newest first. */
+  readonly penalties: readonly ChannelPenalty[];
   readonly federations: readonly FederationView[];
   readonly nwc: NwcView;
   /** The owner's nostr key and profile (spec 2 profile and nostr keys). */
@@ -220,6 +232,14 @@ export const deriveViews = (s: States, now: number = s.at): Views => {
     channel_totals: totalsOf(channels.filter((c) => !fundingGoneIn(s.onchain)(c.outpoint))),
     interrupted_opens: s.lightning.interruptedOpens
       .map((o) => ({ peer: o.peer, amount: o.amountSats, at: o.at }))
+      .reverse(),
+    penalties: [...s.lightning.breaches]
+      .map(([id, b]) => ({
+        channel_id: id,
+        amount: s.lightning.sweptSats.get(id) ?? b.claimableSats,
+        swept: s.lightning.swept.has(id),
+        at: b.at,
+      }))
       .reverse(),
     federations: joinedCustodians(s.ecash).map((c) => ({
       federation_id: c.mint,

@@ -80,6 +80,13 @@ export interface LightningState {
   channels: readonly ChannelSnapshot[];
   /** Closed channels whose outputs were swept back to the on-chain wallet. */
   readonly swept: Set<string>;
+  /** What sweeps of one closed channel alone brought back, by channel. */
+  readonly sweptSats: Map<string, bigint>;
+  /**
+   * Channels whose partner published a revoked state (the wallet takes the whole channel): what the channel's
+   * outputs bring back, and when it was seen.
+   */
+  readonly breaches: Map<string, { readonly claimableSats: bigint; readonly at: number }>;
   /** LSP fees of our wrapped invoices, by payment hash, until the payment arrives. */
   readonly lspFees: Map<string, { readonly feeMsat: bigint; readonly lsp: string; readonly at: number }>;
   /** Channel opens asked for whose funding transaction is not out yet, by request id (oldest first). */
@@ -120,6 +127,8 @@ export const lightningProjection = projection<LightningState, LightningState>({
     closes: new Map(),
     channels: [],
     swept: new Set(),
+    sweptSats: new Map(),
+    breaches: new Map(),
     lspFees: new Map(),
     requestedOpens: new Map(),
     interruptedOpens: [],
@@ -287,8 +296,20 @@ export const lightningProjection = projection<LightningState, LightningState>({
         });
         return s;
       }
-      case "ln.outputs_swept":
-        for (const id of e.payload.channel_ids) s.swept.add(id);
+      case "ln.outputs_swept": {
+        const ids = e.payload.channel_ids;
+        for (const id of ids) s.swept.add(id);
+        const only = ids.length === 1 ? ids[0]! : null;
+        if (only !== null) s.sweptSats.set(only, (s.sweptSats.get(only) ?? 0n) + BigInt(e.payload.sats));
+        return s;
+      }
+      case "ln.channel_breached":
+        // Seen again after a restart: told once.
+        if (!s.breaches.has(e.payload.channel_id))
+          s.breaches.set(e.payload.channel_id, {
+            claimableSats: BigInt(e.payload.claimable_sats),
+            at: e.at,
+          });
         return s;
       case "ln.channels_changed":
         s.channels = e.payload.channels;
@@ -323,7 +344,9 @@ export const lightningBalance = (s: LightningState, gone: FundingGone = () => fa
 export const closingBalance = (s: LightningState, gone: FundingGone = () => false): bigint => {
   let closing = 0n;
   for (const c of s.closes.values())
-    if (!s.swept.has(c.channelId) && c.outpoint !== null && !gone(c.outpoint)) closing += c.balanceSats;
+    if (!s.swept.has(c.channelId) && c.outpoint !== null && !gone(c.outpoint))
+      // A partner that cheated loses its side too: the whole channel is on its way.
+      closing += s.breaches.get(c.channelId)?.claimableSats ?? c.balanceSats;
   return closing;
 };
 

@@ -84,6 +84,11 @@ export interface LiveState {
   readonly storage_restore?: StorageRestore | null;
   /** How many private messages the live relay subscription recorded since the wallet opened (an open chat reads itself again when it grows). */
   readonly messages_arrived?: number;
+  /**
+   * How long the wallet was closed before this start, in blocks, and the most it may be without a
+   * watchtower (the delay its channel partners must wait); null before the node has started this time.
+   */
+  readonly closed_for?: { readonly blocks: number; readonly limit_blocks: number } | null;
 }
 
 export type AllViews = Views & { readonly live: LiveState };

@@ -13,6 +13,7 @@ export const LOCAL_SETTING_NAMES = [
   "auth",
   "subscriptions",
   "storage",
+  "tower",
   "scorer",
   "selfhosted",
   "primal_api",

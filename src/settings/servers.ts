@@ -10,6 +10,7 @@ export const SERVER_FIELDS = [
   "esplora",
   "rgs",
   "storage",
+  "tower",
 ] as const satisfies readonly (keyof Servers)[];
 export type ServerField = (typeof SERVER_FIELDS)[number];
 
@@ -23,6 +24,7 @@ const PROTOCOLS: Partial<Record<ServerField, readonly string[]>> = {
   esplora: ["http:", "https:"],
   rgs: ["http:", "https:"],
   storage: ["http:", "https:"],
+  tower: ["http:", "https:"],
 };
 const K = "settings.servers";
 

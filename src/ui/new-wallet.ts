@@ -27,6 +27,7 @@ export const NEW_WALLET_VIEWS: Partial<AllViews> = {
   contacts: [],
   federations: [],
   interrupted_opens: [],
+  penalties: [],
   nwc: { profiles: [], pending: [] },
 };
 

@@ -2,6 +2,7 @@
  * What the wallet's lightning engine is given and what it offers (`live.ts` wires them): its dependencies,
  * its servers, the LSP it uses, and the port the handlers reach it through.
  */
+import type { ClosedFor } from "./delay";
 import type { Servers } from "../../config";
 import type { NewEvent } from "../../events/make";
 import type { ChannelSnapshot, Network } from "../../events/types";
@@ -76,6 +77,10 @@ export interface LightningDeps {
   readonly onStage?: (stage: "restoring" | "syncing") => void;
   /** LDK failed while running (a panic inside its wasm): the node stopped; `message` says so. */
   readonly onFailed?: (message: string) => void;
+  /** The node started from its saved state: how many blocks went by while the wallet was closed. */
+  readonly onClosedFor?: (closed: ClosedFor) => void;
+  /** The watchtower's base URL (the `tower` setting): appointments go there after each payment; null: none. */
+  readonly tower?: string | null;
   /** The storage server's base URL (the `storage` setting): the channel state is kept there too; null: not. */
   readonly storage?: string | null;
   /** A write of the channel state waits for the storage server (`true`), or got through again (`false`). */
@@ -100,6 +105,7 @@ export type LightningHooks = Pick<
   | "onLive"
   | "onStage"
   | "onFailed"
+  | "onClosedFor"
   | "onStorageWaiting"
   | "onAlreadyRunning"
 >;
@@ -114,7 +120,7 @@ export interface LightningServers {
   readonly scorer?: string | null;
   /** Every server setting; the LSPS connection string and token are read from here. */
   readonly servers?: Pick<Servers, "lsps_connection_string" | "lsps_token"> &
-    Partial<Pick<Servers, "rgs" | "storage">>;
+    Partial<Pick<Servers, "rgs" | "storage" | "tower">>;
 }
 
 /** Why the lightning service could not be changed: 'Failed to make a request to the LSP.' */

@@ -1,3 +1,5 @@
+import { towerFor } from "../tower/client";
+import { closedFor } from "./delay";
 import { type NewEvent, newEvent } from "../../events/make";
 import type { ChannelSnapshot } from "../../events/types";
 import { makeEsplora } from "../onchain/esplora";
@@ -78,6 +80,7 @@ export const startLightningOn = (
     fetch: platform.fetch,
     rgs: servers.servers?.rgs || null,
     storage: servers.servers?.storage || null,
+    tower: servers.servers?.tower || null,
     scorer: servers.scorer ?? null,
     ...(platform.homeShown ? { homeShown: platform.homeShown } : {}),
     ...(platform.lockRelease ? { onLockRelease: platform.lockRelease } : {}),
@@ -91,6 +94,8 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     if (lines.length > LOG_LINES) lines.splice(0, lines.length - LOG_LINES);
   };
   const chain = new EsploraChain(deps.esplora, log, () => deps.onChainActivity());
+  /** The last block the saved node had seen (null: a new node). */
+  let lastSeen: number | null = null;
   const fundings = new Map<string, bigint>();
   let lspInfo: Promise<LspInfo | null> | null = null;
   let trustedPeer: string | null = null;
@@ -214,6 +219,14 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
           }),
         ]);
         return;
+      case "revoked_state_seen":
+        record([
+          newEvent("ln.channel_breached", {
+            channel_id: e.channelId,
+            claimable_sats: e.claimableSats.toString(),
+          }),
+        ]);
+        return;
       case "outputs_swept":
         record([
           newEvent("ln.outputs_swept", {
@@ -249,7 +262,10 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   // stale best block a payment's HTLC expiries would be set too low for the recipient, and a close the
   // peer forced while the wallet was shut must be seen before new payments go over the channel. The
   // stages before it are shown on home meanwhile, and nothing but lightning waits for it.
+  // With a watchtower, each revoked state's justice transaction goes to it as a sealed appointment.
+  const tower = towerFor(deps.tower, lightningSeed(deps.mnemonic), deps.fetch, log);
   const starting = LightningNode.start({
+    ...(tower ? { onJustice: (txid: Uint8Array, tx: Uint8Array) => tower.add(txid, tx) } : {}),
     seed: lightningSeed(deps.mnemonic),
     network: deps.network,
     store: remote?.storage.store ?? deps.store,
@@ -266,6 +282,9 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     sweepScript: deps.sweepScript,
     onEvent,
     trustedZeroConfPeer: () => trustedPeer,
+    onLastSeen: (height) => {
+      lastSeen = height;
+    },
     onRestored: () => deps.onStage?.("syncing"),
     onPeers: () => deps.onLive(),
     onFatal: (message) => deps.onFailed?.(message),
@@ -280,6 +299,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   });
   remote?.storage.keep((lost) => stopForStorage(lost.message));
   record(snapshot());
+  void closedFor(lastSeen, () => deps.esplora.tipHeight()).then((c) => c && deps.onClosedFor?.(c));
   const started = node;
   const clientFor = (s: LspSettings): Lsps2Client | null => {
     const peer = lspsPeer(s);

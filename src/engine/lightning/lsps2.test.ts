@@ -59,7 +59,8 @@ describe("the opening fee of bLIP-52", () => {
       reason: "above_max",
       limitMsat: 5_000_000_000n,
     });
-    // Expired params, or params that would not let the wallet keep its usual to_self_delay, serve nothing.
+    // Expired params serve nothing; params that would shorten the two weeks the wallet asks of the LSP are
+    // refused, saying the most they allow.
     expect(cheapestParams([params({ valid_until: "2029-12-31T23:59:59Z" })], 50_000_000n, NOW)).toEqual({
       reason: "none",
     });
@@ -67,7 +68,18 @@ describe("the opening fee of bLIP-52", () => {
       reason: "none",
     });
     expect(cheapestParams([params({ max_client_to_self_delay: 143 })], 50_000_000n, NOW)).toEqual({
-      reason: "none",
+      reason: "delay_refused",
+      maxDelay: 143,
+    });
+    expect(
+      cheapestParams(
+        [params({ max_client_to_self_delay: 2015 }), params({ max_client_to_self_delay: 1008 })],
+        50_000_000n,
+        NOW,
+      ),
+    ).toEqual({ reason: "delay_refused", maxDelay: 2015 });
+    expect(cheapestParams([params({ max_client_to_self_delay: 2016 })], 50_000_000n, NOW)).toMatchObject({
+      feeMsat: expect.any(BigInt),
     });
     // A fee that would take the whole payment.
     expect(cheapestParams([params({ min_payment_size_msat: "1000" })], 2_000_000n, NOW)).toEqual({

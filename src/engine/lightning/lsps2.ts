@@ -10,6 +10,7 @@
  * more than that fee. The fee arithmetic and the params' shape live here for both sides (the local
  * world's LSP uses them too).
  */
+import { WALLET_TO_SELF_DELAY } from "./delay";
 import type { LightningNode } from "./node";
 import { LspsRpcError } from "./lsps-rpc";
 import type { PeerAddress } from "./socket";
@@ -47,8 +48,8 @@ export interface BuyResult {
 }
 
 const U64_MAX = (1n << 64n) - 1n;
-/** The `to_self_delay` the wallet's node asks of its peers (LDK's default): the LSP must allow it. */
-export const WALLET_TO_SELF_DELAY = 144;
+/** The `to_self_delay` the wallet's node asks of its peers (two weeks, `delay.ts`): the LSP must allow it. */
+export { WALLET_TO_SELF_DELAY };
 
 /**
  * bLIP-52's opening fee: max(min_fee_msat, ceil(payment_size_msat × proportional / 1,000,000)); null when
@@ -120,6 +121,11 @@ export type NoParams =
   | { readonly reason: "above_max"; readonly limitMsat: bigint }
   /** The cheapest fee would take the whole payment. */
   | { readonly reason: "fee_exceeds_amount"; readonly feeMsat: bigint }
+  /**
+   * Every offer would shorten the delay the wallet asks of the LSP (`WALLET_TO_SELF_DELAY`) to at most
+   * `maxDelay` blocks: the wallet does not take a channel it could not keep safe while closed.
+   */
+  | { readonly reason: "delay_refused"; readonly maxDelay: number }
   | { readonly reason: "none" };
 
 /** The cheapest params valid for `paymentSizeMsat` now, with its fee; or why none is. */
@@ -137,9 +143,10 @@ export const cheapestParams = (
   const charges = menu.map((p) => chargeOf(p, paymentSizeMsat, nowMs)).filter((f): f is bigint => f !== null);
   if (charges.length > 0)
     return { reason: "fee_exceeds_amount", feeMsat: charges.reduce((a, b) => (a < b ? a : b)) };
-  const live = menu.filter(
-    (p) => Date.parse(p.valid_until) > nowMs && p.max_client_to_self_delay >= WALLET_TO_SELF_DELAY,
-  );
+  const valid = menu.filter((p) => Date.parse(p.valid_until) > nowMs);
+  const live = valid.filter((p) => p.max_client_to_self_delay >= WALLET_TO_SELF_DELAY);
+  if (live.length === 0 && valid.length > 0)
+    return { reason: "delay_refused", maxDelay: Math.max(...valid.map((p) => p.max_client_to_self_delay)) };
   if (live.length === 0) return { reason: "none" };
   const mins = live.map((p) => BigInt(p.min_payment_size_msat));
   const maxes = live.map((p) => BigInt(p.max_payment_size_msat));

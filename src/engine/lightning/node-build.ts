@@ -4,6 +4,9 @@
  * manager. What a wallet's channels accept (the user config) is decided here too.
  */
 import * as ldk from "lightningdevkit";
+import { breachWatch } from "./breach";
+import { WALLET_TO_SELF_DELAY } from "./delay";
+import { justiceWatch } from "./justice";
 import { internalBytes } from "./chain";
 import type { Lsps0 } from "./lsps0";
 import type { NodeCore } from "./node-core";
@@ -27,9 +30,14 @@ export const userConfig = (role: NodeRole): ldk.UserConfig => {
   handshake.set_announce_for_forwarding(false);
   handshake.set_max_inbound_htlc_value_in_flight_percent_of_channel(100);
   handshake.set_negotiate_anchors_zero_fee_htlc_tx(false);
+  // A wallet is closed most of the time: a partner publishing an old state must wait two weeks before it
+  // can spend, time for the wallet (or its watchtower) to see it and take the channel.
+  if (role === "wallet") handshake.set_our_to_self_delay(WALLET_TO_SELF_DELAY);
   config.set_channel_handshake_config(handshake);
   const limits = ldk.ChannelHandshakeLimits.constructor_default();
   limits.set_force_announced_channel_preference(false);
+  // The most a partner may ask this node to wait: the wallets' two weeks are accepted.
+  limits.set_their_to_self_delay(WALLET_TO_SELF_DELAY);
   config.set_channel_handshake_limits(limits);
   config.set_manually_accept_inbound_channels(true);
   if (role === "router") {
@@ -45,6 +53,34 @@ export const userConfig = (role: NodeRole): ldk.UserConfig => {
   return config;
 };
 
+/**
+ * What the persister looks at in each monitor it keeps: a partner's revoked state seen on chain (told to the
+ * wallet), and, with a watchtower, the justice transactions of the commitments the partner just revoked.
+ */
+const monitorWatch = (core: NodeCore) => {
+  const breach = breachWatch(
+    (e) => core.emit(e),
+    (l, m) => core.log(l, m),
+  );
+  const onJustice = core.opts.onJustice;
+  const justice = onJustice
+    ? justiceWatch({
+        destination: () => {
+          const r = core.keys.as_SignerProvider().get_destination_script(new Uint8Array(32));
+          return r instanceof ldk.Result_CVec_u8ZNoneZ_OK ? r.res : null;
+        },
+        feerate: () =>
+          core.opts.chain.feeFor(ldk.ConfirmationTarget.LDKConfirmationTarget_UrgentOnChainSweep),
+        log: (l, m) => core.log(l, m),
+        onJustice,
+      })
+    : null;
+  return (monitor: ldk.ChannelMonitor, update: ldk.ChannelMonitorUpdate | null) => {
+    breach(monitor);
+    justice?.(monitor, update);
+  };
+};
+
 /** Builds the LDK objects of `core` from its store: restores the manager and every monitor, or makes a new node. */
 export const buildNode = async (
   core: NodeCore,
@@ -58,7 +94,7 @@ export const buildNode = async (
     broadcaster,
     core.logger,
     chain.feeEstimator,
-    core.commit.persister(),
+    core.commit.persister(monitorWatch(core)),
   );
   const network = NETWORKS[opts.network];
   core.routing = await Routing.load(opts.store, network, core.logger, opts.log, () => core.now(), {
@@ -115,6 +151,7 @@ export const buildNode = async (
         `The saved lightning node could not be read (${(read as ldk.Result_C2Tuple_ThirtyTwoBytesChannelManagerZDecodeErrorZ_Err).err?.constructor.name})`,
       );
     core.manager = read.res.get_b();
+    opts.onLastSeen?.(core.manager.current_best_block().get_height());
   } else {
     if (monitors.length > 0) throw new NodeError("Channels were found without their node state");
     const tip = await chain.client.tipHash();

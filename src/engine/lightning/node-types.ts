@@ -47,6 +47,11 @@ export type NodeEvent =
       readonly capacitySats: bigint | null;
       readonly outpoint: string | null;
     }
+  /**
+   * The partner published a state it had revoked: LDK's justice transactions take the whole channel;
+   * `claimableSats` is what the channel's outputs then bring back to us (before the claims' fees).
+   */
+  | { readonly type: "revoked_state_seen"; readonly channelId: string; readonly claimableSats: bigint }
   | {
       readonly type: "outputs_swept";
       readonly txid: string;
@@ -135,6 +140,13 @@ export interface NodeOptions {
   readonly now?: () => number;
   /** A peer the node keeps connected began connecting, connected, or became unreachable (`peerStatus`). */
   readonly onPeers?: () => void;
+  /**
+   * With a watchtower: a signed justice transaction for each commitment the partner revokes, with that
+   * commitment's txid (internal byte order), for an appointment.
+   */
+  readonly onJustice?: (commitmentTxid: Uint8Array, justiceTx: Uint8Array) => void;
+  /** Told the height of the last block the saved node had seen, as it is read back (not for a new node). */
+  readonly onLastSeen?: (height: number) => void;
   /** Told when the node's channels are restored from the store, as its first chain sync begins. */
   readonly onRestored?: () => void;
   /**

@@ -55,10 +55,25 @@ export class OutputCommit {
     if (!this.deps.ticking()) this.deps.schedule();
   }
 
-  /** LDK's persister: every monitor update is kept for the next write and answered `Completed`. */
-  persister(): ldk.Persist {
-    const persist = (outpoint: ldk.OutPoint, monitor: ldk.ChannelMonitor) => {
+  /**
+   * LDK's persister: every monitor update is kept for the next write and answered `Completed`. `watch` looks
+   * at each monitor (and the update that changed it) as it is kept: a breach seen, a tower told.
+   */
+  persister(
+    watch?: (monitor: ldk.ChannelMonitor, update: ldk.ChannelMonitorUpdate | null) => void,
+  ): ldk.Persist {
+    const persist = (
+      outpoint: ldk.OutPoint,
+      monitor: ldk.ChannelMonitor,
+      update: ldk.ChannelMonitorUpdate | null,
+    ) => {
       const key = monitorKey(outpoint);
+      try {
+        watch?.(monitor, update);
+      } catch (e) {
+        this.deps.log("error", `monitor watch: ${String(e)}`);
+        if (e instanceof WebAssembly.RuntimeError) this.deps.onPanic(e);
+      }
       // Written by the next tick together with the manager (see `persistState`). Until then nothing this
       // update makes possible leaves the node, so LDK may go on as if it were stored.
       this.pendingMonitors.set(key, monitor.write());
@@ -68,7 +83,7 @@ export class OutputCommit {
     return ldk.Persist.new_impl({
       persist_new_channel: (outpoint: ldk.OutPoint, monitor: ldk.ChannelMonitor) => {
         try {
-          return persist(outpoint, monitor);
+          return persist(outpoint, monitor, null);
         } catch (e) {
           this.deps.log("error", `persist_new_channel: ${String(e)}`);
           if (e instanceof WebAssembly.RuntimeError) this.deps.onPanic(e);
@@ -77,11 +92,11 @@ export class OutputCommit {
       },
       update_persisted_channel: (
         outpoint: ldk.OutPoint,
-        _update: ldk.ChannelMonitorUpdate | null,
+        update: ldk.ChannelMonitorUpdate | null,
         monitor: ldk.ChannelMonitor,
       ) => {
         try {
-          return persist(outpoint, monitor);
+          return persist(outpoint, monitor, update);
         } catch (e) {
           this.deps.log("error", `update_persisted_channel: ${String(e)}`);
           if (e instanceof WebAssembly.RuntimeError) this.deps.onPanic(e);

@@ -84,9 +84,11 @@ export function ActivityDetails({
       ? t("activity.channel_open")
       : item.kind === "ChannelClose"
         ? t("activity.channel_close")
-        : item.inbound
-          ? t("activity.received")
-          : t("activity.sent");
+        : item.kind === "ChannelPenalty"
+          ? t("channels.penalty_title")
+          : item.inbound
+            ? t("activity.received")
+            : t("activity.sent");
   const txid = item.kind === "OnChain" ? item.id : (channel?.txid ?? null);
   const status = rowStatus(item, payment);
   // A payment that failed after it was opened has left the list: it is dated by its own answer.
@@ -176,6 +178,13 @@ export function ActivityDetails({
         ) : null}
       </dl>
       {item.kind === "ChannelClose" ? <p>{t("activity.sweep_delay")}</p> : null}
+      {channel?.penalty ? (
+        <p role="status">
+          {t(channel.swept ? "channels.penalty" : "channels.penalty_pending", {
+            amount: fmt.sats(channel.balance_sats),
+          })}
+        </p>
+      ) : null}
       <ErrorBox text={error} />
     </Dialog>
   );

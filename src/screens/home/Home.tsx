@@ -11,6 +11,8 @@ import { ActivityList } from "./ActivityList";
 import { FriendsZaps } from "./FriendsZaps";
 import { BalanceCard } from "./BalanceCard";
 import { ExpiryBanner } from "./ExpiryBanner";
+import { ChannelPenalties } from "./ChannelPenalties";
+import { ClosedTooLong } from "./ClosedTooLong";
 import { InterruptedOpens } from "./InterruptedOpens";
 import { StorageBanner } from "./StorageBanner";
 import { StorageRestoreCard } from "./StorageRestoreCard";
@@ -81,6 +83,8 @@ export function Home() {
       <BalanceCard progress={progress} />
       <StorageBanner />
       <StorageRestoreCard />
+      <ChannelPenalties />
+      <ClosedTooLong />
       <InterruptedOpens recent />
       <ExpiryBanner />
       <ShutdownWarning />

@@ -1,0 +1,112 @@
+/**
+ * The wallet's node stopped, its partner cheats: the watchtower of the wallet's services, given an
+ * appointment after each channel update, sees the revoked commitment in a block and broadcasts the justice
+ * transaction the wallet signed; the wallet, started again, finds the channel's funds and sweeps them.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { until } from "../../../harness/until";
+import { stopAfterAll } from "../../../harness/stop-after-all";
+import { startWalletNode } from "../../../harness/wallet-node";
+import { type Harness, startHarness } from "../../../harness/world";
+import { TowerClient } from "../tower/client";
+import { towerKey } from "../tower/appointment";
+import type { LightningNode, NodeEvent } from "./node";
+import { parsePeerAddress } from "./socket";
+import { MemoryBlobStore } from "./store";
+
+let h: Harness;
+let wallet: LightningNode;
+const events: NodeEvent[] = [];
+const seed = crypto.getRandomValues(new Uint8Array(32));
+const store = new MemoryBlobStore();
+let tower: TowerClient;
+
+const start = () =>
+  startWalletNode(h, {
+    seed,
+    store,
+    onEvent: (e) => events.push(e),
+    paymentTimeoutMs: 30_000,
+    onJustice: (txid, tx) => tower.add(txid, tx),
+  });
+
+const mineAndSync = async (n: number) => {
+  await h.mine(n);
+  await h.lightning.node.sync();
+  await wallet.sync();
+};
+
+beforeAll(async () => {
+  h = await startHarness({ port: 0 });
+  tower = new TowerClient(
+    h.towerUrl,
+    towerKey(seed).secret,
+    (i, init) => fetch(i, init),
+    () => {},
+  );
+  wallet = await start();
+}, 180_000);
+stopAfterAll(() => [wallet, h]);
+
+describe("a partner publishing a revoked state while the wallet is stopped", () => {
+  it("is punished by the watchtower, and the wallet sweeps the whole channel when it starts again", async () => {
+    await wallet.connectPeer(parsePeerAddress(h.lightning.address)!);
+    h.lightning.node.openChannel(wallet.nodeId, 200_000n, 0n);
+    await until("pending", () => events.some((e) => e.type === "channel_pending"), 60_000);
+    const pending = events.find((e) => e.type === "channel_pending");
+    if (pending?.type !== "channel_pending") throw new Error("no channel");
+    await h.waitForTx(pending.fundingTxid);
+    await mineAndSync(6);
+    await until("usable", () => wallet.channels().some((c) => c.isUsable), 60_000);
+    for (const sats of [30_000n, 20_000n]) {
+      const { bolt11 } = wallet.createInvoice(sats * 1000n, "to the wallet");
+      expect((await h.lightning.node.payInvoice(bolt11, 100_000n)).status).toBe("succeeded");
+    }
+    await until("received", () => events.filter((e) => e.type === "payment_received").length === 2);
+    // Each revoked commitment of the partner's went to the tower as an appointment.
+    // (The world's tower opens its database on the first one: that can take a while on a busy machine.)
+    await until(
+      "appointments",
+      async () => {
+        await tower.flush();
+        return tower.sent >= 2 && tower.waiting() === 0;
+      },
+      120_000,
+      250,
+    );
+    expect(await h.tower.count()).toBe(tower.sent);
+
+    // The tab closes; the LSP publishes the state in which it held everything.
+    await wallet.stop();
+    const cheat = await h.lightning.cheat(pending.outpoint);
+    await h.waitForTx(cheat.txid);
+    await h.mine(1);
+    let justice = "";
+    await until(
+      "the tower's justice transaction",
+      async () => {
+        const rows = await (await h.storage.db()).query<{ justice_txid: string | null }>(
+          "SELECT justice_txid FROM tower_breaches",
+        );
+        justice = rows.rows[0]?.justice_txid ?? "";
+        return justice !== "";
+      },
+      60_000,
+      250,
+    );
+    await h.waitForTx(justice);
+    await h.mine(1);
+
+    // The wallet starts again and brings the channel's funds home.
+    wallet = await start();
+    for (let i = 0; i < 20 && !events.some((e) => e.type === "outputs_swept"); i++) {
+      await mineAndSync(2);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const total = events.reduce((s, e) => (e.type === "outputs_swept" ? s + e.sats : s), 0n);
+    expect(total).toBeGreaterThan(195_000n);
+    expect(total).toBeLessThanOrEqual(200_000n);
+    // Seen as it restarted: the wallet says what happened.
+    expect(events.some((e) => e.type === "revoked_state_seen")).toBe(true);
+  }, 600_000);
+});

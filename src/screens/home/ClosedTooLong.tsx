@@ -1,0 +1,33 @@
+import { useI18n } from "../../i18n/intl";
+import { useWalletConfig } from "../../ui/config";
+import { useView } from "../../ui/wallet";
+
+/** About 144 blocks are found a day. */
+const BLOCKS_A_DAY = 144;
+
+/**
+ * How long the wallet may stay closed, told when it matters: the wallet has a channel and no watchtower
+ * watches it. A wallet that was closed for more than half that time is warned as it opens.
+ */
+export function ClosedTooLong() {
+  const { t } = useI18n();
+  const tower = (useWalletConfig().servers?.tower ?? "") !== "";
+  const live = useView("live");
+  const channels = useView("channels") ?? [];
+  if (tower || channels.length === 0) return null;
+  const closed = live?.closed_for ?? null;
+  const limit = closed?.limit_blocks ?? null;
+  if (closed === null || limit === null) return null;
+  const limitDays = Math.floor(limit / BLOCKS_A_DAY);
+  if (closed.blocks * 2 > limit)
+    return (
+      <p className="card expiry-banner" role="alert">
+        {t("channels.closed_too_long", {
+          days: Math.floor(closed.blocks / BLOCKS_A_DAY),
+          blocks: closed.blocks,
+          limit: limitDays,
+        })}
+      </p>
+    );
+  return <p className="hint">{t("channels.closed_limit", { days: limitDays })}</p>;
+}
