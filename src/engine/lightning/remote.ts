@@ -13,7 +13,7 @@ import {
 } from "../storage";
 import { AlreadyRunning, DEVICE_ID_KEY, DeviceLock, type DeviceLockLost } from "../storage/device-lock";
 import type { LightningDeps } from "./live-types";
-import { MirroredBlobStore, type OpenedFrom } from "../storage/mirrored-store";
+import { MirroredBlobStore, type OpenedFrom, type ServerBehind } from "../storage/mirrored-store";
 import type { FetchFn } from "../http/bounded";
 import type { PreparedRequest } from "../storage/vss-client";
 import type { Network } from "../../events/types";
@@ -52,6 +52,8 @@ export interface RemoteStorage {
   readonly store: BlobStore;
   /** Where the state it opened on came from. */
   readonly from: OpenedFrom;
+  /** The server was behind this device (`from` is `rewritten`): which state each held. */
+  readonly behind?: ServerBehind;
   /** The wallet's sealed store on the server (the wallet's log goes there too), and the server's URL. */
   readonly sealed: SealedStore;
   readonly url: string;
@@ -117,7 +119,7 @@ export const openRemoteStorage = async (opts: RemoteOptions): Promise<RemoteStor
   });
   await retrying(() => lock.acquire(), deadline, retryMs);
   try {
-    const { store, from } = await retrying(
+    const { store, from, behind } = await retrying(
       () =>
         MirroredBlobStore.open({
           local: opts.local,
@@ -130,6 +132,11 @@ export const openRemoteStorage = async (opts: RemoteOptions): Promise<RemoteStor
       retryMs,
     );
     opts.log?.("info", `channel state opened from storage (${from})`);
+    if (behind)
+      opts.log?.(
+        "warn",
+        `the storage server was behind this device (server ${behind.server.global}${behind.server.forged ? ", not as sealed" : ""}, device ${behind.device.global}): rewritten from this device`,
+      );
     let held = true;
     const put: BlobStore["put"] = (writes) =>
       store.put(writes).catch((e: unknown) => {
@@ -143,6 +150,7 @@ export const openRemoteStorage = async (opts: RemoteOptions): Promise<RemoteStor
     return {
       store: { get: store.get, keys: store.keys, put },
       from,
+      ...(behind ? { behind } : {}),
       sealed: remote,
       url: opts.url,
       held: () => held,
@@ -183,6 +191,7 @@ export const openRemote = async (
     | "onStorageWaiting"
     | "onAlreadyRunning"
     | "onLockRelease"
+    | "onServerBehind"
   >,
   log: (level: string, message: string) => void,
 ) => {
@@ -199,6 +208,7 @@ export const openRemote = async (
       onTakenOver: (message) => lost?.(message),
       ...(deps.onLockRelease ? { onLockRelease: deps.onLockRelease } : {}),
     });
+    if (storage.behind) deps.onServerBehind?.(storage.behind);
     return {
       storage,
       onLost: (f: (message: string) => void) => {

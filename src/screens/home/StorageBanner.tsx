@@ -1,3 +1,4 @@
+import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { useView } from "../../ui/wallet";
 
@@ -13,8 +14,9 @@ const STOPPED_KEYS: { readonly [text: string]: string } = {
 };
 
 /**
- * The channel state's storage server, on home: while a write waits for it (payments wait too), and why the
- * node stopped when the server is the reason (another device took over, a stale state refused).
+ * The channel state's storage server, on home: while a write waits for it (payments wait too), why the
+ * node stopped when the server is the reason (another device took over), and when the server was found
+ * behind this device (which save each held; the node went on from this device's, with the way to restore).
  */
 export function StorageBanner() {
   const { t } = useI18n();
@@ -24,6 +26,22 @@ export function StorageBanner() {
       <p className="card storage-banner" role="status">
         {t("storage.waiting")}
       </p>
+    );
+  const behind = live?.storage_behind;
+  if (behind && live?.lightning !== "failed")
+    return (
+      <div className="card storage-banner" role="status">
+        <p>
+          {t(behind.forged ? "storage.behind_forged" : "storage.behind", {
+            server: behind.server,
+            device: behind.device,
+          })}
+        </p>
+        <p>
+          {t("storage.behind_other_device")}{" "}
+          <Link href="/settings/restore">{t("storage.behind_restore")}</Link>
+        </p>
+      </div>
     );
   const key =
     live?.lightning === "failed" && live.lightning_error ? STOPPED_KEYS[live.lightning_error] : undefined;
