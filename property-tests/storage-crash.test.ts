@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { storageForTests } from "../harness/storage/testing";
 import { MANAGER_KEY, MemoryBlobStore, MONITOR_PREFIX } from "../src/engine/lightning/store";
 import { openSealedStore } from "../src/engine/storage/index";
-import { type StorageKeys, storageKeys } from "../src/engine/storage/keys";
+import { ownerAt, type StorageKeys, storageKeys } from "../src/engine/storage/keys";
 import { MirroredBlobStore } from "../src/engine/storage/mirrored-store";
 
 const RUNS = Number(process.env.STORAGE_CRASH_RUNS ?? 30);
@@ -83,7 +83,7 @@ const faultyFetch = (faults: readonly Fault[], onCrash: () => void) => {
 
 const snapshotOf = async (keys: StorageKeys) => {
   const db = await storage.service.db();
-  const owner = Buffer.from(keys.authPubkey).toString("hex");
+  const owner = ownerAt(keys, storage.url);
   const rows = (
     await db.query<{ store_id: string; key: string; value: Uint8Array; version: string }>(
       "SELECT store_id, key, value, version::text AS version FROM vss_db WHERE user_token = $1",

@@ -5,6 +5,7 @@
  * the mirrored store, so nothing it says to the world goes out before the state is in both.
  */
 import {
+  openLockStore,
   openSealedStore,
   type SealedStore,
   StateTakenOver,
@@ -56,6 +57,8 @@ export interface RemoteStorage {
   readonly behind?: ServerBehind;
   /** The wallet's sealed store on the server (the wallet's log goes there too), and the server's URL. */
   readonly sealed: SealedStore;
+  /** The device lock's own store there. */
+  readonly lockStore: SealedStore;
   readonly url: string;
   /** Whether this device still holds the lock (not released, abandoned or lost). */
   readonly held: () => boolean;
@@ -106,14 +109,16 @@ const retrying = async <T>(f: () => Promise<T>, deadline: number, retryMs: numbe
 export const openRemoteStorage = async (opts: RemoteOptions): Promise<RemoteStorage> => {
   const deadline = Date.now() + (opts.deadlineMs ?? STORAGE_OPEN_DEADLINE_MS);
   const retryMs = opts.retryMs ?? 1_000;
-  const remote = openSealedStore({
+  const storeOpts = {
     url: opts.url,
     keys: storageKeysOfWords(opts.mnemonic),
     network: opts.network,
     ...(opts.fetch ? { fetchFn: opts.fetch } : {}),
-  });
+  };
+  const remote = openSealedStore(storeOpts);
+  const lockStore = openLockStore(storeOpts);
   const lock = new DeviceLock({
-    store: remote,
+    store: lockStore,
     deviceId: await deviceIdOf(opts.local),
     ...(opts.onLockRelease ? { onRelease: opts.onLockRelease } : {}),
   });
@@ -152,6 +157,7 @@ export const openRemoteStorage = async (opts: RemoteOptions): Promise<RemoteStor
       from,
       ...(behind ? { behind } : {}),
       sealed: remote,
+      lockStore,
       url: opts.url,
       held: () => held,
       keep: (onLost) =>

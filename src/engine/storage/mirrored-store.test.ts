@@ -4,7 +4,7 @@ import { storageForTests } from "../../../harness/storage/testing";
 import { MANAGER_KEY, MemoryBlobStore, MONITOR_PREFIX } from "../lightning/store";
 import { StateTakenOver, StorageBadAnswer } from "./errors";
 import { openSealedStore } from "./index";
-import { type StorageKeys, storageKeys } from "./keys";
+import { ownerAt, type StorageKeys, storageKeys } from "./keys";
 import { MirroredBlobStore } from "./mirrored-store";
 import { rejection } from "../../../harness/rejection";
 
@@ -69,7 +69,7 @@ const phoneThatWroteM1 = async () => {
   const { store } = await phone.open();
   await store.put([{ key: MANAGER_KEY, value: bytes("m1") }]);
   const db = await storage.service.db();
-  return { keys, phone, store, db, owner: Buffer.from(keys.authPubkey).toString("hex") };
+  return { keys, phone, store, db, owner: ownerAt(keys, storage.url) };
 };
 
 describe("the mirrored lightning store", () => {
