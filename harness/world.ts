@@ -23,6 +23,7 @@ import { type OperatorWallet, operatorWalletRoutes, startOperatorWallet } from "
 import { type PlusService, startPlus } from "./plus";
 import { type HermesService, startHermes } from "./hermes";
 import { type StorageService, startStorage } from "./storage/service";
+import { lyingStorage } from "./storage-lies";
 
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { DEFAULT_ESPLORA_PORT } from "./ports";
@@ -252,7 +253,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   );
   const databaseUrl = process.env.DATABASE_URL;
   const storage = startStorage(databaseUrl ? { databaseUrl } : {});
-  extra.push(...storage.routes);
+  extra.push(...storage.routes, ...lyingStorage(storage, hostility).routes);
   async function waitForTx(txid: string, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!world.tx(txid)) {

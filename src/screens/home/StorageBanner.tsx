@@ -11,6 +11,8 @@ const STOPPED_KEYS: { readonly [text: string]: string } = {
   "The storage server answered an older state of your channels than this device saved. Mutiny will not start from it.":
     "storage.rollback",
   "The storage server could not be reached.": "storage.unreachable",
+  "The storage server refuses every write, so lightning cannot start here. No other device holds the lock.":
+    "storage.refuses_writes",
 };
 
 /**
