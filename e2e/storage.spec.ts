@@ -8,7 +8,7 @@
 import type { Page } from "@playwright/test";
 import { postJson } from "../harness/http";
 import { DEVICE_LOCK_NAME, DEVICE_LOCK_TTL_SECS } from "../src/engine/storage/device-lock";
-import { openSealedStore, type SealedStore, storageKeysOfWords } from "../src/engine/storage";
+import { openLockStore, type SealedStore, storageKeysOfWords } from "../src/engine/storage";
 import { createWallet, expect, test } from "./fixtures";
 import { freshBrowserPage, fundAndOpenChannel, seedWords } from "./steps";
 
@@ -94,7 +94,7 @@ test("a second browser on the same words waits while the first runs, then restor
   // The first browser's tab is closed with its node running: the page gives the device lock up as it goes
   // (the worker is gone with it), so the second, loaded again, takes over at once, well before the first
   // one's lock would have run out.
-  const store = openSealedStore({
+  const store = openLockStore({
     url: `${esplora}/storage`,
     keys: storageKeysOfWords(words.join(" ")),
     network: "regtest",

@@ -90,6 +90,21 @@ export const HOSTILE_MODES = {
     /** Answers every request with 50 MB of JSON. */
     "huge-answer",
   ],
+  /** The storage server under `/hostile/<scope>/storage` (see `storage-lies.ts`). */
+  storage: [
+    /** Accepts every request and never answers. */
+    "hang",
+    /** Answers every call with bytes that are no protocol message. */
+    "garbage",
+    /** Answers every call with 40 MB. */
+    "huge-answer",
+    /** Answers every write 409 (a conflict); reads are honest. */
+    "refuse-writes",
+    /** Goes back to the state `POST /hostile/<scope>/storage-save` kept, then answers honestly. */
+    "rollback",
+    /** Goes back likewise, and lists a global version `by` (1,000) above the true one from then on. */
+    "invented-versions",
+  ],
   /** Under `<mint URL>/hostile/<scope>` (e.g. `/cashu/hostile/t1`): the same mint and ledger, answering so. */
   cashu: [
     /** Every blind signature carries a DLEQ proof that does not verify (the signature itself is good). */

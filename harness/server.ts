@@ -389,6 +389,9 @@ export const serve = (
       const scoped = full.match(/^\/hostile\/([a-z0-9-]{1,40})(\/.*)$/);
       if (scoped) {
         const [, scope, rest] = scoped as unknown as [string, string, string];
+        // The lying storage server (`storage-lies.ts`, among the extra routes): a hang is never answered.
+        if (/^\/storage(?:\/|-save$)/.test(rest))
+          return send(res, await answer(method, full, body, extra, req.headers, undefined, raw));
         // The HTTP LSP (its routes and `/v1/info`, among the extra ones) under `/hostile/<scope>/lsp`.
         const lspPath = rest.match(/^\/lsp(?:\/api)?(\/v1\/.*)$/);
         if (lspPath) {

@@ -24,6 +24,7 @@ import { type PlusService, startPlus } from "./plus";
 import { type HermesService, startHermes } from "./hermes";
 import { type StorageService, startStorage } from "./storage/service";
 import { startTower, type Tower } from "../services/tower/tower";
+import { lyingStorage } from "./storage-lies";
 
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { DEFAULT_ESPLORA_PORT } from "./ports";
@@ -259,7 +260,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   );
   const databaseUrl = process.env.DATABASE_URL;
   const storage = startStorage(databaseUrl ? { databaseUrl } : {});
-  extra.push(...storage.routes);
+  extra.push(...storage.routes, ...lyingStorage(storage, hostility).routes);
   // The services' watchtower, on the storage server's database, watching this chain (services/tower/).
   const tower = startTower({ db: storage.db, esploraUrl, pollMs: 250 });
   extra.push(...tower.routes);

@@ -70,6 +70,8 @@ export const CORS = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, POST, PUT, OPTIONS",
   "access-control-allow-headers": "content-type, authorization",
+  // The storage server's clock, by which the wallet dates its short-lived headers.
+  "access-control-expose-headers": "date",
   "access-control-max-age": "600",
 };
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { signedAuthorization } from "../../src/engine/storage/auth";
 import { StorageConflict, StorageRefused } from "../../src/engine/storage/errors";
 import { openSealedStore, openVssClient } from "../../src/engine/storage/index";
-import { type StorageKeys, storageKeys } from "../../src/engine/storage/keys";
+import { authSecretFor, ownerAt, type StorageKeys, storageKeys } from "../../src/engine/storage/keys";
 import { storeIdOf } from "../../src/engine/storage/keys";
 import { vssClient } from "../../src/engine/storage/vss-client";
 import {
@@ -198,11 +198,11 @@ describe.each(backends)("the storage server on $name", (backend) => {
       items: [{ key: aliceKey?.key ?? "", version: 0n, value: bytes("mallory") }],
     });
     expect(text((await alice.sealed.get("manager"))?.value)).toBe("alice's channels");
-    // Alice's public key with Mallory's signature, and Alice's own signature from two days ago.
-    const aliceHeader = signedAuthorization(alice.keys.authSecret);
-    const malloryHeader = signedAuthorization(mallory.keys.authSecret);
+    // Alice's public key with Mallory's signature, and Alice's own signature from ten minutes ago.
+    const aliceHeader = signedAuthorization(authSecretFor(alice.keys, url));
+    const malloryHeader = signedAuthorization(authSecretFor(mallory.keys, url));
     const forged = `${aliceHeader.slice(0, 66)}${malloryHeader.slice(66)}`;
-    const stale = signedAuthorization(alice.keys.authSecret, Date.now() - 2 * 24 * 3600 * 1000);
+    const stale = signedAuthorization(authSecretFor(alice.keys, url), Date.now() - 10 * 60 * 1000);
     for (const header of [forged, stale, "", "not a signature"]) {
       const client = vssClient({ url, storeId: "s", authorization: () => header });
       const e = await rejection(client.getObject(aliceKey?.key ?? ""));
@@ -220,7 +220,7 @@ describe.each(backends)("the storage server on $name", (backend) => {
     const rows = (
       await db.query<{ key: string; value: Uint8Array }>(
         "SELECT key, value FROM vss_db WHERE user_token = $1",
-        [Buffer.from(w.keys.authPubkey).toString("hex")],
+        [ownerAt(w.keys, url)],
       )
     ).rows;
     expect(rows).toHaveLength(1);
@@ -254,7 +254,7 @@ describe.each(backends)("the storage server on $name", (backend) => {
     ) => {
       const r = await fetch(`${url}/${call}`, {
         method: "POST",
-        headers: { authorization: signedAuthorization(keys.authSecret) },
+        headers: { authorization: signedAuthorization(authSecretFor(keys, url)) },
         body,
       });
       const raw = new Uint8Array(await r.arrayBuffer());
@@ -336,7 +336,7 @@ describe.each(backends)("the storage server on $name", (backend) => {
     const keys = newKeys();
     const r = await fetch(`${url}/putObjects`, {
       method: "POST",
-      headers: { authorization: signedAuthorization(keys.authSecret) },
+      headers: { authorization: signedAuthorization(authSecretFor(keys, url)) },
       body: new Uint8Array([0xff, 0xff, 0xff]),
     });
     expect(r.status).toBe(400);

@@ -9,7 +9,7 @@ import { EcashFailure, type EcashPort } from "../engine/ecash/port";
 import { InsufficientFunds, InvalidInput, ServerUnavailable, type WalletError, WalletState } from "../errors";
 import type { HandlerContext } from "./context";
 import { logInStep } from "./log-sync";
-import { openSealedStore, storageKeysOfWords } from "../engine/storage";
+import { openLockStore, openSealedStore, storageKeysOfWords } from "../engine/storage";
 
 export const FEDERATION_CONNECT_FAILED = "Failed to connect to a federation.";
 export const INVALID_ARGUMENTS = "Invalid Arguments were given";
@@ -73,13 +73,14 @@ export const historyBack = (ctx: HandlerContext): Effect.Effect<void, WalletErro
     const l = ctx.lifecycle;
     if (!url || !l) return;
     const mnemonic = yield* ctx.keys.mnemonic();
-    const store = openSealedStore({
+    const opts = {
       url,
       keys: storageKeysOfWords(mnemonic),
       network: ctx.network,
       ...(ctx.fetch ? { fetchFn: ctx.fetch } : {}),
-    });
-    if (!(yield* ctx.outside(Effect.promise(() => logInStep(l.secrets.store, store, url)))))
+    };
+    const stores = { store: openSealedStore(opts), lock: openLockStore(opts) };
+    if (!(yield* ctx.outside(Effect.promise(() => logInStep(l.secrets.store, stores, url)))))
       return yield* Effect.fail(
         new WalletState({ message: HISTORY_NOT_BACK, key: "federations.restore_waits_for_storage" }),
       );

@@ -57,14 +57,19 @@ describe("ecash recovered from the seed beside the log on the storage server", (
     async () => {
       const words = generateMnemonic(wordlist).split(" ");
       const mint = h.cashu.mintUrl;
+      // Every device reaches the storage server at one address (the store's key is made for it), through a
+      // link the test takes down and brings back.
+      const link = new Link(Number(new URL(h.esploraUrl).port));
+      await link.up();
+      const storageUrl = `http://127.0.0.1:${link.port}/storage`;
       const remote = openSealedStore({
-        url: h.storageUrl,
+        url: storageUrl,
         keys: storageKeysOfWords(words.join(" ")),
         network: "regtest",
       });
 
       // The first device receives ecash at the mint; its log goes up to the storage server.
-      const phone = await open("ecash-log-phone", h.storageUrl);
+      const phone = await open("ecash-log-phone", storageUrl);
       ok(await phone.host.run({ _tag: "RestoreWallet", words }));
       await phone.host.whenLightning();
       ok(await phone.host.run({ _tag: "JoinFederation", code: mint }));
@@ -87,10 +92,8 @@ describe("ecash recovered from the seed beside the log on the storage server", (
 
       // A new browser restores the words while the storage server cannot be reached: its node waits, and
       // with it the history. The owner joins the mint and asks for the ecash back: refused, nothing counted.
-      const link = new Link(Number(new URL(h.esploraUrl).port));
-      await link.up();
       await link.down();
-      const laptop = await open("ecash-log-laptop", `http://127.0.0.1:${link.port}/storage`);
+      const laptop = await open("ecash-log-laptop", storageUrl);
       ok(await laptop.host.run({ _tag: "RestoreWallet", words }));
       ok(await laptop.host.run({ _tag: "JoinFederation", code: mint }));
       expect(await laptop.host.run({ _tag: "RestoreEcash" })).toMatchObject({
@@ -127,11 +130,10 @@ describe("ecash recovered from the seed beside the log on the storage server", (
       ).toBe(0n);
       expect(laptop.balance(mint)).toBe(2_000n);
       await laptop.host.stop();
-      await link.down();
 
       // A third browser, its history back, resyncs the mint in safe mode: the proofs are found again and
       // nothing the history counts is recorded twice.
-      const tablet = await open("ecash-log-tablet", h.storageUrl);
+      const tablet = await open("ecash-log-tablet", storageUrl);
       ok(await tablet.host.run({ _tag: "RestoreWallet", words }));
       await tablet.host.whenLightning();
       await until(
@@ -162,6 +164,7 @@ describe("ecash recovered from the seed beside the log on the storage server", (
       expect(progress).toMatchObject({ done: true, recoveredSats: 2_000n, error: null });
       expect(tablet.balance(mint)).toBe(2_000n);
       await tablet.host.stop();
+      await link.down();
     },
     LONG,
   );

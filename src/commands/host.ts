@@ -248,6 +248,7 @@ export class WalletHost {
         return host.crdtMissing;
       },
       setLive: (patch) => this.setLive(patch),
+      live: () => this.live,
       stopEngines: async (names) => {
         await Promise.all(names.map((n) => engines.runner.stop(n)));
       },

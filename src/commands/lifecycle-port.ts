@@ -46,6 +46,8 @@ export interface WalletLifecycle {
   /** Emergency mode without Automerge: the owner-edited document cannot be read. */
   readonly crdtMissing: boolean;
   readonly setLive: (patch: Partial<LiveState>) => void;
+  /** The live state the screens show now (the node's, the storage server's). */
+  readonly live: () => LiveState;
   /** Stops these engines; resolves once each wrote what it must. */
   readonly stopEngines: (names: readonly EngineName[]) => Promise<void>;
   /** Starts, in the background, the engines the wallet needs, when it exists and is unlocked. */

@@ -89,6 +89,16 @@ export const lightningHooks = (host: LightningHost): EngineHooks["lightning"] =>
   onStorageWaiting: (waiting) => setStorageWaiting(host, "channels", waiting),
   onAlreadyRunning: (remainingSecs) => host.setLive({ lock_remaining_secs: remainingSecs }),
   onClosedFor: (c) => host.setLive({ closed_for: { blocks: c.blocks, limit_blocks: c.limitBlocks } }),
+  onServerBehind: ({ device, server }) =>
+    host.setLive({
+      storage_behind: {
+        device: device.global.toString(),
+        device_at: device.at,
+        server: server.global.toString(),
+        server_at: server.at,
+        forged: server.forged,
+      },
+    }),
   onStage: (stage: LightningStage) => {
     // A node stopped while it started may still report: only the one starting now is shown.
     if (host.live().lightning === "starting" && !host.lightning()) host.setLive({ lightning_stage: stage });
@@ -118,6 +128,7 @@ export const lightningLive = (status: EngineStatus, ln: LightningPort | null): P
         lightning_error: null,
         ...NOTHING_WAITS,
         lock_remaining_secs: null,
+        storage_behind: null,
       };
     case "ready":
       return {

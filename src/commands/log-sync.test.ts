@@ -36,7 +36,7 @@ const device = (name: string, store: SealedStore) => {
   const sync = (over: SealedStore = store) =>
     syncLog({ db, local, store: over, url: storage.url, merge: (events) => appendEvents(db, events) });
   const types = async () => (await readEvents(db)).map((e) => `${e.device}:${e.type}`);
-  const inStep = () => logInStep(local, store, storage.url);
+  const inStep = () => logInStep(local, { store, lock: store }, storage.url);
   return { db, record, sync, types, inStep };
 };
 
@@ -152,6 +152,8 @@ describe("the wallet's log on the storage server", () => {
       keys: storageKeys(randomBytes(32), randomBytes(32)),
       network: "regtest",
     });
-    expect(await logInStep(new MemoryBlobStore(), away, "http://127.0.0.1:1/storage")).toBe(false);
+    expect(
+      await logInStep(new MemoryBlobStore(), { store: away, lock: away }, "http://127.0.0.1:1/storage"),
+    ).toBe(false);
   }, 120_000);
 });

@@ -75,7 +75,12 @@ const readRecord = async (local: BlobStore, url: string): Promise<LogRecord | nu
  * recovered from the seed otherwise would count proofs whose receipt another device's events, arriving
  * later, count again (`restoreEcash`, `resyncFederation`). A server that cannot be read is not in step.
  */
-export const logInStep = async (local: BlobStore, store: SealedStore, url: string): Promise<boolean> => {
+export const logInStep = async (
+  local: BlobStore,
+  stores: { readonly store: SealedStore; readonly lock: SealedStore },
+  url: string,
+): Promise<boolean> => {
+  const { store, lock } = stores;
   try {
     const [record, head, id] = await Promise.all([
       readRecord(local, url),
@@ -84,7 +89,7 @@ export const logInStep = async (local: BlobStore, store: SealedStore, url: strin
     ]);
     if (head.count !== (record?.count ?? 0)) return false;
     const deviceId = id ? new TextDecoder().decode(id) : "";
-    return (await deviceLockRemainingSecs(store, deviceId)) === 0;
+    return (await deviceLockRemainingSecs(lock, deviceId)) === 0;
   } catch {
     return false;
   }

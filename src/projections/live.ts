@@ -80,6 +80,18 @@ export interface LiveState {
    * start (the "already running" countdown); null otherwise.
    */
   readonly lock_remaining_secs?: number | null;
+  /**
+   * The storage server held an older state of the channels than this device (or one the wallet did not seal
+   * there): the node went on from this device's state and wrote it to the server again. Which save each
+   * held (the store's global version, decimal; when it was made, ms, 0 unknown); null when not.
+   */
+  readonly storage_behind?: {
+    readonly device: string;
+    readonly device_at: number;
+    readonly server: string;
+    readonly server_at: number;
+    readonly forged: boolean;
+  } | null;
   /** What this start brought back from the storage server; null when nothing (or it was dismissed). */
   readonly storage_restore?: StorageRestore | null;
   /** How many private messages the live relay subscription recorded since the wallet opened (an open chat reads itself again when it grows). */

@@ -16,7 +16,7 @@ import type { PeerAddress, WebSocketFactory } from "./socket";
 import type { BlobStore } from "./store";
 import type { SealedStore } from "../storage/sealed";
 import type { PreparedRequest } from "../storage/vss-client";
-import type { OpenedFrom } from "../storage/mirrored-store";
+import type { OpenedFrom, ServerBehind } from "../storage/mirrored-store";
 
 /** The LSP's node: as its `GET /api/v1/info` describes it, or from an LSPS connection string. */
 export interface LspInfo {
@@ -89,6 +89,8 @@ export interface LightningDeps {
   readonly onAlreadyRunning?: (remainingSecs: number) => void;
   /** The request that gives the device lock up, for the page to send as it closes; null once not held. */
   readonly onLockRelease?: (request: PreparedRequest | null) => void;
+  /** The storage server held an older state than this device (or one it did not seal): the node goes on from this device's. */
+  readonly onServerBehind?: (behind: ServerBehind) => void;
 }
 
 /** What the wallet's host gives the engine: the seed, its store, and the on-chain wallet. */
@@ -108,6 +110,7 @@ export type LightningHooks = Pick<
   | "onClosedFor"
   | "onStorageWaiting"
   | "onAlreadyRunning"
+  | "onServerBehind"
 >;
 
 /** The servers a wallet's engine talks to (its `WalletConfig`). */

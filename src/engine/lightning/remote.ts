@@ -5,6 +5,7 @@
  * the mirrored store, so nothing it says to the world goes out before the state is in both.
  */
 import {
+  openLockStore,
   openSealedStore,
   type SealedStore,
   StateTakenOver,
@@ -13,7 +14,7 @@ import {
 } from "../storage";
 import { AlreadyRunning, DEVICE_ID_KEY, DeviceLock, type DeviceLockLost } from "../storage/device-lock";
 import type { LightningDeps } from "./live-types";
-import { MirroredBlobStore, type OpenedFrom } from "../storage/mirrored-store";
+import { MirroredBlobStore, type OpenedFrom, type ServerBehind } from "../storage/mirrored-store";
 import type { FetchFn } from "../http/bounded";
 import type { PreparedRequest } from "../storage/vss-client";
 import type { Network } from "../../events/types";
@@ -52,8 +53,12 @@ export interface RemoteStorage {
   readonly store: BlobStore;
   /** Where the state it opened on came from. */
   readonly from: OpenedFrom;
+  /** The server was behind this device (`from` is `rewritten`): which state each held. */
+  readonly behind?: ServerBehind;
   /** The wallet's sealed store on the server (the wallet's log goes there too), and the server's URL. */
   readonly sealed: SealedStore;
+  /** The device lock's own store there. */
+  readonly lockStore: SealedStore;
   readonly url: string;
   /** Whether this device still holds the lock (not released, abandoned or lost). */
   readonly held: () => boolean;
@@ -104,20 +109,22 @@ const retrying = async <T>(f: () => Promise<T>, deadline: number, retryMs: numbe
 export const openRemoteStorage = async (opts: RemoteOptions): Promise<RemoteStorage> => {
   const deadline = Date.now() + (opts.deadlineMs ?? STORAGE_OPEN_DEADLINE_MS);
   const retryMs = opts.retryMs ?? 1_000;
-  const remote = openSealedStore({
+  const storeOpts = {
     url: opts.url,
     keys: storageKeysOfWords(opts.mnemonic),
     network: opts.network,
     ...(opts.fetch ? { fetchFn: opts.fetch } : {}),
-  });
+  };
+  const remote = openSealedStore(storeOpts);
+  const lockStore = openLockStore(storeOpts);
   const lock = new DeviceLock({
-    store: remote,
+    store: lockStore,
     deviceId: await deviceIdOf(opts.local),
     ...(opts.onLockRelease ? { onRelease: opts.onLockRelease } : {}),
   });
   await retrying(() => lock.acquire(), deadline, retryMs);
   try {
-    const { store, from } = await retrying(
+    const { store, from, behind } = await retrying(
       () =>
         MirroredBlobStore.open({
           local: opts.local,
@@ -130,6 +137,11 @@ export const openRemoteStorage = async (opts: RemoteOptions): Promise<RemoteStor
       retryMs,
     );
     opts.log?.("info", `channel state opened from storage (${from})`);
+    if (behind)
+      opts.log?.(
+        "warn",
+        `the storage server was behind this device (server ${behind.server.global}${behind.server.forged ? ", not as sealed" : ""}, device ${behind.device.global}): rewritten from this device`,
+      );
     let held = true;
     const put: BlobStore["put"] = (writes) =>
       store.put(writes).catch((e: unknown) => {
@@ -143,7 +155,9 @@ export const openRemoteStorage = async (opts: RemoteOptions): Promise<RemoteStor
     return {
       store: { get: store.get, keys: store.keys, put },
       from,
+      ...(behind ? { behind } : {}),
       sealed: remote,
+      lockStore,
       url: opts.url,
       held: () => held,
       keep: (onLost) =>
@@ -183,6 +197,7 @@ export const openRemote = async (
     | "onStorageWaiting"
     | "onAlreadyRunning"
     | "onLockRelease"
+    | "onServerBehind"
   >,
   log: (level: string, message: string) => void,
 ) => {
@@ -199,6 +214,7 @@ export const openRemote = async (
       onTakenOver: (message) => lost?.(message),
       ...(deps.onLockRelease ? { onLockRelease: deps.onLockRelease } : {}),
     });
+    if (storage.behind) deps.onServerBehind?.(storage.behind);
     return {
       storage,
       onLost: (f: (message: string) => void) => {

@@ -42,7 +42,17 @@ export class DeviceLockLost extends Data.TaggedError("DeviceLockLost")<{
   readonly reason: "taken" | "expired";
 }> {}
 
+/**
+ * The storage server refused each write of the lock as a conflict though the lock stayed as read (no other
+ * device wrote it): a server that refuses every write, not a lock held elsewhere.
+ */
+export class StorageRefusesWrites extends Data.TaggedError("StorageRefusesWrites")<{
+  readonly message: string;
+}> {}
+
 export const ALREADY_RUNNING_TEXT = "Mutiny is already running on another device.";
+export const REFUSES_WRITES_TEXT =
+  "The storage server refuses every write, so lightning cannot start here. No other device holds the lock.";
 const LOST_TEXT = {
   taken: "Mutiny was opened on another device, so it stopped here.",
   expired: "Mutiny could not reach its storage server to keep running on this device, so it stopped here.",
@@ -156,11 +166,15 @@ export class DeviceLock {
 
   /**
    * Takes the lock if no other device holds it (absent, expired or this device's own). Fails with
-   * `AlreadyRunning` (and the seconds left) when another does, or with a storage error.
+   * `AlreadyRunning` (and the seconds left) when another does, `StorageRefusesWrites` when every write is
+   * refused as a conflict while the lock stays as read (nobody else wrote it), or with a storage error.
    */
   async acquire(): Promise<void> {
+    // The lock as each attempt read it: unchanged across refused writes, no device wrote it meanwhile.
+    const reads: string[] = [];
     for (let attempt = 0; attempt < 3; attempt++) {
       const { holder, version } = await this.read();
+      reads.push(`${version}:${holder?.device}:${holder?.session}:${holder?.at}`);
       if (holder && holder.device !== this.opts.deviceId && this.remainingOf(holder) > 0)
         throw new AlreadyRunning({ message: ALREADY_RUNNING_TEXT, remainingSecs: this.remainingOf(holder) });
       try {
@@ -171,7 +185,9 @@ export class DeviceLock {
         if (!(e instanceof StorageConflict)) throw e;
       }
     }
-    const { holder } = await this.read();
+    const { holder, version } = await this.read();
+    reads.push(`${version}:${holder?.device}:${holder?.session}:${holder?.at}`);
+    if (reads.every((r) => r === reads[0])) throw new StorageRefusesWrites({ message: REFUSES_WRITES_TEXT });
     throw new AlreadyRunning({
       message: ALREADY_RUNNING_TEXT,
       remainingSecs: holder ? this.remainingOf(holder) : LOCK_WAIT_FALLBACK_SECS,
@@ -185,25 +201,35 @@ export class DeviceLock {
    */
   async refresh(): Promise<void> {
     if (this.version === null) throw new DeviceLockLost({ message: LOST_TEXT.taken, reason: "taken" });
+    let failure: unknown;
     try {
       await this.write(this.version);
+      return;
     } catch (e) {
-      if (e instanceof StorageConflict) {
-        const { holder, version } = await this.read().catch(() => ({ holder: null, version: null }));
-        // This device's own write landed though its answer was lost: carry on from it.
-        if (holder?.session === this.session && holder.device === this.opts.deviceId && version !== null) {
-          this.version = version;
-          return this.refresh();
-        }
+      failure = e;
+    }
+    if (failure instanceof StorageConflict) {
+      const { holder, version } = await this.read().catch(() => ({ holder: null, version: null }));
+      const mine = holder?.session === this.session && holder.device === this.opts.deviceId;
+      // This device's own write landed though its answer was lost: carry on from it.
+      if (mine && version !== null && version !== this.version) {
+        this.version = version;
+        return this.refresh();
+      }
+      // The lock is as this device last wrote it, and the write was refused all the same: a server that
+      // refuses writes, waited out like one that cannot be reached.
+      if (mine && version === this.version)
+        failure = new StorageRefusesWrites({ message: REFUSES_WRITES_TEXT });
+      else {
         this.forget();
         throw new DeviceLockLost({ message: LOST_TEXT.taken, reason: "taken" });
       }
-      if (this.now() >= this.heldUntil) {
-        this.forget();
-        throw new DeviceLockLost({ message: LOST_TEXT.expired, reason: "expired" });
-      }
-      throw e;
     }
+    if (this.now() >= this.heldUntil) {
+      this.forget();
+      throw new DeviceLockLost({ message: LOST_TEXT.expired, reason: "expired" });
+    }
+    throw failure;
   }
 
   /** Refreshes every `refreshSecs` until `stop`; `onLost` is told once if the lock is lost. */

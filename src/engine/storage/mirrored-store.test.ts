@@ -2,10 +2,10 @@ import { randomBytes } from "@noble/hashes/utils.js";
 import { describe, expect, test } from "vitest";
 import { storageForTests } from "../../../harness/storage/testing";
 import { MANAGER_KEY, MemoryBlobStore, MONITOR_PREFIX } from "../lightning/store";
-import { StateTakenOver, StorageBadAnswer, StorageRollback } from "./errors";
+import { StateTakenOver, StorageBadAnswer } from "./errors";
 import { openSealedStore } from "./index";
-import { type StorageKeys, storageKeys } from "./keys";
-import { MirroredBlobStore, VERSIONS_KEY } from "./mirrored-store";
+import { ownerAt, type StorageKeys, storageKeys } from "./keys";
+import { MirroredBlobStore } from "./mirrored-store";
 import { rejection } from "../../../harness/rejection";
 
 const storage = storageForTests();
@@ -36,6 +36,32 @@ const device = (keys: StorageKeys) => {
 
 const newWallet = () => storageKeys(randomBytes(32), randomBytes(32));
 
+type Db = Awaited<ReturnType<typeof storage.service.db>>;
+type Row = { store_id: string; key: string; value: Uint8Array; version: string };
+const rowsOf = async (db: Db, owner: string) =>
+  (
+    await db.query<Row>(
+      "SELECT store_id, key, value, version::text AS version FROM vss_db WHERE user_token = $1",
+      [owner],
+    )
+  ).rows;
+/** The server's rows of `owner` replaced by `rows`; its global version raised by `raise`. */
+const putBack = (db: Db, owner: string, rows: readonly Row[], raise = 0n) =>
+  db.transaction(async (tx) => {
+    await tx.query("DELETE FROM vss_db WHERE user_token = $1", [owner]);
+    for (const r of rows)
+      await tx.query(
+        "INSERT INTO vss_db (user_token, store_id, key, value, version) VALUES ($1, $2, $3, $4, $5)",
+        [
+          owner,
+          r.store_id,
+          r.key,
+          r.value,
+          r.key === "global_version" ? String(BigInt(r.version) + raise) : r.version,
+        ],
+      );
+  });
+
 /** A new wallet (`keys`) whose phone wrote "m1", with the server's database and the wallet's rows' owner there. */
 const phoneThatWroteM1 = async () => {
   const keys = newWallet();
@@ -43,7 +69,7 @@ const phoneThatWroteM1 = async () => {
   const { store } = await phone.open();
   await store.put([{ key: MANAGER_KEY, value: bytes("m1") }]);
   const db = await storage.service.db();
-  return { keys, phone, store, db, owner: Buffer.from(keys.authPubkey).toString("hex") };
+  return { keys, phone, store, db, owner: ownerAt(keys, storage.url) };
 };
 
 describe("the mirrored lightning store", () => {
@@ -138,29 +164,51 @@ describe("the mirrored lightning store", () => {
     expect(text(await phone.local.get(MANAGER_KEY))).toBe("laptop 2");
   });
 
-  test("a server answering an older state than this device wrote is refused, never loaded", async () => {
-    const { phone, store, db, owner } = await phoneThatWroteM1();
-    const snapshot = (
-      await db.query<{ store_id: string; key: string; value: Uint8Array; version: string }>(
-        "SELECT store_id, key, value, version::text AS version FROM vss_db WHERE user_token = $1",
-        [owner],
-      )
-    ).rows;
+  test("a server gone back to an older state is found behind: the device goes on from its own and the server catches up", async () => {
+    const { keys, phone, store, db, owner } = await phoneThatWroteM1();
+    const rows = await rowsOf(db, owner);
     await store.put([{ key: MANAGER_KEY, value: bytes("m2") }]);
     await store.put([{ key: MANAGER_KEY, value: bytes("m3") }]);
     // The server goes back to the state after the first put.
-    await db.transaction(async (tx) => {
-      await tx.query("DELETE FROM vss_db WHERE user_token = $1", [owner]);
-      for (const r of snapshot)
-        await tx.query(
-          "INSERT INTO vss_db (user_token, store_id, key, value, version) VALUES ($1, $2, $3, $4, $5)",
-          [owner, r.store_id, r.key, r.value, r.version],
-        );
+    await putBack(db, owner, rows);
+    const again = await phone.open();
+    expect(again.from).toBe("rewritten");
+    expect(again.behind).toEqual({
+      device: { global: 3n, at: expect.any(Number) },
+      server: { global: 1n, at: expect.any(Number), forged: false },
     });
-    expect(await rejection(phone.open())).toBeInstanceOf(StorageRollback);
-    // Nothing was loaded: the device keeps the newest state it wrote.
+    // Nothing was loaded: the device keeps the newest state it wrote, and goes on from it.
     expect(text(await phone.local.get(MANAGER_KEY))).toBe("m3");
-    expect(await phone.local.get(VERSIONS_KEY)).toBeDefined();
+    await again.store.put([{ key: MANAGER_KEY, value: bytes("m4") }]);
+    // The server holds it now: another device restores it, and the phone reopens in step.
+    const laptop = device(keys);
+    expect((await laptop.open()).from).toBe("remote");
+    expect(text(await laptop.local.get(MANAGER_KEY))).toBe("m4");
+  });
+
+  test("an older value under an invented higher global version is never loaded; back on the honest server the wallet goes on", async () => {
+    const { keys, phone, store, db, owner } = await phoneThatWroteM1();
+    await store.put([{ key: MANAGER_KEY, value: bytes("m2") }]);
+    const atM2 = await rowsOf(db, owner);
+    await store.put([{ key: MANAGER_KEY, value: bytes("m3") }]);
+    const honest = await rowsOf(db, owner);
+    // A lying server: the put before the last one, under a global version far above any the wallet wrote.
+    await putBack(db, owner, atM2, 1000n);
+    const onLiar = await phone.open();
+    expect(onLiar.from).toBe("rewritten");
+    expect(onLiar.behind?.server).toEqual({ global: 1002n, at: 0, forged: true });
+    expect(text(await phone.local.get(MANAGER_KEY))).toBe("m3");
+    await onLiar.store.put([{ key: MANAGER_KEY, value: bytes("m4") }]);
+    // Pointed back at the honest server (still at m3): found behind, caught up from the device.
+    await putBack(db, owner, honest);
+    const back = await phone.open();
+    expect(back.from).toBe("rewritten");
+    expect(back.behind?.server).toMatchObject({ global: 3n, forged: false });
+    expect(text(await phone.local.get(MANAGER_KEY))).toBe("m4");
+    expect((await phone.open()).from).toBe("in-step");
+    const laptop = device(keys);
+    await laptop.open();
+    expect(text(await laptop.local.get(MANAGER_KEY))).toBe("m4");
   });
 
   test("an old value served under a new version does not open", async () => {

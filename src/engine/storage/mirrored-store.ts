@@ -1,77 +1,61 @@
 /**
- * The lightning engine's store, durable locally and remotely (ARCHITECTURE.md rule 3, issue 32): a
- * `BlobStore` whose `put` resolves only once the writes are in the local store AND on the storage server, so
- * the output commit releases nothing on state that is not in both.
+ * The lightning engine's store, durable locally and remotely (ARCHITECTURE.md rules 3 and 9, issues 32 and
+ * 42): a `BlobStore` whose `put` resolves only once the writes are in the local store AND on the storage
+ * server, so the output commit releases nothing on state that is not in both.
  *
  * - Each put of the node (one tick: the manager with every changed monitor) is one local transaction and one
  *   remote `putObjects`, conditional on each key's version and on the store's `global_version`: the server
  *   takes it whole or not at all, every key's version goes up by one, and a write from any other device in
  *   between makes it fail (`StateTakenOver`: the node must stop).
+ * - Every put also writes the store's writer record, sealed like every value: the put's id, the
+ *   `global_version` it gives the store, every mirrored key's version after it, and when. The server sees
+ *   none of it and cannot make it up, so the versions it lists are checked against what the wallet sealed: a
+ *   server cannot invent a higher global version, nor serve an older value of a key under the current one.
  * - The local transaction also records the versions the put gives the keys and the store (`VERSIONS_KEY`),
  *   so the device always knows the newest state it wrote.
  * - While the server cannot be reached the put waits (`onWaiting(true)`), retrying, so channel updates stay
  *   in progress and payments wait; it completes when the server is back.
- * - `open` reconciles at start. Remote ahead of the record (another device wrote): the remote state replaces
- *   the local one. Equal: in step, every key's version checked. Remote one put behind: that put reached only
- *   this device (a crash or cut between the two writes), so it is written again. Further behind, or a key older
- *   than recorded: `StorageRollback`, and nothing is loaded. No record and no local state: the remote state is
- *   brought in (a restore). Local state but no record: it is uploaded to an empty store.
+ * - `open` (this device holds the device lock) reconciles at start. The server at this device's last put:
+ *   in step. At the put before it (that put reached only this device): written again. At a newer put of
+ *   another device (a writer record this device did not write, at a higher global version, no key older
+ *   than this device saw): the remote state replaces the local one. Anything else (an older state, a state
+ *   whose listing does not match its writer record, a key older than this device saw) is a server behind
+ *   this device: the device goes on from its own newest state, writes all of it to the server again, and
+ *   says which state each held (`behind`). No record and no local state: the remote state is brought in (a
+ *   restore). Local state but no record: it is uploaded to an empty store.
  */
 import {
+  badAnswer,
   StateTakenOver,
   StorageConflict,
-  StorageRollback,
   StorageUnavailable,
-  ROLLBACK_TEXT,
   TAKEN_OVER_TEXT,
   UNREACHABLE_TEXT,
 } from "./errors";
+import {
+  decodeManifest,
+  decodeRecord,
+  digestOf,
+  encodeManifest,
+  encodeRecord,
+  newPutId,
+  sameKeys,
+  type Versions,
+} from "./manifest";
 import type { SealedStore, SealedWrite } from "./sealed";
 import type { BlobStore, BlobWrite } from "../lightning/store";
 
 /** The local record of the versions this device last gave the remote store. */
 export const VERSIONS_KEY = "storage/ln-versions";
-/** Written with every put: which put of which device the store's state comes from. */
+/** Written with every put, sealed: which put of which state the store holds (`Manifest`). */
 export const WRITER_NAME = "storage/ln-writer";
 
-interface Versions {
-  /** The store's `global_version` after the put. */
-  readonly global: bigint;
-  /** Each mirrored key's version after the put. */
-  readonly keys: ReadonlyMap<string, bigint>;
-  /** A random id of the put, also sealed in the store's writer record. */
-  readonly putId: string;
+/** Which state the device holds and which the server held when it was found behind (numbers of saves). */
+export interface ServerBehind {
+  readonly device: { readonly global: bigint; readonly at: number };
+  /** `forged`: the server's listing does not match the state the wallet sealed there. */
+  readonly server: { readonly global: bigint; readonly at: number; readonly forged: boolean };
 }
-
-/** The record: the versions the last put gives (`intended`) and those before it (`confirmed`, it was released). */
-interface VersionRecord {
-  readonly intended: Versions;
-  readonly confirmed: Versions;
-}
-
-const toJson = (v: Versions) => ({
-  global: v.global.toString(),
-  keys: Object.fromEntries([...v.keys].map(([k, n]) => [k, n.toString()])),
-  putId: v.putId,
-});
-const fromJson = (v: { global: string; keys: { [k: string]: string }; putId: string }): Versions => ({
-  global: BigInt(v.global),
-  keys: new Map(Object.entries(v.keys).map(([k, n]) => [k, BigInt(n)])),
-  putId: v.putId,
-});
-const encodeRecord = (r: VersionRecord): Uint8Array =>
-  new TextEncoder().encode(JSON.stringify({ intended: toJson(r.intended), confirmed: toJson(r.confirmed) }));
-const decodeRecord = (b: Uint8Array | undefined): VersionRecord | null => {
-  if (!b) return null;
-  const v = JSON.parse(new TextDecoder().decode(b));
-  return { intended: fromJson(v.intended), confirmed: fromJson(v.confirmed) };
-};
-const newPutId = () =>
-  Array.from(globalThis.crypto.getRandomValues(new Uint8Array(12)), (b) =>
-    b.toString(16).padStart(2, "0"),
-  ).join("");
-const sameKeys = (a: ReadonlyMap<string, bigint>, b: ReadonlyMap<string, bigint>) =>
-  a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
 
 export interface MirrorOptions {
   readonly local: BlobStore;
@@ -85,13 +69,22 @@ export interface MirrorOptions {
   /** The first pause before retrying an unreachable server, doubled up to `maxRetryMs`. */
   readonly retryMs?: number;
   readonly maxRetryMs?: number;
+  /** The clock a put is dated with (the writer record's `at`). */
+  readonly now?: () => number;
 }
 
 /** Whether `key` goes to the remote store under `opts`. */
 const mirrored = (opts: MirrorOptions, key: string): boolean =>
   key.startsWith(opts.prefix) && !(opts.localOnly ?? []).some((p) => key.startsWith(p));
 
-export type OpenedFrom = "in-step" | "remote" | "repushed" | "uploaded" | "empty";
+/** `rewritten`: the server was behind this device (`behind` says how) and now holds this device's state. */
+export type OpenedFrom = "in-step" | "remote" | "repushed" | "rewritten" | "uploaded" | "empty";
+
+export interface Opened {
+  readonly store: MirroredBlobStore;
+  readonly from: OpenedFrom;
+  readonly behind?: ServerBehind;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -102,10 +95,12 @@ export class MirroredBlobStore implements BlobStore {
   private constructor(
     private readonly opts: MirrorOptions,
     private versions: Versions,
+    /** The SHA-256 of each mirrored key's value as this device last wrote or read it. */
+    private readonly digests: Map<string, string>,
   ) {}
 
   /** Reconciles local and remote (see above) and answers the store and where its state came from. */
-  static async open(opts: MirrorOptions): Promise<{ store: MirroredBlobStore; from: OpenedFrom }> {
+  static async open(opts: MirrorOptions): Promise<Opened> {
     const { local, remote, prefix } = opts;
     const record = decodeRecord(await local.get(VERSIONS_KEY));
     const listing = await remote.list();
@@ -113,78 +108,142 @@ export class MirroredBlobStore implements BlobStore {
       listing.names.filter((n) => mirrored(opts, n.name)).map((n) => [n.name, n.version]),
     );
     const localKeys = (await local.keys(prefix)).filter((k) => mirrored(opts, k));
-    const rollback = () => new StorageRollback({ message: ROLLBACK_TEXT });
-    const writer = async () => {
-      const w = await remote.get(WRITER_NAME);
-      return w ? (JSON.parse(new TextDecoder().decode(w.value)) as { putId?: string }).putId : undefined;
-    };
-    const make = (v: Versions, from: OpenedFrom) => ({ store: new MirroredBlobStore(opts, v), from });
-    /** The remote state replaces the local one; no key may be older than this device saw released. */
-    const pull = async (): Promise<Versions> => {
-      const writes: BlobWrite[] = [];
-      const keys = new Map<string, bigint>();
-      for (const [name, listed] of remoteKeys) {
-        const v = await remote.get(name);
-        if (!v || v.version !== listed) throw new StateTakenOver({ message: TAKEN_OVER_TEXT });
-        if (record && v.version < (record.confirmed.keys.get(name) ?? 0n)) throw rollback();
-        writes.push({ key: name, value: v.value });
-        keys.set(name, v.version);
+    const digests = new Map<string, string>();
+    const localValues = new Map<string, Uint8Array>();
+    for (const k of localKeys) {
+      const v = await local.get(k);
+      if (v) {
+        localValues.set(k, v);
+        digests.set(k, digestOf(v));
       }
-      if (record) for (const k of record.confirmed.keys.keys()) if (!keys.has(k)) throw rollback();
-      for (const k of localKeys) if (!remoteKeys.has(k)) writes.push({ key: k, value: null });
-      const versions: Versions = { global: listing.globalVersion, keys, putId: (await writer()) ?? "" };
+    }
+    const written = await remote.get(WRITER_NAME);
+    const manifest = written ? decodeManifest(written.value) : null;
+    // The state the server holds, as the wallet sealed it; null when its listing does not match that.
+    const listed: Versions = {
+      global: listing.globalVersion,
+      keys: remoteKeys,
+      putId: manifest?.putId ?? "",
+      at: 0,
+    };
+    const server: Versions | null = !manifest
+      ? remoteKeys.size === 0
+        ? listed
+        : null
+      : !manifest.versions
+        ? listed
+        : manifest.versions.global === listing.globalVersion && sameKeys(manifest.versions.keys, remoteKeys)
+          ? manifest.versions
+          : null;
+    const make = (v: Versions, from: OpenedFrom, d = digests) => ({
+      store: new MirroredBlobStore(opts, v, d),
+      from,
+    });
+
+    /** The remote state replaces the local one; null if a key is older than this device saw released. */
+    const pull = async (state: Versions): Promise<Opened | null> => {
+      const writes: BlobWrite[] = [];
+      const pulled = new Map<string, string>();
+      for (const [name, version] of state.keys) {
+        const v = await remote.get(name);
+        if (!v || v.version !== version) throw new StateTakenOver({ message: TAKEN_OVER_TEXT });
+        const digest = digestOf(v.value);
+        const sealed = manifest?.digests?.get(name);
+        if (sealed !== undefined && sealed !== digest)
+          throw badAnswer(`${name} is not the value the store's writer record names`);
+        if (record && v.version < (record.confirmed.keys.get(name) ?? 0n)) return null;
+        writes.push({ key: name, value: v.value });
+        pulled.set(name, digest);
+      }
+      if (record) for (const k of record.confirmed.keys.keys()) if (!state.keys.has(k)) return null;
+      for (const k of localKeys) if (!state.keys.has(k)) writes.push({ key: k, value: null });
       await local.put([
         ...writes,
-        { key: VERSIONS_KEY, value: encodeRecord({ intended: versions, confirmed: versions }) },
+        { key: VERSIONS_KEY, value: encodeRecord({ intended: state, confirmed: state }) },
       ]);
-      return versions;
+      return make(state, "remote", pulled);
+    };
+
+    /**
+     * Writes this device's whole state over the server's (at the versions it lists) and goes on from it.
+     * `confirmed` stays the floor a later start holds the server to.
+     */
+    const rewrite = async (confirmed: Versions): Promise<MirroredBlobStore> => {
+      const writes: SealedWrite[] = [];
+      const deletes: { name: string; version: bigint }[] = [];
+      const keys = new Map<string, bigint>();
+      for (const [k, value] of localValues) {
+        const there = remoteKeys.get(k) ?? 0n;
+        writes.push({ name: k, version: there, value });
+        keys.set(k, there + 1n);
+      }
+      for (const [k, there] of remoteKeys) if (!localValues.has(k)) deletes.push({ name: k, version: there });
+      const after: Versions = {
+        global: listing.globalVersion + 1n,
+        keys,
+        putId: newPutId(),
+        at: (opts.now ?? Date.now)(),
+      };
+      await local.put([{ key: VERSIONS_KEY, value: encodeRecord({ intended: after, confirmed }) }]);
+      const store = new MirroredBlobStore(opts, listed, digests);
+      await store.pushRemote(writes, deletes, after);
+      store.versions = after;
+      return store;
     };
 
     if (!record) {
+      if (remoteKeys.size > 0 && !server)
+        throw badAnswer("its list of your channel state does not match what your wallet sealed there");
       if (localKeys.length === 0) {
-        if (remoteKeys.size === 0)
-          return make({ global: listing.globalVersion, keys: new Map(), putId: "" }, "empty");
-        return make(await pull(), "remote");
+        if (remoteKeys.size === 0 || !server) return make(listed, "empty");
+        return (await pull(server)) ?? make(listed, "empty");
       }
       // Channel state here but none recorded (a state file imported, or storage configured only now): the
       // store holds every state any device released, so where it has one, it is the newest and replaces
       // this one; otherwise this state goes up to it.
-      if (remoteKeys.size > 0) return make(await pull(), "remote");
-      const store = new MirroredBlobStore(opts, {
-        global: listing.globalVersion,
-        keys: new Map(),
-        putId: "",
-      });
-      const writes: BlobWrite[] = [];
-      for (const k of localKeys) writes.push({ key: k, value: (await local.get(k)) ?? null });
+      if (server && remoteKeys.size > 0) {
+        const pulled = await pull(server);
+        if (pulled) return pulled;
+      }
+      const store = new MirroredBlobStore(opts, listed, digests);
+      const writes: BlobWrite[] = [...localValues].map(([key, value]) => ({ key, value }));
       await store.put(writes);
       return { store, from: "uploaded" };
     }
     const { intended, confirmed } = record;
-    if (listing.globalVersion < confirmed.global) throw rollback();
-    if (listing.globalVersion === intended.global) {
-      // This device's last put, or another device's write after this one's released state.
-      if ((await writer()) !== intended.putId) return make(await pull(), "remote");
-      if (!sameKeys(remoteKeys, intended.keys)) throw rollback();
-      return make(intended, "in-step");
+    if (server) {
+      if (server.putId === intended.putId && server.putId !== "") return make(intended, "in-step");
+      // The store is at the released state and the last put reached only this device: write it again.
+      if (
+        server.putId === confirmed.putId &&
+        server.global === confirmed.global &&
+        sameKeys(server.keys, confirmed.keys)
+      )
+        return { store: await rewrite(confirmed), from: "repushed" };
+      // Another device's put, after this one's released state.
+      if (
+        server.global > intended.global ||
+        (server.global === intended.global && intended.putId !== confirmed.putId)
+      ) {
+        const pulled = await pull(server);
+        if (pulled) return pulled;
+      }
     }
-    if (listing.globalVersion > intended.global) return make(await pull(), "remote");
-    // The store is at the released state and the last put reached only this device: write it again.
-    if (listing.globalVersion !== confirmed.global || !sameKeys(remoteKeys, confirmed.keys)) throw rollback();
-    const writes: SealedWrite[] = [];
-    const deletes: { name: string; version: bigint }[] = [];
-    for (const [k, v] of intended.keys) {
-      const there = confirmed.keys.get(k) ?? 0n;
-      if (there === v) continue;
-      const value = await local.get(k);
-      if (value) writes.push({ name: k, version: there, value });
-    }
-    for (const [k, there] of confirmed.keys)
-      if (!intended.keys.has(k)) deletes.push({ name: k, version: there });
-    const store = new MirroredBlobStore(opts, confirmed);
-    await store.pushRemote(writes, deletes, intended);
-    store.versions = intended;
-    return { store, from: "repushed" };
+    // The server is behind this device, or lists what the wallet did not seal: this device goes on from its
+    // own newest state (it holds the device lock) and writes it to the server again.
+    const store = await rewrite(confirmed);
+    return {
+      store,
+      from: "rewritten",
+      behind: {
+        device: { global: intended.global, at: intended.at },
+        server: {
+          global: server?.global ?? listing.globalVersion,
+          at: server?.at ?? 0,
+          forged: server === null,
+        },
+      },
+    };
   }
 
   get = (key: string) => this.opts.local.get(key);
@@ -223,7 +282,12 @@ export class MirroredBlobStore implements BlobStore {
       }
     }
     if (sealed.length === 0 && deletes.length === 0) return this.opts.local.put(writes);
-    const after: Versions = { global: before.global + 1n, keys, putId: newPutId() };
+    const after: Versions = {
+      global: before.global + 1n,
+      keys,
+      putId: newPutId(),
+      at: (this.opts.now ?? Date.now)(),
+    };
     await this.opts.local.put([
       ...writes,
       { key: VERSIONS_KEY, value: encodeRecord({ intended: after, confirmed: before }) },
@@ -239,10 +303,12 @@ export class MirroredBlobStore implements BlobStore {
     after: Versions,
   ): Promise<void> {
     const before = this.versions;
+    for (const w of sealed) this.digests.set(w.name, digestOf(w.value));
+    for (const d of deletes) this.digests.delete(d.name);
     const writer: SealedWrite = {
       name: WRITER_NAME,
       version: -1n,
-      value: new TextEncoder().encode(JSON.stringify({ putId: after.putId })),
+      value: encodeManifest(after, this.digests),
     };
     let pause = this.opts.retryMs ?? 1000;
     // Whether an earlier attempt may have landed though its answer never came.
@@ -277,6 +343,6 @@ export class MirroredBlobStore implements BlobStore {
 
   private async writerIs(putId: string): Promise<boolean> {
     const w = await this.opts.remote.get(WRITER_NAME);
-    return !!w && (JSON.parse(new TextDecoder().decode(w.value)) as { putId?: string }).putId === putId;
+    return !!w && decodeManifest(w.value).putId === putId;
   }
 }

@@ -65,7 +65,12 @@ export interface VssClientOptions {
   readonly url: string;
   readonly storeId: string;
   /** The `Authorization` header's value for the next request (a fresh signature each time). */
-  readonly authorization: () => string;
+  /**
+   * The `Authorization` header, dated `nowMs` (the wallet's clock set to the server's: see `clock`).
+   */
+  readonly authorization: (nowMs: number) => string;
+  /** The wallet's clock (ms since the epoch). */
+  readonly now?: () => number;
   readonly fetchFn?: FetchFn;
   readonly limits?: Partial<RequestLimits>;
 }
@@ -101,6 +106,10 @@ export interface VssClient {
 }
 
 const MAX_KEY = 600;
+/** A difference of clocks the wallet does not correct (`Date` has whole seconds; the window is minutes). */
+const CLOCK_TOLERANCE_MS = 30_000;
+/** The furthest the wallet follows a server's clock from its own (a server cannot move it further). */
+const MAX_CLOCK_OFFSET_MS = 24 * 60 * 60 * 1000;
 const MAX_STORE_ID = 120;
 
 const checkKey = (key: string) => {
@@ -123,9 +132,22 @@ export const vssClient = (opts: VssClientOptions): VssClient => {
     ...opts.limits,
   });
 
+  // How far the server's clock is ahead of the wallet's, learnt from its answers' `Date`: a header is
+  // dated by the server's clock, since the server takes it for minutes only.
+  const now = opts.now ?? Date.now;
+  let offsetMs = 0;
+  const learnClock = (res: Response) => {
+    const date = Date.parse(res.headers.get("date") ?? "");
+    if (!Number.isFinite(date)) return false;
+    const offset = date - now();
+    // `Date` has whole seconds: a difference under half a window is no reason to move.
+    if (Math.abs(offset - offsetMs) < CLOCK_TOLERANCE_MS) return false;
+    offsetMs = Math.max(-MAX_CLOCK_OFFSET_MS, Math.min(MAX_CLOCK_OFFSET_MS, offset));
+    return true;
+  };
   const headers = () => ({
     "content-type": "application/octet-stream",
-    authorization: opts.authorization(),
+    authorization: opts.authorization(now() + offsetMs),
   });
   const deleteOf = (kv: KeyVersion) =>
     create(DeleteObjectRequestSchema, {
@@ -139,19 +161,23 @@ export const vssClient = (opts: VssClientOptions): VssClient => {
     q: Q,
     aSchema: GenMessage<A>,
   ): Promise<A> => {
-    let res: Response;
-    try {
-      res = await fetchFn(`${base}/${path}`, {
-        method: "POST",
-        headers: headers(),
-        body: toBinary(qSchema, q),
-      });
-    } catch (e) {
-      if (e instanceof RequestTimedOut) throw unavailable();
-      if (e instanceof AnswerTooLarge) throw badAnswer(`an answer over ${e.maxBytes} bytes`);
-      throw unavailable();
-    }
-    const body = new Uint8Array(await res.arrayBuffer());
+    const send = async (): Promise<{ res: Response; body: Uint8Array }> => {
+      try {
+        const res = await fetchFn(`${base}/${path}`, {
+          method: "POST",
+          headers: headers(),
+          body: toBinary(qSchema, q),
+        });
+        return { res, body: new Uint8Array(await res.arrayBuffer()) };
+      } catch (e) {
+        if (e instanceof RequestTimedOut) throw unavailable();
+        if (e instanceof AnswerTooLarge) throw badAnswer(`an answer over ${e.maxBytes} bytes`);
+        throw unavailable();
+      }
+    };
+    let { res, body } = await send();
+    // A signature refused while the clocks disagree: once more, dated by the server's clock.
+    if (learnClock(res) && res.status === 401) ({ res, body } = await send());
     if (res.status === 200) {
       try {
         return fromBinary(aSchema, body);

@@ -1,3 +1,4 @@
+import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { useView } from "../../ui/wallet";
 
@@ -10,12 +11,16 @@ const STOPPED_KEYS: { readonly [text: string]: string } = {
   "The storage server answered an older state of your channels than this device saved. Mutiny will not start from it.":
     "storage.rollback",
   "The storage server could not be reached.": "storage.unreachable",
+  "The storage server refuses every write, so lightning cannot start here. No other device holds the lock.":
+    "storage.refuses_writes",
 };
 
 /**
  * Home's one status line for lightning, at its top: a write waiting for the storage server (payments wait
- * too); the node paused because a server went away (it starts again by itself, and the line says what
- * still works); or why it stopped when the owner must decide. One action beside it: Restart, a shortcut.
+ * too); the storage server found behind this device (which save each held; the node went on from this
+ * device's, with the way to restore); the node paused because a server went away (it starts again by
+ * itself, and the line says what still works); or why it stopped when the owner must decide. One action
+ * beside it: Restart, a shortcut.
  */
 export function StorageBanner() {
   const { t } = useI18n();
@@ -25,6 +30,22 @@ export function StorageBanner() {
       <p className="card storage-banner" role="status">
         {t("storage.waiting")}
       </p>
+    );
+  const behind = live?.storage_behind;
+  if (behind && live?.lightning !== "failed")
+    return (
+      <div className="card storage-banner" role="status">
+        <p>
+          {t(behind.forged ? "storage.behind_forged" : "storage.behind", {
+            server: behind.server,
+            device: behind.device,
+          })}
+        </p>
+        <p>
+          {t("storage.behind_other_device")}{" "}
+          <Link href="/settings/restore">{t("storage.behind_restore")}</Link>
+        </p>
+      </div>
     );
   if (live?.lightning_retrying) return <StatusLine text={t("home.lightning_paused")} role="status" />;
   if (live?.lightning !== "failed") return null;
