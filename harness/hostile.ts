@@ -104,6 +104,8 @@ export const HOSTILE_MODES = {
     "huge-fee-reserve",
     /** Quotes for another amount than asked: mint invoices ask twice the amount, melt quotes twice the invoice's. */
     "wrong-amount",
+    /** Melt quotes name (`request`) an invoice of the mint's own node, for the same amount, not the one asked. */
+    "other-invoice",
   ],
 } as const;
 
