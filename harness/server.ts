@@ -389,6 +389,8 @@ export const serve = (
       const scoped = full.match(/^\/hostile\/([a-z0-9-]{1,40})(\/.*)$/);
       if (scoped) {
         const [, scope, rest] = scoped as unknown as [string, string, string];
+        // The rapid gossip sync server's lies (harness/hostile-rgs.ts, among the extra routes) by their full path.
+        if (rest.startsWith("/rgs/")) return send(res, await answer(method, full, body, extra));
         // The HTTP LSP (its routes and `/v1/info`, among the extra ones) under `/hostile/<scope>/lsp`.
         const lspPath = rest.match(/^\/lsp(?:\/api)?(\/v1\/.*)$/);
         if (lspPath) {
