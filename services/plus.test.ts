@@ -164,4 +164,34 @@ describe("Plus sold by the services", () => {
       one.stop();
     }
   }, 120_000);
+
+  test("a name another member holds is refused, and the one refused keeps its own name", async () => {
+    /** A member: subscribed, its invoice paid by someone outside. */
+    const join = async () => {
+      const key = generateSecretKey();
+      const r = await signed(key, "/plus/subscribe", "post", { plan_id: 1, nwc: nwcOf(key) });
+      const { invoice } = (await r.json()) as { invoice: string };
+      expect((await postJson(world.esploraUrl, "/ln/pay", { bolt11: invoice })).status).toBe("succeeded");
+      expect(await (await signed(key, "/plus/subscription", "get")).json()).toMatchObject({ active: true });
+      return key;
+    };
+    const [alice, bob] = [await join(), await join()];
+    const suffix = Date.now().toString(36);
+    expect((await signed(alice, "/hermes/names", "post", { name: `alice${suffix}` })).status).toBe(200);
+    expect((await signed(bob, "/hermes/names", "post", { name: `bob${suffix}` })).status).toBe(200);
+    for (const name of [`alice${suffix}`, `Alice${suffix}`, ` alice${suffix}`, `alice${suffix}%00`]) {
+      const taken = await signed(bob, "/hermes/names", "post", { name });
+      expect(taken.status, name).toBeGreaterThanOrEqual(400);
+    }
+    const refused = await signed(bob, "/hermes/names", "post", { name: `alice${suffix}` });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toBe("Name already taken");
+    // The refused reservation released nothing: each member keeps its own name.
+    expect(await (await signed(bob, "/hermes/names/mine", "get")).json()).toMatchObject({
+      name: `bob${suffix}`,
+    });
+    expect(await (await signed(alice, "/hermes/names/mine", "get")).json()).toMatchObject({
+      name: `alice${suffix}`,
+    });
+  }, 120_000);
 });
