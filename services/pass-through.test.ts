@@ -46,6 +46,9 @@ beforeAll(async () => {
     req.resume();
     req.on("end", () => {
       if (req.url?.startsWith("/ln/operator-nwc")) res.writeHead(200).end(SECRET);
+      // An upstream that redirects the wallet's question elsewhere on its host.
+      else if (req.url === `/api/tx/${"e".repeat(64)}/status`)
+        res.writeHead(302, { location: "/ln/operator-nwc" }).end();
       else res.writeHead(200, { "content-type": "text/plain" }).end(`upstream ${req.url}`);
     });
   });
@@ -175,6 +178,14 @@ describe("the services' pass-throughs", () => {
     }
     // Nothing of all that reached the upstream at all.
     expect(received).toEqual([]);
+  });
+
+  test("do not follow an upstream's redirect", async () => {
+    received.length = 0;
+    const r = await raw("GET", `/esplora/tx/${"e".repeat(64)}/status`);
+    expect(r.status).toBe(502);
+    expect(r.body).not.toContain("secret");
+    expect(received).toEqual([`GET /api/tx/${"e".repeat(64)}/status`]);
   });
 
   test("build the upstream URL only when the URL parser reads it as the path matched, at the upstream", () => {
