@@ -4,8 +4,8 @@
  * world never see each other's lies: the Esplora API and the price feed answer dishonestly only under
  * `/hostile/<scope>/…` (the honest API stays at the root, for the world's own node and every other test), an
  * LNURL offer's scope is its name, the social-profile cache service lies under `/hostile/<scope>/primal`, the
- * relay under `ws://…/hostile/<scope>/nostr`, the HTTP LSP under `/hostile/<scope>/lsp`, and a Cashu mint lies
- * only under `<mint URL>/hostile/<scope>`.
+ * relay under `ws://…/hostile/<scope>/nostr`, the HTTP LSP under `/hostile/<scope>/lsp`, the rapid gossip sync
+ * server under `/hostile/<scope>/rgs/snapshot/`, and a Cashu mint lies only under `<mint URL>/hostile/<scope>`.
  *
  *   POST /hostile {"service": "esplora", "scope": "t1", "mode": "fee-spike"}   → {"service", "scope", "mode"}
  *   POST /hostile {"service": "esplora", "scope": "t1", "mode": null}          → back to honest
@@ -105,6 +105,15 @@ export const HOSTILE_MODES = {
     /** Goes back likewise, and lists a global version `by` (1,000) above the true one from then on. */
     "invented-versions",
   ],
+  /** The rapid gossip sync server under `/hostile/<scope>/rgs/snapshot/<t>` (see `hostile-rgs.ts`). */
+  rgs: [
+    /** The snapshot's header and counts, then noise. */
+    "garbage",
+    /** Accepts the request and never answers. */
+    "hang",
+    /** A valid, newer snapshot of the same graph whose fees (of the `from` nodes) are `base` msat + `ppm`. */
+    "absurd-fees",
+  ],
   /** Under `<mint URL>/hostile/<scope>` (e.g. `/cashu/hostile/t1`): the same mint and ledger, answering so. */
   cashu: [
     /** Every blind signature carries a DLEQ proof that does not verify (the signature itself is good). */
@@ -119,6 +128,8 @@ export const HOSTILE_MODES = {
     "huge-fee-reserve",
     /** Quotes for another amount than asked: mint invoices ask twice the amount, melt quotes twice the invoice's. */
     "wrong-amount",
+    /** Melt quotes name (`request`) an invoice of the mint's own node, for the same amount, not the one asked. */
+    "other-invoice",
   ],
 } as const;
 

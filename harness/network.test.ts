@@ -2,14 +2,20 @@
  * The world as a network: routing nodes with announced channels whose gossip the LSP collects and the RGS
  * endpoint serves; a wallet node with one channel to the LSP syncs its graph from it and pays past its
  * first hop without route hints (four hops beyond the LSP), splits a payment no single path can carry,
- * goes around a node taken offline, and after a restart asks only for a delta.
+ * goes around a node taken offline, and after a restart asks only for a delta. A lying gossip server
+ * (harness/hostile-rgs.ts) changes none of that: garbage is refused and the graph stays as it was, one that
+ * never answers holds back no payment, and a valid snapshot with absurd fees on the path never makes the
+ * wallet pay more than the routing fee limit it shows before a payment.
  */
 import { hex } from "@scure/base";
 import { beforeAll, describe, expect, it } from "vitest";
+import { GossipSync } from "../src/engine/lightning/gossip-sync";
+import { feeLimitSats } from "../src/engine/lightning/policy";
 import { SCORER_KEY } from "../src/engine/lightning/routing";
 import type { LightningNode, NodeEvent } from "../src/engine/lightning/node";
 import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
+import { postJson } from "./http";
 import type { Network } from "./network";
 import { until } from "./until";
 import { startWalletNode } from "./wallet-node";
@@ -128,4 +134,86 @@ describe("the world's lightning network", () => {
     await sync(wallet);
     expect(h.rgs.requests.at(-1)).toMatchObject({ kind: "delta", since: before });
   });
+});
+
+describe("a lying gossip server", () => {
+  const SCOPE = "rgs-liar";
+  const lie = (mode: string | null, options: Record<string, unknown> = {}) =>
+    postJson(h.esploraUrl, "/hostile", { service: "rgs", scope: SCOPE, mode, ...options });
+  const logged: string[] = [];
+  /** The wallet's own gossip sync, pointed at the lying server. */
+  const liar = () =>
+    new GossipSync(
+      wallet,
+      `${h.esploraUrl}/hostile/${SCOPE}/rgs/snapshot/`,
+      (i, init) => fetch(i, init),
+      (_level, message) => logged.push(message),
+    );
+  const outbound = () => wallet.channels().reduce((sum, c) => sum + c.outboundSats, 0n);
+  /** The fees the wallet's graph holds for what `node` forwards. */
+  const feesOf = (node: string) =>
+    wallet
+      .graphChannels()
+      .flatMap((c) => (c.node1 === node ? [c.updates[0]] : c.node2 === node ? [c.updates[1]] : []))
+      .map((u) => u?.feeBaseMsat);
+
+  it("serves garbage: refused, and the graph stays as it was", async () => {
+    await lie("garbage");
+    const graph = wallet.graphChannels();
+    const from = wallet.lastGossipSync();
+    await liar().sync();
+    expect(logged.at(-1)).toMatch(/^gossip sync: The gossip snapshot could not be applied/);
+    expect(wallet.graphChannels()).toEqual(graph);
+    expect(wallet.lastGossipSync()).toBe(from);
+  });
+
+  it("never answers: the wallet pays meanwhile, and the sync gives up at its deadline", async () => {
+    await lie("hang");
+    const sync = liar().sync();
+    const invoice = net.invoice("payee", 10_000n);
+    const r = await wallet.payInvoice(invoice.bolt11, feeLimitSats(10_000n) * 1000n);
+    expect(r.status).toBe("succeeded");
+    await sync;
+    expect(logged.at(-1)).toMatch(/^gossip sync: .* did not answer within 30000 ms/);
+  }, 120_000);
+
+  it("a valid snapshot with absurd fees on the cheap path: the wallet goes the dear way, within the fee it showed", async () => {
+    const [bob, carol] = [net.node("bob").pubkey, net.node("carol").pubkey];
+    await lie("absurd-fees", { from: [bob, carol] });
+    await liar().sync();
+    // Applied: the graph now says bob and carol ask 4,000 sats and the whole amount again to forward.
+    expect(feesOf(bob).length).toBeGreaterThan(0);
+    for (const fee of [...feesOf(bob), ...feesOf(carol)]) expect(fee).toBe(4_000_000);
+    // What the dear path can still carry to the payee after the payments above (its last channel is erin's).
+    const payee = net.node("payee").pubkey;
+    const room = net
+      .node("erin")
+      .node.channels()
+      .filter((c) => c.peer === payee)
+      .reduce((sum, c) => sum + c.outboundSats, 0n);
+    expect(room).toBeGreaterThan(4_000n);
+    const amount = room / 2n < 50_000n ? room / 2n : 50_000n;
+    // What Send shows before a payment (EstimateLightningFee), and hands the node as its limit.
+    const limit = feeLimitSats(amount);
+    const before = outbound();
+    const invoice = net.invoice("payee", amount);
+    const r = await wallet.payInvoice(invoice.bolt11, limit * 1000n);
+    expect(r.status).toBe("succeeded");
+    if (r.status === "succeeded") expect(r.feeMsat).toBeLessThanOrEqual(limit * 1000n);
+    await until("the channel to show the payment", () => outbound() < before);
+    expect(before - outbound()).toBeGreaterThanOrEqual(amount);
+    expect(before - outbound()).toBeLessThanOrEqual(amount + limit);
+  }, 120_000);
+
+  it("absurd fees on every path: nothing is paid, for want of a route within the fee it showed", async () => {
+    await lie("absurd-fees");
+    await liar().sync();
+    for (const fee of feesOf(net.node("dave").pubkey)) expect(fee).toBe(4_000_000);
+    const before = outbound();
+    const invoice = net.invoice("payee", 50_000n);
+    const r = await wallet.payInvoice(invoice.bolt11, feeLimitSats(50_000n) * 1000n);
+    expect(r).toMatchObject({ status: "failed", reason: "route_not_found" });
+    expect(outbound()).toBe(before);
+    await lie(null);
+  }, 120_000);
 });

@@ -16,6 +16,7 @@
 import { NWCClient } from "@getalby/sdk/nwc";
 import { getPublicKey } from "nostr-tools/pure";
 import { unpackEventFromToken, validateEvent } from "nostr-tools/nip98";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { hex } from "@scure/base";
 import type { IncomingHttpHeaders } from "node:http";
 import WebSocket from "ws";
@@ -112,14 +113,21 @@ export const startPlus = (
   const charge = async (m: Member): Promise<boolean> => {
     const plan = plans.find((p) => p.id === m.planId);
     if (!plan) return false;
-    const { bolt11 } = node.node.createInvoice(
+    const { bolt11, paymentHash } = node.node.createInvoice(
       BigInt(plan.amount_sat) * 1000n,
       `Plus renewal ${m.renewals + 1}`,
     );
     const client = new NWCClient({ nostrWalletConnectUrl: m.nwc });
     try {
       const paid = await client.payInvoice({ invoice: bolt11 });
-      if (!/^[0-9a-f]{64}$/.test(paid.preimage)) throw new Error("No preimage");
+      // Paid only when proven so: the preimage is the invoice's, or the node received the payment.
+      const own =
+        /^[0-9a-f]{64}$/i.test(paid.preimage) &&
+        hex.encode(sha256(hex.decode(paid.preimage.toLowerCase()))) === paymentHash;
+      const received = node.events.some(
+        (e) => e.type === "payment_received" && e.paymentHash === paymentHash,
+      );
+      if (!own && !received) throw new Error("Not paid");
       m.timestamp = (m.timestamp ?? now()) + PERIOD_S;
       m.renewals++;
       m.lastError = null;

@@ -392,6 +392,8 @@ export const serve = (
         // The lying storage server (`storage-lies.ts`, among the extra routes): a hang is never answered.
         if (/^\/storage(?:\/|-save$)/.test(rest))
           return send(res, await answer(method, full, body, extra, req.headers, undefined, raw));
+        // The rapid gossip sync server's lies (harness/hostile-rgs.ts, among the extra routes) by their full path.
+        if (rest.startsWith("/rgs/")) return send(res, await answer(method, full, body, extra));
         // The HTTP LSP (its routes and `/v1/info`, among the extra ones) under `/hostile/<scope>/lsp`.
         const lspPath = rest.match(/^\/lsp(?:\/api)?(\/v1\/.*)$/);
         if (lspPath) {

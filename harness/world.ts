@@ -7,6 +7,7 @@
 import type { Server } from "node:http";
 import { generateSecretKey } from "nostr-tools/pure";
 import { type CashuWorld, startCashuWorld } from "./cashu/service";
+import { hostileRgsRoutes } from "./hostile-rgs";
 import { Hostility, hostileRoutes } from "./hostile";
 import { attachProxy, type HarnessNode, lightningRoutes, startLightningNode } from "./lightning";
 import { portOf, type RouteTable, serve } from "./server";
@@ -139,7 +140,11 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   const host = opts.host ?? "127.0.0.1";
   const hostility = new Hostility();
   const rgs = new RgsServer();
-  const extra: RouteTable = [...hostileRoutes(hostility), ...rgs.routes()];
+  const extra: RouteTable = [
+    ...hostileRoutes(hostility),
+    ...rgs.routes(),
+    ...hostileRgsRoutes(rgs, hostility),
+  ];
   let server: Server;
   try {
     server = await serve(world, opts.port ?? DEFAULT_ESPLORA_PORT, host, extra, hostility);

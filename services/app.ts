@@ -14,8 +14,10 @@
  *                             of the configured Esplora watched
  *   POST /v1/feedback         feedback, kept in the database
  *   POST /primal              the social-profile cache, from the configured relays (services/profiles.ts)
- *   GET|POST /esplora/…       the configured Esplora API, passed on (bounded), for self-hosted builds
- *   GET|POST /lsp/api/v1/…    the configured LSP's HTTP API, passed on (bounded), when one is configured
+ *   GET|POST /esplora/…       the configured Esplora API's routes the wallet uses, passed on (bounded), for
+ *                             self-hosted builds (services/pass-through.ts: nothing else of its host)
+ *   GET|POST /lsp/api/v1/…    the configured LSP's HTTP API (info, fee, proposal), passed on (bounded), when one
+ *                             is configured
  *   GET  /health              {ok, network, gossip_channels} (the public channels the gossip node knows)
  *
  * Every process on one PostgreSQL (`DATABASE_URL`) serves the same wallets; without it the embedded
@@ -23,7 +25,6 @@
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { boundedFetch, globalFetch } from "../src/engine/http/bounded";
 import type { Network } from "../src/events/types";
 import { startFeedback } from "../harness/feedback";
 import { RgsServer } from "../harness/gossip";
@@ -34,7 +35,8 @@ import { CHAIN_HASHES, type GossipNode, startGossipNode } from "./gossip-node";
 import { sqlNameBook } from "./hermes-names";
 import { type PlusConfig, startServicesPlus } from "./plus";
 import { startProfileCache } from "./profiles";
-import { type Reply, type RouteTable, routeServer } from "./http";
+import { type RouteTable, routeServer } from "./http";
+import { ESPLORA_PATHS, LSP_PATHS, passThrough } from "./pass-through";
 import { attachProxy, type ProxyPolicy } from "./proxy";
 import { servicesTables } from "./tables";
 import { startTower } from "./tower/tower";
@@ -67,44 +69,6 @@ export interface RunningServices {
   readonly db: () => Promise<SqlDb>;
   readonly stop: () => Promise<void>;
 }
-
-/** An upstream's answer read whole, up to a block's size, within 20 s. */
-const upstreamFetch = boundedFetch(globalFetch, { timeoutMs: 20_000, maxBytes: 8_000_000 });
-
-/**
- * `prefix`'s requests passed on to `upstream` (GET with its query, POST with its JSON or text body) and its
- * answers passed back, each bounded; `name` says who did not answer.
- */
-const passThrough = (
-  prefix: string,
-  upstream: string,
-  name: string,
-  paths: { readonly get: RegExp; readonly post: RegExp },
-): RouteTable => {
-  const pass = async (path: string, query: URLSearchParams | undefined, init?: RequestInit) => {
-    const search = query?.toString();
-    const r = await upstreamFetch(`${upstream}${path}${search ? `?${search}` : ""}`, init).catch(
-      (): Reply => ({ status: 502, text: `The ${name} server did not answer` }),
-    );
-    if (!(r instanceof Response)) return r;
-    const bytes = Buffer.from(await r.arrayBuffer());
-    const binary = /octet-stream/.test(r.headers.get("content-type") ?? "");
-    return binary ? { status: r.status, bytes } : { status: r.status, text: bytes.toString("utf8") };
-  };
-  return [
-    ["GET", new RegExp(`^${prefix}(${paths.get.source})$`), (m, _b, _h, query) => pass(m[1]!, query)],
-    [
-      "POST",
-      new RegExp(`^${prefix}(${paths.post.source})$`),
-      (m, body, headers) =>
-        pass(m[1]!, undefined, {
-          method: "POST",
-          body,
-          headers: { "content-type": headers?.["content-type"] ?? "text/plain" },
-        }),
-    ],
-  ];
-};
 
 export const startServices = async (config: ServicesConfig): Promise<RunningServices> => {
   const storage = startStorage(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {});
@@ -157,16 +121,9 @@ export const startServices = async (config: ServicesConfig): Promise<RunningServ
     ...feedback.routes,
     ...tower.routes,
     ...profiles.routes,
-    ...passThrough("/esplora", config.esploraUrl.replace(/\/+$/, ""), "Esplora", {
-      get: /\/[A-Za-z0-9/_:.-]{1,300}/,
-      post: /\/tx/,
-    }),
-    ...(config.lspUrl
-      ? passThrough("/lsp", config.lspUrl.replace(/\/+$/, ""), "LSP", {
-          get: /\/api\/v1\/[a-z_/]{1,60}/,
-          post: /\/api\/v1\/[a-z_/]{1,60}/,
-        })
-      : []),
+    // Only the upstream API's own paths (services/pass-through.ts).
+    ...passThrough("/esplora", config.esploraUrl, "Esplora", ESPLORA_PATHS),
+    ...(config.lspUrl ? passThrough("/lsp", config.lspUrl, "LSP", LSP_PATHS) : []),
   ];
   const server = routeServer(routes);
   server.requestTimeout = 60_000;

@@ -2,7 +2,8 @@
  * Plus sold by the services against the local world: the operator's wallet (the world's node over
  * wallet-connect, harness/operator-wallet.ts) makes the subscribe invoice, an outside payer pays it, and the
  * member is active (and may reserve a lightning address) once the operator's wallet says it was paid. Once the
- * period ends, one of two processes on the database charges the renewal through the member's own connection.
+ * period ends, one of two processes on the database charges the renewal through the member's own connection;
+ * a member's wallet that answers the charge as paid without paying renews nothing.
  */
 import { hex } from "@scure/base";
 import { getToken } from "nostr-tools/nip98";
@@ -20,6 +21,7 @@ let world: Harness;
 let services: RunningServices;
 let operatorNwc: string;
 let memberWallet: OperatorWallet | undefined;
+let lyingWallet: OperatorWallet | undefined;
 
 beforeAll(async () => {
   world = await startHarness({ port: 0 });
@@ -41,6 +43,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   memberWallet?.stop();
+  lyingWallet?.stop();
   await services?.stop();
   await world?.stop();
 }, 60_000);
@@ -131,5 +134,64 @@ describe("Plus sold by the services", () => {
       one.stop();
       two.stop();
     }
+  }, 120_000);
+
+  test("a renewal the member's wallet claims to have paid, and did not, renews nothing", async () => {
+    // A member's wallet-connect service that answers every payment as made, with a preimage of its own.
+    lyingWallet = await startOperatorWallet(await world.payer(), world.nostr.relayUrl, {
+      pays: "claims-only",
+    });
+    const member = hex.decode(
+      new URL(lyingWallet.uri.replace(/^nostr\+walletconnect:/, "http:")).searchParams.get("secret")!,
+    );
+    const subscribed = await signed(member, "/plus/subscribe", "post", { plan_id: 1, nwc: lyingWallet.uri });
+    const { invoice } = (await subscribed.json()) as { invoice: string };
+    // The first period is paid for real (by someone outside).
+    expect((await postJson(world.esploraUrl, "/ln/pay", { bolt11: invoice })).status).toBe("succeeded");
+    const first = (await (await signed(member, "/plus/subscription", "get")).json()) as { timestamp: number };
+
+    // A day past the period, within the grace: the charge is claimed, answered "paid", and not paid.
+    const later = () => Math.floor(Date.now() / 1000) + PERIOD_S + 24 * 3600;
+    const config = { operatorNwc, plans: [{ id: 1, amount_sat: 5_000 }] };
+    const one = startServicesPlus(services.db, config, { now: later, renewEveryMs: 3_600_000 });
+    try {
+      expect(await one.renewDue()).toBe(0);
+      const after = (await (await signed(member, "/plus/subscription", "get")).json()) as {
+        timestamp: number;
+      };
+      expect(after.timestamp).toBe(first.timestamp);
+    } finally {
+      one.stop();
+    }
+  }, 120_000);
+
+  test("a name another member holds is refused, and the one refused keeps its own name", async () => {
+    /** A member: subscribed, its invoice paid by someone outside. */
+    const join = async () => {
+      const key = generateSecretKey();
+      const r = await signed(key, "/plus/subscribe", "post", { plan_id: 1, nwc: nwcOf(key) });
+      const { invoice } = (await r.json()) as { invoice: string };
+      expect((await postJson(world.esploraUrl, "/ln/pay", { bolt11: invoice })).status).toBe("succeeded");
+      expect(await (await signed(key, "/plus/subscription", "get")).json()).toMatchObject({ active: true });
+      return key;
+    };
+    const [alice, bob] = [await join(), await join()];
+    const suffix = Date.now().toString(36);
+    expect((await signed(alice, "/hermes/names", "post", { name: `alice${suffix}` })).status).toBe(200);
+    expect((await signed(bob, "/hermes/names", "post", { name: `bob${suffix}` })).status).toBe(200);
+    for (const name of [`alice${suffix}`, `Alice${suffix}`, ` alice${suffix}`, `alice${suffix}%00`]) {
+      const taken = await signed(bob, "/hermes/names", "post", { name });
+      expect(taken.status, name).toBeGreaterThanOrEqual(400);
+    }
+    const refused = await signed(bob, "/hermes/names", "post", { name: `alice${suffix}` });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toBe("Name already taken");
+    // The refused reservation released nothing: each member keeps its own name.
+    expect(await (await signed(bob, "/hermes/names/mine", "get")).json()).toMatchObject({
+      name: `bob${suffix}`,
+    });
+    expect(await (await signed(alice, "/hermes/names/mine", "get")).json()).toMatchObject({
+      name: `alice${suffix}`,
+    });
   }, 120_000);
 });

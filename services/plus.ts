@@ -9,8 +9,13 @@
  *   GET  /plus/subscription                 (NIP-98) {plan_id, timestamp, active}
  *
  * Renewal: once a member's period has ended (within the grace), one process claims the charge in the
- * database, has the operator's wallet make the invoice and the member's wallet-connect connection pay it.
+ * database, has the operator's wallet make the invoice and the member's wallet-connect connection pay it. The
+ * period moves on only for a payment proven made: the preimage the member's wallet answers hashes to the
+ * invoice's payment hash, or the operator's wallet says the invoice was paid. A wallet that only says it paid
+ * renews nothing.
  */
+import { sha256 } from "@noble/hashes/sha2.js";
+import { hex } from "@scure/base";
 import { NWCClient } from "@getalby/sdk/nwc";
 import { GRACE_S, nip98Signer, PERIOD_S, type Plan, parseNwc } from "../harness/plus";
 import type { SqlDb } from "../harness/storage/db";
@@ -80,6 +85,17 @@ export const startServicesPlus = (
     };
   };
 
+  /** The invoice of `paymentHash` was paid: `preimage` is its own, or the operator's wallet says it was settled. */
+  const proven = async (paymentHash: string, preimage: string | undefined): Promise<boolean> => {
+    if (
+      /^[0-9a-f]{64}$/i.test(preimage ?? "") &&
+      hex.encode(sha256(hex.decode(preimage!.toLowerCase()))) === paymentHash
+    )
+      return true;
+    const tx = await withNwc(config.operatorNwc, (c) => c.lookupInvoice({ payment_hash: paymentHash }));
+    return tx.state === "settled" || tx.settled_at > 0;
+  };
+
   const renewDue = async (): Promise<number> => {
     const d = await db();
     const due = await d.query<{ pubkey: string; plan_id: number; nwc: string; paid_until: string | number }>(
@@ -97,10 +113,11 @@ export const startServicesPlus = (
       );
       if (claimed.affected !== 1) continue;
       try {
-        const { invoice } = await withNwc(config.operatorNwc, (c) =>
+        const made = await withNwc(config.operatorNwc, (c) =>
           c.makeInvoice({ amount: plan.amount_sat * 1000, description: "Plus renewal" }),
         );
-        await withNwc(m.nwc, (c) => c.payInvoice({ invoice }));
+        const paid = await withNwc(m.nwc, (c) => c.payInvoice({ invoice: made.invoice }));
+        if (!(await proven(made.payment_hash, paid.preimage))) throw new Error("not paid");
         await d.query(
           "UPDATE plus_members SET paid_until = paid_until + $2, charging_until = 0 WHERE pubkey=$1",
           [m.pubkey, PERIOD_S],

@@ -314,7 +314,16 @@ export class CashuMint {
       return new Promise<Reply>(() => {});
     if ((mode === "bad-dleq" || mode === "no-dleq") && reply.status === 200)
       return { status: 200, json: lieAboutDleq(reply.json, mode) };
+    if (mode === "other-invoice" && reply.status === 200 && path.startsWith("/v1/melt/quote/bolt11"))
+      return { status: 200, json: this.namingOtherInvoice(reply.json) };
     return reply;
+  }
+
+  /** A melt quote that names an invoice of the mint's own node, for the same amount, instead of the one asked. */
+  private namingOtherInvoice(json: unknown): unknown {
+    const q = json as { amount: number; request: string };
+    const other = this.lightning.createInvoice(BigInt(q.amount) * 1000n, "the mint's own", 600);
+    return { ...q, request: other.bolt11 };
   }
 
   private async route(

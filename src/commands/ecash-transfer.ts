@@ -7,6 +7,7 @@
  * command queue released.
  */
 import { Effect } from "effect";
+import { decodeBolt11 } from "../engine/parse/bolt11";
 import { InsufficientFunds, InvalidInput } from "../errors";
 import type { Handler, HandlerContext } from "./context";
 import { ask, atMost, custodian, invalidAmount, noFederation, portOf, positive } from "./ecash-common";
@@ -59,7 +60,17 @@ export const quoteEcashTransfer: Handler<"QuoteEcashTransfer"> = (cmd, ctx) =>
     }
   });
 
-/** Pays the transfer quote the owner confirmed; what arrives is minted at the destination right after. */
+const notTheDestination = () =>
+  new InvalidInput({
+    message: "This quote does not pay the destination's invoice for this amount: nothing was sent.",
+    key: "federations.error_transfer_invoice",
+  });
+
+/**
+ * Pays the transfer quote the owner confirmed, and only one that pays an invoice the destination gave this
+ * wallet for exactly that amount (a quote prepared for any other invoice is refused before anything moves);
+ * what arrives is minted at the destination right after.
+ */
 export const transferEcash: Handler<"TransferEcash"> = (cmd, ctx) =>
   Effect.gen(function* () {
     const { from, to } = yield* ends(ctx, cmd);
@@ -67,6 +78,12 @@ export const transferEcash: Handler<"TransferEcash"> = (cmd, ctx) =>
     if (cmd.feeSats < 0n) return yield* Effect.fail(invalidAmount());
     yield* atMost(cmd.amountSats + cmd.feeSats, from.balance);
     const port = yield* portOf(ctx);
+    const bolt11 = yield* ask(ctx, () => port.meltInvoice(from.mint, cmd.quoteId));
+    const invoice = bolt11 ? decodeBolt11(bolt11) : null;
+    if (!invoice || invoice.amountMsat !== cmd.amountSats * 1000n)
+      return yield* Effect.fail(notTheDestination());
+    const awaited = yield* ask(ctx, () => port.openReceive(to.mint, invoice.paymentHash));
+    if (awaited !== cmd.amountSats) return yield* Effect.fail(notTheDestination());
     const paid = yield* ask(ctx, () =>
       port.melt(from.mint, cmd.quoteId, cmd.amountSats, cmd.feeSats, "transfer"),
     );

@@ -46,7 +46,8 @@ const describe = (ctx: HandlerContext, url: string) =>
       const { describeMint } = await import("../engine/ecash/cashu/info");
       return describeMint(ctx.fetch, url);
     },
-    catch: () => connectFailed(),
+    // A mint that answered with fees above the wallet's bound is refused as such; anything else: unreachable.
+    catch: (e) => (e instanceof EcashFailure && e.key ? asWalletError(e) : connectFailed()),
   });
 
 /**

@@ -14,6 +14,7 @@ import { SimplePool } from "nostr-tools/pool";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postJson } from "../../harness/http";
 import { until } from "../../harness/until";
 import { GRACE_S, PERIOD_S } from "../../harness/plus";
 import { type Harness, startHarness } from "../../harness/world";
@@ -241,6 +242,49 @@ describe("Plus membership against the world", () => {
 
     const bad = (await (await fetch(`${params.callback}?amount=abc`)).json()) as { status: string };
     expect(bad.status).toBe("ERROR");
+  }, 120_000);
+
+  it("a name another member holds is refused with the catalogue's message, and each keeps its own", async () => {
+    const hermes = h.esploraUrl;
+    // Another member of the world's Plus: it subscribes with its own key and its invoice is paid.
+    const other = generateSecretKey();
+    const signed = async (path: string, method: "get" | "post", body?: unknown) => {
+      const url = `${h.esploraUrl}${path}`;
+      return fetch(url, {
+        method: method.toUpperCase(),
+        headers: {
+          authorization: await getToken(url, method, (e) => finalizeEvent(e, other), true),
+          "content-type": "application/json",
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    };
+    const nwc = `nostr+walletconnect://${"ab".repeat(32)}?relay=${encodeURIComponent(h.nostr.relayUrl)}&secret=${hex.encode(other)}`;
+    const { invoice } = (await (await signed("/plus/subscribe", "post", { plan_id: 1, nwc })).json()) as {
+      invoice: string;
+    };
+    expect((await postJson(h.esploraUrl, "/ln/pay", { bolt11: invoice })).status).toBe("succeeded");
+    await until("the other member to be active", () => h.plus.isMember(getPublicKey(other)));
+    expect((await signed("/hermes/names", "post", { name: "othername" })).status).toBe(200);
+
+    // The wallet asks for it: refused in the owner's language, and its own address is unchanged.
+    expect(ok(await host.run({ _tag: "CheckLnName", host: hermes, name: "othername" }))).toEqual({
+      available: false,
+    });
+    expect(await host.run({ _tag: "ReserveLnName", host: hermes, name: "othername" })).toMatchObject({
+      ok: false,
+      error: { _tag: "InvalidInput", key: "settings.lightningaddress.error_taken" },
+    });
+    expect(ok(await host.run({ _tag: "GetLightningAddress", host: hermes }))).toMatchObject({
+      name: "satoshi.plus-1_x",
+    });
+    // The other member, a member now, is refused the wallet's name, in any spelling, and keeps its own.
+    for (const name of ["satoshi.plus-1_x", "Satoshi.plus-1_x", "satoshi.plus-1_x ", "satoshi%2eplus-1_x"])
+      expect((await signed("/hermes/names", "post", { name })).status, name).toBeGreaterThanOrEqual(400);
+    expect(await (await signed("/hermes/names/mine", "get")).json()).toMatchObject({ name: "othername" });
+    expect(ok(await host.run({ _tag: "GetLightningAddress", host: hermes }))).toMatchObject({
+      name: "satoshi.plus-1_x",
+    });
   }, 120_000);
 
   it("while the wallet is stopped, a payment to the address goes to the member's mint and waits on the relay as a token; the next start redeems it once, with the payer's note", async () => {

@@ -35,6 +35,37 @@ export const reserveRefusal = (amountSats: bigint, reserveSats: bigint): EcashFa
   });
 };
 
+/**
+ * The most input fee a mint may charge (NUT-02 `input_fee_ppk`: thousandths of a sat per coin spent, rounded
+ * up over a swap's or melt's inputs): one sat per coin. At that a 1-sat coin costs what it is worth to spend,
+ * so above it the wallet's small coins turn to dust that costs more to spend than it holds; at it a payment
+ * of up to a million sats (about twenty coins) costs at most about twenty sats in input fees. Real mints
+ * charge 0 to a few hundred. A mint asking more is refused before anything is sent (the fee is checked when
+ * joining, and again each time the wallet reads the mint's keysets).
+ */
+export const MAX_INPUT_FEE_PPK = 1_000;
+
+/** The refusal of a mint whose keysets charge `ppk` per coin spent, above `MAX_INPUT_FEE_PPK`; null within. */
+export const inputFeeRefusal = (ppk: number): EcashFailure | null => {
+  if (ppk <= MAX_INPUT_FEE_PPK) return null;
+  const fee = (ppk / 1_000).toString();
+  const limit = (MAX_INPUT_FEE_PPK / 1_000).toString();
+  return new EcashFailure({
+    message: `The mint charges ${fee} sats for each coin spent, above the ${limit} sat the wallet allows: nothing was sent.`,
+    unreachable: false,
+    key: "federations.error_input_fee",
+    values: { fee, limit },
+  });
+};
+
+/** A quote that does not pay the invoice it was asked for: refused before anything is sent. */
+export const otherInvoiceRefusal = () =>
+  new EcashFailure({
+    message: "The mint's quote is for another invoice than the one to pay: nothing was sent.",
+    unreachable: false,
+    key: "federations.error_quote_invoice",
+  });
+
 export interface ReceiveQuote {
   readonly bolt11: string;
   readonly paymentHash: string;
@@ -83,9 +114,16 @@ export interface EcashAdapter {
     amountSats: bigint,
     via?: "lightning" | "transfer",
   ) => Promise<ReceiveQuote>;
+  /**
+   * The amount of a receive this wallet asked `mint` for and is still waiting on, by its invoice's payment
+   * hash; null when there is none (a transfer pays only an invoice its destination gave this wallet).
+   */
+  readonly openReceive: (mint: string, paymentHash: string) => Promise<bigint | null>;
   /** Mints every paid receive quote (of `mint`, or of all); answers the events of what came in. */
   readonly checkReceives: (mint?: string) => Promise<readonly NewEvent[]>;
   readonly meltQuote: (mint: string, bolt11: string) => Promise<MeltQuote>;
+  /** The invoice the melt quote `quoteId` of `mint`, prepared by this run, pays; null when there is none. */
+  readonly meltInvoice: (mint: string, quoteId: string) => Promise<string | null>;
   /**
    * Pays a melt quote the owner saw: refused unless the quote still asks exactly `amountSats` and at most
    * `feeSats`. A payment the mint holds as pending stays pending (never sent twice).

@@ -63,8 +63,10 @@ export const startEcashRouter = async (env: RouterEnv): Promise<EcashPort> => {
   return {
     balance: async (mint) => (await of(mint)).balance(mint),
     receiveQuote: async (mint, amount, via) => (await of(mint)).receiveQuote(mint, amount, via),
+    openReceive: async (mint, paymentHash) => (await of(mint)).openReceive(mint, paymentHash),
     checkReceives: (mint) => both(mint, (a) => a.checkReceives(mint)),
     meltQuote: async (mint, bolt11) => (await of(mint)).meltQuote(mint, bolt11),
+    meltInvoice: async (mint, quoteId) => (await of(mint)).meltInvoice(mint, quoteId),
     melt: async (mint, quoteId, amount, fee, via) => (await of(mint)).melt(mint, quoteId, amount, fee, via),
     sendToken: async (mint, amount) => (await of(mint)).sendToken(mint, amount),
     // Cashu tokens say so (cashuA/cashuB); anything else is tried as a federation's notes.

@@ -15,6 +15,7 @@ import {
   AnswerTooLarge,
   boundedFetch,
   type FetchFn,
+  globalFetch,
   type RequestLimits,
   RequestTimedOut,
 } from "../http/bounded";
@@ -127,7 +128,7 @@ export const vssClient = (opts: VssClientOptions): VssClient => {
       code: "invalid",
     });
   const base = opts.url.replace(/\/+$/, "");
-  const fetchFn = boundedFetch(opts.fetchFn ?? ((i, init) => globalThis.fetch(i, init)), {
+  const fetchFn = boundedFetch(opts.fetchFn ?? globalFetch, {
     ...STORAGE_LIMITS,
     ...opts.limits,
   });

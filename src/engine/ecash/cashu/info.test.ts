@@ -1,15 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { FetchFn } from "../../http/bounded";
+import { EcashFailure, MAX_INPUT_FEE_PPK } from "../port";
 import { describeMint } from "./info";
 
 /** A mint's answers as recorded bodies (this tests the client's reading of them; the world's mint is read live in src/commands/federations.test.ts). */
 const answering =
-  (info: unknown): FetchFn =>
+  (info: unknown, keysets: unknown[] = [{ id: "00ad268c4d1f5826", unit: "sat", active: true }]): FetchFn =>
   async (input) => {
     const url = String(input);
-    const body = url.endsWith("/v1/info")
-      ? info
-      : { keysets: [{ id: "00ad268c4d1f5826", unit: "sat", active: true }] };
+    const body = url.endsWith("/v1/info") ? info : { keysets };
     return new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
   };
 
@@ -64,5 +63,28 @@ describe("reading a mint's info", () => {
   it("refuses an info that is not a mint's", async () => {
     await expect(describeMint(answering({ name: 42 }), URL_)).rejects.toThrow();
     await expect(describeMint(answering({ motd: "x".repeat(5000) }), URL_)).rejects.toThrow();
+  });
+
+  it("refuses a mint charging more than one sat per coin spent, in any of its keysets in sats", async () => {
+    const keyset = (input_fee_ppk: number, active = true, unit = "sat") => ({
+      id: "00ad268c4d1f5826",
+      unit,
+      active,
+      input_fee_ppk,
+    });
+    expect(MAX_INPUT_FEE_PPK).toBe(1_000);
+    // At the bound, and a keyset of another unit charging more: joined.
+    await expect(
+      describeMint(answering({}, [keyset(1_000), keyset(50_000, true, "usd")]), URL_),
+    ).resolves.toMatchObject({
+      url: URL_,
+    });
+    for (const keysets of [[keyset(1_001)], [keyset(0), keyset(5_000, false)], [keyset(2 ** 40)]]) {
+      const refused = await describeMint(answering({}, keysets), URL_).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(EcashFailure);
+      expect(refused).toMatchObject({ key: "federations.error_input_fee", values: { limit: "1" } });
+    }
+    const five = await describeMint(answering({}, [keyset(5_000)]), URL_).catch((e: unknown) => e);
+    expect(five).toMatchObject({ values: { fee: "5", limit: "1" } });
   });
 });

@@ -6,6 +6,7 @@
 import { Schema } from "effect";
 import { MAX_MONEY_SATS } from "../../../money";
 import { boundedFetch, type FetchFn } from "../../http/bounded";
+import { inputFeeRefusal } from "../port";
 
 export const MINT_LIMITS = { timeoutMs: 15_000, maxBytes: 512 * 1024 } as const;
 
@@ -100,15 +101,21 @@ const getJson = async <S extends Schema.Top>(
   return Schema.decodeUnknownSync(schema as never)(JSON.parse(await res.text())) as S["Type"];
 };
 
-/** Reads the mint at `url` (normalised); rejects when it does not answer as a Cashu mint with a sat keyset. */
+/**
+ * Reads the mint at `url` (normalised); rejects when it does not answer as a Cashu mint with a sat keyset, or
+ * with `inputFeeRefusal`'s failure when its keysets charge more per coin spent than the wallet allows.
+ */
 export const describeMint = async (fetchFn: FetchFn, url: string): Promise<MintDescription> => {
   const bounded = boundedFetch(fetchFn, MINT_LIMITS);
   const [info, keysets] = await Promise.all([
     getJson(bounded, `${url}/v1/info`, MintInfoSchema),
     getJson(bounded, `${url}/v1/keysets`, KeysetsSchema),
   ]);
-  if (!keysets.keysets.some((k) => k.active && k.unit === "sat"))
-    throw new Error(`${url} has no active keyset in sats`);
+  const sat = keysets.keysets.filter((k) => k.unit === "sat");
+  if (!sat.some((k) => k.active)) throw new Error(`${url} has no active keyset in sats`);
+  // A mint charging more per coin spent than the wallet allows is not joined (port.ts MAX_INPUT_FEE_PPK).
+  const refused = inputFeeRefusal(Math.max(0, ...sat.map((k) => k.input_fee_ppk ?? 0)));
+  if (refused) throw refused;
   const host = new URL(url).host;
   return {
     url,

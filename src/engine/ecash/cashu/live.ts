@@ -32,6 +32,10 @@ export const startCashu = async (env: CashuEnv): Promise<EcashAdapter> => {
   const port: EcashAdapter = {
     balance: async (mint) => sumProofs((await cashu.sessionOf(mint)).state.proofs),
     receiveQuote: (mint, amountSats, via = "lightning") => receiveQuote(cashu, mint, amountSats, via),
+    openReceive: async (mint, paymentHash) => {
+      const q = (await cashu.sessionOf(mint)).state.quotes.find((x) => x.paymentHash === paymentHash);
+      return q ? BigInt(q.amount) : null;
+    },
     checkReceives: (mint) =>
       overCustodians(
         mint,
@@ -40,6 +44,10 @@ export const startCashu = async (env: CashuEnv): Promise<EcashAdapter> => {
         (e) => failure(e, UNREACHABLE),
       ),
     meltQuote: (mint, bolt11) => meltQuote(cashu, mint, bolt11),
+    meltInvoice: async (mint, quoteId) => {
+      const seen = cashu.melts.get(quoteId);
+      return seen && seen.mint === (await cashu.sessionOf(mint)).url ? seen.bolt11 : null;
+    },
     melt: (...payment) => melt(cashu, ...payment),
     sendToken: (mint, amountSats) => sendToken(cashu, mint, amountSats),
     receiveToken: (token) => receiveToken(cashu, token),

@@ -6,17 +6,23 @@
 import { ecashMoved } from "../moved";
 import { MeltQuoteState, type Wallet } from "@cashu/cashu-ts";
 import { decodeBolt11 } from "../../parse";
-import { type EcashAdapter, type MeltQuote, reserveRefusal } from "../port";
+import { type EcashAdapter, type MeltQuote, otherInvoiceRefusal, reserveRefusal } from "../port";
 import { fromMint, refusal, sats, toLike, toStored } from "./proofs";
 import { addProofs, type Cashu, record } from "./session";
 import { guarded, settled } from "./settle";
 import { type PendingOp, sumProofs } from "./state";
+
+/** The invoice a mint's quote names (`request`, absent from older mints) is `bolt11`, in either case. */
+const sameInvoice = (request: string | undefined, bolt11: string) =>
+  request === undefined || request.trim().toLowerCase() === bolt11.trim().toLowerCase();
 
 /** What paying `bolt11` from the mint of `mint` costs, with the proofs it would take. */
 export const meltQuote = (cashu: Cashu, mint: string, bolt11: string): Promise<MeltQuote> =>
   cashu.withMint(mint, async (s) => {
     const w = await cashu.walletOf(s);
     const q = await fromMint(w.createMeltQuoteBolt11(bolt11));
+    // A quote that names its invoice (NUT-05 `request`) names this one: the mint pays no other.
+    if (!sameInvoice(q.request, bolt11)) throw otherInvoiceRefusal();
     const amountSats = sats(q.amount);
     const reserve = sats(q.fee_reserve);
     // The mint quotes the invoice asked about, for its amount, and a fee within the wallet's limit.
@@ -50,6 +56,7 @@ export const melt = (
     const w = await cashu.walletOf(s);
     const q = await fromMint(w.checkMeltQuoteBolt11(quoteId));
     if (q.state !== MeltQuoteState.UNPAID) throw refusal("This invoice was already paid.");
+    if (!sameInvoice(q.request, seen.bolt11)) throw otherInvoiceRefusal();
     const reserve = sats(q.fee_reserve);
     if (sats(q.amount) !== amountSats) throw refusal("The amount does not match the invoice.");
     const refused = reserveRefusal(amountSats, reserve);

@@ -10,7 +10,7 @@ import { mnemonicToSeedSync } from "@scure/bip39";
 import type { NewEvent } from "../../../events/make";
 import type { FetchFn, RequestLimits } from "../../http/bounded";
 import type { BlobStore } from "../../lightning/store";
-import { type EcashHooks, EcashFailure, type MeltQuote } from "../port";
+import { type EcashHooks, EcashFailure, inputFeeRefusal, type MeltQuote } from "../port";
 import { normaliseMintUrl } from "./info";
 import { failure, UNREACHABLE } from "./proofs";
 import { mintRequest } from "./request";
@@ -137,13 +137,16 @@ export const openCashu = async (env: CashuEnv): Promise<Cashu> => {
     });
     try {
       await w.loadMint();
-      s.state.cache = { info: w.getMintInfo().cache, keychain: w.keyChain.cache };
-      await persist(s);
     } catch (e) {
       if (!offlineOk || !s.state.cache) throw failure(e, UNREACHABLE);
       w.loadMintFromCache(s.state.cache.info as GetInfoResponse, s.state.cache.keychain as KeyChainCache);
+      refuseHighFees(w);
       return w;
     }
+    // Keysets that charge more per coin than the wallet allows are neither used nor kept.
+    refuseHighFees(w);
+    s.state.cache = { info: w.getMintInfo().cache, keychain: w.keyChain.cache };
+    await persist(s);
     s.wallet = w;
     return w;
   };
@@ -160,6 +163,12 @@ export const openCashu = async (env: CashuEnv): Promise<Cashu> => {
     withMint,
     walletOf,
   };
+};
+
+/** Refuses a mint whose keysets in sats charge more input fee than `MAX_INPUT_FEE_PPK`. */
+const refuseHighFees = (w: Wallet) => {
+  const refused = inputFeeRefusal(Math.max(0, ...w.keyChain.getKeysets().map((k) => k.fee)));
+  if (refused) throw refused;
 };
 
 /** Keeps `events` in the mint's outbox, to be recorded again if a crash kept them out of the log. */

@@ -35,8 +35,16 @@ export const startFedimint = async (env: FedimintEnv): Promise<EcashAdapter> => 
   const port: EcashAdapter = {
     balance: (fed) => withFederation(fed, async (w) => satsOfMsats(await w.balance.getBalance())),
     receiveQuote: (fed, amountSats, via = "lightning") => receiveQuote(fedimint, fed, amountSats, via),
+    openReceive: async (fed, paymentHash) => {
+      const r = (await fedimint.stateOf(fed)).receives.find((x) => x.paymentHash === paymentHash);
+      return r ? BigInt(r.amount) : null;
+    },
     checkReceives: (fed) => overCustodians(fed, federations, (f) => checkReceives(fedimint, f)),
     meltQuote: (fed, bolt11) => meltQuote(fedimint, fed, bolt11),
+    meltInvoice: async (fed, quoteId) => {
+      const seen = fedimint.melts.get(quoteId);
+      return seen && seen.mint === fed ? seen.bolt11 : null;
+    },
     melt: (...payment) => melt(fedimint, ...payment),
     sendToken: (fed, amountSats) => sendNotes(fedimint, fed, amountSats),
     receiveToken: (notes) => receiveNotes(fedimint, notes),
