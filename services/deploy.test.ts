@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
+import { SETTINGS } from "./env";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const read = (path: string) => readFileSync(join(root, path), "utf8");
@@ -73,6 +74,7 @@ const DOCKER_INSTRUCTIONS = new Set([
   "HEALTHCHECK",
   "ARG",
   "LABEL",
+  "VOLUME",
 ]);
 
 /** The Dockerfile's instructions, continuation lines joined. */
@@ -137,6 +139,10 @@ describe("the operator's files", () => {
     const port = env.find(([name]) => name === "PORT")?.[1];
     expect(steps.find((s) => s.op === "EXPOSE")?.args).toBe(port);
     expect(steps.find((s) => s.op === "HEALTHCHECK")?.args).toContain(`127.0.0.1:${port}/health`);
+  });
+
+  test("the settings the services know are the ones they read", () => {
+    expect([...SETTINGS].sort()).toEqual([...settings].sort());
   });
 
   test("docs/deploy.md lists exactly the settings the services read", () => {

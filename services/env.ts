@@ -21,6 +21,85 @@ const DEFAULT_RELAYS = ["wss://relay.damus.io", "wss://nos.lol"];
 
 export class ConfigProblem extends Error {}
 
+/** Every setting the services read (docs/deploy.md's table lists exactly these). */
+export const SETTINGS = [
+  "NETWORK",
+  "PORT",
+  "HOST",
+  "DATABASE_URL",
+  "DATA_DIR",
+  "ALLOW_MEMORY_STORE",
+  "ESPLORA_URL",
+  "PROXY_PORTS",
+  "PROXY_PER_CLIENT",
+  "PROXY_ALLOW_PRIVATE",
+  "LSP_URL",
+  "GOSSIP_PEERS",
+  "RELAYS",
+  "PLUS_NWC",
+  "PLUS_PRICE_SATS",
+  "HERMES_SECRET",
+] as const;
+
+/** Settings whose values are secret: the start-up summary says only whether they are set. */
+const SECRET = new Set(["HERMES_SECRET"]);
+
+const distance = (a: string, b: string): number => {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+};
+
+/** The setting `name` is probably a misspelling of, or null when it looks like none of ours. */
+export const misspelled = (name: string): string | null => {
+  if ((SETTINGS as readonly string[]).includes(name)) return null;
+  const near = SETTINGS.filter((s) => s.length >= 6 && distance(s, name) <= 2);
+  if (near[0]) return near[0];
+  const head = name.split("_")[0];
+  const sameHead = SETTINGS.find((s) => s.includes("_") && s.split("_")[0] === head);
+  return sameHead ?? null;
+};
+
+/** `url` with its password, and a wallet-connect URI's secret, masked. */
+const masked = (v: string): string =>
+  v.replace(/^([a-z+]+:\/\/[^:/@]*:)[^@]*@/i, "$1***@").replace(/([?&]secret=)[^&]*/g, "$1***");
+
+/** The settings in force, for the start-up line: what was set (secrets masked) and the defaults taken. */
+export const settingsSummary = (
+  env: Record<string, string | undefined>,
+  config: ServicesConfig,
+): Record<string, unknown> => {
+  const given: Record<string, string> = {};
+  for (const name of SETTINGS) {
+    const v = env[name];
+    if (v !== undefined) given[name] = SECRET.has(name) ? "(set)" : masked(v);
+  }
+  return {
+    settings: given,
+    network: config.network,
+    database: config.databaseUrl
+      ? `PostgreSQL ${masked(config.databaseUrl)}`
+      : config.dataDir
+        ? `embedded, in ${config.dataDir}`
+        : "embedded, in memory (lost when the process stops)",
+    esplora: config.esploraUrl,
+    lsp: config.lspUrl ?? null,
+    relays: config.relays,
+    gossip_peers: config.gossipPeers.length,
+    plus: config.plus ? `sold at ${config.plus.plans[0]?.amount_sat} sats` : "not sold",
+    proxy_ports: config.proxy.ports ? [...config.proxy.ports] : "any",
+    proxy_per_client: config.proxy.maxPerClient,
+  };
+};
+
 const list = (v: string | undefined): string[] =>
   (v ?? "")
     .split(",")
@@ -43,6 +122,10 @@ export const configFromEnv = (
   env: Record<string, string | undefined>,
   warn: (message: string) => void = console.warn,
 ): ServicesConfig => {
+  for (const name of Object.keys(env)) {
+    const meant = misspelled(name);
+    if (meant) throw new ConfigProblem(`${name} is not a setting of the services: did you mean ${meant}?`);
+  }
   const network = (env.NETWORK ?? "bitcoin") as Network;
   if (!NETWORKS.includes(network)) throw new ConfigProblem(`NETWORK must be one of ${NETWORKS.join(", ")}`);
   const esplora = env.ESPLORA_URL ?? PUBLIC_ESPLORA[network];
@@ -72,11 +155,20 @@ export const configFromEnv = (
     hermesSecret = crypto.getRandomValues(new Uint8Array(32));
     warn("HERMES_SECRET is unset: the lightning-address service signs with a key of this process only.");
   }
+  // The embedded database keeps its files in DATA_DIR (./data) unless told `memory`; a regtest world's
+  // services keep theirs in memory unless told a directory.
+  const dataDir = env.DATA_DIR ?? (network === "regtest" ? "memory" : "./data");
+  const allowMemory = env.ALLOW_MEMORY_STORE === "1" || env.ALLOW_MEMORY_STORE === "true";
+  if (!env.DATABASE_URL && dataDir === "memory" && network !== "regtest" && !allowMemory)
+    throw new ConfigProblem(
+      `DATA_DIR=memory would lose every wallet's channel-state backups when the process stops: on ${network} set DATABASE_URL or a DATA_DIR directory (or ALLOW_MEMORY_STORE=1 for a throwaway test)`,
+    );
+  if (dataDir === "") throw new ConfigProblem("DATA_DIR must be a directory or memory");
   return {
     port,
     host: env.HOST ?? "127.0.0.1",
     network,
-    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : dataDir !== "memory" ? { dataDir } : {}),
     esploraUrl: url("ESPLORA_URL", esplora, ["https:", "http:"]),
     ...(lsp ? { lspUrl: url("LSP_URL", lsp, ["https:", "http:"]) } : {}),
     proxy: {

@@ -1,30 +1,51 @@
-/** `npm run services`: the wallet's own services as one process (see services/app.ts and docs/deploy.md). */
-import { startServices } from "./app";
-import { ConfigProblem, configFromEnv } from "./env";
+/**
+ * `npm run services`: the wallet's own services as one process (see services/app.ts and docs/deploy.md). Every
+ * line it writes is JSON (services/log.ts); a problem that stops it at start is one line, and it exits 2.
+ */
+import { StartProblem, startServices } from "./app";
+import { ConfigProblem, configFromEnv, settingsSummary } from "./env";
+import { jsonLog } from "./log";
+
+const log = jsonLog();
+
+const refuse = (message: string): never => {
+  log.error(`services: ${message}`);
+  process.exit(2);
+};
 
 const main = async () => {
   let config: ReturnType<typeof configFromEnv>;
   try {
-    config = configFromEnv(process.env);
+    config = configFromEnv(process.env, (m) => log.warn(m));
   } catch (e) {
     if (!(e instanceof ConfigProblem)) throw e;
-    console.error(`services: ${e.message}`);
-    process.exit(2);
+    return refuse(e.message);
   }
-  const running = await startServices(config);
-  const database = config.databaseUrl ? "PostgreSQL" : "the embedded database (this process only)";
-  console.log(`services for ${config.network} on ${running.url}, state in ${database}`);
+  log.info("services starting", settingsSummary(process.env, config));
+  const running = await startServices(config, { log }).catch((e: unknown) =>
+    e instanceof StartProblem ? refuse(e.message) : Promise.reject(e),
+  );
+  const database = config.databaseUrl
+    ? "PostgreSQL"
+    : config.dataDir
+      ? `the embedded database in ${config.dataDir}`
+      : "the embedded database in memory";
+  log.info(`services for ${config.network} on ${running.url}, state in ${database}`);
   let stopping = false;
-  const stop = () => {
+  const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    void running.stop().then(() => process.exit(0));
+    log.info("services stopping", { signal });
+    void running.stop().then(() => {
+      log.info("services stopped");
+      process.exit(0);
+    });
   };
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
 };
 
 void main().catch((e) => {
-  console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+  log.error("services failed", { error: e instanceof Error ? e.message : String(e) });
   process.exit(1);
 });

@@ -39,8 +39,12 @@ export interface StorageService {
 }
 
 export interface StorageOptions {
-  /** A PostgreSQL connection string; PGlite in memory when absent. */
+  /** A PostgreSQL connection string; PGlite when absent. */
   readonly databaseUrl?: string;
+  /** Where PGlite keeps its files (without `databaseUrl`); in memory when absent. */
+  readonly dataDir?: string;
+  /** Told of each failure answered as a server error (the answer itself says nothing of it). */
+  readonly onError?: (e: unknown) => void;
   /** The server's clock, for the signature's time window. */
   readonly now?: () => number;
 }
@@ -60,7 +64,7 @@ const ok = <A extends Message>(schema: GenMessage<A>, a: A): Reply => ({
 export const startStorage = (opts: StorageOptions = {}): StorageService => {
   let opened: Promise<{ db: SqlDb; store: KvStore }> | null = null;
   const open = () => {
-    opened ??= openStorageDb(opts.databaseUrl).then((db) => ({ db, store: kvStore(db) }));
+    opened ??= openStorageDb(opts.databaseUrl, opts.dataDir).then((db) => ({ db, store: kvStore(db) }));
     opened.catch(() => {
       opened = null;
     });
@@ -142,6 +146,7 @@ export const startStorage = (opts: StorageOptions = {}): StorageService => {
         return errorReply(400, ErrorCode.INVALID_REQUEST_EXCEPTION, message);
       }
       if (e instanceof BadRequest) return { status: 400, text: "Error parsing request" };
+      opts.onError?.(e);
       return errorReply(500, ErrorCode.INTERNAL_SERVER_EXCEPTION, "Unknown Server Error occurred.");
     }
   };
