@@ -76,6 +76,12 @@ export interface RunningServices {
   readonly stop: () => Promise<void>;
 }
 
+/** How long requests under way and proxied sockets get to finish when the services stop. */
+const DRAIN_MS = 5_000;
+/** How long the gossip node and the database each get to stop after that. */
+const PART_STOP_MS = 2_000;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+
 /** A part the services cannot start without failed; `message` is the one line the operator reads. */
 export class StartProblem extends Error {}
 
@@ -287,6 +293,7 @@ export const startServices = async (
       : []),
   ];
   const server = routeServer(routes, {
+    admit: (_req, _route) => (stopping ? errorAnswer("shutting_down", 503) : null),
     onAnswer: (a) => {
       metrics.request(a.route, a.method, a.status, a.ms / 1000);
       log.info("request", { method: a.method, route: a.route, status: a.status, ms: Math.round(a.ms) });
@@ -325,16 +332,23 @@ export const startServices = async (
     health: health.run,
     stop: () => {
       stopped ??= (async () => {
+        // Draining: no new connection is taken, a request on a kept-alive one is answered "restarting",
+        // the proxied sockets are closed as going away (their wallets dial again, to another process or this
+        // one's successor), requests under way get DRAIN_MS to finish; then everything is cut.
         stopping = true;
         clearInterval(monitor);
         clearTimeout(gossipRetry);
+        const open = proxy.open();
+        const closed = new Promise<void>((r) => server.close(() => r()));
+        server.closeIdleConnections();
+        await Promise.race([Promise.all([proxy.close(), closed]), sleep(DRAIN_MS)]);
+        server.closeAllConnections();
+        log.info("drained", { proxied_sockets_closed: open });
         hermes.stop();
         plus?.stop();
         profiles.stop();
-        server.closeAllConnections();
-        await new Promise<void>((r) => server.close(() => r()));
-        await gossip?.stop();
-        await storage.stop();
+        await Promise.race([gossip?.stop(), sleep(PART_STOP_MS)]);
+        await Promise.race([storage.stop(), sleep(PART_STOP_MS)]);
       })();
       return stopped;
     },

@@ -8,6 +8,9 @@ import { jsonLog } from "./log";
 
 const log = jsonLog();
 
+/** The longest a stop takes, sockets open or not (services/app.ts drains within less). */
+const STOP_DEADLINE_MS = 12_000;
+
 const refuse = (message: string): never => {
   log.error(`services: ${message}`);
   process.exit(2);
@@ -35,11 +38,23 @@ const main = async () => {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    const started = Date.now();
     log.info("services stopping", { signal });
-    void running.stop().then(() => {
-      log.info("services stopped");
+    // Whatever hangs, the process is gone by this deadline (a supervisor's stop timeout is longer).
+    setTimeout(() => {
+      log.warn("services stopped before everything closed", { ms: Date.now() - started });
       process.exit(0);
-    });
+    }, STOP_DEADLINE_MS).unref();
+    void running.stop().then(
+      () => {
+        log.info("services stopped", { ms: Date.now() - started });
+        process.exit(0);
+      },
+      (e: unknown) => {
+        log.error("services stopped with a failure", { error: e instanceof Error ? e.message : String(e) });
+        process.exit(1);
+      },
+    );
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));

@@ -139,10 +139,25 @@ export const clientOf = (req: IncomingMessage): string => {
   return isIP(last) ? last : peer;
 };
 
-/** Serves the proxy on `server`'s WebSocket upgrades; answers how many connections are open. */
-export const attachProxy = (server: Server, policy: ProxyPolicy): { readonly open: () => number } => {
+/** WebSocket's close code for a server going away (RFC 6455 7.4.1): the wallet dials again. */
+export const GOING_AWAY = 1001;
+
+export interface AttachedProxy {
+  /** How many connections are open. */
+  readonly open: () => number;
+  /**
+   * Refuses new connections and closes the open ones with GOING_AWAY (the peer's TCP side with them);
+   * resolves when all are closed, those that do not close within `graceMs` cut.
+   */
+  readonly close: (graceMs?: number) => Promise<void>;
+}
+
+/** Serves the proxy on `server`'s WebSocket upgrades. */
+export const attachProxy = (server: Server, policy: ProxyPolicy): AttachedProxy => {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   let open = 0;
+  let closing = false;
+  const sockets = new Set<WebSocket>();
   const byClient = new Map<string, number>();
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const target = targetOf(req.url ?? "");
@@ -150,7 +165,7 @@ export const attachProxy = (server: Server, policy: ProxyPolicy): { readonly ope
       socket.destroy();
       return;
     }
-    if (open >= (policy.maxConnections ?? MAX_CONNECTIONS)) {
+    if (closing || open >= (policy.maxConnections ?? MAX_CONNECTIONS)) {
       socket.end("HTTP/1.1 503 Service Unavailable\r\n\r\n");
       return;
     }
@@ -176,7 +191,15 @@ export const attachProxy = (server: Server, policy: ProxyPolicy): { readonly ope
     void resolveTarget(target.host, target.port, policy).then(
       ({ address }) =>
         wss.handleUpgrade(req, socket, head, (ws) => {
-          ws.once("close", done);
+          if (closing) {
+            ws.close(GOING_AWAY, "Server restarting");
+            return;
+          }
+          sockets.add(ws);
+          ws.once("close", () => {
+            sockets.delete(ws);
+            done();
+          });
           // Bytes the browser sends before the TCP side is up wait here, in order.
           const early: Buffer[] = [];
           ws.on("message", (d: Buffer) => early.push(d));
@@ -204,5 +227,20 @@ export const attachProxy = (server: Server, policy: ProxyPolicy): { readonly ope
       },
     );
   });
-  return { open: () => open };
+  const close = async (graceMs = 3_000) => {
+    closing = true;
+    const all = [...sockets];
+    const closed = all.map((ws) =>
+      ws.readyState === WebSocket.CLOSED
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => ws.once("close", () => resolve())),
+    );
+    for (const ws of all) ws.close(GOING_AWAY, "Server restarting");
+    const cut = setTimeout(() => {
+      for (const ws of all) ws.terminate();
+    }, graceMs);
+    await Promise.all(closed);
+    clearTimeout(cut);
+  };
+  return { open: () => open, close };
 };
