@@ -17,6 +17,8 @@
  *   GET  /health              {ok, network, gossip_channels, checks, failing?}: 503 when the database, an
  *                             upstream or the gossip node fails (services/health.ts)
  *   GET  /metrics             Prometheus' text format (services/metrics.ts)
+ *   GET  /.well-known/wallet-services.json   the relays, wallet-connect relay, Blossom and price feed a
+ *                             self-hosted build takes as its defaults (src/settings/published.ts)
  *
  * Every process on one PostgreSQL (`DATABASE_URL`) serves the same wallets; without it the embedded
  * database (PGlite) keeps the state in `DATA_DIR`, for this process only. Logs are JSON lines
@@ -37,10 +39,11 @@ import { type PlusConfig, startServicesPlus } from "./plus";
 import { startProfileCache } from "./profiles";
 import { errorAnswer, isDatabaseDown } from "./errors";
 import { type Check, databaseCheck, type HealthReport, healthChecks, upstreamCheck } from "./health";
-import { type Reply, type RouteTable, routeServer } from "./http";
+import { MAX_BODY_BYTES, type Reply, type RouteTable, routeServer } from "./http";
+import { bodyCapOf, rateLimiter } from "./limits";
 import { describeError, type Log, silentLog } from "./log";
 import { servicesMetrics } from "./metrics";
-import { attachProxy, type ProxyPolicy } from "./proxy";
+import { attachProxy, clientOf, type ProxyPolicy } from "./proxy";
 import { servicesTables } from "./tables";
 
 export interface ServicesConfig {
@@ -58,12 +61,22 @@ export interface ServicesConfig {
   readonly proxy: ProxyPolicy;
   /** Nostr relays: the first carries the lightning-address service's messages to members. */
   readonly relays: readonly string[];
+  /** The wallet-connect relay a self-hosted build uses; the first of `relays` when absent. */
+  readonly nwcRelay?: string;
+  /** The Blossom media server a self-hosted build uses; the wallet's own default when absent. */
+  readonly blossomUrl?: string;
+  /** The price feed a self-hosted build uses (the wallet's URL template); the wallet's own when absent. */
+  readonly priceFeedUrl?: string;
   /** Peers the gossip node takes the network's gossip from (`pubkey@host:port`); none: no gossip node. */
   readonly gossipPeers: readonly string[];
   /** The lightning-address service's nostr key (hex), the same on every process. */
   readonly hermesSecret: Uint8Array;
   /** Plus: the operator's wallet-connect URI and the plans; none: Plus is not sold here. */
   readonly plus?: PlusConfig;
+  /** Multiplies every route's rate limit (services/limits.ts); 0 turns them off; 1 when absent. */
+  readonly rateLimitScale?: number;
+  /** The most bytes of values one key may keep in storage; unlimited when absent. */
+  readonly storageQuotaBytes?: number;
 }
 
 export interface RunningServices {
@@ -153,6 +166,7 @@ export const startServices = async (
   const storage = startStorage({
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
     ...(config.dataDir ? { dataDir: config.dataDir } : {}),
+    ...(config.storageQuotaBytes ? { quotaBytes: config.storageQuotaBytes } : {}),
     onError: (e) => {
       databaseFailed(e);
       log.error("storage failed", { error: describeError(e) });
@@ -275,6 +289,19 @@ export const startServices = async (
       },
     ],
     ["GET", /^\/metrics$/, async () => ({ text: await metrics.render() })],
+    [
+      "GET",
+      /^\/\.well-known\/wallet-services\.json$/,
+      () => ({
+        json: {
+          network: config.network,
+          relays: config.relays,
+          nwc_relay: config.nwcRelay ?? config.relays[0],
+          ...(config.blossomUrl ? { blossom: config.blossomUrl } : {}),
+          ...(config.priceFeedUrl ? { price_feed: config.priceFeedUrl } : {}),
+        },
+      }),
+    ],
     ...storage.routes,
     ...rgs.routes({ operatorView: false }),
     ...hermes.routes,
@@ -292,8 +319,15 @@ export const startServices = async (
         })
       : []),
   ];
+  const limiter = rateLimiter(config.rateLimitScale ?? 1);
   const server = routeServer(routes, {
-    admit: (_req, _route) => (stopping ? errorAnswer("shutting_down", 503) : null),
+    admit: (req, route) => {
+      if (stopping) return errorAnswer("shutting_down", 503);
+      if (limiter.admit(clientOf(req, config.proxy.trustedProxies), route)) return null;
+      log.info("rate limited", { route });
+      return errorAnswer("rate_limited", 429);
+    },
+    maxBody: (_method, path) => bodyCapOf(path, MAX_BODY_BYTES),
     onAnswer: (a) => {
       metrics.request(a.route, a.method, a.status, a.ms / 1000);
       log.info("request", { method: a.method, route: a.route, status: a.status, ms: Math.round(a.ms) });
@@ -337,6 +371,7 @@ export const startServices = async (
         // one's successor), requests under way get DRAIN_MS to finish; then everything is cut.
         stopping = true;
         clearInterval(monitor);
+        limiter.stop();
         clearTimeout(gossipRetry);
         const open = proxy.open();
         const closed = new Promise<void>((r) => server.close(() => r()));

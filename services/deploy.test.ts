@@ -27,6 +27,8 @@ const UNIT_KEYS: Record<string, readonly string[]> = {
     "WorkingDirectory",
     "EnvironmentFile",
     "Environment",
+    "StateDirectory",
+    "TimeoutStopSec",
     "ExecStart",
     "Restart",
     "RestartSec",
@@ -151,6 +153,8 @@ describe("the operator's files", () => {
     expect([...table].sort()).toEqual([...settings].sort());
     expect(doc).toContain("deploy/wallet-services.service");
     expect(doc).toContain("deploy/Dockerfile");
+    expect(doc).toContain("deploy/nginx.conf");
+    expect(doc).toContain("deploy/Caddyfile");
     expect(read("package.json")).toContain('"services": "tsx services/main.ts"');
   });
 });

@@ -2,7 +2,7 @@
 import { hex } from "@scure/base";
 import { NETWORKS, type Network } from "../src/events/types";
 import type { ServicesConfig } from "./app";
-import { DEFAULT_PER_CLIENT, LIGHTNING_PORT } from "./proxy";
+import { DEFAULT_PER_CLIENT, LIGHTNING_PORT, parseTrustedProxies } from "./proxy";
 
 /** Each network's public Esplora API; regtest has none (a local world's must be given). */
 const PUBLIC_ESPLORA: Partial<Record<Network, string>> = {
@@ -19,6 +19,9 @@ const PUBLIC_LSP: Partial<Record<Network, string>> = {
 /** Well-known relays, when `RELAYS` is unset. */
 const DEFAULT_RELAYS = ["wss://relay.damus.io", "wss://nos.lol"];
 
+/** What one key may keep in storage unless told: far above a wallet's channel state. */
+const DEFAULT_QUOTA_MB = 64;
+
 export class ConfigProblem extends Error {}
 
 /** Every setting the services read (docs/deploy.md's table lists exactly these). */
@@ -33,12 +36,18 @@ export const SETTINGS = [
   "PROXY_PORTS",
   "PROXY_PER_CLIENT",
   "PROXY_ALLOW_PRIVATE",
+  "TRUSTED_PROXIES",
   "LSP_URL",
   "GOSSIP_PEERS",
   "RELAYS",
+  "NWC_RELAY",
+  "BLOSSOM_URL",
+  "PRICE_FEED_URL",
   "PLUS_NWC",
   "PLUS_PRICE_SATS",
   "HERMES_SECRET",
+  "RATE_LIMIT_SCALE",
+  "STORAGE_QUOTA_MB",
 ] as const;
 
 /** Settings whose values are secret: the start-up summary says only whether they are set. */
@@ -139,12 +148,21 @@ export const configFromEnv = (
   const perClient = Number(env.PROXY_PER_CLIENT ?? DEFAULT_PER_CLIENT);
   if (!Number.isInteger(perClient) || perClient < 1)
     throw new ConfigProblem("PROXY_PER_CLIENT must be a whole number of connections");
+  const trustedProxies = env.TRUSTED_PROXIES ? parseTrustedProxies(env.TRUSTED_PROXIES) : null;
+  if (env.TRUSTED_PROXIES && !trustedProxies)
+    throw new ConfigProblem("TRUSTED_PROXIES must be addresses or networks (10.0.0.0/8), comma-separated");
   const lsp = env.LSP_URL ?? PUBLIC_LSP[network];
   if (env.PLUS_NWC && !/^nostr\+walletconnect:\/\/[0-9a-f]{64}\?/.test(env.PLUS_NWC))
     throw new ConfigProblem("PLUS_NWC must be a nostr+walletconnect URI");
   const price = Number(env.PLUS_PRICE_SATS ?? 5_000);
   if (!Number.isInteger(price) || price < 1)
     throw new ConfigProblem("PLUS_PRICE_SATS must be a whole number of sats");
+  const rateLimitScale = Number(env.RATE_LIMIT_SCALE ?? 1);
+  if (!Number.isFinite(rateLimitScale) || rateLimitScale < 0)
+    throw new ConfigProblem("RATE_LIMIT_SCALE must be a number, 0 or more (0: no rate limits)");
+  const quotaMb = Number(env.STORAGE_QUOTA_MB ?? DEFAULT_QUOTA_MB);
+  if (!Number.isFinite(quotaMb) || quotaMb < 0)
+    throw new ConfigProblem("STORAGE_QUOTA_MB must be a number of megabytes, 0 or more (0: no quota)");
   const relays = list(env.RELAYS).map((r) => url("RELAYS", r, ["wss:", "ws:"]));
   let hermesSecret: Uint8Array;
   if (env.HERMES_SECRET) {
@@ -175,10 +193,18 @@ export const configFromEnv = (
       ports: new Set(ports.length > 0 ? ports : [LIGHTNING_PORT]),
       allowPrivate: env.PROXY_ALLOW_PRIVATE === "1" || env.PROXY_ALLOW_PRIVATE === "true",
       maxPerClient: perClient,
+      ...(trustedProxies ? { trustedProxies } : {}),
     },
     relays: relays.length > 0 ? relays : DEFAULT_RELAYS,
+    ...(env.NWC_RELAY ? { nwcRelay: url("NWC_RELAY", env.NWC_RELAY, ["wss:", "ws:"]) } : {}),
+    ...(env.BLOSSOM_URL ? { blossomUrl: url("BLOSSOM_URL", env.BLOSSOM_URL, ["https:", "http:"]) } : {}),
+    ...(env.PRICE_FEED_URL
+      ? { priceFeedUrl: url("PRICE_FEED_URL", env.PRICE_FEED_URL, ["https:", "http:"]) }
+      : {}),
     gossipPeers: list(env.GOSSIP_PEERS),
     hermesSecret,
+    rateLimitScale,
+    ...(quotaMb > 0 ? { storageQuotaBytes: Math.round(quotaMb * 1_000_000) } : {}),
     ...(env.PLUS_NWC ? { plus: { operatorNwc: env.PLUS_NWC, plans: [{ id: 1, amount_sat: price }] } } : {}),
   };
 };

@@ -2,6 +2,7 @@
  * `npm run services`: the wallet's own services as one process (see services/app.ts and docs/deploy.md). Every
  * line it writes is JSON (services/log.ts); a problem that stops it at start is one line, and it exits 2.
  */
+import { statSync } from "node:fs";
 import { StartProblem, startServices } from "./app";
 import { ConfigProblem, configFromEnv, settingsSummary } from "./env";
 import { jsonLog } from "./log";
@@ -16,7 +17,27 @@ const refuse = (message: string): never => {
   process.exit(2);
 };
 
+/**
+ * `--env-file <path>` (or `--env-file=<path>`): the settings read from that file (KEY=value lines) under those
+ * of the environment. It holds secrets: a file others may read is named in the log.
+ */
+const loadEnvFile = () => {
+  const args = process.argv.slice(2);
+  const at = args.findIndex((a) => a === "--env-file" || a.startsWith("--env-file="));
+  if (at < 0) return;
+  const path = args[at]!.includes("=") ? args[at]!.slice("--env-file=".length) : args[at + 1];
+  if (!path) return refuse("--env-file needs the file's path");
+  try {
+    if ((statSync(path).mode & 0o077) !== 0)
+      log.warn(`${path} may be read by other users: chmod 600 it (it holds the services' secrets)`);
+    process.loadEnvFile(path);
+  } catch (e) {
+    refuse(`--env-file ${path} could not be read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+};
+
 const main = async () => {
+  loadEnvFile();
   let config: ReturnType<typeof configFromEnv>;
   try {
     config = configFromEnv(process.env, (m) => log.warn(m));

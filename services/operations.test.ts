@@ -6,7 +6,7 @@
  * of state, and `/metrics` speaks Prometheus' text format.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,11 +27,14 @@ const quiet = () => undefined;
 const NOWHERE = "http://127.0.0.1:9";
 
 /** Runs `npm run services` with `env` until it exits; its exit code and output lines. */
-const runToExit = (env: Record<string, string>): Promise<{ code: number | null; lines: string[] }> =>
+const runToExit = (
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number | null; lines: string[] }> =>
   new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(
       process.execPath,
-      [`${root}node_modules/tsx/dist/cli.mjs`, "services/main.ts"],
+      [`${root}node_modules/tsx/dist/cli.mjs`, "services/main.ts", ...args],
       {
         cwd: root,
         env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
@@ -73,6 +76,25 @@ describe("starting", () => {
     );
     expect(database.lines.join("\n")).not.toContain("hunter2");
   });
+
+  test("reads an env file named on its command line, and says when others may read it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "services-env-"));
+    try {
+      const file = join(dir, "wallet-services.env");
+      writeFileSync(file, "NETWORK=signet\nDATA_DIR=memory\n", { mode: 0o644 });
+      const run = await runToExit({ HERMES_SECRET: "11".repeat(32) }, ["--env-file", file]);
+      expect(run.code).toBe(2);
+      const lines = run.lines.map((l) => JSON.parse(l) as { level: string; msg: string });
+      expect(lines[0]).toMatchObject({
+        level: "warn",
+        msg: `${file} may be read by other users: chmod 600 it (it holds the services' secrets)`,
+      });
+      // The file's settings were in force: signet in memory is refused.
+      expect(lines.at(-1)?.msg).toMatch(/DATA_DIR=memory .* on signet/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   test("defaults to a data directory off regtest and to memory on it; names the settings in force, secrets masked", () => {
     expect(configFromEnv({ NETWORK: "signet", HERMES_SECRET: "11".repeat(32) }).dataDir).toBe("./data");

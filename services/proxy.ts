@@ -23,6 +23,11 @@ export interface ProxyPolicy {
   readonly maxPerClient?: number;
   /** How long dialling a peer may take. */
   readonly dialTimeoutMs?: number;
+  /**
+   * The fronts (TLS reverse proxy, load balancer, container bridge) whose `X-Forwarded-For` is believed;
+   * loopback when absent (see `clientOf`).
+   */
+  readonly trustedProxies?: BlockList;
 }
 
 /** The local world's policy: its nodes listen on loopback, on free ports. */
@@ -123,20 +128,63 @@ const dial = (address: string, port: number, timeoutMs: number): Promise<Socket>
     });
   });
 
-const isLoopback = (ip: string): boolean => ip === "::1" || /^(::ffff:)?127\./.test(ip);
+/** Loopback only: the front on this machine. */
+export const LOOPBACK_PROXIES = new BlockList();
+LOOPBACK_PROXIES.addSubnet("127.0.0.0", 8, "ipv4");
+LOOPBACK_PROXIES.addAddress("::1", "ipv6");
+
+const plain = (ip: string) => /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1] ?? ip;
+
+const trusted = (list: BlockList, ip: string): boolean => {
+  const a = plain(ip);
+  const family = isIP(a);
+  return family !== 0 && list.check(a, family === 4 ? "ipv4" : "ipv6");
+};
 
 /**
- * Who a connection counts against: its peer's address, or, when that peer is on this machine (the TLS reverse
- * proxy in front, docs/deploy.md), the address that proxy appended last to `X-Forwarded-For` (the left
- * entries are the client's to write).
+ * `TRUSTED_PROXIES`: addresses and networks (`10.0.0.0/8`, `172.17.0.1`, `fd00::/8`), comma-separated, or
+ * null when one is not.
  */
-export const clientOf = (req: IncomingMessage): string => {
-  const peer = req.socket.remoteAddress ?? "";
+export const parseTrustedProxies = (value: string): BlockList | null => {
+  const list = new BlockList();
+  for (const entry of value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")) {
+    const [address = "", bits] = entry.split("/");
+    const family = isIP(address);
+    if (family === 0) return null;
+    const type = family === 4 ? "ipv4" : "ipv6";
+    if (bits === undefined) list.addAddress(address, type);
+    else {
+      const n = Number(bits);
+      if (!Number.isInteger(n) || n < 0 || n > (family === 4 ? 32 : 128)) return null;
+      list.addSubnet(address, n, type);
+    }
+  }
+  return list;
+};
+
+/**
+ * Who a connection counts against: its peer's address or, when that peer is a trusted front
+ * (`trustedProxies`, loopback unless told), the address in `X-Forwarded-For` nearest the right that is not a
+ * trusted front itself (each front appends the address it saw; the entries left of the fronts' are the
+ * client's to write).
+ */
+export const clientOf = (req: IncomingMessage, trustedProxies: BlockList = LOOPBACK_PROXIES): string => {
+  const peer = plain(req.socket.remoteAddress ?? "");
   const forwarded = req.headers["x-forwarded-for"];
   const header = Array.isArray(forwarded) ? forwarded.join(",") : forwarded;
-  if (!isLoopback(peer) || !header) return peer;
-  const last = header.split(",").at(-1)?.trim() ?? "";
-  return isIP(last) ? last : peer;
+  if (!trusted(trustedProxies, peer) || !header) return peer;
+  const hops = header
+    .split(",")
+    .map((h) => h.trim())
+    .reverse();
+  for (const hop of hops) {
+    if (isIP(plain(hop)) === 0) return peer;
+    if (!trusted(trustedProxies, hop)) return plain(hop);
+  }
+  return plain(hops.at(-1) ?? peer);
 };
 
 /** WebSocket's close code for a server going away (RFC 6455 7.4.1): the wallet dials again. */
@@ -169,7 +217,7 @@ export const attachProxy = (server: Server, policy: ProxyPolicy): AttachedProxy 
       socket.end("HTTP/1.1 503 Service Unavailable\r\n\r\n");
       return;
     }
-    const client = clientOf(req);
+    const client = clientOf(req, policy.trustedProxies);
     const clientOpen = byClient.get(client) ?? 0;
     if (clientOpen >= (policy.maxPerClient ?? DEFAULT_PER_CLIENT)) {
       socket.end("HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\n\r\nToo many connections");

@@ -123,6 +123,16 @@ describe("the services process", () => {
     expect((await fetch(`${services.url}/lsp/blocks/tip/height`)).status).toBe(404);
   });
 
+  test("publishes the relays a self-hosted build takes as its own", async () => {
+    const r = await fetch(`${services.url}/.well-known/wallet-services.json`);
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await r.json()).toEqual({
+      network: "signet",
+      relays: [nostr.nostr.relayUrl],
+      nwc_relay: nostr.nostr.relayUrl,
+    });
+  });
+
   test("serves no test-only endpoint of the local world", async () => {
     for (const [method, path] of [
       ["GET", "/rgs/requests"],

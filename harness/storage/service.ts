@@ -43,6 +43,8 @@ export interface StorageOptions {
   readonly databaseUrl?: string;
   /** Where PGlite keeps its files (without `databaseUrl`); in memory when absent. */
   readonly dataDir?: string;
+  /** The most bytes of values one owner may keep; unlimited when absent. */
+  readonly quotaBytes?: number;
   /** Told of each failure answered as a server error (the answer itself says nothing of it). */
   readonly onError?: (e: unknown) => void;
   /** The server's clock, for the signature's time window. */
@@ -91,6 +93,20 @@ export const startStorage = (opts: StorageOptions = {}): StorageService => {
       }
       case "putObjects": {
         const q = decode(PutObjectRequestSchema);
+        if (opts.quotaBytes !== undefined) {
+          const { db } = await open();
+          const adding = q.transactionItems.reduce((n, i) => n + i.value.length, 0);
+          const kept = await db.query<{ n: string }>(
+            "SELECT coalesce(sum(octet_length(value)), 0)::text AS n FROM vss_db WHERE user_token=$1 AND NOT (store_id=$2 AND key = ANY($3))",
+            [owner, q.storeId, q.transactionItems.map((i) => i.key)],
+          );
+          if (Number(kept.rows[0]?.n ?? 0) + adding > opts.quotaBytes)
+            return errorReply(
+              413,
+              ErrorCode.INVALID_REQUEST_EXCEPTION,
+              `Storage quota of ${opts.quotaBytes} bytes per key reached`,
+            );
+        }
         await store.put(
           owner,
           q.storeId,
