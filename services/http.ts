@@ -20,7 +20,14 @@ export class HttpError extends Error {
   }
 }
 
-export type Reply = { status?: number; json?: unknown; text?: string; bytes?: Buffer };
+export type Reply = {
+  status?: number;
+  json?: unknown;
+  text?: string;
+  bytes?: Buffer;
+  /** Headers beside the content type and CORS. */
+  headers?: Record<string, string>;
+};
 export type Route = (
   m: RegExpMatchArray,
   body: string,
@@ -72,18 +79,20 @@ export const CORS = {
   "access-control-allow-methods": "GET, POST, PUT, OPTIONS",
   "access-control-allow-headers": "content-type, authorization",
   "access-control-max-age": "600",
+  "access-control-expose-headers": "vss-protocol-version",
 };
 
 export const send = (res: ServerResponse, r: Reply) => {
   const status = r.status ?? 200;
+  const extra = r.headers ?? {};
   if (r.bytes) {
-    res.writeHead(status, { ...CORS, "content-type": "application/octet-stream" });
+    res.writeHead(status, { ...CORS, ...extra, "content-type": "application/octet-stream" });
     res.end(r.bytes);
   } else if (r.json !== undefined) {
-    res.writeHead(status, { ...CORS, "content-type": "application/json" });
+    res.writeHead(status, { ...CORS, ...extra, "content-type": "application/json" });
     res.end(JSON.stringify(r.json));
   } else {
-    res.writeHead(status, { ...CORS, "content-type": "text/plain" });
+    res.writeHead(status, { ...CORS, ...extra, "content-type": "text/plain" });
     res.end(r.text ?? "");
   }
 };

@@ -77,6 +77,17 @@ describe("the services' limits", () => {
     expect(await r.text()).toBe("Body too large");
   });
 
+  test("storage answers as vss-server does: its protocol version on every answer, 413 for a body too large", async () => {
+    const r = await fetch(`${services.url}/storage/getObject`, { method: "POST", body: new Uint8Array(10) });
+    expect(r.headers.get("vss-protocol-version")).toBe("0.1.0");
+    expect(r.headers.get("access-control-expose-headers")).toContain("vss-protocol-version");
+    const big = await fetch(`${services.url}/storage/putObjects`, {
+      method: "POST",
+      body: new Uint8Array(5_000_000),
+    });
+    expect(big.status).toBe(413);
+  });
+
   test("a key's storage stops at its quota; another key's is its own", async () => {
     const store = () =>
       openSealedStore({

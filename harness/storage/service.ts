@@ -51,6 +51,10 @@ export interface StorageOptions {
   readonly now?: () => number;
 }
 
+/** vss-server's protocol version, on every answer: LDK's VSS clients refuse an answer without it. */
+export const PROTOCOL_VERSION_HEADER = "vss-protocol-version";
+export const PROTOCOL_VERSION = "0.1.0";
+
 /** A body that is not the call's protobuf message (vss-server answers it 400 in plain text). */
 class BadRequest extends Error {}
 
@@ -173,7 +177,10 @@ export const startStorage = (opts: StorageOptions = {}): StorageService => {
       [
         "POST",
         /^\/storage\/(getObject|putObjects|deleteObject|listKeyVersions)$/,
-        (m, _body, headers, _query, raw) => handle(m[1] ?? "", raw ?? new Uint8Array(), headers ?? {}),
+        async (m, _body, headers, _query, raw) => ({
+          ...(await handle(m[1] ?? "", raw ?? new Uint8Array(), headers ?? {})),
+          headers: { [PROTOCOL_VERSION_HEADER]: PROTOCOL_VERSION },
+        }),
       ],
     ],
     db: async () => (await open()).db,
