@@ -124,6 +124,11 @@ export class GossipHistory {
     return Math.max(this.now(), this.served + 1, this.newest);
   }
 
+  /** When the newest piece was first seen (unix seconds; 0 before any). */
+  get newestSeen(): number {
+    return this.newest;
+  }
+
   /** Records what is new or changed in `channels` (the routing node's graph as it is now). */
   observe(channels: Iterable<ChannelGossip>): void {
     let at: number | null = null;

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 
 import { rmSync } from "node:fs";
+import { ensureFronts } from "./fronts.mjs";
 import { ensurePostgres } from "./postgres.mjs";
 rmSync("reports", { recursive: true, force: true });
 mkdirSync("reports", { recursive: true });
@@ -22,6 +23,7 @@ const steps = [
 // The storage server's conformance suite runs on PostgreSQL too where the machine can run it.
 const postgres = ensurePostgres();
 if (postgres) process.env.STORAGE_POSTGRES_URL = postgres;
+ensureFronts();
 
 let failedStep = null;
 for (const [name, cmd, args] of steps) {

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
+import { SETTINGS } from "./env";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const read = (path: string) => readFileSync(join(root, path), "utf8");
@@ -26,6 +27,8 @@ const UNIT_KEYS: Record<string, readonly string[]> = {
     "WorkingDirectory",
     "EnvironmentFile",
     "Environment",
+    "StateDirectory",
+    "TimeoutStopSec",
     "ExecStart",
     "Restart",
     "RestartSec",
@@ -73,6 +76,7 @@ const DOCKER_INSTRUCTIONS = new Set([
   "HEALTHCHECK",
   "ARG",
   "LABEL",
+  "VOLUME",
 ]);
 
 /** The Dockerfile's instructions, continuation lines joined. */
@@ -139,12 +143,18 @@ describe("the operator's files", () => {
     expect(steps.find((s) => s.op === "HEALTHCHECK")?.args).toContain(`127.0.0.1:${port}/health`);
   });
 
+  test("the settings the services know are the ones they read", () => {
+    expect([...SETTINGS].sort()).toEqual([...settings].sort());
+  });
+
   test("docs/deploy.md lists exactly the settings the services read", () => {
     const doc = read("docs/deploy.md");
     const table = new Set([...doc.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]!));
     expect([...table].sort()).toEqual([...settings].sort());
     expect(doc).toContain("deploy/wallet-services.service");
     expect(doc).toContain("deploy/Dockerfile");
+    expect(doc).toContain("deploy/nginx.conf");
+    expect(doc).toContain("deploy/Caddyfile");
     expect(read("package.json")).toContain('"services": "tsx services/main.ts"');
   });
 });

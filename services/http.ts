@@ -20,7 +20,14 @@ export class HttpError extends Error {
   }
 }
 
-export type Reply = { status?: number; json?: unknown; text?: string; bytes?: Buffer };
+export type Reply = {
+  status?: number;
+  json?: unknown;
+  text?: string;
+  bytes?: Buffer;
+  /** Headers beside the content type and CORS. */
+  headers?: Record<string, string>;
+};
 export type Route = (
   m: RegExpMatchArray,
   body: string,
@@ -41,8 +48,9 @@ export const readBody = (req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promi
     req.on("data", (c: Buffer) => {
       size += c.length;
       if (size > maxBytes) {
+        // The rest is not read; the 413 goes out first and the connection closes after it.
         reject(new HttpError(413, "Body too large"));
-        req.destroy();
+        req.pause();
       } else chunks.push(c);
     });
     req.on("end", () => resolve(Buffer.concat(chunks)));
@@ -73,20 +81,35 @@ export const CORS = {
   // The storage server's clock, by which the wallet dates its short-lived headers.
   "access-control-expose-headers": "date",
   "access-control-max-age": "600",
+  "access-control-expose-headers": "vss-protocol-version",
 };
 
 export const send = (res: ServerResponse, r: Reply) => {
   const status = r.status ?? 200;
+  const extra = r.headers ?? {};
   if (r.bytes) {
-    res.writeHead(status, { ...CORS, "content-type": "application/octet-stream" });
+    res.writeHead(status, { ...CORS, ...extra, "content-type": "application/octet-stream" });
     res.end(r.bytes);
   } else if (r.json !== undefined) {
-    res.writeHead(status, { ...CORS, "content-type": "application/json" });
+    res.writeHead(status, { ...CORS, ...extra, "content-type": "application/json" });
     res.end(JSON.stringify(r.json));
   } else {
-    res.writeHead(status, { ...CORS, "content-type": "text/plain" });
+    res.writeHead(status, { ...CORS, ...extra, "content-type": "text/plain" });
     res.end(r.text ?? "");
   }
+};
+
+/** The first route of `table` matching `method` and `path`, with its match; null when none. */
+export const matchRoute = (
+  table: RouteTable,
+  method: string,
+  path: string,
+): { route: Route; match: RegExpMatchArray; pattern: RegExp } | null => {
+  for (const [m, re, route] of table) {
+    const match = path.match(re);
+    if (match && m === method) return { route, match, pattern: re };
+  }
+  return null;
 };
 
 /** The first route of `table` matching `method` and `path`, answered; 404 when none, the error's status. */
@@ -100,35 +123,112 @@ export const dispatch = async (
   raw?: Uint8Array,
 ): Promise<Reply> => {
   try {
-    for (const [m, re, route] of table) {
-      const match = path.match(re);
-      if (match && m === method) return await route(match, body, headers, query, raw);
-    }
-    return { status: 404, text: "Not found" };
+    const found = matchRoute(table, method, path);
+    if (!found) return { status: 404, text: "Not found" };
+    return await found.route(found.match, body, headers, query, raw);
   } catch (e) {
     if (e instanceof HttpError) return { status: e.status, text: e.message };
     return { status: 500, text: e instanceof Error ? e.message : String(e) };
   }
 };
 
+/**
+ * A route's name for logs and metrics: its pattern's literal start, `*` where the variable part begins
+ * (`/storage/*`), so a route's figures are one series whatever its paths.
+ */
+export const routeName = (re: RegExp): string => {
+  const src = re.source.replace(/^\^/, "");
+  let out = "";
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === "\\") {
+      const next = src[i + 1] ?? "";
+      if (/[/.\-_]/.test(next)) {
+        out += next;
+        i++;
+        continue;
+      }
+      return `${out}*`;
+    }
+    if (c === "$" && i === src.length - 1) return out;
+    if ("()[]{}?*+|$.".includes(c)) return `${out}*`;
+    out += c;
+  }
+  return out;
+};
+
+export interface Answered {
+  readonly method: string;
+  /** The route's name (see `routeName`), or `unmatched`. */
+  readonly route: string;
+  readonly status: number;
+  readonly ms: number;
+}
+
+export interface ServerHooks {
+  /** Told of every request answered. */
+  readonly onAnswer?: (a: Answered) => void;
+  /** The answer to a route's unexpected failure (not an HttpError); by default a bare 500. */
+  readonly onFailure?: (e: unknown, route: string) => Reply;
+  /** The largest body `method path` may send; MAX_BODY_BYTES when not said. */
+  readonly maxBody?: (method: string, path: string) => number;
+  /** An answer before the route's (a limit reached), or null to go on. */
+  readonly admit?: (req: IncomingMessage, route: string) => Reply | null;
+}
+
 /** Serves `table` (read on every request, so routes may be added later) on an HTTP server not yet listening. */
-export const routeServer = (table: RouteTable): Server =>
+export const routeServer = (table: RouteTable, hooks: ServerHooks = {}): Server =>
   createServer(async (req, res) => {
+    const started = performance.now();
+    const method = req.method ?? "GET";
+    let route = "unmatched";
+    let status = 500;
     try {
-      if (req.method === "OPTIONS") {
+      if (method === "OPTIONS") {
+        status = 204;
         res.writeHead(204, CORS);
         res.end();
         return;
       }
       const [path = "/", ...rest] = (req.url ?? "/").split("?");
-      const raw = req.method === "POST" || req.method === "PUT" ? await readBody(req) : Buffer.alloc(0);
-      const query = new URLSearchParams(rest.join("?"));
-      send(
-        res,
-        await dispatch(table, req.method ?? "GET", path, raw.toString("utf8"), req.headers, query, raw),
-      );
+      const found = matchRoute(table, method, path);
+      if (found) route = routeName(found.pattern);
+      const refused = found ? (hooks.admit?.(req, route) ?? null) : null;
+      if (refused) {
+        status = refused.status ?? 200;
+        send(res, refused);
+        return;
+      }
+      const raw =
+        method === "POST" || method === "PUT"
+          ? await readBody(req, hooks.maxBody?.(method, path) ?? MAX_BODY_BYTES)
+          : Buffer.alloc(0);
+      let reply: Reply;
+      if (!found) reply = { status: 404, text: "Not found" };
+      else
+        try {
+          reply = await found.route(
+            found.match,
+            raw.toString("utf8"),
+            req.headers,
+            new URLSearchParams(rest.join("?")),
+            raw,
+          );
+        } catch (e) {
+          if (e instanceof HttpError) reply = { status: e.status, text: e.message };
+          else reply = hooks.onFailure?.(e, route) ?? { status: 500, text: "Internal server error" };
+        }
+      status = reply.status ?? 200;
+      send(res, reply);
     } catch (e) {
-      if (e instanceof HttpError) send(res, { status: e.status, text: e.message });
-      else send(res, { status: 500, text: e instanceof Error ? e.message : String(e) });
+      const reply: Reply =
+        e instanceof HttpError
+          ? { status: e.status, text: e.message }
+          : (hooks.onFailure?.(e, route) ?? { status: 500, text: "Internal server error" });
+      status = reply.status ?? 500;
+      if (status === 413) res.setHeader("connection", "close");
+      if (!res.headersSent) send(res, reply);
+    } finally {
+      hooks.onAnswer?.({ method, route, status, ms: performance.now() - started });
     }
   });

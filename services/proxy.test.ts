@@ -2,7 +2,15 @@ import { createServer as createHttp, type Server } from "node:http";
 import { createServer as createTcp, type AddressInfo, type Server as TcpServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import WebSocket from "ws";
-import { attachProxy, clientOf, isReservedAddress, type ProxyPolicy, resolveTarget, targetOf } from "./proxy";
+import {
+  attachProxy,
+  clientOf,
+  isReservedAddress,
+  type ProxyPolicy,
+  parseTrustedProxies,
+  resolveTarget,
+  targetOf,
+} from "./proxy";
 
 /** A TCP server that answers every chunk with "echo:" and the chunk. */
 let echo: TcpServer;
@@ -106,6 +114,24 @@ describe("the WebSocket-to-TCP proxy", () => {
     expect(clientOf(req("127.0.0.1", "10.9.9.9, 198.51.100.1"))).toBe("198.51.100.1");
     expect(clientOf(req("::ffff:127.0.0.1", "2001:db8::1"))).toBe("2001:db8::1");
     expect(clientOf(req("127.0.0.1", "not-an-address"))).toBe("127.0.0.1");
+  });
+
+  test("believes the fronts TRUSTED_PROXIES names (a container bridge, a balancer) and no one else", () => {
+    const req = (remoteAddress: string, xff?: string) =>
+      ({ socket: { remoteAddress }, headers: xff ? { "x-forwarded-for": xff } : {} }) as never;
+    // Behind Docker's bridge, the TLS proxy on the host is 172.17.0.1: without the setting every user is it.
+    expect(clientOf(req("172.17.0.1", "198.51.100.1"))).toBe("172.17.0.1");
+    const bridge = parseTrustedProxies("172.17.0.0/16, ::1")!;
+    expect(clientOf(req("172.17.0.1", "198.51.100.1"), bridge)).toBe("198.51.100.1");
+    expect(clientOf(req("::ffff:172.17.0.1", "198.51.100.1"), bridge)).toBe("198.51.100.1");
+    // A balancer in front of the bridge, both trusted: the client is the entry left of both.
+    const both = parseTrustedProxies("172.17.0.0/16,10.0.0.5")!;
+    expect(clientOf(req("172.17.0.1", "6.6.6.6, 198.51.100.1, 10.0.0.5"), both)).toBe("198.51.100.1");
+    // A client writing a trusted front's address on the left gains nothing.
+    expect(clientOf(req("172.17.0.1", "10.0.0.5, 198.51.100.1"), both)).toBe("198.51.100.1");
+    expect(clientOf(req("203.0.113.7", "198.51.100.1"), bridge)).toBe("203.0.113.7");
+    expect(parseTrustedProxies("10.0.0.0/33")).toBeNull();
+    expect(parseTrustedProxies("example.org")).toBeNull();
   });
 
   test("refuses a client more connections than its cap, and takes it again once one closes", async () => {

@@ -23,6 +23,11 @@ export interface ProxyPolicy {
   readonly maxPerClient?: number;
   /** How long dialling a peer may take. */
   readonly dialTimeoutMs?: number;
+  /**
+   * The fronts (TLS reverse proxy, load balancer, container bridge) whose `X-Forwarded-For` is believed;
+   * loopback when absent (see `clientOf`).
+   */
+  readonly trustedProxies?: BlockList;
 }
 
 /** The local world's policy: its nodes listen on loopback, on free ports. */
@@ -123,26 +128,84 @@ const dial = (address: string, port: number, timeoutMs: number): Promise<Socket>
     });
   });
 
-const isLoopback = (ip: string): boolean => ip === "::1" || /^(::ffff:)?127\./.test(ip);
+/** Loopback only: the front on this machine. */
+export const LOOPBACK_PROXIES = new BlockList();
+LOOPBACK_PROXIES.addSubnet("127.0.0.0", 8, "ipv4");
+LOOPBACK_PROXIES.addAddress("::1", "ipv6");
 
-/**
- * Who a connection counts against: its peer's address, or, when that peer is on this machine (the TLS reverse
- * proxy in front, docs/deploy.md), the address that proxy appended last to `X-Forwarded-For` (the left
- * entries are the client's to write).
- */
-export const clientOf = (req: IncomingMessage): string => {
-  const peer = req.socket.remoteAddress ?? "";
-  const forwarded = req.headers["x-forwarded-for"];
-  const header = Array.isArray(forwarded) ? forwarded.join(",") : forwarded;
-  if (!isLoopback(peer) || !header) return peer;
-  const last = header.split(",").at(-1)?.trim() ?? "";
-  return isIP(last) ? last : peer;
+const plain = (ip: string) => /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1] ?? ip;
+
+const trusted = (list: BlockList, ip: string): boolean => {
+  const a = plain(ip);
+  const family = isIP(a);
+  return family !== 0 && list.check(a, family === 4 ? "ipv4" : "ipv6");
 };
 
-/** Serves the proxy on `server`'s WebSocket upgrades; answers how many connections are open. */
-export const attachProxy = (server: Server, policy: ProxyPolicy): { readonly open: () => number } => {
+/**
+ * `TRUSTED_PROXIES`: addresses and networks (`10.0.0.0/8`, `172.17.0.1`, `fd00::/8`), comma-separated, or
+ * null when one is not.
+ */
+export const parseTrustedProxies = (value: string): BlockList | null => {
+  const list = new BlockList();
+  for (const entry of value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")) {
+    const [address = "", bits] = entry.split("/");
+    const family = isIP(address);
+    if (family === 0) return null;
+    const type = family === 4 ? "ipv4" : "ipv6";
+    if (bits === undefined) list.addAddress(address, type);
+    else {
+      const n = Number(bits);
+      if (!Number.isInteger(n) || n < 0 || n > (family === 4 ? 32 : 128)) return null;
+      list.addSubnet(address, n, type);
+    }
+  }
+  return list;
+};
+
+/**
+ * Who a connection counts against: its peer's address or, when that peer is a trusted front
+ * (`trustedProxies`, loopback unless told), the address in `X-Forwarded-For` nearest the right that is not a
+ * trusted front itself (each front appends the address it saw; the entries left of the fronts' are the
+ * client's to write).
+ */
+export const clientOf = (req: IncomingMessage, trustedProxies: BlockList = LOOPBACK_PROXIES): string => {
+  const peer = plain(req.socket.remoteAddress ?? "");
+  const forwarded = req.headers["x-forwarded-for"];
+  const header = Array.isArray(forwarded) ? forwarded.join(",") : forwarded;
+  if (!trusted(trustedProxies, peer) || !header) return peer;
+  const hops = header
+    .split(",")
+    .map((h) => h.trim())
+    .reverse();
+  for (const hop of hops) {
+    if (isIP(plain(hop)) === 0) return peer;
+    if (!trusted(trustedProxies, hop)) return plain(hop);
+  }
+  return plain(hops.at(-1) ?? peer);
+};
+
+/** WebSocket's close code for a server going away (RFC 6455 7.4.1): the wallet dials again. */
+export const GOING_AWAY = 1001;
+
+export interface AttachedProxy {
+  /** How many connections are open. */
+  readonly open: () => number;
+  /**
+   * Refuses new connections and closes the open ones with GOING_AWAY (the peer's TCP side with them);
+   * resolves when all are closed, those that do not close within `graceMs` cut.
+   */
+  readonly close: (graceMs?: number) => Promise<void>;
+}
+
+/** Serves the proxy on `server`'s WebSocket upgrades. */
+export const attachProxy = (server: Server, policy: ProxyPolicy): AttachedProxy => {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   let open = 0;
+  let closing = false;
+  const sockets = new Set<WebSocket>();
   const byClient = new Map<string, number>();
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const target = targetOf(req.url ?? "");
@@ -150,11 +213,11 @@ export const attachProxy = (server: Server, policy: ProxyPolicy): { readonly ope
       socket.destroy();
       return;
     }
-    if (open >= (policy.maxConnections ?? MAX_CONNECTIONS)) {
+    if (closing || open >= (policy.maxConnections ?? MAX_CONNECTIONS)) {
       socket.end("HTTP/1.1 503 Service Unavailable\r\n\r\n");
       return;
     }
-    const client = clientOf(req);
+    const client = clientOf(req, policy.trustedProxies);
     const clientOpen = byClient.get(client) ?? 0;
     if (clientOpen >= (policy.maxPerClient ?? DEFAULT_PER_CLIENT)) {
       socket.end("HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\n\r\nToo many connections");
@@ -176,7 +239,15 @@ export const attachProxy = (server: Server, policy: ProxyPolicy): { readonly ope
     void resolveTarget(target.host, target.port, policy).then(
       ({ address }) =>
         wss.handleUpgrade(req, socket, head, (ws) => {
-          ws.once("close", done);
+          if (closing) {
+            ws.close(GOING_AWAY, "Server restarting");
+            return;
+          }
+          sockets.add(ws);
+          ws.once("close", () => {
+            sockets.delete(ws);
+            done();
+          });
           // Bytes the browser sends before the TCP side is up wait here, in order.
           const early: Buffer[] = [];
           ws.on("message", (d: Buffer) => early.push(d));
@@ -204,5 +275,20 @@ export const attachProxy = (server: Server, policy: ProxyPolicy): { readonly ope
       },
     );
   });
-  return { open: () => open };
+  const close = async (graceMs = 3_000) => {
+    closing = true;
+    const all = [...sockets];
+    const closed = all.map((ws) =>
+      ws.readyState === WebSocket.CLOSED
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => ws.once("close", () => resolve())),
+    );
+    for (const ws of all) ws.close(GOING_AWAY, "Server restarting");
+    const cut = setTimeout(() => {
+      for (const ws of all) ws.terminate();
+    }, graceMs);
+    await Promise.all(closed);
+    clearTimeout(cut);
+  };
+  return { open: () => open, close };
 };

@@ -43,6 +43,8 @@ beforeAll(async () => {
       LSP_URL: `http://127.0.0.1:${(esplora.address() as AddressInfo).port}`,
       RELAYS: nostr.nostr.relayUrl,
       HERMES_SECRET: "22".repeat(32),
+      DATA_DIR: "memory",
+      ALLOW_MEMORY_STORE: "1",
     },
     () => undefined,
   );
@@ -64,6 +66,7 @@ describe("the services process", () => {
     expect([...(c.proxy.ports ?? [])]).toEqual([9735]);
     expect(c.proxy.allowPrivate).toBe(false);
     expect(c.databaseUrl).toBeUndefined();
+    expect(c.dataDir).toBe("./data");
     expect(c.lspUrl).toBe("https://0conf.lnolymp.us");
     expect(c.proxy.maxPerClient).toBe(16);
     expect(configFromEnv({ NETWORK: "signet", PROXY_PER_CLIENT: "4" }, () => undefined)).toMatchObject({
@@ -102,6 +105,7 @@ describe("the services process", () => {
       ok: true,
       network: "signet",
       gossip_channels: 0,
+      checks: { database: "ok", esplora: "ok", lsp: "ok" },
     });
     const snapshot = new Uint8Array(await (await fetch(`${services.url}/rgs/snapshot/0`)).arrayBuffer());
     expect([...snapshot.slice(0, 4)]).toEqual([76, 68, 75, 1]);
@@ -117,6 +121,16 @@ describe("the services process", () => {
     });
     expect(await proposal.json()).toEqual({ got: { bolt11: "lnbcrt1" }, type: "application/json" });
     expect((await fetch(`${services.url}/lsp/blocks/tip/height`)).status).toBe(404);
+  });
+
+  test("publishes the relays a self-hosted build takes as its own", async () => {
+    const r = await fetch(`${services.url}/.well-known/wallet-services.json`);
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await r.json()).toEqual({
+      network: "signet",
+      relays: [nostr.nostr.relayUrl],
+      nwc_relay: nostr.nostr.relayUrl,
+    });
   });
 
   test("serves no test-only endpoint of the local world", async () => {

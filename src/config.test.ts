@@ -134,6 +134,37 @@ describe("self-hosted mode", () => {
     expect(config.servers?.proxy).toBe("wss://wallet.example.org");
   });
 
+  it("takes the relays, wallet-connect relay, Blossom and price feed its services publish, under the owner's own", () => {
+    const published = JSON.stringify({
+      relays: ["wss://relay.example.org", "https://not-a-relay.example", 7],
+      nwc_relay: "wss://nwc.example.org",
+      blossom: "https://blossom.example.org",
+      price_feed: "javascript:alert(1)",
+    });
+    const config = resolveConfig(stored({ SERVICES_PUBLISHED: published }), build);
+    expect(config.nostr?.relays).toEqual(["wss://relay.example.org"]);
+    expect(config.nwcRelay).toBe("wss://nwc.example.org");
+    expect(config.nostr?.blossom).toBe("https://blossom.example.org");
+    expect(config.priceSource).toBe("https://mempool.space/api/v1/prices");
+    const owners = resolveConfig(
+      stored({ SERVICES_PUBLISHED: published, USER_SETTINGS_nostr_relays: "wss://mine.example" }),
+      build,
+    );
+    expect(owners.nostr?.relays).toEqual(["wss://mine.example"]);
+    // Another network's defaults are its own, and a build without services reads nothing published.
+    const other = resolveConfig(
+      stored({ SERVICES_PUBLISHED: published, USER_SETTINGS_network: "bitcoin" }),
+      build,
+    );
+    expect(other.nwcRelay).toBe(DEFAULT_NWC_RELAY);
+    expect(resolveConfig(stored({ SERVICES_PUBLISHED: published }), { network: "signet" }).nwcRelay).toBe(
+      DEFAULT_NWC_RELAY,
+    );
+    expect(resolveConfig(stored({ SERVICES_PUBLISHED: "{not json" }), build).nwcRelay).toBe(
+      DEFAULT_NWC_RELAY,
+    );
+  });
+
   it("needs the build's network, else the spec's error", () => {
     const config = resolveConfig(empty, { services: "https://wallet.example.org" });
     expect(config.missingDefaults).toEqual(["network"]);

@@ -1,6 +1,7 @@
 import type { Network } from "./events/types";
 import { NETWORKS } from "./events/types";
 import { type KeyValueStorage, readLocalSetting } from "./settings/local";
+import { readPublished } from "./settings/published";
 
 /** Where the wallet talks to the chain and prices; chosen at build time or in settings. */
 export interface WalletConfig {
@@ -72,7 +73,14 @@ export const resolveNostrServers = (
   esplora: string,
   build: BuildDefaults = {},
 ): NostrServers => {
-  const defaults = defaultNostrServers(network, esplora);
+  const own = defaultNostrServers(network, esplora);
+  // A self-hosted build's services publish their community's relays and media server (src/settings/published.ts).
+  const published = servicesBase(build) && network === defaultNetwork(build) ? readPublished(storage) : {};
+  const defaults = {
+    ...own,
+    relays: published.relays ?? own.relays,
+    blossom: published.blossom ?? own.blossom,
+  };
   const relays = (readLocalSetting(storage, "nostr_relays") ?? "")
     .split(",")
     .map((r) => r.trim())
@@ -345,8 +353,10 @@ export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): W
   const services = network === defaultNetwork(build) ? servicesBase(build) : null;
   const servers = resolveServers(storage, network, build);
   const { esplora } = servers;
+  const published = services ? readPublished(storage) : {};
   const priceSource =
-    network === "regtest" ? `${esplora}/api/v1/price/{code}` : "https://mempool.space/api/v1/prices";
+    published.priceFeed ??
+    (network === "regtest" ? `${esplora}/api/v1/price/{code}` : "https://mempool.space/api/v1/prices");
   // On regtest the local world serves feedback, membership and lightning addresses on its one port.
   const world = network === "regtest" ? esplora : null;
   const service = (name: "subscriptions" | "hermes" | null, built: string | undefined): string | null => {
@@ -362,7 +372,9 @@ export const resolveConfig = (storage: KeyValueStorage, build: BuildDefaults): W
     network,
     esplora,
     priceSource,
-    nwcRelay: network === "regtest" ? `${esplora.replace(/^http/, "ws")}/nostr` : DEFAULT_NWC_RELAY,
+    nwcRelay:
+      published.nwcRelay ??
+      (network === "regtest" ? `${esplora.replace(/^http/, "ws")}/nostr` : DEFAULT_NWC_RELAY),
     servers,
     nostr: resolveNostrServers(storage, network, esplora, build),
     proxy: servers.proxy || null,

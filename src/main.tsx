@@ -1,6 +1,6 @@
 import welcome from "virtual:welcome-screens";
 import { BUILD_DEFAULTS } from "./build";
-import { resolveConfig } from "./config";
+import { resolveConfig, servicesBase } from "./config";
 import { initialLanguage } from "./i18n/languages";
 import type { AllViews } from "./projections/live";
 import { applyConnectPolicy } from "./security/csp";
@@ -8,8 +8,12 @@ import { paintWelcome } from "./welcome/first-paint";
 import { startWorkerEarly } from "./boot";
 import { readViewsCache } from "./views-cache";
 import { readWalletFlag } from "./wallet-flag";
+import { loadPublished } from "./settings/published";
 import "./ui/app.css";
 
+// A self-hosted build's first visit reads what its services publish (their relays, ...) before anything
+// connects; a later visit uses what it kept and refreshes it for the next.
+await loadPublished(servicesBase(BUILD_DEFAULTS), localStorage);
 const config = resolveConfig(localStorage, BUILD_DEFAULTS);
 // Before anything connects: only this origin and the servers of this configuration.
 applyConnectPolicy(document, config);

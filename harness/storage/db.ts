@@ -1,8 +1,9 @@
 /**
- * The storage server's SQL database: PostgreSQL compiled to wasm (PGlite, in memory) by default, a real
+ * The storage server's SQL database: PostgreSQL compiled to wasm (PGlite, in memory or in a data directory) by default, a real
  * PostgreSQL when `DATABASE_URL` is set. Both answer the same SQL; this file is the little they differ in
  * (connections, transactions, how a bigint comes back) and vss-server's schema migrations.
  */
+import { mkdir } from "node:fs/promises";
 import type { PGlite } from "@electric-sql/pglite";
 
 export interface Sql {
@@ -76,7 +77,7 @@ const pgliteDb = (pg: PGlite): SqlDb => {
 
 const postgresDb = async (url: string): Promise<SqlDb> => {
   const { default: pg } = await import("pg");
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   pool.on("error", () => undefined);
   const wrap = (q: {
     query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }>;
@@ -107,13 +108,17 @@ const postgresDb = async (url: string): Promise<SqlDb> => {
   };
 };
 
-/** Opens (and migrates) the database: PostgreSQL at `url` if given, else a fresh in-memory PGlite. */
-export const openStorageDb = async (url?: string): Promise<SqlDb> => {
+/**
+ * Opens (and migrates) the database: PostgreSQL at `url` if given, else PGlite, kept in the directory
+ * `dataDir` (made if missing) or, without one, in memory.
+ */
+export const openStorageDb = async (url?: string, dataDir?: string): Promise<SqlDb> => {
   let db: SqlDb;
   if (url) db = await postgresDb(url);
   else {
     const { PGlite } = await import("@electric-sql/pglite");
-    const pg = new PGlite();
+    if (dataDir) await mkdir(dataDir, { recursive: true });
+    const pg = dataDir ? new PGlite(dataDir) : new PGlite();
     await pg.waitReady;
     db = pgliteDb(pg);
   }

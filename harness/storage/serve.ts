@@ -1,7 +1,7 @@
 /** The storage server on its own HTTP port (the world mounts it under `/storage` of its server instead). */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { StorageService } from "./service";
+import { PROTOCOL_VERSION, PROTOCOL_VERSION_HEADER, type StorageService } from "./service";
 
 export const serveStorage = (
   service: StorageService,
@@ -21,6 +21,7 @@ export const serveStorage = (
         (r) => {
           res.writeHead(r.status ?? 200, {
             "content-type": r.bytes ? "application/octet-stream" : "text/plain",
+            [PROTOCOL_VERSION_HEADER]: PROTOCOL_VERSION,
           });
           res.end(r.bytes ?? r.text ?? "");
         },

@@ -39,11 +39,21 @@ export interface StorageService {
 }
 
 export interface StorageOptions {
-  /** A PostgreSQL connection string; PGlite in memory when absent. */
+  /** A PostgreSQL connection string; PGlite when absent. */
   readonly databaseUrl?: string;
+  /** Where PGlite keeps its files (without `databaseUrl`); in memory when absent. */
+  readonly dataDir?: string;
+  /** The most bytes of values one owner may keep; unlimited when absent. */
+  readonly quotaBytes?: number;
+  /** Told of each failure answered as a server error (the answer itself says nothing of it). */
+  readonly onError?: (e: unknown) => void;
   /** The server's clock, for the signature's time window. */
   readonly now?: () => number;
 }
+
+/** vss-server's protocol version, on every answer: LDK's VSS clients refuse an answer without it. */
+export const PROTOCOL_VERSION_HEADER = "vss-protocol-version";
+export const PROTOCOL_VERSION = "0.1.0";
 
 /** A body that is not the call's protobuf message (vss-server answers it 400 in plain text). */
 class BadRequest extends Error {}
@@ -60,7 +70,7 @@ const ok = <A extends Message>(schema: GenMessage<A>, a: A): Reply => ({
 export const startStorage = (opts: StorageOptions = {}): StorageService => {
   let opened: Promise<{ db: SqlDb; store: KvStore }> | null = null;
   const open = () => {
-    opened ??= openStorageDb(opts.databaseUrl).then((db) => ({ db, store: kvStore(db) }));
+    opened ??= openStorageDb(opts.databaseUrl, opts.dataDir).then((db) => ({ db, store: kvStore(db) }));
     opened.catch(() => {
       opened = null;
     });
@@ -87,6 +97,20 @@ export const startStorage = (opts: StorageOptions = {}): StorageService => {
       }
       case "putObjects": {
         const q = decode(PutObjectRequestSchema);
+        if (opts.quotaBytes !== undefined) {
+          const { db } = await open();
+          const adding = q.transactionItems.reduce((n, i) => n + i.value.length, 0);
+          const kept = await db.query<{ n: string }>(
+            "SELECT coalesce(sum(octet_length(value)), 0)::text AS n FROM vss_db WHERE user_token=$1 AND NOT (store_id=$2 AND key = ANY($3))",
+            [owner, q.storeId, q.transactionItems.map((i) => i.key)],
+          );
+          if (Number(kept.rows[0]?.n ?? 0) + adding > opts.quotaBytes)
+            return errorReply(
+              413,
+              ErrorCode.INVALID_REQUEST_EXCEPTION,
+              `Storage quota of ${opts.quotaBytes} bytes per key reached`,
+            );
+        }
         await store.put(
           owner,
           q.storeId,
@@ -142,6 +166,7 @@ export const startStorage = (opts: StorageOptions = {}): StorageService => {
         return errorReply(400, ErrorCode.INVALID_REQUEST_EXCEPTION, message);
       }
       if (e instanceof BadRequest) return { status: 400, text: "Error parsing request" };
+      opts.onError?.(e);
       return errorReply(500, ErrorCode.INTERNAL_SERVER_EXCEPTION, "Unknown Server Error occurred.");
     }
   };
@@ -152,7 +177,10 @@ export const startStorage = (opts: StorageOptions = {}): StorageService => {
       [
         "POST",
         /^\/storage\/(getObject|putObjects|deleteObject|listKeyVersions)$/,
-        (m, _body, headers, _query, raw) => handle(m[1] ?? "", raw ?? new Uint8Array(), headers ?? {}),
+        async (m, _body, headers, _query, raw) => ({
+          ...(await handle(m[1] ?? "", raw ?? new Uint8Array(), headers ?? {})),
+          headers: { [PROTOCOL_VERSION_HEADER]: PROTOCOL_VERSION },
+        }),
       ],
     ],
     db: async () => (await open()).db,
