@@ -90,7 +90,7 @@ test("join the world's mint, receive ecash over lightning, see who holds it, pay
   await page.getByRole("button", { name: "Check fee" }).click();
   const transferPreview = page.getByRole("region", { name: "Preview" });
   await expect(transferPreview).toContainText(
-    /3,000 e-sats arrive at Second Local Mint; fee at most \d+ sats\./,
+    /3,000 e-sats arrive at Second Local Mint; fee at most \d+ e-sats\./,
     { timeout: 30_000 },
   );
   // Edit returns to the amount; checking again gives a new quote.

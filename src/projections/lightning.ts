@@ -307,14 +307,42 @@ export const lightningProjection = projection<LightningState, LightningState>({
 export type FundingGone = (outpoint: string | null) => boolean;
 
 /**
- * Ours across every channel: what we can send plus the reserves that come back when a channel closes. A
- * channel whose funding never reached the chain counts nothing: its coins are counted on-chain.
+ * Ours across the open channels (ready: their funding confirmed, the channel usable): what we can send plus
+ * the reserves that come back when a channel closes. A channel still opening counts in `lightningPending`
+ * instead; one whose funding never reached the chain counts nothing: its coins are counted on-chain.
  */
-export const lightningBalance = (s: LightningState, gone: FundingGone = () => false): bigint =>
+export const lightningBalance = (
+  s: Pick<LightningState, "channels">,
+  gone: FundingGone = () => false,
+): bigint =>
   s.channels.reduce(
-    (sum, c) => (gone(c.outpoint) ? sum : sum + BigInt(c.balance) + (c.is_ready ? BigInt(c.reserve) : 0n)),
+    (sum, c) => (c.is_ready && !gone(c.outpoint) ? sum + BigInt(c.balance) + BigInt(c.reserve) : sum),
     0n,
   );
+
+/** Ours in channels still opening (their funding waits for confirmations): the owner's, but not spendable yet. */
+export const lightningPending = (
+  s: Pick<LightningState, "channels">,
+  gone: FundingGone = () => false,
+): bigint =>
+  s.channels.reduce(
+    (sum, c) => (!c.is_ready && !gone(c.outpoint) ? sum + BigInt(c.balance) + BigInt(c.reserve) : sum),
+    0n,
+  );
+
+/**
+ * What one channel lets leave in a payment now: LDK's limit for the next payment, which keeps the channel
+ * reserve and the commitment fee back (a snapshot from before it was recorded: what we could send). A
+ * channel still opening lets nothing leave.
+ */
+export const channelSendable = (c: ChannelSnapshot): bigint =>
+  c.is_ready ? BigInt(c.sendable ?? c.balance) : 0n;
+
+/** What can leave over lightning now, across the open channels: the most a payment may be (Send's "up to"). */
+export const lightningSendable = (
+  s: Pick<LightningState, "channels">,
+  gone: FundingGone = () => false,
+): bigint => s.channels.reduce((sum, c) => (gone(c.outpoint) ? sum : sum + channelSendable(c)), 0n);
 
 /**
  * Balances of closed channels not yet back in the on-chain wallet. A channel closed before it was funded

@@ -48,10 +48,12 @@ export function Send() {
 
   const parsed = useParsedDestination(destination);
   const request = parsed.request;
+  // Lightning's "up to" is what can leave now: the channels' reserves and a channel still opening stay back.
   const balances = {
-    lightning: balance?.lightning ?? 0n,
+    lightning: balance?.lightning_sendable ?? 0n,
     onchain: (balance?.confirmed ?? 0n) + (balance?.unconfirmed ?? 0n),
   };
+  const lightningHeld = (balance?.lightning ?? 0n) + (balance?.lightning_pending ?? 0n) > balances.lightning;
   const methods = request ? methodsFor(request, balances) : [];
   const chosen = methods.some((m) => m.method === method) ? method : (methods[0]?.method ?? "onchain");
   const route: SendRoute | null = request ? routeFor(request, chosen) : null;
@@ -72,6 +74,7 @@ export function Send() {
           nowSecs: Math.floor(Date.now() / 1000),
           lnurlRange,
           sendAll: sendAll && route.kind === "onchain",
+          heldBack: chosen === "lightning" && lightningHeld,
         })
       : null;
 
@@ -199,7 +202,9 @@ export function Send() {
           text={
             parsed.problem ??
             lnurlError ??
-            (problem ? t(problem, { amount: fmt.sats(amountSats) }) : null) ??
+            (problem
+              ? t(problem, { amount: fmt.sats(amountSats), max: fmt.sats(balances.lightning) })
+              : null) ??
             (request && !route ? t("send.error_address") : null) ??
             error
           }

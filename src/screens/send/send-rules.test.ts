@@ -51,4 +51,12 @@ describe("send rules", () => {
     expect(amountProblem(check({ sendAll: true, amountSats: 0n }))).toBeNull();
     expect(amountProblem(check({ sendAll: true, balance: 0n }))).toBe("send.error_low_balance");
   });
+
+  it("refuses more than can leave over lightning in words that say what can, when the rest is held back", () => {
+    const ln = { kind: "invoice", bolt11: "lnbcrt1" } as const;
+    const over = check({ route: ln, amountSats: 531_002n, balance: 528_002n });
+    expect(amountProblem({ ...over, heldBack: true })).toBe("send.error_over_sendable");
+    expect(amountProblem(over)).toBe("send.error_low_balance");
+    expect(amountProblem({ ...over, amountSats: 528_002n, heldBack: true })).toBeNull();
+  });
 });

@@ -6,6 +6,7 @@ import type { ParsedPaymentRequest } from "../../ui/incoming";
 import type { PaymentMethod } from "../../ui/amount-entry";
 
 export interface Balances {
+  /** What can leave over lightning now (the balance view's `lightning_sendable`, the channels' "Can send"). */
   readonly lightning: bigint;
   /** Spendable on-chain: confirmed plus unconfirmed. */
   readonly onchain: bigint;
@@ -58,6 +59,11 @@ export interface AmountCheck {
   readonly lnurlRange: { min: bigint; max: bigint } | null;
   /** Paying everything on-chain: the fee comes out of the amount. */
   readonly sendAll: boolean;
+  /**
+   * More is the owner's by this method than `balance`, but cannot leave now (lightning's reserves, a channel
+   * still opening): an amount above `balance` is refused with what can leave.
+   */
+  readonly heldBack?: boolean;
 }
 
 /** The i18n key of the rule the amount breaks, or null when it may be sent. */
@@ -69,6 +75,6 @@ export const amountProblem = (c: AmountCheck): string | null => {
   if (c.route.kind === "onchain" && c.amountSats < 546n) return "receive.error_under_min_onchain";
   if (c.lnurlRange && (c.amountSats < c.lnurlRange.min || c.amountSats > c.lnurlRange.max))
     return "lnurl.error_amount_range";
-  if (c.amountSats > c.balance) return "send.error_low_balance";
+  if (c.amountSats > c.balance) return c.heldBack ? "send.error_over_sendable" : "send.error_low_balance";
   return null;
 };
