@@ -19,17 +19,37 @@ export type SendRoute =
   | { readonly kind: "keysend"; readonly pubkey: string }
   | { readonly kind: "lnurl"; readonly lnurl: string };
 
-/** The methods a request offers, lightning first (a unified URI offers both). */
-export const methodsFor = (r: ParsedPaymentRequest, b: Balances): PaymentMethod[] => {
+/**
+ * The methods a request offers, lightning first (a unified URI offers both), then ecash at `ecash`'s
+ * custodian for an invoice it covers (see `ecashCovers`).
+ */
+export const methodsFor = (
+  r: ParsedPaymentRequest,
+  b: Balances,
+  ecash: { readonly id: string; readonly name: string; readonly balance: bigint } | null = null,
+): PaymentMethod[] => {
   const out: PaymentMethod[] = [];
   if (r.invoice || r.node_pubkey || (r.lnurl && !r.is_lnurl_auth))
     out.push({ method: "lightning", maxAmountSats: b.lightning });
+  if (r.invoice && ecash)
+    out.push({
+      method: "ecash",
+      maxAmountSats: ecash.balance,
+      custodian: { id: ecash.id, name: ecash.name },
+    });
   if (r.address) out.push({ method: "onchain", maxAmountSats: b.onchain });
   return out;
 };
 
+/** Whether ecash of `balance` pays what the mint quoted: the amount and its fee. */
+export const ecashCovers = (
+  balance: bigint,
+  quote: { readonly amountSats: bigint; readonly feeSats: bigint },
+): boolean => quote.amountSats > 0n && balance >= quote.amountSats + quote.feeSats;
+
 export const routeFor = (r: ParsedPaymentRequest, method: PaymentMethod["method"]): SendRoute | null => {
   if (method === "onchain") return r.address ? { kind: "onchain", address: r.address } : null;
+  if (method === "ecash") return r.invoice ? { kind: "invoice", bolt11: r.invoice } : null;
   if (r.invoice) return { kind: "invoice", bolt11: r.invoice };
   if (r.node_pubkey) return { kind: "keysend", pubkey: r.node_pubkey };
   if (r.lnurl && !r.is_lnurl_auth) return { kind: "lnurl", lnurl: r.lnurl };
