@@ -128,6 +128,11 @@ export const lightningProjection = projection<LightningState, LightningState>({
     switch (e.type) {
       case "ln.invoice_created": {
         const p = e.payload;
+        // A payment to this invoice already reported (a restored node's replay folded before the log that
+        // made the invoice came back) is the invoice's payment: one payment, one row.
+        const early = s.spontaneous.get(p.payment_hash);
+        s.spontaneous.delete(p.payment_hash);
+        const known = s.invoices.get(p.payment_hash);
         s.invoices.set(p.payment_hash, {
           paymentHash: p.payment_hash,
           bolt11: p.bolt11,
@@ -136,11 +141,11 @@ export const lightningProjection = projection<LightningState, LightningState>({
           labels: p.labels,
           expiresAt: p.expires_at,
           createdAt: e.at,
-          paidMsat: null,
-          paidAt: null,
-          refused: null,
-          lspFeeMsat: 0n,
-          channelId: null,
+          paidMsat: known?.paidMsat ?? early?.amountMsat ?? null,
+          paidAt: known?.paidAt ?? early?.at ?? null,
+          refused: known?.refused ?? null,
+          lspFeeMsat: known?.lspFeeMsat ?? 0n,
+          channelId: known?.channelId ?? null,
         });
         return s;
       }
@@ -183,13 +188,16 @@ export const lightningProjection = projection<LightningState, LightningState>({
             channelId: open?.channelId ?? null,
           }));
         }
-        // The node may report a claim again after a restart: the first report stands.
+        // A payment is known by its hash, whichever device or replay reported it: a node reports a claim
+        // again after a restart or a restore on another device. The earliest report stands, whatever order
+        // the logs were merged in, so every device folds the same row.
         if (s.invoices.has(p.payment_hash)) {
           patchEntry(s.invoices, p.payment_hash, (i) =>
-            i.paidAt === null ? { ...i, paidMsat: amountMsat, paidAt: e.at } : i,
+            i.paidAt === null || e.at < i.paidAt ? { ...i, paidMsat: amountMsat, paidAt: e.at } : i,
           );
-        } else if (!s.spontaneous.has(p.payment_hash)) {
-          s.spontaneous.set(p.payment_hash, { amountMsat, at: e.at });
+        } else {
+          const known = s.spontaneous.get(p.payment_hash);
+          if (!known || e.at < known.at) s.spontaneous.set(p.payment_hash, { amountMsat, at: e.at });
         }
         return s;
       }
@@ -214,8 +222,9 @@ export const lightningProjection = projection<LightningState, LightningState>({
       }
       case "ln.payment_sent": {
         const p = e.payload;
+        // Reported again by a restored node: the earliest report stands.
         patchEntry(s.payments, p.payment_id, (x) =>
-          x.status === "succeeded"
+          x.status === "succeeded" && (x.finishedAt === null || x.finishedAt <= e.at)
             ? x
             : {
                 ...x,
