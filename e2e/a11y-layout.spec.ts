@@ -1,7 +1,9 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { ROUTES_BUILT } from "../src/screens/routes";
+import { postJson } from "../harness/http";
 import { expect, type FundedWallet, navigate, test } from "./funded";
 
 /** The catalogue's words in `lang`, as a person reads them on the buttons. */
@@ -96,7 +98,7 @@ const ready = (page: Page, route: string, t: Record<string, string>): Locator | 
       // The owner's message, Ann's two and her request.
       return page.locator("main").getByRole("listitem").nth(3);
     case "/settings/channels":
-      return page.getByText(`${t["channels.opening"]} (1)`);
+      return page.getByText(`${t["channels.never_opened"]} (1)`);
     case "/settings/federations":
       return page.getByTestId("federation-balance");
     case "/settings/connections":
@@ -214,6 +216,115 @@ test("every route of the release has its own heading to check", () => {
     expect(heading, route).toBeDefined();
     if (typeof heading === "string") expect(words("en")[heading], heading).toBeDefined();
   }
+});
+
+/** The wallet's own views: its state file from the emergency kit, folded in Node by `npm run replay`. */
+const ownViews = async (page: Page, file: string) => {
+  const password = "figures are the wallet's own";
+  await navigate(page, "/settings/emergencykit");
+  await page.getByRole("button", { name: "Save state as file" }).click();
+  await page.getByLabel("Password").fill(password);
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download" }).click();
+  await (await downloading).saveAs(file);
+  const json = execFileSync("npx", ["tsx", "scripts/replay.ts", file], {
+    env: { ...process.env, WALLET_PASSWORD: password },
+    encoding: "utf8",
+  });
+  return JSON.parse(json) as {
+    balance: Record<"lightning" | "lightning_pending" | "lightning_sendable" | "total", string>;
+    channel_totals: Record<"balance" | "pending", string>;
+    activity: { items: { kind: string; dropped: boolean }[] };
+  };
+};
+
+/** An amount as home and the channels screen write it in English: "120,000 sats". */
+const satsText = (n: string) => `${BigInt(n).toLocaleString("en-US")} sats`;
+
+/** A fiat amount as written ("$1,195.55"), in cents. */
+const cents = async (l: Locator) => BigInt(((await l.textContent()) ?? "").replace(/[^0-9]/g, "") || "0");
+
+test("on a funded wallet the money a person reads is the wallet's own: opening pending, a failed open not spent, what can leave, fiat rows that add up", async ({
+  funded,
+}, info) => {
+  test.setTimeout(300_000);
+  const page = funded.page;
+  await page.setViewportSize(VIEWPORTS.phone);
+  const views = await ownViews(page, info.outputPath("mutiny-state.json"));
+  // The fixture's opening channel (its funding waits in the mempool) is pending, not spendable.
+  expect(BigInt(views.balance.lightning_pending)).toBeGreaterThan(110_000n);
+  expect(BigInt(views.balance.lightning_sendable)).toBeLessThan(BigInt(views.balance.lightning));
+
+  // Home: lightning is what the open channels hold, the opening one pending beside it.
+  await navigate(page, "/");
+  await expect(page.getByTestId("lightning-balance")).toHaveText(satsText(views.balance.lightning));
+  await expect(page.getByTestId("lightning-pending-badge")).toHaveText(
+    `Pending: ${satsText(views.balance.lightning_pending)}`,
+  );
+  await expect(page.getByTestId("total-balance")).toHaveText(satsText(views.balance.total));
+  // The open whose funding was refused: one row, as not opened, and no debit.
+  expect(views.activity.items.filter((i) => i.kind === "ChannelOpen" && i.dropped)).toHaveLength(1);
+  const refused = page.getByRole("button", { name: /Channel not opened\s*Nothing was spent/ });
+  await expect(refused).toHaveCount(1);
+  await expect(refused.locator(".activity-amount")).toHaveText("100,000 sats");
+  await refused.click();
+  const details = page.getByRole("dialog", { name: "Channel not opened" });
+  await expect(details.getByText("nothing left your wallet")).toBeVisible();
+  await expect(details.getByRole("link", { name: "View in explorer" })).toHaveCount(0);
+  await expect(details.getByText("Fee")).toHaveCount(0);
+  await details.getByRole("button", { name: "Close" }).click();
+
+  // In fiat (BTC while the world's price feed is away), the rows add up to the total.
+  const total = page.getByTestId("total-balance");
+  try {
+    await total.click();
+    await expect(total).not.toHaveText(/sats$/);
+    const card = page.getByRole("region", { name: "Balance" });
+    const rows = [
+      page.getByTestId("lightning-balance"),
+      page.getByTestId("lightning-pending-badge").locator("span").first(),
+      page.getByTestId("onchain-balance"),
+      card.getByTestId("custody-label").locator(".balance-amount"),
+    ];
+    let sum = 0n;
+    for (const row of rows) sum += await cents(row);
+    expect(sum).toBe(await cents(total));
+  } finally {
+    // Back to sats, as the walk's screenshots show it (fiat, hidden, sats).
+    await expect(async () => {
+      if (!/sats$/.test((await total.textContent()) ?? "")) await total.click();
+      await expect(total).toHaveText(/sats$/, { timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
+  }
+  await expect(total).toHaveText(satsText(views.balance.total));
+
+  // The channels screen: "Can send" is what can leave, the opening channel pending, the refused one never opened.
+  await navigate(page, "/settings/channels");
+  const figure = (term: string) =>
+    page.locator("dt", { hasText: term }).locator("xpath=following-sibling::dd[1]");
+  await expect(figure("Can send")).toHaveText(satsText(views.channel_totals.balance));
+  expect(views.channel_totals.balance).toBe(views.balance.lightning_sendable);
+  await expect(figure("Pending (channels opening)")).toHaveText(satsText(views.channel_totals.pending));
+  expect(views.channel_totals.pending).toBe(views.balance.lightning_pending);
+  await expect(page.getByText("Opening (1)")).toBeVisible();
+  await expect(page.getByText("Never opened (1)")).toBeVisible();
+
+  // Send: "up to" is what can leave now; an invoice for a sat more is refused on the form, in words.
+  const esplora = process.env.HARNESS_ESPLORA ?? "";
+  const sendable = BigInt(views.balance.lightning_sendable);
+  const { bolt11 } = (await postJson(esplora, "/ln/invoice", {
+    amount_sats: Number(sendable + 1n),
+    description: "one sat too many",
+  })) as { bolt11: string };
+  await navigate(page, `/send?to=${encodeURIComponent(bolt11)}`);
+  await expect(
+    page.getByText(`Lightning · up to ${satsText(views.balance.lightning_sendable)}`),
+  ).toBeVisible();
+  await expect(
+    page.getByText(`At most ${satsText(views.balance.lightning_sendable)} can leave over lightning now`),
+  ).toBeVisible();
+  await expect(page.getByRole("button", { name: "Confirm send" })).toBeDisabled();
+  await navigate(page, "/");
 });
 
 for (const lang of ["en", "de"] as const) {

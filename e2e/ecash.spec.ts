@@ -61,18 +61,30 @@ test("join the world's mint, receive ecash over lightning, see who holds it, pay
 
   // Pay an invoice of the world's node from ecash: the fee is shown first.
   const { bolt11 } = await postJson(esplora, "/ln/invoice", { amount_sats: 1_000, description: "tea" });
-  // From the send screen: the invoice is offered for payment from ecash, at the mint holding it.
+  // From the send screen: the ecash at the mint holding it covers the invoice and its fee, so it is a source
+  // to choose on the same screen, with the mint's fee shown before confirming.
   await page.getByRole("link", { name: "Send" }).first().click();
   await page.getByLabel("Address, invoice, lightning address or LNURL").fill(bolt11);
   await expect(page.getByTestId("send-request")).toContainText("1,000");
-  await page.getByRole("link", { name: "Pay from ecash instead" }).click();
-  await expect(cardA.getByLabel("Invoice to pay")).toHaveValue(bolt11);
-  await cardA.getByRole("button", { name: "Check fee" }).click();
-  await expect(cardA.getByText(/Pay 1,000 sats; fee at most \d+ sats\./)).toBeVisible({ timeout: 30_000 });
-  await cardA.getByRole("button", { name: "Pay", exact: true }).click();
-  await expect(cardA.getByRole("status")).toHaveText(/Paid 1,000 sats \(fee \d+ sats\)\./, {
-    timeout: 60_000,
-  });
+  await page.getByRole("button", { name: /^Pay by Lightning, up to .* sats\. Change method$/ }).click();
+  await expect(
+    page.getByRole("button", {
+      name: "Pay by Ecash at Local World Mint, up to 10,000 e-sats. Change method",
+    }),
+  ).toBeVisible();
+  await expect(page.getByTestId("send-fee")).toHaveText(
+    /^1,000 sats from your ecash at Local World Mint, plus the mint's fee of at most \d+ e-sats\./,
+  );
+  await page.getByRole("button", { name: "Confirm send" }).click();
+  const sent = page.getByRole("dialog", { name: "Sent" });
+  await expect(sent).toContainText(
+    /1,000 sats paid from your ecash at Local World Mint, with a fee of \d+ e-sats\./,
+    {
+      timeout: 60_000,
+    },
+  );
+  await sent.getByRole("button", { name: "Close" }).click();
+  await page.goto("/settings/federations");
   const afterPay = Number((await cardA.getByTestId("federation-balance").textContent())?.replace(/\D/g, ""));
   expect(afterPay).toBeLessThanOrEqual(9_000);
   expect(afterPay).toBeGreaterThan(8_900);
@@ -90,7 +102,7 @@ test("join the world's mint, receive ecash over lightning, see who holds it, pay
   await page.getByRole("button", { name: "Check fee" }).click();
   const transferPreview = page.getByRole("region", { name: "Preview" });
   await expect(transferPreview).toContainText(
-    /3,000 e-sats arrive at Second Local Mint; fee at most \d+ sats\./,
+    /3,000 e-sats arrive at Second Local Mint; fee at most \d+ e-sats\./,
     { timeout: 30_000 },
   );
   // Edit returns to the amount; checking again gives a new quote.

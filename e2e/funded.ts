@@ -1,11 +1,13 @@
 import { NWCClient } from "@getalby/sdk/nwc";
-import type { BrowserContext, Page } from "@playwright/test";
+import type { BrowserContext, Page, Route } from "@playwright/test";
+import { hex } from "@scure/base";
+import { Transaction } from "@scure/btc-signer";
 import { nip19 } from "nostr-tools";
 import { wrapEvent } from "nostr-tools/nip17";
 import { SimplePool } from "nostr-tools/pool";
 import WebSocket from "ws";
 import { postJson } from "../harness/http";
-import { test as base, createWallet, expect, fundOnchain } from "./fixtures";
+import { test as base, createWallet, expect, fundOnchain, syncNow } from "./fixtures";
 import { confirmChannel } from "./steps";
 
 // Node 20 has no global WebSocket; the outside app and the chat partner in this test process use it.
@@ -13,9 +15,10 @@ import { confirmChannel } from "./steps";
 
 /**
  * A wallet as a person has it after a few weeks, made once per worker and walked by the screens spec:
- * - a 400,000 sats channel with the LSP, confirmed and online, and a second one of 100,000 still opening
- *   (its funding transaction is held back from the chain, so it stays unconfirmed however many blocks
- *   other tests mine);
+ * - a 400,000 sats channel with the LSP, confirmed and online; a second one of 120,000 still opening (its
+ *   funding transaction waits in the mempool: the world's miner leaves it out of every block, so it stays
+ *   unconfirmed however many blocks other tests mine); and a third of 100,000 that never opened (the chain
+ *   server refused its funding, so nothing was spent);
  * - 10,000 e-sats at the world's mint;
  * - Plus membership (5,000 sats paid from lightning);
  * - two contacts: Ann (a nostr person of the world, with an npub and a lightning address) and Ben (a
@@ -32,7 +35,8 @@ export interface FundedWallet {
 }
 
 const CHANNEL_SATS = 400_000;
-const OPENING_SATS = 100_000;
+const OPENING_SATS = 120_000;
+const REFUSED_SATS = 100_000;
 
 /**
  * Opens `path` as the app's own links do: no reload, so the wallet keeps running (its node stays connected
@@ -59,7 +63,7 @@ const openChannel = async (page: Page, sats: number) => {
 const build = async (context: BrowserContext, esplora: string, clients: { close: () => void }[]) => {
   const page = await context.newPage();
   await createWallet(page);
-  await fundOnchain(page, esplora, 600_000);
+  await fundOnchain(page, esplora, 800_000);
 
   // The channel: opened, in a block, then six more make it usable.
   await openChannel(page, CHANNEL_SATS);
@@ -158,17 +162,43 @@ const build = async (context: BrowserContext, esplora: string, clients: { close:
   app.payInvoice({ invoice: coffee.bolt11 }).catch(() => undefined);
   await expect(page.getByRole("tab", { name: /Requests/ })).toContainText("1 request", { timeout: 60_000 });
 
-  // The second channel: its funding transaction never reaches the chain, so it stays "opening".
+  // The second channel: its funding goes out to the mempool, where the world's miner leaves it, so it stays
+  // "opening" however many blocks are mined.
+  const broadcast = `${esplora}/tx`;
   let held = 0;
-  await context.route(`${esplora}/tx`, (route) => {
+  const hold = async (route: Route) => {
     if (route.request().method() !== "POST") return route.fallback();
+    const raw = route.request().postData()?.trim() ?? "";
+    const txid = Transaction.fromRaw(hex.decode(raw), { allowUnknownOutputs: true }).id;
+    await postJson(esplora, "/hold", { txid });
     held++;
-    return route.abort();
-  });
+    return route.continue();
+  };
+  await context.route(broadcast, hold);
   await openChannel(page, OPENING_SATS);
   await expect.poll(() => held, { timeout: 60_000 }).toBeGreaterThan(0);
   await navigate(page, "/settings/channels");
   await expect(page.getByText("Opening (1)")).toBeVisible({ timeout: 60_000 });
+  await context.unroute(broadcast, hold);
+
+  // The third: the chain server refuses its funding, so it never opens and nothing is spent.
+  // (Every later broadcast is refused too: the walk sends nothing.)
+  let refused = 0;
+  await context.route(broadcast, (route) => {
+    if (route.request().method() !== "POST") return route.fallback();
+    refused++;
+    return route.abort();
+  });
+  await openChannel(page, REFUSED_SATS);
+  await expect.poll(() => refused, { timeout: 60_000 }).toBeGreaterThan(0);
+  // The next look at the chain finds the funding on no server: the channel never opened.
+  await expect(async () => {
+    await navigate(page, "/");
+    await syncNow(page);
+    await navigate(page, "/settings/channels");
+    await expect(page.getByText("Never opened (1)")).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 120_000 });
+  await expect(page.getByText("Opening (1)")).toBeVisible();
   await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 60_000 });
   return { page, annId, annName: "Ann" };
 };

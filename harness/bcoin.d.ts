@@ -94,10 +94,20 @@ declare module "bcoin" {
     _removeBlock(entry: ChainEntry, txs: TX[]): Promise<void>;
     _handleReorg(): Promise<void>;
   }
+  /** A block being assembled: the mempool's transactions chosen for it, and what they add up to. */
+  export interface BlockTemplate {
+    items: { tx: TX; fee: number; sigops: number }[];
+    fees: number;
+    weight: number;
+    sigops: number;
+    /** Makes the coinbase and merkle root again from `items` and `fees`. */
+    refresh(): void;
+  }
   export interface Miner {
     open(): Promise<void>;
     close(): Promise<void>;
     cpu: { mineBlock(tip: ChainEntry | null, address: Address): Promise<Block> };
+    assemble(attempt: BlockTemplate): void;
   }
   export interface Bcoin {
     Chain: new (options: Record<string, unknown>) => Chain;

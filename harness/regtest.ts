@@ -77,6 +77,11 @@ export class World {
   private readonly reserved = new Set<string>();
   /** Transactions of blocks reorganised out, oldest first, waiting to go back to the mempool. */
   private disconnected: TX[] = [];
+  /**
+   * Transactions the miner leaves out of its blocks (and those spending them): they wait in the mempool
+   * however many blocks are mined, as a transaction paying too low a fee does on the real network.
+   */
+  private readonly held = new Set<string>();
 
   private constructor() {
     this.faucetKey.witness = true;
@@ -100,11 +105,39 @@ export class World {
       w.disconnected.unshift(...block.txs.slice(1));
       await w.mempool._removeBlock(entry, block.txs);
     });
+    w.leaveHeldOut();
     w.chain.on("reorganize", async () => {
       await w.mempool._handleReorg();
     });
     await w.mine(START_HEIGHT);
     return w;
+  }
+
+  /** The miner assembles its blocks as usual, then takes out what is held and what spends it. */
+  private leaveHeldOut(): void {
+    const assemble = this.miner.assemble.bind(this.miner);
+    this.miner.assemble = (attempt) => {
+      assemble(attempt);
+      if (this.held.size === 0) return;
+      const out = new Set(this.held);
+      // Items come parents first: a child of something left out is left out too.
+      attempt.items = attempt.items.filter((item) => {
+        const txid = item.tx.txid();
+        if (!out.has(txid) && !item.tx.inputs.some((i) => out.has(flipHex(i.prevout.hash)))) return true;
+        out.add(txid);
+        attempt.fees -= item.fee;
+        attempt.weight -= item.tx.getWeight();
+        attempt.sigops -= item.sigops;
+        return false;
+      });
+      attempt.refresh();
+    };
+  }
+
+  /** Keeps `txid` (in the mempool now or later) out of every block mined from now on. */
+  hold(txid: string): void {
+    if (!/^[0-9a-f]{64}$/.test(txid)) throw new WorldError("A txid is 64 hex characters");
+    this.held.add(txid);
   }
 
   async stop(): Promise<void> {

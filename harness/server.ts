@@ -320,6 +320,19 @@ const routes = (w: World): [string, RegExp, Route][] => {
     ],
     [
       "POST",
+      /^\/hold$/,
+      async (_m, body) => {
+        // A transaction left out of every block from now on: it waits in the mempool (a channel opening).
+        try {
+          w.hold(String(parseJson(body).txid ?? ""));
+          return { json: {} };
+        } catch (e) {
+          throw new HttpError(400, e instanceof Error ? e.message : String(e));
+        }
+      },
+    ],
+    [
+      "POST",
       /^\/replace$/,
       async (_m, body) => {
         const txid = String(parseJson(body).txid ?? "");

@@ -145,6 +145,17 @@ describe("the local regtest world's Esplora API", () => {
     expect((await json(`/tx/${txid}/status`)).confirmed).toBe(true);
   });
 
+  it("keeps a held transaction in the mempool however many blocks are mined, and mines the others", async () => {
+    const post = async (path: string, body: unknown) =>
+      (await fetch(`${h.esploraUrl}${path}`, { method: "POST", body: JSON.stringify(body) })).json();
+    const other = await h.faucet(FAUCETED, 30_000n);
+    const held = await h.faucet(FAUCETED, 20_000n);
+    await post("/hold", { txid: held });
+    await post("/mine", { blocks: 3 });
+    expect(await json(`/tx/${held}/status`)).toEqual({ confirmed: false });
+    expect((await json(`/tx/${other}/status`)).confirmed).toBe(true);
+  });
+
   it("serves the versioned storage API under /storage, where regtest's default storage setting points", async () => {
     expect(new URL(DEFAULT_SERVERS.regtest.storage).pathname).toBe("/storage");
     expect(h.storageUrl).toBe(`${h.esploraUrl}/storage`);

@@ -71,10 +71,30 @@ describe("lightning in the wallet (host, node and local world together)", () => 
     const open = [...host.views().activity.items].find((i) => i.kind === "ChannelOpen")!;
     const details = ok<{ txid: string }>(await host.run({ _tag: "GetChannelEvent", id: open.id }));
     await h.waitForTx(details.txid);
+    // While its funding waits in the mempool the channel is the owner's, pending: nothing of it can be sent.
+    await until("opening channel pending", () => (views.balance?.lightning_pending ?? 0n) > 190_000n);
+    expect(views.balance).toMatchObject({ lightning: 0n, lightning_sendable: 0n });
+    expect(views.channel_totals).toMatchObject({ balance: 0n, pending: views.balance?.lightning_pending });
+    expect(await host.run({ _tag: "EstimateLightningFee", amountSats: 1_000n })).toMatchObject({
+      ok: false,
+      error: { key: "send.error_over_sendable" },
+    });
     await mine(6);
     await until("usable channel", () => views.channels?.some((c) => c.is_usable) ?? false);
-    expect(views.balance?.lightning).toBeGreaterThan(190_000n);
+    await until("channel counted", () => (views.balance?.lightning ?? 0n) > 190_000n);
+    expect(views.balance?.lightning_pending).toBe(0n);
     expect(views.balance?.confirmed).toBeLessThan(100_000n);
+    // What can leave is what the channels screen says can be sent: the reserve stays back.
+    const sendable = views.balance?.lightning_sendable ?? 0n;
+    expect(sendable).toBe(views.channel_totals?.balance);
+    expect(sendable).toBeLessThan(
+      (views.balance?.lightning ?? 0n) - (views.channel_totals?.reserve ?? 0n) + 1n,
+    );
+    expect(await host.run({ _tag: "EstimateLightningFee", amountSats: sendable + 1n })).toMatchObject({
+      ok: false,
+      error: { key: "send.error_over_sendable", values: { max: sendable.toString() } },
+    });
+    ok(await host.run({ _tag: "EstimateLightningFee", amountSats: sendable }));
   }, 180_000);
 
   it("pays an invoice of the LSP's node and receives one from it", async () => {

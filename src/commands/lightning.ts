@@ -6,6 +6,7 @@ import { hex } from "@scure/base";
  */
 import { Effect } from "effect";
 import { lightningDetails } from "../projections/activity";
+import { type BalanceView, balanceOf } from "../projections/balance";
 import { type NewEvent, newEvent } from "../events/make";
 import type { LightningPort } from "../engine/lightning/live";
 import {
@@ -140,8 +141,31 @@ const feeLimitOf = (amountSats: bigint, asked: bigint | undefined): bigint => {
   return asked !== undefined && asked >= 0n && asked < limit ? asked : limit;
 };
 
-export const estimateLightningFee: Handler<"EstimateLightningFee"> = (cmd) =>
-  Effect.succeed(outcome({ maxFeeSats: feeLimitSats(cmd.amountSats) }));
+/**
+ * The most a payment may pay in fees, for an amount that can leave now: one above what the open channels let
+ * leave (their reserves and commitment fees kept back, a channel still opening counted out) is refused here,
+ * in the catalogue's words, before the owner can confirm it.
+ */
+export const estimateLightningFee: Handler<"EstimateLightningFee"> = (cmd, ctx) => {
+  const b = balanceOf(ctx.states.onchain, ctx.states.lightning);
+  if (cmd.amountSats > b.lightning_sendable) return Effect.fail(overSendable(b));
+  return Effect.succeed(outcome({ maxFeeSats: feeLimitSats(cmd.amountSats) }));
+};
+
+/**
+ * Why an amount cannot leave over lightning: more than the wallet has there, or more than can leave now
+ * while the rest is held as reserve or in a channel still opening (`max`: what can leave).
+ */
+export const overSendable = (b: BalanceView): InsufficientFunds => {
+  const max = b.lightning_sendable.toString();
+  return b.lightning + b.lightning_pending > b.lightning_sendable
+    ? new InsufficientFunds({
+        message: `At most ${max} sats can leave over lightning now.`,
+        key: "send.error_over_sendable",
+        values: { max },
+      })
+    : new InsufficientFunds({ message: FAILURE_TEXT.no_balance, key: "send.error_low_balance" });
+};
 
 type Started = StartedPayment<PaymentOutcome>;
 

@@ -4,8 +4,10 @@
  * sync at a time. A first sync on a new browser says what came back and what could not
  * (`live.storage_restore`, the restore card on home).
  */
-import type { LightningPort } from "../engine/lightning/live";
+import { type LightningPort, snapshotOf } from "../engine/lightning/live";
 import { noEdits } from "../projections/crdt";
+import { lightningBalance, lightningPending } from "../projections/lightning";
+import { fundingGoneIn } from "../projections/onchain";
 import type { StorageRestore } from "../projections/live";
 import type { States } from "../projections";
 import type { Attachment, HostSide } from "./attached";
@@ -19,13 +21,18 @@ export const LOG_RETRY_MS = 5_000;
 /** How long a stop waits for the last events to reach the server before the node gives up its lock. */
 export const LOG_STOP_WAIT_MS = 10_000;
 
-/** What the start brought back, from the node's channels and the merged log. */
+/**
+ * What the start brought back, from the node's channels and the merged log. The channels and what they hold
+ * are the wallet's own figures (the balance card's lightning, open and opening): a channel whose funding
+ * never reached the chain holds nothing and is not counted.
+ */
 export const restoreSummary = (ln: LightningPort, states: States, pulled: number): StorageRestore => {
-  const channels = ln.node.channels();
+  const gone = fundingGoneIn(states.onchain);
+  const node = { channels: snapshotOf(ln.node.channels()) };
   const custodians = [...states.ecash.custodians.values()].filter((c) => c.joined);
   return {
-    channels: channels.length,
-    channel_sats: channels.reduce((sum, c) => sum + c.outboundSats, 0n).toString(),
+    channels: node.channels.filter((c) => !gone(c.outpoint)).length,
+    channel_sats: (lightningBalance(node, gone) + lightningPending(node, gone)).toString(),
     events: pulled,
     contacts: Object.keys((states.crdt ?? noEdits).contacts ?? {}).length,
     mints: custodians.filter((c) => c.kind === "cashu").map((c) => c.name),

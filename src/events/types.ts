@@ -328,6 +328,11 @@ export interface ChannelSnapshot {
   inbound: Sats;
   is_usable: boolean;
   is_ready: boolean;
+  /**
+   * What can leave in the next payment (LDK's next outbound HTLC limit: the reserve and the commitment fee
+   * kept back). Optional, added later in v1: absent reads as `balance`.
+   */
+  sendable?: Sats;
 }
 
 export type EventType = keyof EventPayloads;

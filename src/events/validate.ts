@@ -185,7 +185,8 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
           sats(c.reserve) &&
           sats(c.inbound) &&
           typeof c.is_usable === "boolean" &&
-          typeof c.is_ready === "boolean",
+          typeof c.is_ready === "boolean" &&
+          (c.sendable === undefined || sats(c.sendable)),
       ),
   }),
   "nostr.identity": fields({ pubkey: hex64, imported: (x) => typeof x === "boolean" }),

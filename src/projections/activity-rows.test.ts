@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type NewEvent, newEvent, stamp } from "../events/make";
-import { activityItems, lightningDetails, onchainDetails, ownerFee } from "./activity";
+import { activityItems, lightningDetails, neverOpened, onchainDetails, ownerFee } from "./activity";
 import { channelGroups, deriveViews, FORCE_CLOSE_AFTER_MS, foldEvents, forceCloseOffered } from "./index";
 
 const LSP = `02${"aa".repeat(32)}`;
@@ -115,6 +115,46 @@ describe("a channel waiting for confirmations", () => {
       channelGroups(v.channels, new Set([channel(1), channel(2)])).online.map((c) => c.channel_id),
     ).toEqual([channel(1)]);
     expect(v.channel_totals.pending).toBe(394_000n);
+    // "Can send" counts the open channel only: the opening one's sats are pending, not sendable.
+    expect(v.channel_totals.balance).toBe(150_000n);
+    expect(v.channels.find((c) => c.channel_id === channel(2))?.sendable).toBe(0n);
+    expect(v.balance.lightning_sendable).toBe(v.channel_totals.balance);
+    expect(v.balance.lightning_pending).toBe(v.channel_totals.pending);
+  });
+
+  it("whose funding never reached the chain: listed as never opened, counted nowhere, its row no debit", () => {
+    const funding = hash(9);
+    const s = fold([
+      newEvent("onchain.tx_seen", {
+        txid: funding,
+        received: "0",
+        sent: "400383",
+        fee: "383",
+        labels: [],
+        outgoing: true,
+      }),
+      newEvent("ln.channel_pending", {
+        channel_id: channel(2),
+        peer: LSP,
+        outpoint: `${funding}:0`,
+        capacity_sats: "400000",
+        fee_sats: "383",
+        is_outbound: true,
+        labels: [],
+      }),
+      newEvent("ln.channels_changed", { channels: [snapshot(channel(2), false)] }),
+      newEvent("onchain.tx_dropped", { txid: funding, replacedBy: null }),
+    ]);
+    const v = deriveViews(s);
+    const groups = channelGroups(v.channels, new Set());
+    expect(groups.never_opened.map((c) => c.channel_id)).toEqual([channel(2)]);
+    expect(groups.opening).toEqual([]);
+    expect(v.channel_totals).toEqual({ balance: 0n, reserve: 0n, inbound: 0n, pending: 0n });
+    expect(v.balance).toMatchObject({ lightning: 0n, lightning_pending: 0n, total: 0n });
+    const rows = v.activity.items;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ kind: "ChannelOpen", dropped: true });
+    expect(neverOpened(rows[0]!)).toBe(true);
   });
 
   it("is connecting while its peer is dialled, offline only once unreachable, and Force close waits for hours", () => {

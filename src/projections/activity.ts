@@ -66,6 +66,9 @@ const onchainItem = (t: OnchainTx, labels: readonly string[]): ActivityItem => {
   };
 };
 
+/** A channel open whose funding never reached the chain: it never opened and nothing was spent. */
+export const neverOpened = (item: ActivityItem): boolean => item.kind === "ChannelOpen" && item.dropped;
+
 /** Pending first (newest first), then by time, newest first; ties by id so the order is total. */
 const newestFirst = (a: ActivityItem, b: ActivityItem): number => {
   const pa = a.last_updated === 0 ? 1 : 0;

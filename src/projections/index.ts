@@ -6,7 +6,7 @@ import { type BalanceView, balanceOf } from "./balance";
 import { type ChatState, chatProjection, withZaps } from "./chat";
 import { crdtProjection, noEdits } from "./crdt";
 import { type EcashState, ecashProjection, ecashTotal, joinedCustodians } from "./ecash";
-import { type LightningState, lightningProjection } from "./lightning";
+import { channelSendable, type LightningState, lightningProjection } from "./lightning";
 import { addressNotes, type LnAddressState, lnAddressProjection } from "./lnaddress";
 import { type NostrState, nostrProjection, ownRecommendation, type ProfileView, profileView } from "./nostr";
 import { type NwcState, type NwcView, nwcProjection, nwcViewOf } from "./nwc";
@@ -74,14 +74,22 @@ export interface ChannelView {
   readonly outpoint: string;
   readonly peer: string;
   readonly balance: bigint;
+  /** What can leave in a payment now ("Can send"): nothing while opening, the reserve kept back. */
+  readonly sendable: bigint;
   readonly reserve: bigint;
   readonly inbound: bigint;
   readonly size: bigint;
   readonly is_usable: boolean;
   /** Its funding is waiting for confirmations: the channel is opening and what is ours in it is pending. */
   readonly opening: boolean;
+  /**
+   * Its funding never reached the chain (the server refused it, or it was replaced): the channel never
+   * opened, nothing was spent, and it holds none of the owner's coins. Only abandoning it is left.
+   */
+  readonly never_opened: boolean;
 }
 export interface ChannelTotals {
+  /** What can leave in a payment now, across the open channels (Send's "up to" is the same figure). */
   readonly balance: bigint;
   readonly reserve: bigint;
   readonly inbound: bigint;
@@ -89,12 +97,19 @@ export interface ChannelTotals {
   readonly pending: bigint;
 }
 
-const totalsOf = (channels: readonly ChannelView[]): ChannelTotals => ({
-  balance: channels.reduce((sum, c) => sum + c.balance, 0n),
-  reserve: channels.reduce((sum, c) => sum + c.reserve, 0n),
-  inbound: channels.reduce((sum, c) => sum + c.inbound, 0n),
-  pending: channels.reduce((sum, c) => (c.opening ? sum + c.balance + c.reserve : sum), 0n),
-});
+/** The channels screen's header: open channels count in the first three, opening ones only as pending. */
+const totalsOf = (channels: readonly ChannelView[]): ChannelTotals => {
+  const open = channels.filter((c) => !c.opening && !c.never_opened);
+  return {
+    balance: open.reduce((sum, c) => sum + c.sendable, 0n),
+    reserve: open.reduce((sum, c) => sum + c.reserve, 0n),
+    inbound: open.reduce((sum, c) => sum + c.inbound, 0n),
+    pending: channels.reduce(
+      (sum, c) => (c.opening && !c.never_opened ? sum + c.balance + c.reserve : sum),
+      0n,
+    ),
+  };
+};
 
 /**
  * How long a channel's peer has been gone (since it was last connected, and unreachable for a while now)
@@ -106,22 +121,31 @@ export const FORCE_CLOSE_AFTER_MS = 6 * 3_600_000;
  * The channels screen's lists: opening (waiting for confirmations: neither online nor offline, and
  * nothing to force close), then the open ones by whether they can be used now (`usable`, live); of the
  * others, those whose peer the node is dialling (`connecting`) apart from those it could not reach for a
- * while (`offline`), by `peers` (live). Without `peers`, every other open channel is offline.
+ * while (`offline`), by `peers` (live). Without `peers`, every other open channel is offline. Last the
+ * ones that never opened (their funding never reached the chain).
  */
 export const channelGroups = (
   channels: readonly ChannelView[],
   usable: ReadonlySet<string>,
   peers?: readonly PeerLink[],
-): { opening: ChannelView[]; online: ChannelView[]; connecting: ChannelView[]; offline: ChannelView[] } => {
-  const open = channels.filter((c) => !c.opening);
+): {
+  opening: ChannelView[];
+  online: ChannelView[];
+  connecting: ChannelView[];
+  offline: ChannelView[];
+  never_opened: ChannelView[];
+} => {
+  const live = channels.filter((c) => !c.never_opened);
+  const open = live.filter((c) => !c.opening);
   const away = open.filter((c) => !usable.has(c.channel_id));
   const unreachable = (c: ChannelView) =>
     !peers || peers.some((p) => p.pubkey === c.peer && p.state === "unreachable");
   return {
-    opening: channels.filter((c) => c.opening),
+    opening: live.filter((c) => c.opening),
     online: open.filter((c) => usable.has(c.channel_id)),
     connecting: away.filter((c) => !unreachable(c)),
     offline: away.filter(unreachable),
+    never_opened: channels.filter((c) => c.never_opened),
   };
 };
 
@@ -208,16 +232,19 @@ export const deriveViews = (s: States, now: number = s.at): Views => {
     withContacts(activityItems(s.onchain, labels, s.lightning, s.ecash), contacts),
     s.chat.zaps,
   );
+  const gone = fundingGoneIn(s.onchain);
   const channels = s.lightning.channels.map((c) => ({
     channel_id: c.channel_id,
     outpoint: c.outpoint ?? "",
     peer: c.peer,
     balance: BigInt(c.balance),
+    sendable: gone(c.outpoint) ? 0n : channelSendable(c),
     reserve: BigInt(c.reserve),
     inbound: BigInt(c.inbound),
     size: BigInt(c.size),
     is_usable: c.is_usable,
     opening: !c.is_ready,
+    never_opened: gone(c.outpoint),
   }));
   const balance = balanceOf(s.onchain, s.lightning, ecashTotal(s.ecash));
   return {
@@ -229,7 +256,7 @@ export const deriveViews = (s: States, now: number = s.at): Views => {
     channels,
     // A channel whose funding never reached the chain holds none of the owner's coins (they stayed on-chain):
     // the node may still list it as opening, but it adds nothing to the totals, as to the balance.
-    channel_totals: totalsOf(channels.filter((c) => !fundingGoneIn(s.onchain)(c.outpoint))),
+    channel_totals: totalsOf(channels),
     interrupted_opens: s.lightning.interruptedOpens
       .map((o) => ({ peer: o.peer, amount: o.amountSats, at: o.at }))
       .reverse(),

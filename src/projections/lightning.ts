@@ -137,6 +137,11 @@ export const lightningProjection = projection<LightningState, LightningState>({
     switch (e.type) {
       case "ln.invoice_created": {
         const p = e.payload;
+        // A payment to this invoice already reported (a restored node's replay folded before the log that
+        // made the invoice came back) is the invoice's payment: one payment, one row.
+        const early = s.spontaneous.get(p.payment_hash);
+        s.spontaneous.delete(p.payment_hash);
+        const known = s.invoices.get(p.payment_hash);
         s.invoices.set(p.payment_hash, {
           paymentHash: p.payment_hash,
           bolt11: p.bolt11,
@@ -145,11 +150,11 @@ export const lightningProjection = projection<LightningState, LightningState>({
           labels: p.labels,
           expiresAt: p.expires_at,
           createdAt: e.at,
-          paidMsat: null,
-          paidAt: null,
-          refused: null,
-          lspFeeMsat: 0n,
-          channelId: null,
+          paidMsat: known?.paidMsat ?? early?.amountMsat ?? null,
+          paidAt: known?.paidAt ?? early?.at ?? null,
+          refused: known?.refused ?? null,
+          lspFeeMsat: known?.lspFeeMsat ?? 0n,
+          channelId: known?.channelId ?? null,
         });
         return s;
       }
@@ -192,13 +197,16 @@ export const lightningProjection = projection<LightningState, LightningState>({
             channelId: open?.channelId ?? null,
           }));
         }
-        // The node may report a claim again after a restart: the first report stands.
+        // A payment is known by its hash, whichever device or replay reported it: a node reports a claim
+        // again after a restart or a restore on another device. The earliest report stands, whatever order
+        // the logs were merged in, so every device folds the same row.
         if (s.invoices.has(p.payment_hash)) {
           patchEntry(s.invoices, p.payment_hash, (i) =>
-            i.paidAt === null ? { ...i, paidMsat: amountMsat, paidAt: e.at } : i,
+            i.paidAt === null || e.at < i.paidAt ? { ...i, paidMsat: amountMsat, paidAt: e.at } : i,
           );
-        } else if (!s.spontaneous.has(p.payment_hash)) {
-          s.spontaneous.set(p.payment_hash, { amountMsat, at: e.at });
+        } else {
+          const known = s.spontaneous.get(p.payment_hash);
+          if (!known || e.at < known.at) s.spontaneous.set(p.payment_hash, { amountMsat, at: e.at });
         }
         return s;
       }
@@ -223,8 +231,9 @@ export const lightningProjection = projection<LightningState, LightningState>({
       }
       case "ln.payment_sent": {
         const p = e.payload;
+        // Reported again by a restored node: the earliest report stands.
         patchEntry(s.payments, p.payment_id, (x) =>
-          x.status === "succeeded"
+          x.status === "succeeded" && (x.finishedAt === null || x.finishedAt <= e.at)
             ? x
             : {
                 ...x,
@@ -328,14 +337,42 @@ export const lightningProjection = projection<LightningState, LightningState>({
 export type FundingGone = (outpoint: string | null) => boolean;
 
 /**
- * Ours across every channel: what we can send plus the reserves that come back when a channel closes. A
- * channel whose funding never reached the chain counts nothing: its coins are counted on-chain.
+ * Ours across the open channels (ready: their funding confirmed, the channel usable): what we can send plus
+ * the reserves that come back when a channel closes. A channel still opening counts in `lightningPending`
+ * instead; one whose funding never reached the chain counts nothing: its coins are counted on-chain.
  */
-export const lightningBalance = (s: LightningState, gone: FundingGone = () => false): bigint =>
+export const lightningBalance = (
+  s: Pick<LightningState, "channels">,
+  gone: FundingGone = () => false,
+): bigint =>
   s.channels.reduce(
-    (sum, c) => (gone(c.outpoint) ? sum : sum + BigInt(c.balance) + (c.is_ready ? BigInt(c.reserve) : 0n)),
+    (sum, c) => (c.is_ready && !gone(c.outpoint) ? sum + BigInt(c.balance) + BigInt(c.reserve) : sum),
     0n,
   );
+
+/** Ours in channels still opening (their funding waits for confirmations): the owner's, but not spendable yet. */
+export const lightningPending = (
+  s: Pick<LightningState, "channels">,
+  gone: FundingGone = () => false,
+): bigint =>
+  s.channels.reduce(
+    (sum, c) => (!c.is_ready && !gone(c.outpoint) ? sum + BigInt(c.balance) + BigInt(c.reserve) : sum),
+    0n,
+  );
+
+/**
+ * What one channel lets leave in a payment now: LDK's limit for the next payment, which keeps the channel
+ * reserve and the commitment fee back (a snapshot from before it was recorded: what we could send). A
+ * channel still opening lets nothing leave.
+ */
+export const channelSendable = (c: ChannelSnapshot): bigint =>
+  c.is_ready ? BigInt(c.sendable ?? c.balance) : 0n;
+
+/** What can leave over lightning now, across the open channels: the most a payment may be (Send's "up to"). */
+export const lightningSendable = (
+  s: Pick<LightningState, "channels">,
+  gone: FundingGone = () => false,
+): bigint => s.channels.reduce((sum, c) => (gone(c.outpoint) ? sum : sum + channelSendable(c)), 0n);
 
 /**
  * Balances of closed channels not yet back in the on-chain wallet. A channel closed before it was funded

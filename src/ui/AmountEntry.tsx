@@ -107,10 +107,15 @@ export function AmountEntry({
   const currentName = current
     ? t(`amount.method_${current.method}`, { name: current.custodian?.name ?? "" })
     : "";
-  // The method and, where it has one, its most: "Lightning · up to 48,000".
+  // Its most is counted in the unit the method holds: ecash in e-sats, as the balance card counts it.
+  const unit =
+    current?.method === "ecash"
+      ? t("common.esats")
+      : t("common.sats", { count: current?.maxAmountSats === 1n ? 1 : 2 });
+  // The method and, where it has one, its most: "Lightning · up to 48,000 sats".
   const methodText =
     current && current.maxAmountSats !== null
-      ? [currentName, t("amount.max", { max: fmt.sats(current.maxAmountSats) })].join(" · ")
+      ? [currentName, t("amount.max", { max: fmt.sats(current.maxAmountSats), unit })].join(" · ")
       : currentName;
   return (
     <div className={keyboard ? "amount-entry column keyboard" : "amount-entry column"}>
@@ -159,6 +164,7 @@ export function AmountEntry({
                 : t(receiving ? "amount.method_cycle_receive" : "amount.method_cycle", {
                     method: currentName,
                     max: fmt.sats(current.maxAmountSats),
+                    unit,
                   })
             }
           >

@@ -22,7 +22,16 @@ const emit = () => {
  */
 export const NEW_WALLET_VIEWS: Partial<AllViews> = {
   wallet: { exists: false, walletId: null, network: null, has_backed_up: false, safe_mode: false },
-  balance: { confirmed: 0n, unconfirmed: 0n, lightning: 0n, federation: 0n, force_close: 0n, total: 0n },
+  balance: {
+    confirmed: 0n,
+    unconfirmed: 0n,
+    lightning: 0n,
+    lightning_pending: 0n,
+    lightning_sendable: 0n,
+    federation: 0n,
+    force_close: 0n,
+    total: 0n,
+  },
   activity: { items: [], total: 0 },
   contacts: [],
   federations: [],

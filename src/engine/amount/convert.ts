@@ -71,3 +71,39 @@ export const fiatToSats = (fiat: string, price: string | number, digits: number)
     units * 10n ** BigInt(amount.scale),
   );
 };
+
+/**
+ * Fiat values of `parts` (sats, none negative) that add up to the fiat value of their sum, each as
+ * `satsToFiat` writes it: the whole is rounded half up, each part rounded down, and the minor units the
+ * whole has left go one each to the parts with the largest remainders (largest-remainder rounding; an
+ * equal remainder goes to the earlier part). A negative part leaves each rounded on its own.
+ */
+export const satsToFiatParts = (
+  parts: readonly bigint[],
+  price: string | number,
+  digits: number,
+): { readonly whole: string; readonly parts: readonly string[] } => {
+  const d = fractionDigits(digits);
+  const { units, scale } = priceOrThrow(price);
+  const sum = parts.reduce((a, b) => a + b, 0n);
+  const whole = satsToFiat(sum, price, d);
+  if (parts.some((p) => p < 0n)) return { whole, parts: parts.map((p) => satsToFiat(p, price, d)) };
+  const den = SATS_PER_BTC * 10n ** BigInt(scale);
+  const scaled = (sats: bigint) => sats * units * 10n ** BigInt(d);
+  const floors = parts.map((p) => scaled(p) / den);
+  const remainders = parts.map((p) => scaled(p) % den);
+  let left = divideRoundingHalfUp(scaled(sum), den) - floors.reduce((a, b) => a + b, 0n);
+  const order = parts
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const ra = remainders[a] ?? 0n;
+      const rb = remainders[b] ?? 0n;
+      return ra === rb ? a - b : rb > ra ? 1 : -1;
+    });
+  for (const i of order) {
+    if (left <= 0n) break;
+    floors[i] = (floors[i] ?? 0n) + 1n;
+    left--;
+  }
+  return { whole, parts: floors.map((m) => formatScaled(m, d)) };
+};

@@ -6,6 +6,6 @@ export {
   SATS_PER_BTC,
   satsToBtcString,
 } from "./btc";
-export { fiatToSats, InvalidPrice, parsePrice, satsToFiat } from "./convert";
+export { fiatToSats, InvalidPrice, parsePrice, satsToFiat, satsToFiatParts } from "./convert";
 export { parseDecimal, type ScaledDecimal } from "./decimal";
 export { normaliseFiatInput, normaliseSatsInput } from "./normalise";

@@ -32,6 +32,7 @@ export class Channels {
           outpoint: txo ? `${displayHex(txo.get_txid())}:${txo.get_index()}` : null,
           sizeSats: c.get_channel_value_satoshis(),
           outboundSats,
+          sendableSats: c.get_next_outbound_htlc_limit_msat() / 1000n,
           reserveSats: heldBack <= 0n ? 0n : heldBack < reserve ? heldBack : reserve,
           inboundSats: c.get_inbound_capacity_msat() / 1000n,
           // The bindings answer booleans as 0/1.

@@ -49,6 +49,7 @@ export const snapshotOf = (channels: readonly ChannelInfo[]): ChannelSnapshot[] 
     outpoint: c.outpoint,
     size: c.sizeSats.toString(),
     balance: c.outboundSats.toString(),
+    sendable: c.sendableSats.toString(),
     reserve: c.reserveSats.toString(),
     inbound: c.inboundSats.toString(),
     // Whether the peer is online right now is live state, not history: a ready channel counts as usable.

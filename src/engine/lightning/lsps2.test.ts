@@ -212,6 +212,7 @@ describe("a just-in-time channel bought over the lightning connection (LSPS2)", 
       // Nothing of it is the wallet's: not even the reserve counts towards the balance.
       expect(channels.find((c) => c.sizeSats === 1_200_000n)).toMatchObject({
         outboundSats: 0n,
+        sendableSats: 0n,
         reserveSats: 0n,
         isOutbound: false,
       });

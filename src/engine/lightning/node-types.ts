@@ -81,6 +81,8 @@ export interface ChannelInfo {
   readonly sizeSats: bigint;
   /** What we can send now. */
   readonly outboundSats: bigint;
+  /** What can leave in the next payment: `outboundSats` less what a new payment's commitment fee needs. */
+  readonly sendableSats: bigint;
   /** Ours, but held back as the channel reserve until the channel closes. */
   readonly reserveSats: bigint;
   readonly inboundSats: bigint;

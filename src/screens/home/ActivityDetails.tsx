@@ -4,6 +4,7 @@ import {
   type ActivityItem,
   type ChannelDetails,
   type LightningDetails,
+  neverOpened,
   type OnchainDetails,
   ownerFee,
 } from "../../projections/activity";
@@ -79,8 +80,10 @@ export function ActivityDetails({
         {null}
       </Dialog>
     );
-  const title =
-    item.kind === "ChannelOpen"
+  const notOpened = neverOpened(item);
+  const title = notOpened
+    ? t("activity.channel_not_opened")
+    : item.kind === "ChannelOpen"
       ? t("activity.channel_open")
       : item.kind === "ChannelClose"
         ? t("activity.channel_close")
@@ -89,17 +92,26 @@ export function ActivityDetails({
           : item.inbound
             ? t("activity.received")
             : t("activity.sent");
-  const txid = item.kind === "OnChain" ? item.id : (channel?.txid ?? null);
+  // A funding that never reached the chain is on no explorer, and cost nothing.
+  const txid = notOpened ? null : item.kind === "OnChain" ? item.id : (channel?.txid ?? null);
   const status = rowStatus(item, payment);
   // A payment that failed after it was opened has left the list: it is dated by its own answer.
   const date = status === "failed" && payment ? payment.at : item.last_updated;
-  const fee = ownerFee(item, details?.fee ?? payment?.fee_sats ?? channel?.fee_sats ?? null);
+  const fee = notOpened
+    ? null
+    : ownerFee(item, details?.fee ?? payment?.fee_sats ?? channel?.fee_sats ?? null);
   return (
     <Dialog open title={title} onClose={onClose}>
       <dl className="details">
         <dt>{t("activity.amount")}</dt>
         <dd>
-          <Amount sats={item.amount_sats} shown={shown} live={live} />
+          {/* Ecash is counted in e-sats here too, as on home. */}
+          <Amount
+            sats={item.amount_sats}
+            shown={shown}
+            live={live}
+            unit={item.kind === "Ecash" ? "e-sats" : "sats"}
+          />
         </dd>
         {fee !== null ? (
           <>
@@ -119,7 +131,7 @@ export function ActivityDetails({
             </dd>
           </>
         ) : null}
-        {channel?.kind === "ChannelOpen" && channel.capacity_sats !== null ? (
+        {channel?.kind === "ChannelOpen" && channel.capacity_sats !== null && !notOpened ? (
           <>
             <dt>{t("activity.capacity")}</dt>
             <dd>
@@ -185,6 +197,7 @@ export function ActivityDetails({
           })}
         </p>
       ) : null}
+      {notOpened ? <p>{t("activity.not_opened_note")}</p> : null}
       <ErrorBox text={error} />
     </Dialog>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { ArrowDownLeft, ArrowUpRight } from "lucide-react";
 import { Link, useLocation } from "wouter";
-import type { ActivityItem } from "../../projections/activity";
+import { type ActivityItem, neverOpened } from "../../projections/activity";
 import { useI18n } from "../../i18n/intl";
 import { relativeTime } from "../../ui/format";
 import { useGradualCount } from "../../ui/gradual";
@@ -72,12 +72,16 @@ export function ActivityList() {
               <span className={item.inbound ? "activity-icon inbound" : "activity-icon"} aria-hidden="true">
                 {item.inbound ? <ArrowDownLeft size={20} /> : <ArrowUpRight size={20} />}
               </span>
-              <span className="activity-kind">{t(`activity.kind.${item.kind}`)}</span>
+              <span className="activity-kind">
+                {neverOpened(item) ? t("activity.channel_not_opened") : t(`activity.kind.${item.kind}`)}
+              </span>
               <span className="activity-label">
-                {contactName(item) ??
-                  item.labels[0] ??
-                  (item.inbound ? t("activity.received") : t("activity.sent"))}
-                {item.dropped ? ` · ${t("activity.dropped")}` : ""}
+                {neverOpened(item)
+                  ? t("activity.nothing_spent")
+                  : (contactName(item) ??
+                    item.labels[0] ??
+                    (item.inbound ? t("activity.received") : t("activity.sent")))}
+                {item.dropped && !neverOpened(item) ? ` · ${t("activity.dropped")}` : ""}
                 {item.privacy_level === "Public"
                   ? ` · ${t("activity.zapped")}`
                   : item.privacy_level === "Private"
@@ -86,16 +90,23 @@ export function ActivityList() {
                       ? ` · ${t("zaps.kind_anonymous")}`
                       : ""}
               </span>
-              <span className={item.inbound ? "activity-amount inbound" : "activity-amount"}>
-                {item.inbound ? "+" : "-"}
-                {/* Ecash is counted in e-sats, as the balance card counts it. */}
-                <Amount
-                  sats={item.amount_sats}
-                  shown={shown}
-                  live={live}
-                  unit={item.kind === "Ecash" ? "e-sats" : "sats"}
-                />
-              </span>
+              {/* What never left the wallet (a dropped transaction, a channel never opened) is no debit. */}
+              {item.dropped ? (
+                <s className="activity-amount">
+                  <Amount sats={item.amount_sats} shown={shown} live={live} />
+                </s>
+              ) : (
+                <span className={item.inbound ? "activity-amount inbound" : "activity-amount"}>
+                  {item.inbound ? "+" : "-"}
+                  {/* Ecash is counted in e-sats, as the balance card counts it. */}
+                  <Amount
+                    sats={item.amount_sats}
+                    shown={shown}
+                    live={live}
+                    unit={item.kind === "Ecash" ? "e-sats" : "sats"}
+                  />
+                </span>
+              )}
               <span className="activity-time">
                 {item.last_updated === 0 ? t("activity.pending") : relativeTime(item.last_updated, now, lang)}
               </span>

@@ -11,11 +11,14 @@ export function Amount({
   shown,
   live,
   unit = "sats",
+  fiat,
 }: {
   sats: bigint;
   shown: BalanceShown;
   live: LiveState | undefined;
   unit?: "sats" | "e-sats";
+  /** Its fiat value when it is a part of a whole shown beside it (rounded so the parts add up). */
+  fiat?: string;
 }) {
   const { t } = useI18n();
   const fmt = useFormat();
@@ -32,7 +35,7 @@ export function Amount({
       return (
         <span>
           {fmt.fiat(
-            satsToFiat(sats, live.price, currency.maxFractionalDigits),
+            fiat ?? satsToFiat(sats, live.price, currency.maxFractionalDigits),
             currency.value,
             currency.maxFractionalDigits,
           )}

@@ -1,5 +1,6 @@
 import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
+import { currencyByCode, satsToFiatParts } from "../../ui/money";
 import { useErrorText } from "../../ui/errors";
 import { useBalanceShown } from "../../ui/prefs";
 import { ProgressBar, Skeleton } from "../../ui/Skeleton";
@@ -29,7 +30,24 @@ export function BalanceCard({ progress }: { readonly progress: HomeProgress | nu
       .dispatch({ _tag: "SyncOnchain" })
       .catch((e: unknown) => toast({ title: t("common.error"), description: errorText(e), isError: true }));
   const ready = balance && wallet ? { balance, wallet } : null;
-  const amount = (sats: bigint | undefined, testId?: string, main = false) =>
+  // In fiat the rows add up to the total: the total, lightning (open, then opening), closing, on-chain, then
+  // each custodian's ecash, rounded together.
+  const currency = live?.price ? currencyByCode(live.fiat) : undefined;
+  const fiat =
+    ready && live?.price && currency
+      ? satsToFiatParts(
+          [
+            ready.balance.lightning,
+            ready.balance.lightning_pending,
+            ready.balance.force_close,
+            ready.balance.confirmed + ready.balance.unconfirmed,
+            ...(federations ?? []).map((f) => f.balance),
+          ],
+          live.price,
+          currency.maxFractionalDigits,
+        )
+      : null;
+  const amount = (sats: bigint | undefined, testId?: string, main = false, share?: string) =>
     sats === undefined ? (
       <Skeleton width={main ? "9rem" : "5rem"} height={main ? "2.2rem" : "1.4rem"} />
     ) : (
@@ -40,7 +58,7 @@ export function BalanceCard({ progress }: { readonly progress: HomeProgress | nu
         title={t("home.cycle_balance")}
         data-testid={testId}
       >
-        <Amount sats={sats} shown={shown} live={live} />
+        <Amount sats={sats} shown={shown} live={live} fiat={share} />
       </button>
     );
 
@@ -52,7 +70,7 @@ export function BalanceCard({ progress }: { readonly progress: HomeProgress | nu
     >
       <div className="balance-total">
         <span className="balance-label">{t("home.total")}</span>
-        {amount(ready?.balance.total, "total-balance", true)}
+        {amount(ready?.balance.total, "total-balance", true, fiat?.whole)}
       </div>
       <div className="balance-parts">
         <div className="balance-row">
@@ -60,18 +78,35 @@ export function BalanceCard({ progress }: { readonly progress: HomeProgress | nu
           {ready?.wallet.safe_mode ? (
             <span className="error-text">{t("home.safe_mode_error")}</span>
           ) : (
-            amount(ready?.balance.lightning)
+            amount(ready?.balance.lightning, "lightning-balance", false, fiat?.parts[0])
           )}
+          {/* A channel still opening is the owner's, but not spendable until it is open. */}
+          {ready && ready.balance.lightning_pending > 0n && !ready.wallet.safe_mode ? (
+            <span className="badge" data-testid="lightning-pending-badge">
+              {t("home.pending")}:{" "}
+              <Amount
+                sats={ready.balance.lightning_pending}
+                shown={shown}
+                live={live}
+                fiat={fiat?.parts[1]}
+              />
+            </span>
+          ) : null}
         </div>
         {ready && ready.balance.force_close > 0n ? (
           <div className="balance-row">
             <span className="balance-label">{t("home.closing_balance")}</span>
-            <Amount sats={ready.balance.force_close} shown={shown} live={live} />
+            <Amount sats={ready.balance.force_close} shown={shown} live={live} fiat={fiat?.parts[2]} />
           </div>
         ) : null}
         <div className="balance-row">
           <span className="balance-label">{t("home.onchain_balance")}</span>
-          {amount(ready ? ready.balance.confirmed + ready.balance.unconfirmed : undefined, "onchain-balance")}
+          {amount(
+            ready ? ready.balance.confirmed + ready.balance.unconfirmed : undefined,
+            "onchain-balance",
+            false,
+            fiat?.parts[3],
+          )}
           {ready && ready.balance.unconfirmed !== 0n ? (
             <span className="badge" data-testid="pending-badge">
               {t("home.pending")}: <Amount sats={ready.balance.unconfirmed} shown={shown} live={live} />
@@ -79,10 +114,10 @@ export function BalanceCard({ progress }: { readonly progress: HomeProgress | nu
           ) : null}
         </div>
         {/* Custody is always visible: who holds each part of the ecash, each once. */}
-        {(federations ?? []).map((f) => (
+        {(federations ?? []).map((f, i) => (
           <div key={f.federation_id} className="balance-row balance-ecash" data-testid="custody-label">
             <span className="balance-amount">
-              <Amount sats={f.balance} shown={shown} live={live} unit="e-sats" />
+              <Amount sats={f.balance} shown={shown} live={live} unit="e-sats" fiat={fiat?.parts[4 + i]} />
             </span>{" "}
             <span className="balance-label">{t("home.held_by", { name: f.federation_name })}</span>
           </div>

@@ -1,4 +1,3 @@
-import { Link } from "wouter";
 import type { LnurlOffer } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
 import { truncateMiddle } from "../../ui/format";
@@ -8,18 +7,16 @@ import type { SendRoute } from "./send-rules";
 
 /**
  * What the destination asks: its kind and who it pays, the amount and memo it carries, the service's own
- * words, and paying it from ecash when the wallet holds some.
+ * words (paying it from ecash is a source the amount entry offers, where the ecash covers it).
  */
 export function RequestSummary({
   request,
   route,
   offer,
-  ecashSats,
 }: {
   request: ParsedPaymentRequest;
   route: SendRoute | null;
   offer: LnurlOffer | null;
-  ecashSats: bigint;
 }) {
   const { t } = useI18n();
   const fmt = useFormat();
@@ -45,11 +42,6 @@ export function RequestSummary({
         <p>{t("send.request_amount", { amount: fmt.sats(request.amount_sats) })}</p>
       ) : null}
       {request.memo ? <p>{request.memo}</p> : null}
-      {request.invoice && request.amount_sats !== null && ecashSats > 0n ? (
-        <Link href={`/settings/federations?pay=${encodeURIComponent(request.invoice)}`} className="link">
-          {t("send.pay_from_ecash")}
-        </Link>
-      ) : null}
       {!request.memo && offer?.description ? (
         <blockquote className="service-words">
           <p>{t("lnurl.service_says", { domain: offer.domain, text: offer.description })}</p>

@@ -48,10 +48,18 @@ export function ResultDialog({ result, onClose }: { result: SendResult | null; o
           <p>
             {result.pending
               ? t("send.pending_text")
-              : t(result.txid ? "send.sent_text" : "send.sent_text_lightning", {
-                  amount: fmt.sats(result.amountSats),
-                  fee: fmt.sats(result.feeSats),
-                })}
+              : t(
+                  result.txid
+                    ? "send.sent_text"
+                    : result.ecash !== undefined
+                      ? "send.sent_text_ecash"
+                      : "send.sent_text_lightning",
+                  {
+                    amount: fmt.sats(result.amountSats),
+                    fee: fmt.sats(result.feeSats),
+                    name: result.ecash ?? "",
+                  },
+                )}
           </p>
           {result.txid ? <code title={result.txid}>{truncateMiddle(result.txid)}</code> : null}
           {result.successAction ? <SuccessAction action={result.successAction} /> : null}

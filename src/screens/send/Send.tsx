@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import type { PaymentMethod } from "../../ui/amount-entry";
-import { nextMethod } from "../../ui/amount-entry";
+import { methodKey, nextMethod } from "../../ui/amount-entry";
 import { AmountEntry } from "../../ui/AmountEntry";
 import { BackControl } from "../../ui/BackControl";
 import { ErrorBox } from "../../ui/errors";
@@ -12,6 +12,7 @@ import { readClipboard } from "../../ui/clipboard";
 import { useView } from "../../ui/wallet";
 import { HighFeeDialog, RepeatDialog, WhyFeesDialog } from "./ConfirmDialogs";
 import { DestinationField } from "./DestinationField";
+import { useEcashSource } from "./ecash-source";
 import { useLnurlOffer, useParsedDestination } from "./destination";
 import { useFee } from "./fee";
 import { usePayment } from "./payment";
@@ -55,13 +56,22 @@ export function Send() {
 
   const parsed = useParsedDestination(destination);
   const request = parsed.request;
+  // Lightning's "up to" is what can leave now: the channels' reserves and a channel still opening stay back.
   const balances = {
-    lightning: balance?.lightning ?? 0n,
+    lightning: balance?.lightning_sendable ?? 0n,
     onchain: (balance?.confirmed ?? 0n) + (balance?.unconfirmed ?? 0n),
   };
-  const methods = request ? methodsFor(request, balances) : [];
+  const lightningHeld = (balance?.lightning ?? 0n) + (balance?.lightning_pending ?? 0n) > balances.lightning;
+  // Ecash pays an invoice only where it covers the amount and the mint's fee: then it is a source to choose.
+  const federations = useView("federations");
+  const ecash = useEcashSource(request?.invoice ?? null, request?.amount_sats ?? null, federations);
+  const methods = request
+    ? methodsFor(request, balances, ecash ? { ...ecash.custodian, balance: ecash.balance } : null)
+    : [];
   const chosen = methods.some((m) => m.method === method) ? method : (methods[0]?.method ?? "onchain");
+  const current = methods.find((m) => m.method === chosen);
   const route: SendRoute | null = request ? routeFor(request, chosen) : null;
+  const fromEcash = chosen === "ecash" && ecash ? ecash : null;
   // An LNURL is read from its service: a withdraw link goes to redeem, a pay link gives its limits.
   const { offer, error: lnurlError } = useLnurlOffer(route?.kind === "lnurl" ? route.lnurl : null);
   const lnurlRange = offer && offer.tag === "payRequest" ? { min: offer.minSats, max: offer.maxSats } : null;
@@ -73,17 +83,33 @@ export function Send() {
       ? amountProblem({
           amountSats,
           route,
-          balance: chosen === "lightning" ? balances.lightning : balances.onchain,
+          balance: fromEcash
+            ? fromEcash.balance - fromEcash.quote.feeSats
+            : chosen === "lightning"
+              ? balances.lightning
+              : balances.onchain,
           invoiceAmount: route.kind === "invoice" ? request.amount_sats : null,
           expiresAt: null,
           nowSecs: Math.floor(Date.now() / 1000),
           lnurlRange,
           sendAll: sendAll && route.kind === "onchain",
+          heldBack: chosen === "lightning" && lightningHeld,
         })
       : null;
 
   // The fee for what is entered now, asked again whenever the destination, method or amount changes.
-  const { fee, error, setError } = useFee(route, amountSats, sendAll, problem);
+  // From ecash the fee is the mint's quote, asked already; lightning and on-chain ask the worker.
+  const asked = useFee(fromEcash ? null : route, amountSats, sendAll, problem);
+  const { error, setError } = asked;
+  const fee = fromEcash
+    ? {
+        feeSats: fromEcash.quote.feeSats,
+        amountSats: fromEcash.quote.amountSats,
+        upTo: false,
+        highFee: false,
+        ecash: fromEcash.custodian.name,
+      }
+    : asked.fee;
 
   // A zap only to a contact with an npub, through a service that allows nostr, never for a fixed invoice.
   const zapPossible =
@@ -100,13 +126,13 @@ export function Send() {
     comment,
     contactId: contact?.id ?? null,
     zap: zapping ? privacy : null,
+    ecash: fromEcash ? { federationId: fromEcash.custodian.id, quote: fromEcash.quote } : null,
   });
   const { send, sending, result } = payment;
   const live = useView("live");
   const connecting = sending && !!live && waitsForChannel(route, live);
 
   const hodl = request ? isHodlDestination(request.lightning_address, request.lnurl) : false;
-  const current = methods.find((m) => m.method === chosen);
   // An invoice with nothing on lightning but coins on-chain: the way forward is a swap, not only a refusal.
   const offerSwap =
     chosen === "lightning" &&
@@ -131,14 +157,7 @@ export function Send() {
       >
         <DestinationField value={destination} onChange={setDestination} onPaste={() => void paste()} />
         {contact ? <p data-testid="send-contact">{t("send.to_contact", { name: contact.name })}</p> : null}
-        {request ? (
-          <RequestSummary
-            request={request}
-            route={route}
-            offer={offer}
-            ecashSats={balance?.federation ?? 0n}
-          />
-        ) : null}
+        {request ? <RequestSummary request={request} route={route} offer={offer} /> : null}
         {hodl ? (
           <p className="warning" role="note">
             {t("send.hodl_invoice_warning")}
@@ -154,7 +173,7 @@ export function Send() {
           }}
           frozen={fixed !== null || sendAll}
           methods={methods}
-          method={chosen}
+          method={current ? methodKey(current) : chosen}
           onMethod={() => setMethod(nextMethod(methods, chosen))}
           onSubmit={() => void send()}
         />
@@ -182,11 +201,11 @@ export function Send() {
             />
           </>
         ) : null}
-        {contact ? (
+        {/* Only where a zap can be made: a contact with an npub, paid through a service that allows nostr. */}
+        {zapPossible ? (
           <button
             type="button"
             className="button button-small"
-            disabled={!zapPossible}
             aria-label={t("send.privacy_label", { value: t(`send.privacy_${shownPrivacy}`) })}
             onClick={() => setPrivacy(nextPrivacy)}
           >
@@ -195,9 +214,10 @@ export function Send() {
         ) : null}
         {fee ? (
           <p data-testid="send-fee">
-            {t(fee.upTo ? "send.fee_line_lightning" : "send.fee_line", {
+            {t(fee.ecash ? "send.fee_line_ecash" : fee.upTo ? "send.fee_line_lightning" : "send.fee_line", {
               amount: fmt.sats(fee.amountSats),
               fee: fmt.sats(fee.feeSats),
+              name: fee.ecash ?? "",
             })}{" "}
             <button type="button" className="link-button" onClick={() => setWhyFees(true)}>
               {t("send.why_fees")}
@@ -208,7 +228,9 @@ export function Send() {
           text={
             parsed.problem ??
             lnurlError ??
-            (problem ? t(problem, { amount: fmt.sats(amountSats) }) : null) ??
+            (problem
+              ? t(problem, { amount: fmt.sats(amountSats), max: fmt.sats(balances.lightning) })
+              : null) ??
             (request && !route ? t("send.error_address") : null) ??
             error
           }

@@ -10,6 +10,8 @@ export type Fee = {
   readonly upTo: boolean;
   /** The worker asks a second confirmation before paying this fee. */
   readonly highFee: boolean;
+  /** Paid from ecash: the custodian's name (the fee is its mint's quote). */
+  readonly ecash?: string;
 };
 
 /**

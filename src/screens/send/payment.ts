@@ -4,7 +4,7 @@
  */
 import { useState } from "react";
 import { CommandFailed } from "../../commands/client";
-import type { LnurlOffer, LnurlSuccessAction } from "../../commands/command";
+import type { EcashPaymentPreview, LnurlOffer, LnurlSuccessAction } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
 import { useErrorText } from "../../ui/errors";
 import { useWallet } from "../../ui/wallet";
@@ -30,6 +30,8 @@ export type SendResult =
       readonly feeSats: bigint;
       readonly txid: string | null;
       readonly successAction: ShownAction | null;
+      /** Paid from ecash: the custodian's name. */
+      readonly ecash?: string;
     }
   | { readonly ok: false; readonly reason: string };
 
@@ -55,6 +57,8 @@ export interface PaymentForm {
   readonly contactId: string | null;
   /** A zap of that contact, with its privacy. */
   readonly zap: Exclude<Privacy, "NotAvailable"> | null;
+  /** Paid from ecash at this custodian instead of lightning, with the mint's quote the owner saw. */
+  readonly ecash: { readonly federationId: string; readonly quote: EcashPaymentPreview } | null;
 }
 
 export const usePayment = (form: PaymentForm) => {
@@ -126,6 +130,27 @@ export const usePayment = (form: PaymentForm) => {
           feeSats: r.feeSats,
           amountSats: r.amountSats,
           successAction: null,
+        });
+        return;
+      }
+      if (form.ecash) {
+        // The mint pays exactly the quote shown: a changed amount or a higher fee is refused.
+        const { federationId, quote } = form.ecash;
+        const r = await client.dispatch({
+          _tag: "PayInvoiceFromEcash",
+          federationId,
+          quoteId: quote.quoteId,
+          amountSats: quote.amountSats,
+          feeSats: quote.feeSats,
+        });
+        setResult({
+          ok: true,
+          pending: r.status === "pending",
+          txid: null,
+          amountSats: r.amountSats,
+          feeSats: r.feeSats,
+          successAction: null,
+          ecash: form.fee?.ecash ?? "",
         });
         return;
       }

@@ -3,6 +3,7 @@ import { parsePaymentRequest } from "../../ui/incoming";
 import {
   type AmountCheck,
   amountProblem,
+  ecashCovers,
   fixedAmount,
   methodsFor,
   routeFor,
@@ -72,5 +73,30 @@ describe("send rules", () => {
     expect(waitsForChannel(invoice, { lightning: "starting" })).toBe(true);
     expect(waitsForChannel(onchain, connecting)).toBe(false);
     expect(waitsForChannel(null, connecting)).toBe(false);
+  });
+
+  it("refuses more than can leave over lightning in words that say what can, when the rest is held back", () => {
+    const ln = { kind: "invoice", bolt11: "lnbcrt1" } as const;
+    const over = check({ route: ln, amountSats: 531_002n, balance: 528_002n });
+    expect(amountProblem({ ...over, heldBack: true })).toBe("send.error_over_sendable");
+    expect(amountProblem(over)).toBe("send.error_low_balance");
+    expect(amountProblem({ ...over, amountSats: 528_002n, heldBack: true })).toBeNull();
+  });
+
+  it("offers ecash as a source for an invoice only where it covers the amount and the mint's fee", () => {
+    expect(ecashCovers(10_000n, { amountSats: 1_000n, feeSats: 3n })).toBe(true);
+    expect(ecashCovers(1_002n, { amountSats: 1_000n, feeSats: 3n })).toBe(false);
+    expect(ecashCovers(1_003n, { amountSats: 1_000n, feeSats: 3n })).toBe(true);
+    const mint = { id: "https://mint", name: "Mint", balance: 10_000n };
+    const node = parsePaymentRequest(NODE, "regtest");
+    // A node id (keysend) is never paid from ecash: only an invoice is.
+    expect(methodsFor(node, b, mint).map((m) => m.method)).toEqual(["lightning"]);
+    const invoice = { ...node, node_pubkey: null, invoice: "lnbcrt1" };
+    expect(methodsFor(invoice, b, mint)).toEqual([
+      { method: "lightning", maxAmountSats: 5_000n },
+      { method: "ecash", maxAmountSats: 10_000n, custodian: { id: "https://mint", name: "Mint" } },
+    ]);
+    expect(methodsFor(invoice, b).map((m) => m.method)).toEqual(["lightning"]);
+    expect(routeFor(invoice, "ecash")).toEqual({ kind: "invoice", bolt11: "lnbcrt1" });
   });
 });

@@ -6,6 +6,7 @@ import type { ParsedPaymentRequest } from "../../ui/incoming";
 import type { PaymentMethod } from "../../ui/amount-entry";
 
 export interface Balances {
+  /** What can leave over lightning now (the balance view's `lightning_sendable`, the channels' "Can send"). */
   readonly lightning: bigint;
   /** Spendable on-chain: confirmed plus unconfirmed. */
   readonly onchain: bigint;
@@ -18,17 +19,37 @@ export type SendRoute =
   | { readonly kind: "keysend"; readonly pubkey: string }
   | { readonly kind: "lnurl"; readonly lnurl: string };
 
-/** The methods a request offers, lightning first (a unified URI offers both). */
-export const methodsFor = (r: ParsedPaymentRequest, b: Balances): PaymentMethod[] => {
+/**
+ * The methods a request offers, lightning first (a unified URI offers both), then ecash at `ecash`'s
+ * custodian for an invoice it covers (see `ecashCovers`).
+ */
+export const methodsFor = (
+  r: ParsedPaymentRequest,
+  b: Balances,
+  ecash: { readonly id: string; readonly name: string; readonly balance: bigint } | null = null,
+): PaymentMethod[] => {
   const out: PaymentMethod[] = [];
   if (r.invoice || r.node_pubkey || (r.lnurl && !r.is_lnurl_auth))
     out.push({ method: "lightning", maxAmountSats: b.lightning });
+  if (r.invoice && ecash)
+    out.push({
+      method: "ecash",
+      maxAmountSats: ecash.balance,
+      custodian: { id: ecash.id, name: ecash.name },
+    });
   if (r.address) out.push({ method: "onchain", maxAmountSats: b.onchain });
   return out;
 };
 
+/** Whether ecash of `balance` pays what the mint quoted: the amount and its fee. */
+export const ecashCovers = (
+  balance: bigint,
+  quote: { readonly amountSats: bigint; readonly feeSats: bigint },
+): boolean => quote.amountSats > 0n && balance >= quote.amountSats + quote.feeSats;
+
 export const routeFor = (r: ParsedPaymentRequest, method: PaymentMethod["method"]): SendRoute | null => {
   if (method === "onchain") return r.address ? { kind: "onchain", address: r.address } : null;
+  if (method === "ecash") return r.invoice ? { kind: "invoice", bolt11: r.invoice } : null;
   if (r.invoice) return { kind: "invoice", bolt11: r.invoice };
   if (r.node_pubkey) return { kind: "keysend", pubkey: r.node_pubkey };
   if (r.lnurl && !r.is_lnurl_auth) return { kind: "lnurl", lnurl: r.lnurl };
@@ -58,6 +79,11 @@ export interface AmountCheck {
   readonly lnurlRange: { min: bigint; max: bigint } | null;
   /** Paying everything on-chain: the fee comes out of the amount. */
   readonly sendAll: boolean;
+  /**
+   * More is the owner's by this method than `balance`, but cannot leave now (lightning's reserves, a channel
+   * still opening): an amount above `balance` is refused with what can leave.
+   */
+  readonly heldBack?: boolean;
 }
 
 /** The i18n key of the rule the amount breaks, or null when it may be sent. */
@@ -69,7 +95,7 @@ export const amountProblem = (c: AmountCheck): string | null => {
   if (c.route.kind === "onchain" && c.amountSats < 546n) return "receive.error_under_min_onchain";
   if (c.lnurlRange && (c.amountSats < c.lnurlRange.min || c.amountSats > c.lnurlRange.max))
     return "lnurl.error_amount_range";
-  if (c.amountSats > c.balance) return "send.error_low_balance";
+  if (c.amountSats > c.balance) return c.heldBack ? "send.error_over_sendable" : "send.error_low_balance";
   return null;
 };
 

@@ -22,6 +22,13 @@ type PeerShown =
   | { readonly kind: "connecting" }
   | { readonly kind: "offline"; readonly since: number | null };
 
+/** The confirmation's words for each way a channel can end. */
+const CLOSE_WORDS = {
+  close: { title: "channels.close", confirm: "channels.close_confirm" },
+  force: { title: "channels.force_close", confirm: "channels.force_close_confirm" },
+  abandon: { title: "admin.abandon", confirm: "admin.abandon_confirm" },
+} as const;
+
 /** One channel: what we can send and receive as a bar, its funding on the explorer, and a close button. */
 function ChannelRow({
   channel,
@@ -45,10 +52,12 @@ function ChannelRow({
       </div>
       <CapacityBar ours={ours} size={channel.size} />
       <div className="row">
-        <span>{t("channels.can_send", { amount: fmt.sats(channel.balance) })}</span>
+        <span>{t("channels.can_send", { amount: fmt.sats(channel.sendable) })}</span>
         <span>{t("channels.can_receive", { amount: fmt.sats(channel.inbound) })}</span>
       </div>
-      {channel.opening ? (
+      {channel.never_opened ? (
+        <p className="hint">{t("channels.never_opened_note")}</p>
+      ) : channel.opening ? (
         <p className="hint">{t("channels.opening_note", { amount: fmt.sats(ours) })}</p>
       ) : null}
       {link.kind === "offline" && link.since !== null ? (
@@ -56,10 +65,15 @@ function ChannelRow({
       ) : null}
       {link.kind === "offline" && !onClose ? <p className="hint">{t("channels.force_close_later")}</p> : null}
       <div className="row">
-        {txid ? <ExplorerLink txid={txid} /> : null}
+        {/* A funding that never reached the chain has nothing to show on an explorer. */}
+        {txid && !channel.never_opened ? <ExplorerLink txid={txid} /> : null}
         {onClose ? (
           <button type="button" className="button" onClick={onClose}>
-            {link.kind === "online" ? t("channels.close") : t("channels.force_close")}
+            {channel.never_opened
+              ? t("admin.abandon")
+              : link.kind === "online"
+                ? t("channels.close")
+                : t("channels.force_close")}
           </button>
         ) : null}
       </div>
@@ -76,7 +90,11 @@ export function Channels() {
   const errorText = useErrorText();
   const channels = useView("channels") ?? [];
   const live = useView("live");
-  const [closing, setClosing] = useState<{ channel: ChannelView; force: boolean } | null>(null);
+  const [closing, setClosing] = useState<{
+    channel: ChannelView;
+    force: boolean;
+    abandon?: boolean;
+  } | null>(null);
   const usable = new Set(live?.usable_channels ?? []);
   // While the node runs or starts, a channel not usable is connecting until its peer has failed a while.
   const running = live?.lightning === "ready" || live?.lightning === "starting";
@@ -88,10 +106,10 @@ export function Channels() {
 
   const close = async () => {
     if (!closing) return;
-    const { channel, force } = closing;
+    const { channel, force, abandon } = closing;
     setClosing(null);
     try {
-      await client.dispatch({ _tag: "CloseChannel", channelId: channel.channel_id, force });
+      await client.dispatch({ _tag: "CloseChannel", channelId: channel.channel_id, force, abandon });
       toast({ title: t("channels.closing") });
     } catch (e) {
       toast({ title: t("common.error"), description: errorText(e), isError: true });
@@ -154,13 +172,30 @@ export function Channels() {
             ? list(t("channels.connecting"), groups.connecting, "connecting")
             : null}
           {list(t("channels.offline"), groups.offline, "offline")}
+          {groups.never_opened.length > 0 ? (
+            <details open>
+              <summary>
+                {t("channels.never_opened")} ({groups.never_opened.length})
+              </summary>
+              <ul className="channels">
+                {groups.never_opened.map((c) => (
+                  <ChannelRow
+                    key={c.channel_id}
+                    channel={c}
+                    link={{ kind: "offline", since: null }}
+                    onClose={() => setClosing({ channel: c, force: false, abandon: true })}
+                  />
+                ))}
+              </ul>
+            </details>
+          ) : null}
         </>
       )}
       <ConfirmDialog
         open={closing !== null}
-        title={closing?.force ? t("channels.force_close") : t("channels.close")}
-        message={closing?.force ? t("channels.force_close_confirm") : t("channels.close_confirm")}
-        confirmLabel={closing?.force ? t("channels.force_close") : t("channels.close")}
+        title={t(CLOSE_WORDS[closing?.abandon ? "abandon" : closing?.force ? "force" : "close"].title)}
+        message={t(CLOSE_WORDS[closing?.abandon ? "abandon" : closing?.force ? "force" : "close"].confirm)}
+        confirmLabel={t(CLOSE_WORDS[closing?.abandon ? "abandon" : closing?.force ? "force" : "close"].title)}
         onConfirm={() => void close()}
         onCancel={() => setClosing(null)}
       />
