@@ -89,7 +89,11 @@ test("a second browser on the same words waits while the first runs, then restor
   await expect(other.getByRole("heading", { name: "Running on another device" })).toBeVisible({
     timeout: 90_000,
   });
-  await expect(other.getByText(/Trying again in \d+ seconds/)).toBeVisible();
+  // Said once, with the way out and a word on the money; no engine message in English.
+  await expect(other.getByText(/trying again in \d+ seconds/)).toBeVisible();
+  await expect(other.getByText(/^Your funds are safe\./)).toBeVisible();
+  await expect(other.getByRole("button", { name: "Try again now" })).toBeVisible();
+  await expect(other.getByText("Mutiny is already running on another device.")).toHaveCount(0);
 
   // The first browser's tab is closed with its node running: the page gives the device lock up as it goes
   // (the worker is gone with it), so the second, loaded again, takes over at once, well before the first

@@ -58,3 +58,25 @@ export const markShutdownWarningSeen = (): void => {
     // storage blocked: it shows again at the next start
   }
 };
+
+const LIGHTNING_RAN = "lightningRanHere";
+
+/**
+ * Whether lightning has run on this browser: when another device holds the wallet's lock, this one was taken
+ * over (`storage.taken_over`) rather than opened second.
+ */
+export const lightningRanHere = (): boolean => {
+  try {
+    return localStorage.getItem(LIGHTNING_RAN) === "1";
+  } catch {
+    return false;
+  }
+};
+
+export const markLightningRanHere = (): void => {
+  try {
+    localStorage.setItem(LIGHTNING_RAN, "1");
+  } catch {
+    // storage blocked: a take-over reads as "running on another device"
+  }
+};
