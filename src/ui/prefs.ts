@@ -80,3 +80,27 @@ export const markLightningRanHere = (): void => {
     // storage blocked: a take-over reads as "running on another device"
   }
 };
+
+const RESTORE_CARD = "storageRestoreCard";
+
+/**
+ * What a restore brought back, kept on this browser until the owner closes its card ("Got it"): a reload
+ * before then shows it again.
+ */
+export const keptRestore = <T>(): T | null => {
+  try {
+    const raw = localStorage.getItem(RESTORE_CARD);
+    return raw ? (JSON.parse(raw) as T) : null;
+  } catch {
+    return null;
+  }
+};
+
+export const keepRestore = (found: unknown | null): void => {
+  try {
+    if (found === null) localStorage.removeItem(RESTORE_CARD);
+    else localStorage.setItem(RESTORE_CARD, JSON.stringify(found));
+  } catch {
+    // storage blocked: the card shows until this page closes
+  }
+};
