@@ -76,20 +76,23 @@ test("two wallets chat over nostr; one requests 5,000 sats, the other pays from 
     await other.getByLabel("What for? (optional)").fill("lunch");
     await other.getByRole("button", { name: "Request" }).click();
     await expect(other).toHaveURL(/\/chat\//, { timeout: 60_000 });
-    // B's own invoice: its amount, no Pay.
+    // B's own request: who asked and for what, waiting for payment, no Pay.
     const mine = timeline(other).getByRole("listitem").filter({ hasText: "lunch" });
-    await expect(mine.getByText("Invoice for 5,000 sats")).toBeVisible();
+    await expect(mine.getByText("You requested 5,000 sats")).toBeVisible();
+    await expect(mine.getByText("Waiting for payment")).toBeVisible();
     await expect(mine.getByRole("button", { name: "Pay" })).toHaveCount(0);
 
     // A sees the request with Pay, pays it from the chat.
     const request = timeline(page).getByRole("listitem").filter({ hasText: "lunch" });
-    await expect(request.getByText("Invoice for 5,000 sats")).toBeVisible({ timeout: 60_000 });
+    await expect(request.getByText(/^.+ requested 5,000 sats$/)).toBeVisible({ timeout: 60_000 });
     await request.getByRole("button", { name: "Pay" }).click();
     await expect(page).toHaveURL(/\/send\?/);
     await expect(page.getByTestId("send-request")).toContainText("5,000");
     await page.getByRole("button", { name: "Confirm send" }).click();
     const sent = page.getByRole("dialog", { name: "Sent" });
     await expect(sent).toBeVisible({ timeout: 90_000 });
+    // Paid from the chat: the result leads back to it first.
+    await expect(sent.getByRole("link", { name: /^Back to the chat with / })).toBeVisible();
     await sent.getByRole("link", { name: "Home" }).click();
 
     // The payment's row on home is Ann's: it opens the chat, where the request now reads Paid.

@@ -139,7 +139,7 @@ const build = async (context: BrowserContext, esplora: string, clients: { close:
   await navigate(page, "/");
   await navigate(page, `/chat/${encodeURIComponent(annId)}`);
   await expect(timeline.getByText("Glad you liked it!")).toBeVisible({ timeout: 60_000 });
-  await expect(timeline.getByText("Invoice for 5,000 sats")).toBeVisible({ timeout: 60_000 });
+  await expect(timeline.getByText(/requested 5,000 sats$/)).toBeVisible({ timeout: 60_000 });
 
   // A wallet-connect app that asks for each payment: its payment waits in home's requests.
   await navigate(page, "/settings/connections");

@@ -9,11 +9,14 @@ import { expect, test, walletMade } from "./fixtures";
 
 type Role = Parameters<Page["getByRole"]>[0];
 
-/** What has focus now: its role as a screen reader reads it, its name, and whether focus is drawn. */
+/**
+ * What has focus now: its role as a screen reader reads it, its name, whether focus is drawn, and whether
+ * the phone's fixed bottom bar covers any of it (an element of the bar itself is never covered).
+ */
 const focused = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body) return { tag: "body", visible: false, text: "" };
+    if (!el || el === document.body) return { tag: "body", visible: false, text: "", covered: false };
     const style = getComputedStyle(el);
     const drawn =
       el.matches(":focus-visible") &&
@@ -21,9 +24,12 @@ const focused = (page: Page) =>
         style.boxShadow !== "none");
     const rect = el.getBoundingClientRect();
     const onScreen = rect.width > 0 && rect.height > 0;
+    const bar = document.querySelector(".mobile-actions");
+    const barTop = bar && getComputedStyle(bar).position === "fixed" ? bar.getBoundingClientRect().top : null;
     return {
       tag: el.tagName.toLowerCase(),
       visible: drawn && onScreen,
+      covered: barTop !== null && !bar?.contains(el) && rect.bottom > barTop + 0.5,
       text: (el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 60),
     };
   });
@@ -38,12 +44,30 @@ const tabTo = async (page: Page, role: Role, name: string | RegExp, { back = fal
     await page.keyboard.press(back ? "Shift+Tab" : "Tab");
     const f = await focused(page);
     expect(f.visible, `focus on <${f.tag}> "${f.text}" is visible`).toBe(true);
+    expect(f.covered, `focus on <${f.tag}> "${f.text}" is not under the bottom bar`).toBe(false);
     if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) {
       await expect(target).toBeFocused();
       return;
     }
   }
   throw new Error(`${role} "${String(name)}" was not reached with ${max} presses of Tab`);
+};
+
+/**
+ * Tabs through every control of the page, from where focus is to the end: each one shows its focus and none
+ * is under the phone's bottom bar (WCAG 2.2 2.4.11: the page scrolls it clear, `scroll-padding-bottom`).
+ */
+const walkToEnd = async (page: Page, max = 60) => {
+  const seen: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    const f = await focused(page);
+    if (f.tag === "body" || (seen.length > 0 && f.text === "Skip to main content")) return seen;
+    expect(f.visible, `focus on <${f.tag}> "${f.text}" is visible`).toBe(true);
+    expect(f.covered, `focus on <${f.tag}> "${f.text}" is not under the bottom bar`).toBe(false);
+    seen.push(f.text);
+  }
+  throw new Error(`the page's end was not reached with ${max} presses of Tab: ${seen.join(", ")}`);
 };
 
 /** After a navigation, focus is on the new page's heading and the document title names the page. */
@@ -76,6 +100,11 @@ test("keyboard only: welcome to a new wallet, receive and copy the address, send
   await landedOn(page, /\/$/, "Home");
   // Home shows the moment the profile step is skipped and acts once its new wallet exists.
   await walletMade(page);
+  // On a short phone screen, every control of home shows clear of the bottom bar as focus reaches it.
+  await page.setViewportSize({ width: 360, height: 480 });
+  const stops = await walkToEnd(page);
+  expect(stops).toContain("Send");
+  await page.setViewportSize({ width: 390, height: 844 });
 
   // Home's tabs: one tab stop, arrows move between them and select them.
   await tabTo(page, "tab", "Just me");
@@ -87,8 +116,8 @@ test("keyboard only: welcome to a new wallet, receive and copy the address, send
   await expect(page.getByRole("tab", { name: "Just me" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("tab", { name: "Friends" })).toHaveAttribute("tabindex", "-1");
 
-  // Receive: show the address and copy it.
-  await tabTo(page, "link", "Receive");
+  // Receive (the actions come right after the balance, before the history): show the address and copy it.
+  await tabTo(page, "link", "Receive", { back: true, max: 6 });
   await page.keyboard.press("Enter");
   await landedOn(page, /\/receive$/, "Receive bitcoin");
   await tabTo(page, "radio", "Lightning or on-chain (payer chooses)");
@@ -104,11 +133,13 @@ test("keyboard only: welcome to a new wallet, receive and copy the address, send
   await expect(page.getByRole("button", { name: /^(Copied|Copy address)$/ })).toBeFocused();
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(address);
 
-  // Back home, then Send: paste the copied address with the Paste button.
+  // Back home, then Send: from home's top (its heading, where arriving puts focus) Send is at most five
+  // presses of Tab away, past the settings link, the backup notice and the balance. Then paste the copied
+  // address with the Paste button.
   await tabTo(page, "link", "Home", { back: true });
   await page.keyboard.press("Enter");
   await landedOn(page, /\/$/, "Home");
-  await tabTo(page, "link", "Send");
+  await tabTo(page, "link", "Send", { max: 5 });
   await page.keyboard.press("Enter");
   await landedOn(page, /\/send$/, "Send bitcoin");
   await tabTo(page, "button", "Paste");

@@ -89,7 +89,11 @@ test("a second browser on the same words waits while the first runs, then restor
   await expect(other.getByRole("heading", { name: "Running on another device" })).toBeVisible({
     timeout: 90_000,
   });
-  await expect(other.getByText(/Trying again in \d+ seconds/)).toBeVisible();
+  // Said once, with the way out and a word on the money; no engine message in English.
+  await expect(other.getByText(/trying again in \d+ seconds/)).toBeVisible();
+  await expect(other.getByText(/^Your funds are safe\./)).toBeVisible();
+  await expect(other.getByRole("button", { name: "Try again now" })).toBeVisible();
+  await expect(other.getByText("Mutiny is already running on another device.")).toHaveCount(0);
 
   // The first browser's tab is closed with its node running: the page gives the device lock up as it goes
   // (the worker is gone with it), so the second, loaded again, takes over at once, well before the first
@@ -114,8 +118,14 @@ test("a second browser on the same words waits while the first runs, then restor
   await expect(
     other.getByRole("list", { name: "Contacts" }).getByRole("button", { name: /Ada/ }),
   ).toBeVisible();
+  // The card stays until the owner closes it, across a reload; then it is gone for good.
+  await other.reload();
+  await expect(found).toContainText(/1 channel holding 18\d,\d{3} sats/, { timeout: 90_000 });
   await found.getByRole("button", { name: "Got it" }).click();
   await expect(found).toBeHidden();
+  await other.reload();
+  await expect(other.getByRole("tab", { name: "Just me" })).toBeVisible({ timeout: 90_000 });
+  await expect(found).toHaveCount(0);
   // The first browser's payment is in the history.
   await expect(other.getByRole("button", { name: /Lightning.*10,000 sats/ })).toBeVisible();
 

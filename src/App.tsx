@@ -10,8 +10,9 @@ import { Setup } from "./screens/Setup";
 import { ConfigContext } from "./ui/config";
 import { DecryptDialog } from "./ui/DecryptDialog";
 import { ErrorBoundary } from "./ui/ErrorBoundary";
+import { markLightningRanHere } from "./ui/prefs";
 import { registerProtocolHandlers } from "./ui/protocol-handlers";
-import { MobileActions, SideNav } from "./ui/Nav";
+import { SideNav } from "./ui/Nav";
 import { MAIN_CONTENT_ID, RouteFocus, SkipLink } from "./ui/RouteFocus";
 import { UpdateBanner } from "./ui/UpdateBanner";
 import { screen } from "./ui/lazy-screen";
@@ -144,6 +145,11 @@ export function App({
   // Another device runs this wallet's node (its device lock on the storage server): the spec's boot screen,
   // counting the lock's seconds down, then a reload.
   const live = client.views.live;
+  // Lightning ran here: should another device hold the wallet later, this one was taken over.
+  const running = live?.lightning === "ready";
+  useEffect(() => {
+    if (running) markLightningRanHere();
+  }, [running]);
   if (
     live?.lightning === "failed" &&
     live.lightning_error &&
@@ -165,7 +171,6 @@ export function App({
               <DecryptDialog />
             </ErrorBoundary>
           </div>
-          <MobileActions />
         </div>
       </WalletProvider>
     </ConfigContext.Provider>

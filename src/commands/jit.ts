@@ -23,19 +23,47 @@ const LSP_FAILED = "Failed to make a request to the LSP.";
 
 const lspFailed = () => new ServerUnavailable({ message: LSP_FAILED, key: "receive.error_lsp_failed" });
 
-/** The LSP's refusal in its own words (an amount it does not serve, an expired quote), else unreachable. */
-const fromLsp = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
-  Effect.tryPromise({
-    try: f,
-    catch: (e) =>
-      e instanceof LspRequestError && e.status !== null && e.status < 500
-        ? new InvalidInput({
-            message: e.message,
-            key: "receive.error_lsp_refused",
-            values: { reason: e.message },
-          })
-        : lspFailed(),
+/** An amount the LSP does not serve, in the catalogue's words with what to do (receive on-chain). */
+const belowMin = (amount: string) =>
+  new InvalidInput({
+    message: `Your channels have no room for this payment, so it needs a new channel, and the LSP opens one only for payments of at least ${amount} sats. Ask for more, or receive on-chain.`,
+    key: "receive.error_lsp_below_min",
+    values: { amount },
   });
+const aboveMax = (amount: string) =>
+  new InvalidInput({
+    message: `The LSP opens channels for payments of at most ${amount} sats. Ask for less, or receive on-chain.`,
+    key: "receive.error_lsp_above_max",
+    values: { amount },
+  });
+
+/** The limit an HTTP LSP's refusal names ("below the minimum of 10000 sats"), as whole sats. */
+const limitIn = (text: string, word: "minimum" | "maximum"): string | null => {
+  const m = new RegExp(`${word}\\D{0,20}?([\\d,.]{1,20})\\s*(msat|sat)`, "i").exec(text);
+  if (!m?.[1] || !m[2]) return null;
+  const n = m[1].replace(/[,.]/g, "");
+  if (!/^\d{1,16}$/.test(n)) return null;
+  return m[2].toLowerCase() === "msat" ? String((BigInt(n) + 999n) / 1000n) : String(BigInt(n));
+};
+
+/**
+ * The LSP's refusal in the catalogue's words: an amount it does not serve with its limit, else that it would
+ * not open a channel for this payment (its own words kept in the message, for the logs); unreachable else.
+ */
+export const lspRefusal = (e: unknown): WalletError => {
+  if (!(e instanceof LspRequestError) || e.status === null || e.status >= 500) return lspFailed();
+  const min = limitIn(e.message, "minimum");
+  if (min !== null) return belowMin(min);
+  const max = limitIn(e.message, "maximum");
+  if (max !== null) return aboveMax(max);
+  return new InvalidInput({
+    message: `The LSP refused: ${e.message}`,
+    key: "receive.error_lsp_refused",
+  });
+};
+
+const fromLsp = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
+  Effect.tryPromise({ try: f, catch: lspRefusal });
 
 /** An LSPS2 LSP's refusal the owner can act on (an amount it does not serve), else unreachable. */
 const fromLsps2 = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
@@ -45,22 +73,10 @@ const fromLsps2 = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
       if (!(e instanceof Lsps2Refusal)) return lspFailed();
       const r = e.refusal;
       switch (r.reason) {
-        case "below_min": {
-          const amount = String(msatToSatsUp(r.limitMsat));
-          return new InvalidInput({
-            message: `Your channels have no room for this payment, so it needs a new channel, and the LSP opens one only for payments of at least ${amount} sats. Ask for more, or receive on-chain.`,
-            key: "receive.error_lsp_below_min",
-            values: { amount },
-          });
-        }
-        case "above_max": {
-          const amount = String(r.limitMsat / 1000n);
-          return new InvalidInput({
-            message: `The LSP opens channels for payments of at most ${amount} sats.`,
-            key: "receive.error_lsp_above_max",
-            values: { amount },
-          });
-        }
+        case "below_min":
+          return belowMin(String(msatToSatsUp(r.limitMsat)));
+        case "above_max":
+          return aboveMax(String(r.limitMsat / 1000n));
         case "fee_exceeds_amount":
           return feeTooHigh(r.feeMsat);
         case "delay_refused": {

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { LOAD_STAGES, type LoadStage } from "../commands/protocol";
 import { bootErrorKind, STUCK_AFTER_MS } from "../boot";
 import { useI18n } from "../i18n/intl";
+import { lightningRanHere } from "../ui/prefs";
 import { ProgressBar } from "../ui/Skeleton";
 
 /** While the wallet loads: the stage as progress 0 to 5; after 10 s a way to the emergency kit. */
@@ -55,14 +56,30 @@ export function BootError({
     if (kind === "already_running" && seconds === 0) location.reload();
   }, [kind, seconds]);
 
+  // Another device holds the lock: this one ran lightning before, so it was taken over.
+  const [takenOver] = useState(() => kind === "already_running" && lightningRanHere());
+  // The screen says what happened in the catalogue's words once; the raw message only where the catalogue
+  // has no words for it (a failure's details, as the wallet said them).
+  const detail = kind === "failed" || kind === "network" ? message : null;
+
   return (
     <main className="screen center">
       <h1>{t(`boot.error.${kind}.title`)}</h1>
+      {takenOver ? <p>{t("storage.taken_over")}</p> : null}
       <p>{t(`boot.error.${kind}.text`, { seconds })}</p>
-
-      <p className="error-box" role="alert">
-        {message}
-      </p>
+      {kind === "already_running" ? (
+        <>
+          <p>{t("boot.error.already_running.money")}</p>
+          <button type="button" className="button button-primary" onClick={() => location.reload()}>
+            {t("boot.error.already_running.retry")}
+          </button>
+        </>
+      ) : null}
+      {detail ? (
+        <p className="error-box" role="alert">
+          {detail}
+        </p>
+      ) : null}
       {kind === "failed" || kind === "network" ? (
         <div className="column">
           <button type="button" className="button button-primary" onClick={() => location.reload()}>

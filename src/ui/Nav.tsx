@@ -49,7 +49,8 @@ export function SideNav({ noWallet = false }: { readonly noWallet?: boolean }) {
 
 /**
  * The Send / Receive / Scan group on small screens: only where the spec puts it (home) and only once a
- * wallet exists. It is a bar of equal thirds at the bottom, so it never leaves the screen, and home keeps
+ * wallet exists. Home draws it right after its balance, so the keyboard reaches Send from the top in a few
+ * presses. It is a bar of equal thirds at the bottom, so it never leaves the screen, and home keeps
  * room below its content so it never covers it.
  */
 export function MobileActions() {

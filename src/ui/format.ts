@@ -64,3 +64,15 @@ export const formatFiat = (intl: NumberIntl, decimal: string, currency: string, 
 /** A moment (ms) as the chosen language writes a date and time. */
 export const formatDateTime = (intl: NumberIntl, ms: number): string =>
   intl.formatDate(ms, { dateStyle: "medium", timeStyle: "medium" });
+
+/** A moment (ms) to the minute, as a notice tells when something happened. */
+export const formatWhen = (intl: NumberIntl, ms: number): string =>
+  intl.formatDate(ms, { dateStyle: "medium", timeStyle: "short" });
+
+/** A day (ms), as a conversation heads its messages of that day. */
+export const formatDay = (intl: NumberIntl, ms: number): string =>
+  intl.formatDate(ms, { dateStyle: "medium" });
+
+/** The time of day (ms) to the minute, beside a message under its day. */
+export const formatTime = (intl: NumberIntl, ms: number): string =>
+  intl.formatDate(ms, { timeStyle: "short" });

@@ -58,3 +58,49 @@ export const markShutdownWarningSeen = (): void => {
     // storage blocked: it shows again at the next start
   }
 };
+
+const LIGHTNING_RAN = "lightningRanHere";
+
+/**
+ * Whether lightning has run on this browser: when another device holds the wallet's lock, this one was taken
+ * over (`storage.taken_over`) rather than opened second.
+ */
+export const lightningRanHere = (): boolean => {
+  try {
+    return localStorage.getItem(LIGHTNING_RAN) === "1";
+  } catch {
+    return false;
+  }
+};
+
+export const markLightningRanHere = (): void => {
+  try {
+    localStorage.setItem(LIGHTNING_RAN, "1");
+  } catch {
+    // storage blocked: a take-over reads as "running on another device"
+  }
+};
+
+const RESTORE_CARD = "storageRestoreCard";
+
+/**
+ * What a restore brought back, kept on this browser until the owner closes its card ("Got it"): a reload
+ * before then shows it again.
+ */
+export const keptRestore = <T>(): T | null => {
+  try {
+    const raw = localStorage.getItem(RESTORE_CARD);
+    return raw ? (JSON.parse(raw) as T) : null;
+  } catch {
+    return null;
+  }
+};
+
+export const keepRestore = (found: unknown | null): void => {
+  try {
+    if (found === null) localStorage.removeItem(RESTORE_CARD);
+    else localStorage.setItem(RESTORE_CARD, JSON.stringify(found));
+  } catch {
+    // storage blocked: the card shows until this page closes
+  }
+};

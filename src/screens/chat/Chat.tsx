@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { Fragment, useCallback, useEffect, useRef, useState } from "react";
 import { SendHorizontal } from "lucide-react";
 import { useLocation, useParams } from "wouter";
 import type { ContactRecord } from "../../crdt/doc";
@@ -8,7 +8,7 @@ import { BackControl } from "../../ui/BackControl";
 import { useWalletConfig } from "../../ui/config";
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { Button } from "../../ui/form";
-import { formatDateTime, formatSats } from "../../ui/format";
+import { formatDay, formatSats, formatTime } from "../../ui/format";
 import { pathFor } from "../../ui/incoming";
 import { useView, useWallet } from "../../ui/wallet";
 import { Avatar } from "../contacts/Avatar";
@@ -22,7 +22,7 @@ const PAGE = 20;
 /** Chat with a contact (spec 2 /chat/{id}): header actions, one timeline, invoices with Pay, a message box. */
 export function Chat() {
   const { id = "" } = useParams<{ id: string }>();
-  const { t } = useI18n();
+  const { t, intl } = useI18n();
   const errorText = useErrorText();
   const client = useWallet();
   const [, navigate] = useLocation();
@@ -162,8 +162,18 @@ export function Chat() {
           if (el.scrollTop === 0 && page?.more) older();
         }}
       >
-        {page?.entries.map((entry) => (
-          <Entry key={`${entry.type}-${entry.id}`} entry={entry} onPay={pay} />
+        {page?.entries.map((entry, i) => (
+          <Fragment key={`${entry.type}-${entry.id}`}>
+            {/* The day heads its messages; each message says only its time. */}
+            {i === 0 || !sameDay(page.entries[i - 1]!.at, entry.at) ? (
+              <li className="chat-day">
+                <time dateTime={new Date(entry.at * 1000).toISOString().slice(0, 10)}>
+                  {formatDay(intl, entry.at * 1000)}
+                </time>
+              </li>
+            ) : null}
+            <Entry entry={entry} name={contact?.name ?? ""} onPay={pay} />
+          </Fragment>
         ))}
       </ol>
       {page && page.entries.length === 0 && contact && (
@@ -213,9 +223,22 @@ export function Chat() {
   );
 }
 
-function Entry({ entry, onPay }: { entry: ChatEntry; onPay: (inv: MessageInvoice) => void }) {
+/** Whether two moments (seconds) fall on one day, as the person's clock counts days. */
+const sameDay = (a: number, b: number) =>
+  new Date(a * 1000).toDateString() === new Date(b * 1000).toDateString();
+
+function Entry({
+  entry,
+  name,
+  onPay,
+}: {
+  entry: ChatEntry;
+  /** The contact's name: their requests read "Ann requested". */
+  name: string;
+  onPay: (inv: MessageInvoice) => void;
+}) {
   const { t, intl } = useI18n();
-  const time = formatDateTime(intl, entry.at * 1000);
+  const time = formatTime(intl, entry.at * 1000);
   if (entry.type === "activity")
     return (
       <li className="chat-activity">
@@ -234,19 +257,30 @@ function Entry({ entry, onPay }: { entry: ChatEntry; onPay: (inv: MessageInvoice
       {entry.invoices.map((inv) => (
         <div key={inv.original} className="chat-request">
           <div className="column">
+            {/* Who asked, and for what: "You requested 5,000 sats", "Ann requested 5,000 sats". */}
             <strong>
-              {inv.amount_sats === null
-                ? t("chat.invoice_any")
-                : t("chat.invoice_amount", { amount: formatSats(intl, inv.amount_sats) })}
+              {entry.mine
+                ? t("chat.you_requested", {
+                    amount: inv.amount_sats === null ? "" : formatSats(intl, inv.amount_sats),
+                    any: inv.amount_sats === null ? "yes" : "no",
+                  })
+                : t("chat.they_requested", {
+                    name,
+                    amount: inv.amount_sats === null ? "" : formatSats(intl, inv.amount_sats),
+                    any: inv.amount_sats === null ? "yes" : "no",
+                  })}
             </strong>
             {entry.note !== "" ? <p>{entry.note}</p> : null}
           </div>
+          {/* Its state on both sides: Pay or Paid for theirs, waiting or Paid for the owner's. */}
           {inv.payable ? (
             <button type="button" className="button button-primary" onClick={() => onPay(inv)}>
               {t("chat.pay")}
             </button>
           ) : inv.paid ? (
             <span className="badge badge-paid">{t("chat.paid")}</span>
+          ) : entry.mine ? (
+            <span className="badge">{t("chat.request_waiting")}</span>
           ) : null}
         </div>
       ))}

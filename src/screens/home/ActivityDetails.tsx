@@ -165,15 +165,18 @@ export function ActivityDetails({
             </dd>
           </>
         ) : null}
-        <dt>{t("activity.tag")}</dt>
-        <dd>
-          {(() => {
-            // The contacts a payment was made with come first, by name.
-            const names = (contacts ?? []).filter((c) => item.contacts.includes(c.id)).map((c) => c.name);
-            const tags = [...names, ...item.labels];
-            return tags.length > 0 ? tags.join(", ") : t("activity.no_tag");
-          })()}
-        </dd>
+        {(() => {
+          // The contacts a payment was made with come first, by name; a label that only repeats the
+          // description is not said twice, and a payment with neither has no Tag row.
+          const names = (contacts ?? []).filter((c) => item.contacts.includes(c.id)).map((c) => c.name);
+          const tags = [...names, ...item.labels.filter((l) => l !== payment?.description)];
+          return tags.length > 0 ? (
+            <>
+              <dt>{t("activity.tag")}</dt>
+              <dd>{tags.join(", ")}</dd>
+            </>
+          ) : null;
+        })()}
         <dt>{t("activity.status")}</dt>
         <dd data-testid="activity-status">{t(STATUS_KEY[status])}</dd>
         <dt>{t("activity.date")}</dt>

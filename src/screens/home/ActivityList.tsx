@@ -72,43 +72,50 @@ export function ActivityList() {
               <span className={item.inbound ? "activity-icon inbound" : "activity-icon"} aria-hidden="true">
                 {item.inbound ? <ArrowDownLeft size={20} /> : <ArrowUpRight size={20} />}
               </span>
-              <span className="activity-kind">
-                {neverOpened(item) ? t("activity.channel_not_opened") : t(`activity.kind.${item.kind}`)}
-              </span>
-              <span className="activity-label">
-                {neverOpened(item)
-                  ? t("activity.nothing_spent")
-                  : (contactName(item) ??
-                    item.labels[0] ??
-                    (item.inbound ? t("activity.received") : t("activity.sent")))}
-                {item.dropped && !neverOpened(item) ? ` · ${t("activity.dropped")}` : ""}
-                {item.privacy_level === "Public"
-                  ? ` · ${t("activity.zapped")}`
-                  : item.privacy_level === "Private"
-                    ? ` · ${t("zaps.kind_private")}`
-                    : item.privacy_level === "Anonymous"
-                      ? ` · ${t("zaps.kind_anonymous")}`
-                      : ""}
-              </span>
-              {/* What never left the wallet (a dropped transaction, a channel never opened) is no debit. */}
-              {item.dropped ? (
-                <s className="activity-amount">
-                  <Amount sats={item.amount_sats} shown={shown} live={live} />
-                </s>
-              ) : (
-                <span className={item.inbound ? "activity-amount inbound" : "activity-amount"}>
-                  {item.inbound ? "+" : "-"}
-                  {/* Ecash is counted in e-sats, as the balance card counts it. */}
-                  <Amount
-                    sats={item.amount_sats}
-                    shown={shown}
-                    live={live}
-                    unit={item.kind === "Ecash" ? "e-sats" : "sats"}
-                  />
+              {/* Two lines, each its own: the label takes what its amount leaves, the kind what the time leaves. */}
+              <span className="activity-line">
+                <span className="activity-label">
+                  {neverOpened(item)
+                    ? t("activity.nothing_spent")
+                    : (contactName(item) ??
+                      item.labels[0] ??
+                      (item.inbound ? t("activity.received") : t("activity.sent")))}
+                  {item.dropped && !neverOpened(item) ? ` · ${t("activity.dropped")}` : ""}
+                  {item.privacy_level === "Public"
+                    ? ` · ${t("activity.zapped")}`
+                    : item.privacy_level === "Private"
+                      ? ` · ${t("zaps.kind_private")}`
+                      : item.privacy_level === "Anonymous"
+                        ? ` · ${t("zaps.kind_anonymous")}`
+                        : ""}
                 </span>
-              )}
-              <span className="activity-time">
-                {item.last_updated === 0 ? t("activity.pending") : relativeTime(item.last_updated, now, lang)}
+                {/* What never left the wallet (a dropped transaction, a channel never opened) is no debit. */}
+                {item.dropped ? (
+                  <s className="activity-amount">
+                    <Amount sats={item.amount_sats} shown={shown} live={live} />
+                  </s>
+                ) : (
+                  <span className={item.inbound ? "activity-amount inbound" : "activity-amount"}>
+                    {item.inbound ? "+" : "-"}
+                    {/* Ecash is counted in e-sats, as the balance card counts it. */}
+                    <Amount
+                      sats={item.amount_sats}
+                      shown={shown}
+                      live={live}
+                      unit={item.kind === "Ecash" ? "e-sats" : "sats"}
+                    />
+                  </span>
+                )}
+              </span>
+              <span className="activity-line">
+                <span className="activity-kind">
+                  {neverOpened(item) ? t("activity.channel_not_opened") : t(`activity.kind.${item.kind}`)}
+                </span>
+                <span className="activity-time">
+                  {item.last_updated === 0
+                    ? t("activity.pending")
+                    : relativeTime(item.last_updated, now, lang)}
+                </span>
               </span>
             </button>
           </li>

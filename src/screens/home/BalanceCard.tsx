@@ -1,6 +1,7 @@
 import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { currencyByCode, satsToFiatParts } from "../../ui/money";
+import { MobileActions } from "../../ui/Nav";
 import { useErrorText } from "../../ui/errors";
 import { useBalanceShown } from "../../ui/prefs";
 import { ProgressBar, Skeleton } from "../../ui/Skeleton";
@@ -47,19 +48,25 @@ export function BalanceCard({ progress }: { readonly progress: HomeProgress | nu
           currency.maxFractionalDigits,
         )
       : null;
+  // The total is the one button that changes how every amount shows; the parts follow it (one tab stop, so
+  // the keyboard reaches Send right after the balance).
   const amount = (sats: bigint | undefined, testId?: string, main = false, share?: string) =>
     sats === undefined ? (
       <Skeleton width={main ? "9rem" : "5rem"} height={main ? "2.2rem" : "1.4rem"} />
-    ) : (
+    ) : main ? (
       <button
         type="button"
-        className={main ? "balance-amount balance-main" : "balance-amount"}
+        className="balance-amount balance-main"
         onClick={cycle}
         title={t("home.cycle_balance")}
         data-testid={testId}
       >
         <Amount sats={sats} shown={shown} live={live} fiat={share} />
       </button>
+    ) : (
+      <span className="balance-amount" data-testid={testId}>
+        <Amount sats={sats} shown={shown} live={live} fiat={share} />
+      </span>
     );
 
   return (
@@ -114,15 +121,22 @@ export function BalanceCard({ progress }: { readonly progress: HomeProgress | nu
           ) : null}
         </div>
         {/* Custody is always visible: who holds each part of the ecash, each once. */}
+        {/* A custodian that announced its shutdown: its ecash is marked at risk (the notice above says until when). */}
         {(federations ?? []).map((f, i) => (
           <div key={f.federation_id} className="balance-row balance-ecash" data-testid="custody-label">
             <span className="balance-amount">
               <Amount sats={f.balance} shown={shown} live={live} unit="e-sats" fiat={fiat?.parts[4 + i]} />
             </span>{" "}
             <span className="balance-label">{t("home.held_by", { name: f.federation_name })}</span>
+            {f.popup_end_timestamp !== null && f.balance > 0n ? (
+              <span className="badge badge-danger" data-testid="ecash-at-risk">
+                {t("home.ecash_at_risk")}
+              </span>
+            ) : null}
           </div>
         ))}
       </div>
+      <MobileActions />
       <div className="balance-status">
         {progress ? (
           <div className="home-progress">

@@ -85,19 +85,23 @@ export function FriendsZaps() {
       <ul className="activity-list" aria-label={t("zaps.title")}>
         {zaps.map((z) => (
           <li key={z.event_id}>
-            <button type="button" className="activity-row" onClick={() => openChat(z.chat)}>
-              <span className="activity-kind">{t(`zaps.kind_${z.kind}`)}</span>
-              <span className="activity-label">
-                {t("zaps.from_to", {
-                  from: who(z.from_name, z.from_hexpub),
-                  to: who(z.to_name, z.to_hexpub),
-                })}
-                {z.note ? ` · ${z.note}` : ""}
+            <button type="button" className="activity-row no-icon" onClick={() => openChat(z.chat)}>
+              <span className="activity-line">
+                <span className="activity-label">
+                  {t("zaps.from_to", {
+                    from: who(z.from_name, z.from_hexpub),
+                    to: who(z.to_name, z.to_hexpub),
+                  })}
+                  {z.note ? ` · ${z.note}` : ""}
+                </span>
+                <span className="activity-amount">
+                  {t("zaps.amount", { amount: formatSats(intl, z.amount_sats) })}
+                </span>
               </span>
-              <span className="activity-amount">
-                {t("zaps.amount", { amount: formatSats(intl, z.amount_sats) })}
+              <span className="activity-line">
+                <span className="activity-kind">{t(`zaps.kind_${z.kind}`)}</span>
+                <span className="activity-time">{relativeTime(z.timestamp, now, lang)}</span>
               </span>
-              <span className="activity-time">{relativeTime(z.timestamp, now, lang)}</span>
             </button>
           </li>
         ))}

@@ -26,7 +26,10 @@ import { nextTab } from "./tabs";
 const TABS = ["me", "friends", "requests"] as const;
 type Tab = (typeof TABS)[number];
 
-/** Home (spec 1 §2): header, balance card, backup prompt, and the three tabs of activity. */
+/**
+ * Home (spec 1 §2): header, the status notices, the balance card with the actions after it, the three tabs
+ * of activity, then the contacts. On a phone the balance, the actions and the first payments fit the screen.
+ */
 export function Home() {
   const { t } = useI18n();
   const search = new URLSearchParams(useSearch());
@@ -80,20 +83,25 @@ export function Home() {
           <Settings aria-hidden="true" size={24} />
         </Link>
       </header>
-      <BalanceCard progress={progress} />
-      <StorageBanner />
-      <StorageRestoreCard />
-      <ChannelPenalties />
-      <ClosedTooLong />
-      <InterruptedOpens recent />
-      <ExpiryBanner />
+      {/* Home's one place for notices, above the balance: what needs the owner's attention, each with one
+          action (the storage server, a custodian shutting down, an open cut short, the restore, the backup). */}
+      <div className="home-status">
+        <StorageBanner />
+        <ExpiryBanner />
+        <StorageRestoreCard />
+        <ChannelPenalties />
+        <ClosedTooLong />
+        <InterruptedOpens recent />
+        {wallet?.exists && !wallet.has_backed_up ? (
+          <Link href="/settings/backup" className="backup-prompt">
+            {t("home.backup_prompt")}
+          </Link>
+        ) : null}
+      </div>
       <ShutdownWarning />
-      {safeMode ? null : <ContactsStrip />}
-      {wallet?.exists && !wallet.has_backed_up ? (
-        <Link href="/settings/backup" className="backup-prompt">
-          {t("home.backup_prompt")}
-        </Link>
-      ) : null}
+      {/* The balance, then the actions (Send, Receive, Scan: the phone's bottom bar, next in the keyboard's
+          order), then the history. */}
+      <BalanceCard progress={progress} />
       {/* WAI-ARIA tabs: one tab stop, arrows and Home/End move between tabs and select them. */}
       <div role="tablist" aria-label={t("home.tabs")} className="tabs" onKeyDown={onTabKey}>
         {tabs.map((x) => (
@@ -123,6 +131,7 @@ export function Home() {
         {tab === "friends" ? <FriendsZaps /> : null}
         {tab === "requests" && !safeMode ? <NwcRequests /> : null}
       </section>
+      {safeMode ? null : <ContactsStrip />}
       <HomeRequests />
     </main>
   );

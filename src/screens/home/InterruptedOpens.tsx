@@ -8,8 +8,9 @@ export const RECENT_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Channel opens asked for whose funding never went out because the wallet closed first (`ln.open_interrupted`):
- * one line each with the catalogue's open failure, what was asked and that nothing was spent. `recent`: only
- * those of the last day (home).
+ * one notice each with the catalogue's open failure, what was asked, when (to the minute) and that nothing
+ * was spent. `recent`: only those of the last day, on home, in its status area. The channels page, where
+ * peers are named, adds the peer's node id.
  */
 export function InterruptedOpens({ recent = false }: { readonly recent?: boolean }) {
   const { t } = useI18n();
@@ -19,19 +20,20 @@ export function InterruptedOpens({ recent = false }: { readonly recent?: boolean
   const shown = recent ? opens.filter((o) => now - o.at < RECENT_MS) : opens;
   if (shown.length === 0) return null;
   return (
-    <ul className="interrupted-opens">
+    <>
       {shown.map((o) => (
-        <li key={`${o.peer}-${o.at}`} className="card" role="status">
+        <section key={`${o.peer}-${o.at}`} className="card notice" aria-label={t("swap.failure_title")}>
           <strong>{t("swap.failure_title")}</strong>
           <p className="hint">
-            {t("channels.open_interrupted", {
-              amount: fmt.sats(o.amount),
-              peer: truncateMiddle(o.peer),
-              date: fmt.dateTime(o.at),
-            })}
+            {t("channels.open_interrupted", { amount: fmt.sats(o.amount), date: fmt.when(o.at) })}
           </p>
-        </li>
+          {recent ? null : (
+            <p className="hint">
+              {t("channels.peer")}: <code title={o.peer}>{truncateMiddle(o.peer)}</code>
+            </p>
+          )}
+        </section>
       ))}
-    </ul>
+    </>
   );
 }

@@ -6,6 +6,7 @@ import { CopyButton } from "../../ui/CopyButton";
 import { Avatar } from "../../ui/profile";
 import { Qr } from "../../ui/Qr";
 import { useView, useWallet } from "../../ui/wallet";
+import { PlusAddress, usePlusAddress } from "./PlusAddress";
 
 /** The owner's profile (spec 2 /profile): avatar, name, lightning address, edit; a deleted one offers only import. */
 export function Profile() {
@@ -25,12 +26,15 @@ export function Profile() {
 
   const profile = view?.profile ?? null;
   const name = profile?.display_name ?? profile?.name ?? null;
-  // Besides the npub's QR: the npub and the lightning address, each with a copy button.
+  // A Plus member's lightning address is what friends pay: it leads, with its QR.
+  const plusAddress = usePlusAddress();
+  // Besides the QR: the npub and the profile's lightning address (unless it is the member's), each with a
+  // copy button.
   const shared = [
     { label: t("nostr_keys.npub"), text: view?.npub, className: "mono break", testId: "profile-npub" },
     {
       label: t("profile.lightning_address"),
-      text: profile?.lud16,
+      text: profile?.lud16 === plusAddress ? null : profile?.lud16,
       className: "break",
       testId: "profile-lud16",
     },
@@ -59,7 +63,11 @@ export function Profile() {
             {name ?? t("profile.no_profile")}
           </p>
           {/* What to share: the npub (its QR) and the lightning address, each with a copy button. */}
-          {view?.npub ? <Qr value={view.npub} size={180} label={t("nostr_keys.npub_qr")} /> : null}
+          {plusAddress ? (
+            <PlusAddress address={plusAddress} />
+          ) : view?.npub ? (
+            <Qr value={view.npub} size={180} label={t("nostr_keys.npub_qr")} />
+          ) : null}
           {shared.map((f) => (
             <ShareField key={f.testId} {...f} />
           ))}

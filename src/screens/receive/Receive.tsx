@@ -12,6 +12,7 @@ import { pollOneAtATime } from "../../ui/poll";
 import { Qr } from "../../ui/Qr";
 import { useView, useWallet } from "../../ui/wallet";
 import { methodKey, nextMethodKey } from "../../ui/amount-entry";
+import { PlusAddress, usePlusAddress } from "../profile/PlusAddress";
 import {
   type LightningLimits,
   RECEIVE_POLL_MS,
@@ -33,6 +34,7 @@ type SetupFee = ResultOf<"EstimateReceiveFee"> & { amountSats: bigint };
 /** Receive (spec 1 §5): edit (amount, flavor, note), then show the request polled every second, then paid. */
 export function Receive() {
   const { t } = useI18n();
+  const plusAddress = usePlusAddress();
   const fmt = useFormat();
   const errorText = useErrorText();
   const client = useWallet();
@@ -282,6 +284,13 @@ export function Receive() {
     <main className="screen">
       <BackControl />
       <h1>{t("receive.title")}</h1>
+      {/* A Plus member's lightning address leads: friends pay it any time, with no amount to agree first. */}
+      {plusAddress ? (
+        <section className="card column" aria-label={t("profile.lightning_address")}>
+          <PlusAddress address={plusAddress} />
+          <p className="hint">{t("receive.address_caption")}</p>
+        </section>
+      ) : null}
       <form className="column" onSubmit={submit}>
         <AmountEntry
           id="receive-amount"

@@ -27,8 +27,19 @@ function SuccessAction({ action }: { action: ShownAction }) {
   );
 }
 
-/** The payment's outcome: sent (or still pending) with its fee, or why it failed. */
-export function ResultDialog({ result, onClose }: { result: SendResult | null; onClose: () => void }) {
+/**
+ * The payment's outcome: sent (or still pending) with its fee, or why it failed. A payment to a contact
+ * (`chat`: paid from their chat or their card) leads back to the chat with them first, then home.
+ */
+export function ResultDialog({
+  result,
+  chat = null,
+  onClose,
+}: {
+  result: SendResult | null;
+  chat?: { readonly id: string; readonly name: string } | null;
+  onClose: () => void;
+}) {
   const { t } = useI18n();
   const fmt = useFormat();
   return (
@@ -63,7 +74,12 @@ export function ResultDialog({ result, onClose }: { result: SendResult | null; o
           </p>
           {result.txid ? <code title={result.txid}>{truncateMiddle(result.txid)}</code> : null}
           {result.successAction ? <SuccessAction action={result.successAction} /> : null}
-          <Link href="/" className="button button-primary">
+          {chat ? (
+            <Link href={`/chat/${encodeURIComponent(chat.id)}`} className="button button-primary">
+              {t("send.back_to_chat", { name: chat.name })}
+            </Link>
+          ) : null}
+          <Link href="/" className={chat ? "button" : "button button-primary"}>
             {t("common.home")}
           </Link>
         </div>

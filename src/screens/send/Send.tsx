@@ -269,6 +269,7 @@ export function Send() {
       <WhyFeesDialog open={whyFees} onchain={route?.kind === "onchain"} onClose={() => setWhyFees(false)} />
       <ResultDialog
         result={result}
+        chat={linked ? { id: linked.id, name: linked.name } : null}
         onClose={() => {
           // A payment that went out leaves no filled form behind: a second one is never one tap away.
           if (result?.ok) navigate("/", { replace: true });

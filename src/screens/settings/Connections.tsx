@@ -111,7 +111,12 @@ export function Connections() {
       <ConfirmDialog
         open={deleting !== null}
         title={t("settings.connections.delete")}
-        message={t("settings.connections.delete_confirm", { name: deleting?.name ?? "" })}
+        message={
+          // Plus renews through its own connection: deleting it ends the membership at its date.
+          deleting?.tag === "Subscription"
+            ? t("settings.connections.delete_plus_confirm")
+            : t("settings.connections.delete_confirm", { name: deleting?.name ?? "" })
+        }
         confirmLabel={t("settings.connections.delete")}
         danger
         onCancel={() => setDeleting(null)}

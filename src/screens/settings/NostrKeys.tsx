@@ -106,14 +106,6 @@ export function NostrKeys() {
             </button>
           </>
         ) : null}
-        <button
-          type="button"
-          className="button button-danger"
-          disabled={busy || view?.profile?.deleted === true}
-          onClick={() => setConfirmDelete(true)}
-        >
-          {t("nostr_keys.delete_account")}
-        </button>
       </section>
       <ErrorBox text={error} />
       {relays.length > 0 ? (
@@ -130,6 +122,19 @@ export function NostrKeys() {
         </section>
       ) : null}
       <NostrServersForm />
+      {/* Deleting the profile is apart from the everyday buttons, last, as the emergency kit keeps its own. */}
+      <section className="card column danger-zone" aria-labelledby="nostr-danger">
+        <h2 id="nostr-danger">{t("settings.emergency_kit.danger_zone")}</h2>
+        <p>{t("nostr_keys.delete_caption")}</p>
+        <button
+          type="button"
+          className="button button-danger"
+          disabled={busy || view?.profile?.deleted === true}
+          onClick={() => setConfirmDelete(true)}
+        >
+          {t("nostr_keys.delete_account")}
+        </button>
+      </section>
       <ConfirmDialog
         open={confirmDelete}
         danger

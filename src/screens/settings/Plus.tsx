@@ -1,5 +1,5 @@
 import { useCallback, useEffect } from "react";
-import { useSearch } from "wouter";
+import { Link, useSearch } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
 import { useWalletConfig } from "../../ui/config";
@@ -7,6 +7,7 @@ import { ErrorBox, useErrorText } from "../../ui/errors";
 import { useAction } from "../../ui/form";
 import { useFormat } from "../../ui/useFormat";
 import { useView, useWallet } from "../../ui/wallet";
+import { usePlusAddress } from "../profile/PlusAddress";
 
 /**
  * Plus (spec 2): the plans, join (disabled with a balance warning unless lightning plus federation balance
@@ -22,6 +23,7 @@ export function Plus() {
   const config = useWalletConfig();
   const errorText = useErrorText();
   const plus = useView("plus");
+  const address = usePlusAddress();
   const query = new URLSearchParams(useSearch());
   const { busy, error, setError, run } = useAction();
   const host = config.subscriptions ?? "";
@@ -63,9 +65,20 @@ export function Plus() {
       <p>{t("settings.plus.caption")}</p>
       {!host ? <ErrorBox text={t("settings.plus.error_no_service")} /> : null}
       {state?.mutiny_plus ? (
-        <section aria-labelledby="plus-member">
+        <section className="card column" aria-labelledby="plus-member">
           <h2 id="plus-member">{t("settings.plus.member")}</h2>
+          {/* What it costs, what it pays for, until when, and how to stop it. */}
+          {state.plans[0] ? (
+            <p>{t("settings.plus.plan_price", { amount: fmt.sats(state.plans[0].amount_sats) })}</p>
+          ) : null}
+          {address ? <p>{t("settings.plus.member_address", { address })}</p> : null}
           <p role="status">{t("settings.plus.renews", { date: renewal ?? "" })}</p>
+          <p className="hint">
+            {t("settings.plus.cancel", { date: renewal ?? "" })}{" "}
+            <Link href="/settings/connections" className="link">
+              {t("settings.connections.title")}
+            </Link>
+          </p>
         </section>
       ) : state && state.subscription_timestamp !== null ? (
         <p role="status">{t("settings.plus.lapsed", { date: renewal ?? "" })}</p>

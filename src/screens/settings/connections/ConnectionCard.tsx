@@ -5,7 +5,7 @@ import { CopyButton } from "../../../ui/CopyButton";
 import { ErrorBox } from "../../../ui/errors";
 import { Qr } from "../../../ui/Qr";
 import { useFormat } from "../../../ui/useFormat";
-import { useAnswer } from "../../../ui/wallet";
+import { useAnswer, useView } from "../../../ui/wallet";
 
 /** Profiles from this index on were made by the owner and have a URI to give an app (spec 2 §3). */
 const QR_FROM_INDEX = 1000;
@@ -40,7 +40,17 @@ export function ConnectionCard({
   const { t } = useI18n();
   const fmt = useFormat();
   const [open, setOpen] = useState(false);
+  // The connection string is a secret: shown only when asked for, never merely by opening the card.
+  const [secret, setSecret] = useState(false);
   const left = profile.budget_remaining;
+  // Its payments waiting for the owner (approval, or over its budget), as home's requests tab has them.
+  const waiting = (useView("nwc")?.pending ?? []).filter(
+    (p) => p.index === profile.index && p.expiry * 1000 > Date.now(),
+  );
+  const budget = t("settings.connections.budget_per", {
+    amount: fmt.sats(profile.budget_amount),
+    period: String(profile.budget_period),
+  });
   return (
     <li className="connection-card">
       <details open={open} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
@@ -50,13 +60,16 @@ export function ConnectionCard({
             {profile.enabled ? null : <small> · {t("settings.connections.disabled")}</small>}
           </span>
           <span className="hint">
-            {profile.require_approval
-              ? t("settings.connections.require_approval")
-              : t("settings.connections.budget_of", {
-                  amount: fmt.sats(profile.budget_amount),
-                  period: t(`settings.connections.period_${profile.budget_period}`),
-                })}
+            {profile.require_approval ? t("settings.connections.require_approval") : budget}
           </span>
+          {waiting.length > 0 ? (
+            <span className="badge" data-testid="connection-waiting">
+              {t("settings.connections.waiting", {
+                count: waiting.length,
+                amount: fmt.sats(waiting.reduce((sum, p) => sum + p.amount_sats, 0n)),
+              })}
+            </span>
+          ) : null}
         </summary>
         <dl className="details">
           {profile.require_approval ? (
@@ -67,12 +80,7 @@ export function ConnectionCard({
           ) : (
             <>
               <dt>{t("settings.connections.budget")}</dt>
-              <dd>
-                {t("settings.connections.budget_of", {
-                  amount: fmt.sats(profile.budget_amount),
-                  period: t(`settings.connections.period_${profile.budget_period}`),
-                })}
-              </dd>
+              <dd>{budget}</dd>
               <dt>{t("settings.connections.remaining")}</dt>
               <dd>{t("channels.sats", { amount: fmt.sats(left) })}</dd>
               <dt>{t("settings.connections.used")}</dt>
@@ -83,7 +91,22 @@ export function ConnectionCard({
           <dd>{profile.enabled ? t("settings.connections.yes") : t("settings.connections.no")}</dd>
         </dl>
         {open && profile.enabled && profile.index >= QR_FROM_INDEX && !profile.from_app ? (
-          <ConnectionUri index={profile.index} />
+          <>
+            <button
+              type="button"
+              className="button"
+              aria-expanded={secret}
+              onClick={() => setSecret((s) => !s)}
+            >
+              {secret ? t("settings.connections.hide_uri") : t("settings.connections.show_uri")}
+            </button>
+            {secret ? (
+              <>
+                <p className="hint">{t("settings.connections.open_app_hint")}</p>
+                <ConnectionUri index={profile.index} />
+              </>
+            ) : null}
+          </>
         ) : null}
         <div className="row form-actions">
           <button type="button" className="button" onClick={onEdit}>
