@@ -78,10 +78,10 @@ export const CORS = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, POST, PUT, OPTIONS",
   "access-control-allow-headers": "content-type, authorization",
-  // The storage server's clock, by which the wallet dates its short-lived headers.
-  "access-control-expose-headers": "date",
   "access-control-max-age": "600",
-  "access-control-expose-headers": "vss-protocol-version",
+  // The storage server's clock, by which the wallet dates its short-lived headers, and vss-server's
+  // protocol version.
+  "access-control-expose-headers": "date, vss-protocol-version",
 };
 
 export const send = (res: ServerResponse, r: Reply) => {
