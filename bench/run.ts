@@ -24,6 +24,7 @@ import { benchImportInChromium } from "./import";
 import { benchRestoreScan, benchUnlock } from "./security";
 import { benchParse, benchQrDecode } from "./scan";
 import { benchStorage } from "./storage";
+import { benchTower } from "./tower";
 import { benchMainnetGraph } from "./graph";
 
 await initCrdtNode();
@@ -66,6 +67,7 @@ try {
   await benchReconnect(world);
   await benchWorkerMemory(world);
   await benchStorage(world);
+  await benchTower(world);
   console.log("\n== A mainnet-sized network graph ==");
   await benchMainnetGraph();
   console.log("\n== Nostr ==");
