@@ -12,7 +12,8 @@ import { type Harness, startHarness } from "../../harness/world";
 import { WalletDb } from "../events/db";
 import type { AllViews } from "../projections/live";
 import { forceCloseBlocked } from "./lightning-channels";
-import { ok, openWorldHost, worldStorageConfig } from "./host.testing";
+import { ok, openWorldHost, worldLspConfig, worldStorageConfig } from "./host.testing";
+import { until } from "../../harness/until";
 
 let h: Harness;
 
@@ -86,6 +87,43 @@ describe("a force close where the node does not run", () => {
 });
 
 describe("a force close where the node runs", () => {
+  it("broadcasts the latest state: the funding is spent on the chain and the activity shows the close", async () => {
+    let views: Partial<AllViews> = {};
+    const host = await openWorldHost(new WalletDb("fc-running"), worldLspConfig(h), (v) => {
+      views = { ...views, ...v };
+    });
+    try {
+      ok(await host.run({ _tag: "CreateWallet" }));
+      await host.whenLightning();
+      const { address } = ok<{ address: string }>(await host.run({ _tag: "GetNewAddress", labels: [] }));
+      await h.faucet(address, 300_000n);
+      await h.mine(1);
+      ok(await host.run({ _tag: "SyncOnchain" }));
+      ok(await host.run({ _tag: "OpenChannel", amountSats: 200_000n }));
+      await until("the channel funded", () => views.channels?.some((c) => c.outpoint) ?? false, 120_000);
+      const channel = views.channels?.find((c) => c.outpoint);
+      const [txid, vout] = (channel?.outpoint ?? ":").split(":");
+      await h.waitForTx(txid ?? "", 60_000);
+      await h.mine(6);
+      await h.lightning.node.sync();
+      ok(await host.run({ _tag: "SyncOnchain" }));
+      await until("the channel usable", () => views.channels?.some((c) => c.is_usable) ?? false, 120_000);
+      ok(await host.run({ _tag: "CloseChannel", channelId: channel?.channel_id ?? "", force: true }));
+      const spent = async () => {
+        const r = await fetch(`${h.esploraUrl}/tx/${txid}/outspend/${vout}`);
+        return ((await r.json()) as { spent?: boolean }).spent === true;
+      };
+      await until("the latest state on the chain", spent, 60_000, 250);
+      await until(
+        "the close in the activity",
+        () => views.activity?.items.some((i) => i.kind === "ChannelClose") ?? false,
+        60_000,
+      );
+    } finally {
+      await host.stop();
+    }
+  }, 360_000);
+
   it("is held back only while the storage server has not saved the channels, and says so", () => {
     const running = { lightning: "ready", storage_waiting: true, storage_waiting_for: ["channels"] } as const;
     expect(forceCloseBlocked(running as never, true)?.key).toBe("errors.force_close_waits_storage");

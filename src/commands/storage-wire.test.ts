@@ -7,6 +7,7 @@ import { hex } from "@scure/base";
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postJson } from "../../harness/http";
 import { Link } from "../../harness/link";
 import { until } from "../../harness/until";
 import { type Harness, startHarness } from "../../harness/world";
@@ -220,5 +221,40 @@ describe("the node on the storage server", () => {
     expect(tablet.views().live?.lightning).toBe("ready");
     await tablet.stop();
     await link.down();
+  }, 240_000);
+});
+
+describe("a storage server gone back to an older state", () => {
+  it("does not stop the wallet: the node runs on the device's own state, home says which save each held, and the server catches up", async () => {
+    const words = generateMnemonic(wordlist).split(" ");
+    const url = `${h.esploraUrl}/hostile/behind/storage`;
+    const phone = device("storage-behind-phone");
+    await phone.open(url, words);
+    expect(phone.views().live?.lightning).toBe("ready");
+    await postJson(h.esploraUrl, "/hostile/behind/storage-save", {});
+    // The node writes its state again (a stop writes it), then the server is put back to the saved one.
+    const remote = openSealedStore({ url, keys: storageKeysOfWords(words.join(" ")), network: "regtest" });
+    const globalNow = async () => (await remote.list()).globalVersion;
+    const saved = await globalNow();
+    await phone.stop();
+    await phone.open(url);
+    await phone.stop();
+    expect(await globalNow()).toBeGreaterThan(saved);
+    await postJson(h.esploraUrl, "/hostile", { service: "storage", scope: "behind", mode: "rollback" });
+    try {
+      await phone.open(url);
+      const live = phone.views().live;
+      expect(live?.lightning).toBe("ready");
+      expect(live?.storage_behind).toMatchObject({ server: saved.toString(), forged: false });
+      expect(BigInt(live?.storage_behind?.device ?? "0")).toBeGreaterThan(saved);
+      await phone.stop();
+    } finally {
+      await postJson(h.esploraUrl, "/hostile", { service: "storage", scope: "behind", mode: null });
+    }
+    // The server holds the device's state again: the next start is in step, and says nothing.
+    await phone.open(url);
+    expect(phone.views().live?.lightning).toBe("ready");
+    expect(phone.views().live?.storage_behind ?? null).toBeNull();
+    await phone.stop();
   }, 240_000);
 });
