@@ -12,7 +12,7 @@
  * database, has the operator's wallet make the invoice and the member's wallet-connect connection pay it.
  */
 import { NWCClient } from "@getalby/sdk/nwc";
-import { GRACE_S, nip98Signer, PERIOD_S, type Plan, parseNwc } from "../harness/plus";
+import { GRACE_S, nip98Signer, PERIOD_S, type Plan, parseNwc } from "./plus-terms";
 import type { SqlDb } from "../harness/storage/db";
 import { HttpError, parseJson, type RouteTable } from "./http";
 
