@@ -35,7 +35,7 @@ import { finalizeEvent, getPublicKey } from "nostr-tools/pure";
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { type Fallback, memoryNameBook, type NameBook } from "../services/hermes-names";
 import { lnurlError } from "./http-json";
-import { nip98Signer } from "./plus";
+import { nip98Signer } from "../services/plus-terms";
 import { HttpError, parseJson, type RouteTable, schemeOf } from "../services/http";
 
 /** Spec 2 §5: not empty; lowercase letters, digits, dash, underscore and dot only. */

@@ -14,29 +14,17 @@
  * the 3-day grace, then lapses (spec 1 subscription rule).
  */
 import { NWCClient } from "@getalby/sdk/nwc";
-import { getPublicKey } from "nostr-tools/pure";
-import { unpackEventFromToken, validateEvent } from "nostr-tools/nip98";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { hex } from "@scure/base";
-import type { IncomingHttpHeaders } from "node:http";
 import WebSocket from "ws";
 import type { HarnessNode } from "./lightning";
-import { HttpError, parseJson, type RouteTable, schemeOf } from "../services/http";
+import { HttpError, parseJson, type RouteTable } from "../services/http";
+import { GRACE_S, isActive, nip98Signer, PERIOD_S, type Plan, parseNwc } from "../services/plus-terms";
+
+export { GRACE_S, isActive, nip98Signer, PERIOD_S, type Plan, parseNwc };
 
 // Node 20 has no global WebSocket; the NWC client's relay connection uses it.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
-
-export interface Plan {
-  readonly id: number;
-  readonly amount_sat: number;
-}
-
-/** A paid period and the grace after it. */
-export const PERIOD_S = 30 * 24 * 3600;
-export const GRACE_S = 3 * 24 * 3600;
-
-export const isActive = (timestamp: number | null, nowS: number): boolean =>
-  timestamp !== null && timestamp + GRACE_S > nowS;
 
 interface Member {
   readonly pubkey: string;
@@ -65,34 +53,6 @@ export interface PlusService {
   readonly nwcOf: (pubkey: string) => string | null;
   readonly stop: () => void;
 }
-
-/** Parses a `nostr+walletconnect://` URI; the client secret's public key is the member's key. */
-export const parseNwc = (uri: string): { pubkey: string } => {
-  const m = uri.match(/^nostr\+walletconnect:\/\/([0-9a-f]{64})\?(.+)$/);
-  if (!m) throw new HttpError(400, "nwc must be a nostr+walletconnect URI");
-  const q = new URLSearchParams(m[2]);
-  const secret = q.get("secret") ?? "";
-  if (!/^[0-9a-f]{64}$/.test(secret) || !q.get("relay"))
-    throw new HttpError(400, "nwc lacks its relay or secret");
-  return { pubkey: getPublicKey(hex.decode(secret)) };
-};
-
-/** The signer of a NIP-98 `Authorization` header for `method` on `path` of this server. */
-export const nip98Signer = async (
-  path: string,
-  method: string,
-  headers: IncomingHttpHeaders | undefined,
-): Promise<string> => {
-  const auth = headers?.authorization;
-  if (!auth) throw new HttpError(401, "Authorization required");
-  try {
-    const event = await unpackEventFromToken(auth);
-    await validateEvent(event, `${schemeOf(headers)}://${headers?.host ?? ""}${path}`, method);
-    return event.pubkey;
-  } catch (e) {
-    throw new HttpError(401, e instanceof Error ? e.message : "Bad authorization");
-  }
-};
 
 export const startPlus = (
   node: HarnessNode,

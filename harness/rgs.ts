@@ -28,12 +28,12 @@ export type { ChannelGossip, DirectionPolicy };
 /** Regtest's genesis hash in internal byte order (the chain hash of every regtest gossip message). */
 export const REGTEST_CHAIN_HASH = "06226e46111a0b59caaf126043eb5bbf28c34f3a5e332a1fc7b2b73cf188910f";
 
-interface Seen<T> {
+export interface Seen<T> {
   readonly seen: number;
   readonly value: T;
 }
 
-interface ChannelRecord {
+export interface ChannelRecord {
   readonly scid: bigint;
   readonly node1: string;
   readonly node2: string;
@@ -129,28 +129,59 @@ export class GossipHistory {
     return this.newest;
   }
 
-  /** Records what is new or changed in `channels` (the routing node's graph as it is now). */
-  observe(channels: Iterable<ChannelGossip>): void {
+  /**
+   * Takes up a history kept elsewhere (a database every process shares): its channels with their updates in
+   * the order seen, the newest timestamp served and the newest seen.
+   */
+  restore(channels: Iterable<ChannelRecord>, served: number, newest: number): this {
+    this.channels.clear();
+    for (const c of channels) this.channels.set(c.scid, c);
+    this.served = served;
+    this.newest = newest;
+    return this;
+  }
+
+  /** The newest latest_seen_timestamp served (nothing new may be stamped at or before it). */
+  get servedUpTo(): number {
+    return this.served;
+  }
+
+  /**
+   * Records what is new or changed in `channels` (the routing node's graph as it is now); answers what it
+   * recorded: the channels first announced, and each direction's new update.
+   */
+  observe(channels: Iterable<ChannelGossip>): {
+    readonly announced: ChannelRecord[];
+    readonly updated: { scid: bigint; direction: 0 | 1; update: Seen<DirectionPolicy> }[];
+  } {
     let at: number | null = null;
     const seen = () => {
       at ??= this.stamp();
       this.newest = Math.max(this.newest, at);
       return at;
     };
+    const announced: ChannelRecord[] = [];
+    const updated: { scid: bigint; direction: 0 | 1; update: Seen<DirectionPolicy> }[] = [];
     for (const c of channels) {
       let record = this.channels.get(c.scid);
       if (!record) {
         const [node1, node2] = c.node1 < c.node2 ? [c.node1, c.node2] : [c.node2, c.node1];
         record = { scid: c.scid, node1, node2, features: c.features, announced: seen(), updates: [[], []] };
         this.channels.set(c.scid, record);
+        announced.push(record);
       }
       for (const d of [0, 1] as const) {
         const p = c.updates[d];
         const history = record.updates[d];
         const last = history.at(-1);
-        if (p && (!last || !samePolicy(last.value, p))) history.push({ seen: seen(), value: p });
+        if (p && (!last || !samePolicy(last.value, p))) {
+          const update = { seen: seen(), value: p };
+          history.push(update);
+          updated.push({ scid: c.scid, direction: d, update });
+        }
       }
     }
+    return { announced, updated };
   }
 
   /** The channels as last observed, for tests and the world's map. */

@@ -5,7 +5,8 @@
  *
  *   ws  /v1/<host>/<port>     the WebSocket-to-TCP proxy to lightning peers (services/proxy.ts)
  *   POST /storage/<call>      the versioned storage server (harness/storage), state in the database
- *   GET  /rgs/snapshot/<t>    rapid gossip sync from the gossip node's graph (services/gossip-node.ts)
+ *   GET  /rgs/snapshot/<t>    rapid gossip sync from the gossip node's graph (services/gossip-node.ts), its
+ *                             history in the database every process shares (services/gossip-store.ts)
  *   /.well-known/lnurlp/…, /hermes/…   the lightning-address service (harness/hermes.ts), names and
  *                             members in the database
  *   /plus/…                   Plus, paid to the operator's wallet over wallet-connect (services/plus.ts), when
@@ -32,10 +33,11 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Network } from "../src/events/types";
 import { startFeedback } from "../harness/feedback";
-import { RgsServer } from "../harness/gossip";
 import { startHermes } from "../harness/hermes";
 import type { SqlDb } from "../harness/storage/db";
 import { startStorage } from "../harness/storage/service";
+import type { ChannelGossip } from "../src/engine/lightning/gossip";
+import { sqlGossip } from "./gossip-store";
 import { CHAIN_HASHES, type GossipNode, startGossipNode } from "./gossip-node";
 import { sqlNameBook } from "./hermes-names";
 import { type PlusConfig, startServicesPlus } from "./plus";
@@ -94,6 +96,8 @@ export interface RunningServices {
   readonly stop: () => Promise<void>;
 }
 
+/** How often the gossip node's graph is compared with the shared history. */
+const OBSERVE_MS = 15_000;
 /** How long requests under way and proxied sockets get to finish when the services stop. */
 const DRAIN_MS = 5_000;
 /** How long the gossip node and the database each get to stop after that. */
@@ -123,7 +127,11 @@ export const maskUrl = (url: string): string => {
 
 export const startServices = async (
   config: ServicesConfig,
-  opts: { log?: Log } = {},
+  opts: {
+    log?: Log;
+    /** Where gossip comes from besides a gossip node (a test's graph). */
+    gossipSource?: () => ChannelGossip[];
+  } = {},
 ): Promise<RunningServices> => {
   const log = opts.log ?? silentLog;
   const metrics = servicesMetrics();
@@ -150,7 +158,30 @@ export const startServices = async (
   }
   const tables = servicesTables(storage.db);
   await tables.open();
-  const rgs = new RgsServer(undefined, CHAIN_HASHES[config.network]);
+  const rgs = sqlGossip(storage.db, CHAIN_HASHES[config.network]);
+  await rgs.open();
+  let observing: ReturnType<typeof setInterval> | undefined;
+  /** Records what `source` (a gossip node's graph) has that the shared history has not. */
+  const observeFrom = (source: () => ChannelGossip[]) => {
+    // The database is asked only when the graph changed since the last look it recorded.
+    let recorded = "";
+    const look = () => {
+      const graph = source();
+      const print = JSON.stringify(graph, (_k, v) =>
+        typeof v === "bigint" ? v.toString() : v instanceof Uint8Array ? [...v] : v,
+      );
+      if (print === recorded) return;
+      void rgs.observe(graph).then(
+        () => {
+          recorded = print;
+        },
+        (e) => log.warn("gossip not recorded", { error: describeError(e) }),
+      );
+    };
+    look();
+    observing = setInterval(look, OBSERVE_MS);
+  };
+  if (opts.gossipSource) observeFrom(opts.gossipSource);
   let gossip: GossipNode | null = null;
   let stopping = false;
   let gossipRetry: ReturnType<typeof setTimeout> | undefined;
@@ -168,7 +199,7 @@ export const startServices = async (
       (g) => {
         if (stopping) return void g.stop();
         gossip = g;
-        rgs.source = () => g.node.graphChannels();
+        observeFrom(() => g.node.graphChannels());
         log.info("gossip node started", { peers: config.gossipPeers.length });
       },
       (e) => {
@@ -206,15 +237,20 @@ export const startServices = async (
         if (!gossip) return { problem: "not started" };
         const connected = gossip.node.peers().filter((p) => p.connected).length;
         if (connected === 0) return { problem: "no peer connected", detail: { peers: config.gossipPeers } };
-        rgs.refresh();
-        if (rgs.history.current().length === 0) return { problem: "no channels yet" };
-        const age = Math.floor(Date.now() / 1000) - rgs.history.newestSeen;
+        const known = await rgs.state();
+        if (known.channels === 0) return { problem: "no channels yet" };
+        const age = Math.floor(Date.now() / 1000) - known.newest;
         if (age > GOSSIP_STALE_S) return { problem: "stale", detail: { newest_age_s: age } };
         return null;
       },
     });
   const health = healthChecks(checks, log);
-  const gossipChannels = () => gossip?.node.graphChannels().length ?? 0;
+  /** The public channels rapid gossip sync serves (the shared history's). */
+  const gossipChannels = () =>
+    rgs.state().then(
+      (s) => s.channels,
+      () => 0,
+    );
 
   let storageBytes: { at: number; bytes: Promise<number> } | null = null;
   metrics.gauge({
@@ -254,7 +290,7 @@ export const startServices = async (
           json: {
             ok: report.ok,
             network: config.network,
-            gossip_channels: gossipChannels(),
+            gossip_channels: await gossipChannels(),
             checks: report.checks,
             ...(report.ok ? {} : { failing: report.failing }),
           },
@@ -276,7 +312,11 @@ export const startServices = async (
       }),
     ],
     ...storage.routes,
-    ...rgs.routes({ operatorView: false }),
+    [
+      "GET",
+      /^\/rgs\/snapshot\/(\d{1,10})$/,
+      async (m) => ({ bytes: Buffer.from((await rgs.snapshot(Number(m[1]))).bytes) }),
+    ],
     ...hermes.routes,
     ...(plus?.routes ?? []),
     ...feedback.routes,
@@ -338,6 +378,7 @@ export const startServices = async (
         // one's successor), requests under way get DRAIN_MS to finish; then everything is cut.
         stopping = true;
         clearInterval(monitor);
+        clearInterval(observing);
         limiter.stop();
         clearTimeout(gossipRetry);
         const open = proxy.open();

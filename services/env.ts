@@ -70,11 +70,13 @@ const distance = (a: string, b: string): number => {
 /** The setting `name` is probably a misspelling of, or null when it looks like none of ours. */
 export const misspelled = (name: string): string | null => {
   if ((SETTINGS as readonly string[]).includes(name)) return null;
-  const near = SETTINGS.filter((s) => s.length >= 6 && distance(s, name) <= 2);
-  if (near[0]) return near[0];
   const head = name.split("_")[0];
-  const sameHead = SETTINGS.find((s) => s.includes("_") && s.split("_")[0] === head);
-  return sameHead ?? null;
+  const near = SETTINGS.filter(
+    (s) =>
+      (s.length >= 6 && distance(s, name) <= 2) ||
+      (s.includes("_") && s.split("_")[0] === head && distance(s, name) <= 5),
+  ).sort((a, b) => distance(a, name) - distance(b, name));
+  return near[0] ?? null;
 };
 
 /** `url` with its password, and a wallet-connect URI's secret, masked. */

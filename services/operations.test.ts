@@ -75,7 +75,7 @@ describe("starting", () => {
       /the database did not open \(DATABASE_URL postgresql:\/\/wallet:\*\*\*@127\.0\.0\.1:9/,
     );
     expect(database.lines.join("\n")).not.toContain("hunter2");
-  });
+  }, 300_000);
 
   test("reads an env file named on its command line, and says when others may read it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "services-env-"));
@@ -107,6 +107,9 @@ describe("starting", () => {
     ).toBeUndefined();
     expect(misspelled("DATABSE_URL")).toBe("DATABASE_URL");
     expect(misspelled("GOSSIP_PEER")).toBe("GOSSIP_PEERS");
+    expect(misspelled("PROXY_PORT")).toBe("PROXY_PORTS");
+    expect(misspelled("PLUS_PRICE_SAT")).toBe("PLUS_PRICE_SATS");
+    expect(misspelled("PROXY_THING")).not.toBeNull();
     for (const other of ["PATH", "HOME", "HOSTNAME", "NODE_ENV", "SHELL", "TERM", "STORAGE_POSTGRES_URL"])
       expect(misspelled(other), other).toBeNull();
     for (const setting of SETTINGS) expect(misspelled(setting)).toBeNull();

@@ -11,7 +11,7 @@ import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { postJson } from "../harness/http";
 import { type OperatorWallet, startOperatorWallet } from "../harness/operator-wallet";
-import { PERIOD_S } from "../harness/plus";
+import { PERIOD_S } from "./plus-terms";
 import { type Harness, startHarness } from "../harness/world";
 import { type RunningServices, startServices } from "./app";
 import { configFromEnv } from "./env";

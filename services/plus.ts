@@ -17,7 +17,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { hex } from "@scure/base";
 import { NWCClient } from "@getalby/sdk/nwc";
-import { GRACE_S, nip98Signer, PERIOD_S, type Plan, parseNwc } from "../harness/plus";
+import { GRACE_S, nip98Signer, PERIOD_S, type Plan, parseNwc } from "./plus-terms";
 import type { SqlDb } from "../harness/storage/db";
 import { HttpError, parseJson, type RouteTable } from "./http";
 

@@ -6,7 +6,7 @@
  */
 import type { FeedbackEntry } from "../harness/feedback";
 import type { Membership } from "../harness/hermes";
-import { GRACE_S } from "../harness/plus";
+import { GRACE_S } from "./plus-terms";
 import type { SqlDb } from "../harness/storage/db";
 
 const SCHEMA = [
