@@ -36,7 +36,13 @@ export function SideNav({ noWallet = false }: { readonly noWallet?: boolean }) {
       <ul>
         {SIDE_ITEMS.map(({ href, key, Icon }) => (
           <li key={href}>
-            <Link href={href} aria-current={path === href ? "page" : undefined}>
+            {/* The page itself, or the section a sub-page belongs to (a settings page under Settings). */}
+            <Link
+              href={href}
+              aria-current={
+                path === href ? "page" : href !== "/" && path.startsWith(`${href}/`) ? "true" : undefined
+              }
+            >
               <Icon aria-hidden="true" size={20} />
               {t(key)}
             </Link>

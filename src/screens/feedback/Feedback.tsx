@@ -101,7 +101,7 @@ export function Feedback() {
         <fieldset className="column">
           <legend>{t("feedback.user_type")}</legend>
           {(["nostr", "email"] as const).map((u) => (
-            <label key={u}>
+            <label key={u} className="check-row">
               <input
                 type="radio"
                 name="user_type"
@@ -110,7 +110,7 @@ export function Feedback() {
                 onChange={() =>
                   change({ userType: u, id: u === "nostr" ? (npub ?? "") : form.id === npub ? "" : form.id })
                 }
-              />{" "}
+              />
               {t(`feedback.user_type_${u}`)}
             </label>
           ))}
