@@ -82,6 +82,17 @@ export class Cheater {
     return this.store.history.get(`${MONITOR_PREFIX}${outpoint.replace(":", "_")}`) ?? [];
   }
 
+  /** The kept copies (by index) that pay this node otherwise than the latest: states it has revoked. */
+  revoked(outpoint: string): number[] {
+    const copies = this.copies(outpoint);
+    if (copies.length < 2) return [];
+    const latest = holderClaim(this.read(copies.at(-1)!.bytes));
+    return copies
+      .slice(0, -1)
+      .map((c, i) => (holderClaim(this.read(c.bytes)) === latest ? -1 : i))
+      .filter((i) => i >= 0);
+  }
+
   /**
    * Publishes an old state of the channel funded at `outpoint`: copy `index`, or by default the oldest copy
    * in which this node held the most (the state a thief would choose). Refused when every kept state pays

@@ -45,6 +45,8 @@ export interface HarnessNode {
    * or the old one that paid this node most (harness/cheat.ts). Only for a node keeping its monitors' history.
    */
   readonly cheat: (outpoint: string, index?: number) => Promise<CheatResult>;
+  /** The kept states of that channel that pay this node otherwise than the latest (revoked ones), by index. */
+  readonly revokedStates: (outpoint: string) => number[];
 }
 
 const listen = (server: TcpServer | Server, port: number, host: string): Promise<number> =>
@@ -156,6 +158,7 @@ export const startLightningNode = async (world: World, opts: LightningNodeOption
         waiters.add(w);
       });
     },
+    revokedStates: (outpoint) => cheater?.revoked(outpoint) ?? [],
     cheat: (outpoint, index) => {
       if (!cheater) return Promise.reject(new Error("This node keeps no history of its channels"));
       return cheater.cheat(outpoint, index);
