@@ -85,24 +85,58 @@ export const emptyDoc = (): Doc =>
     d.contacts = {};
   });
 
-/** Applies a stored change; deterministic for the same sequence of changes. */
-export const applyChange = (doc: Doc, changeB64: string): Doc =>
-  A.applyChanges(doc, [base64.decode(changeB64)])[0];
+/**
+ * What a change made in place left behind: the document `makeChange` changed is outdated (an Automerge
+ * document moves on in place), and its successor holds the change. The fold that stores the change's event
+ * takes the successor instead of applying the change again.
+ */
+const successors = new WeakMap<Doc, { next: Doc; change: string }>();
+/** Documents a fold moved on from: Automerge refuses to change or apply to them again. */
+const outdated = new WeakSet<Doc>();
+
+/** A writable copy of `doc` as it was (its own heads), as `actor`. */
+const copyAt = (doc: Doc, actor: string): Doc => A.clone(doc, { actor });
 
 /**
- * Makes a local change on a copy of `doc` as this device (`actor`, hex) and returns it as the base64
- * payload of a `crdt.change` event.
+ * Applies a stored change; deterministic for the same sequence of changes. The change a command just made
+ * on this document (`makeChange`) is already in its successor, which is returned as it is. A document that
+ * moved on without this change (a command whose change was never stored) is copied as it was first.
+ */
+export const applyChange = (doc: Doc, changeB64: string): Doc => {
+  const made = successors.get(doc);
+  if (made?.change === changeB64) {
+    successors.delete(doc);
+    return made.next;
+  }
+  const base = made || outdated.has(doc) ? copyAt(doc, A.getActorId(made?.next ?? doc)) : doc;
+  const next = A.applyChanges(base, [base64.decode(changeB64)])[0];
+  if (next !== base) outdated.add(base);
+  return next;
+};
+
+/**
+ * Makes a local change as this device (`actor`, hex) and returns it as the base64 payload of a
+ * `crdt.change` event. Commands run one at a time and the fold owns the document, so the change is made on
+ * `doc` itself, not on a copy of the whole document per change: `doc` is then outdated and the fold of the
+ * change's event takes its successor. A copy is made only when the document is another actor's (the first
+ * local change after a start) or has moved on already (a change made on it that was not stored).
  */
 export const makeChange = (doc: Doc, actor: string, edit: (d: WalletDoc) => void): string | null => {
-  const next = A.change(A.clone(doc, { actor }), (d) => {
+  const inPlace = !successors.has(doc) && !outdated.has(doc) && A.getActorId(doc) === actor;
+  const base = inPlace ? doc : copyAt(doc, actor);
+  const next = A.change(base, (d) => {
     d.settings ??= {};
     d.labels ??= {};
     d.contacts ??= {};
     d.nwc ??= {};
     edit(d);
   });
-  const change = A.getLastLocalChange(next);
-  return change ? base64.encode(change) : null;
+  const bytes = next === base ? null : A.getLastLocalChange(next);
+  if (!bytes) return null;
+  const change = base64.encode(bytes);
+  if (inPlace) outdated.add(doc);
+  if (!successors.has(doc)) successors.set(doc, { next, change });
+  return change;
 };
 
 export const saveDoc = (doc: Doc): string => base64.encode(A.save(doc));
