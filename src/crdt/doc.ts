@@ -90,12 +90,38 @@ export const emptyDoc = (): Doc =>
  * document moves on in place), and its successor holds the change. The fold that stores the change's event
  * takes the successor instead of applying the change again.
  */
-const successors = new WeakMap<Doc, { next: Doc; change: string }>();
+type Made = { base: Doc; heads: string[]; next: Doc; change: string };
+const successors = new WeakMap<Doc, Made>();
+/**
+ * The newest change made, for a fold whose document is another object at the same heads: a wallet without
+ * edits yet reads a fresh empty document each time, so its first change is made on one and folded on another.
+ */
+let latest: Made | null = null;
 /** Documents a fold moved on from: Automerge refuses to change or apply to them again. */
 const outdated = new WeakSet<Doc>();
 
 /** A writable copy of `doc` as it was (its own heads), as `actor`. */
 const copyAt = (doc: Doc, actor: string): Doc => A.clone(doc, { actor });
+
+const sameHeads = (a: readonly string[], b: readonly string[]) => {
+  const sorted = [...b].sort();
+  return a.length === b.length && [...a].sort().every((h, i) => h === sorted[i]);
+};
+
+/** The successor holding `change` made on `doc` (or on another document at its heads), taken once. */
+const take = (doc: Doc, change: string): Made | null => {
+  const own = successors.get(doc);
+  const made =
+    own?.change === change
+      ? own
+      : !own && !outdated.has(doc) && latest?.change === change && sameHeads(A.getHeads(doc), latest.heads)
+        ? latest
+        : null;
+  if (!made) return null;
+  successors.delete(made.base);
+  if (latest === made) latest = null;
+  return made;
+};
 
 /**
  * Applies a stored change; deterministic for the same sequence of changes. The change a command just made
@@ -103,12 +129,10 @@ const copyAt = (doc: Doc, actor: string): Doc => A.clone(doc, { actor });
  * moved on without this change (a command whose change was never stored) is copied as it was first.
  */
 export const applyChange = (doc: Doc, changeB64: string): Doc => {
-  const made = successors.get(doc);
-  if (made?.change === changeB64) {
-    successors.delete(doc);
-    return made.next;
-  }
-  const base = made || outdated.has(doc) ? copyAt(doc, A.getActorId(made?.next ?? doc)) : doc;
+  const made = take(doc, changeB64);
+  if (made) return made.next;
+  const own = successors.get(doc);
+  const base = own || outdated.has(doc) ? copyAt(doc, A.getActorId(own?.next ?? doc)) : doc;
   const next = A.applyChanges(base, [base64.decode(changeB64)])[0];
   if (next !== base) outdated.add(base);
   return next;
@@ -124,6 +148,7 @@ export const applyChange = (doc: Doc, changeB64: string): Doc => {
 export const makeChange = (doc: Doc, actor: string, edit: (d: WalletDoc) => void): string | null => {
   const inPlace = !successors.has(doc) && !outdated.has(doc) && A.getActorId(doc) === actor;
   const base = inPlace ? doc : copyAt(doc, actor);
+  const heads = A.getHeads(base);
   const next = A.change(base, (d) => {
     d.settings ??= {};
     d.labels ??= {};
@@ -135,7 +160,11 @@ export const makeChange = (doc: Doc, actor: string, edit: (d: WalletDoc) => void
   if (!bytes) return null;
   const change = base64.encode(bytes);
   if (inPlace) outdated.add(doc);
-  if (!successors.has(doc)) successors.set(doc, { next, change });
+  if (!successors.has(doc)) {
+    const made = { base: doc, heads, next, change };
+    successors.set(doc, made);
+    latest = made;
+  }
   return change;
 };
 
