@@ -12,6 +12,7 @@ import { deriveViews, foldEvent, foldEvents } from "../src/projections";
 import { serveNostr } from "../harness/nostr/standalone";
 import { SEARCH_DEBOUNCE_MS } from "../src/ui/incoming";
 import { offlineContext } from "../src/commands/context.testing";
+import { figure } from "./figures";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -51,6 +52,8 @@ export const benchContactsView = async () => {
     deriveViews(states).contacts.slice(0, CONTACT_STRIP_LIMIT);
     derive.push(performance.now() - t1);
   }
+  figure("1,000 contacts made one at a time (commands)", createMs, "ms", 5_000);
+  figure("replay of their log", median(runs), "ms");
   console.log(
     `contacts: 1,000 created in ${createMs.toFixed(0)} ms; replay of their log ${median(runs).toFixed(0)} ms; strip's view (40 of 1,000, sorted) ${median(derive).toFixed(1)} ms (medians)`,
   );
@@ -92,6 +95,7 @@ const benchImportFollows = async () => {
   const importMs = performance.now() - t0;
   const t1 = performance.now();
   deriveViews(foldEvents(log));
+  figure("a follow list of 1,000 imported", importMs, "ms", 1_000);
   console.log(
     `contacts: an imported follow list of 1,000 people brought in as ${contacts} followed contacts in ${importMs.toFixed(0)} ms (one command, one change of the document); replay of that log ${(performance.now() - t1).toFixed(0)} ms`,
   );

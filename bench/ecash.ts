@@ -5,6 +5,7 @@ import type { Harness } from "../harness/world";
 import { startCashu } from "../src/engine/ecash/cashu/live";
 import { newMnemonic } from "../src/engine/keys/mnemonic";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
+import { figure } from "./figures";
 
 const RUNS = 10;
 const RESTORED_PROOFS = 1_000;
@@ -65,6 +66,9 @@ export const benchEcash = async (world: Harness) => {
   const restoreMs = performance.now() - t0;
   await fresh.stop();
 
+  figure("ecash receive p50", p50(receive), "ms");
+  figure("ecash melt p50", p50(melt), "ms");
+  figure(`ecash restore of ${RESTORED_PROOFS.toLocaleString("en-US")} proofs`, restoreMs, "ms", 5_000);
   console.log(`ecash receive (invoice paid → ecash held), p50 of ${RUNS}: ${p50(receive).toFixed(0)} ms`);
   console.log(`ecash melt (confirm → invoice paid), p50 of ${RUNS}: ${p50(melt).toFixed(0)} ms`);
   console.log(

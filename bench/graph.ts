@@ -16,6 +16,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { degrees, mainnetSnapshot } from "./mainnet-graph";
 import { workerHeap } from "./memory";
 import { serveStatic } from "./serve";
+import { figure } from "./figures";
 
 const mb = (n: number) => `${n.toFixed(1)} MB`;
 const ms = (n: number) => `${Math.round(n)} ms`;
@@ -99,6 +100,9 @@ export const benchMainnetGraph = async () => {
     t = performance.now();
     await go();
     const routed = await next("routed");
+    figure("mainnet-shaped graph applied", applied.applyMs!, "ms", 3_000);
+    figure("reload with the stored graph", routed.reloadMs!, "ms", 1_000);
+    figure("routes p95", routed.p95!, "ms", 300);
     const added = heap1.used - heap0.used + (applied.wasmMb! - ready.wasmMb!);
     console.log(
       `  apply in the worker: ${ms(applied.applyMs!)} (target ≤ 3,000 ms), ${applied.channels} channels`,

@@ -85,24 +85,87 @@ export const emptyDoc = (): Doc =>
     d.contacts = {};
   });
 
-/** Applies a stored change; deterministic for the same sequence of changes. */
-export const applyChange = (doc: Doc, changeB64: string): Doc =>
-  A.applyChanges(doc, [base64.decode(changeB64)])[0];
+/**
+ * What a change made in place left behind: the document `makeChange` changed is outdated (an Automerge
+ * document moves on in place), and its successor holds the change. The fold that stores the change's event
+ * takes the successor instead of applying the change again.
+ */
+type Made = { base: Doc; heads: string[]; next: Doc; change: string };
+const successors = new WeakMap<Doc, Made>();
+/**
+ * The newest change made, for a fold whose document is another object at the same heads: a wallet without
+ * edits yet reads a fresh empty document each time, so its first change is made on one and folded on another.
+ */
+let latest: Made | null = null;
+/** Documents a fold moved on from: Automerge refuses to change or apply to them again. */
+const outdated = new WeakSet<Doc>();
+
+/** A writable copy of `doc` as it was (its own heads), as `actor`. */
+const copyAt = (doc: Doc, actor: string): Doc => A.clone(doc, { actor });
+
+const sameHeads = (a: readonly string[], b: readonly string[]) => {
+  const sorted = [...b].sort();
+  return a.length === b.length && [...a].sort().every((h, i) => h === sorted[i]);
+};
+
+/** The successor holding `change` made on `doc` (or on another document at its heads), taken once. */
+const take = (doc: Doc, change: string): Made | null => {
+  const own = successors.get(doc);
+  const made =
+    own?.change === change
+      ? own
+      : !own && !outdated.has(doc) && latest?.change === change && sameHeads(A.getHeads(doc), latest.heads)
+        ? latest
+        : null;
+  if (!made) return null;
+  successors.delete(made.base);
+  if (latest === made) latest = null;
+  return made;
+};
 
 /**
- * Makes a local change on a copy of `doc` as this device (`actor`, hex) and returns it as the base64
- * payload of a `crdt.change` event.
+ * Applies a stored change; deterministic for the same sequence of changes. The change a command just made
+ * on this document (`makeChange`) is already in its successor, which is returned as it is. A document that
+ * moved on without this change (a command whose change was never stored) is copied as it was first.
+ */
+export const applyChange = (doc: Doc, changeB64: string): Doc => {
+  const made = take(doc, changeB64);
+  if (made) return made.next;
+  const own = successors.get(doc);
+  const base = own || outdated.has(doc) ? copyAt(doc, A.getActorId(own?.next ?? doc)) : doc;
+  const next = A.applyChanges(base, [base64.decode(changeB64)])[0];
+  if (next !== base) outdated.add(base);
+  return next;
+};
+
+/**
+ * Makes a local change as this device (`actor`, hex) and returns it as the base64 payload of a
+ * `crdt.change` event. Commands run one at a time and the fold owns the document, so the change is made on
+ * `doc` itself, not on a copy of the whole document per change: `doc` is then outdated and the fold of the
+ * change's event takes its successor. A copy is made only when the document is another actor's (the first
+ * local change after a start) or has moved on already (a change made on it that was not stored).
  */
 export const makeChange = (doc: Doc, actor: string, edit: (d: WalletDoc) => void): string | null => {
-  const next = A.change(A.clone(doc, { actor }), (d) => {
+  const inPlace = !successors.has(doc) && !outdated.has(doc) && A.getActorId(doc) === actor;
+  const base = inPlace ? doc : copyAt(doc, actor);
+  const heads = A.getHeads(base);
+  const next = A.change(base, (d) => {
     d.settings ??= {};
     d.labels ??= {};
     d.contacts ??= {};
     d.nwc ??= {};
     edit(d);
   });
-  const change = A.getLastLocalChange(next);
-  return change ? base64.encode(change) : null;
+  const bytes = next === base ? null : A.getLastLocalChange(next);
+  if (!bytes) return null;
+  const change = base64.encode(bytes);
+  if (inPlace) outdated.add(doc);
+  if (!successors.has(doc)) {
+    const made = { base: doc, heads, next, change };
+    successors.set(doc, made);
+    latest = made;
+  }
+  return change;
 };
 
 export const saveDoc = (doc: Doc): string => base64.encode(A.save(doc));

@@ -5,9 +5,11 @@
  * process gone) is settled by the next start from the mint's answers, never paid twice.
  */
 import { getEncodedToken, Mint, Wallet } from "@cashu/cashu-ts";
+import { mnemonicToSeedSync } from "@scure/bip39";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postJson, worldInvoice } from "../../../../harness/http";
+import { until } from "../../../../harness/until";
 import { type Harness, startHarness } from "../../../../harness/world";
 import type { NewEvent } from "../../../events/make";
 import { newMnemonic } from "../../keys/mnemonic";
@@ -284,6 +286,54 @@ describe("the Cashu adapter at the world's mints", () => {
     },
     LONG,
   );
+
+  it("a restore of 1,000 proofs asks in batches and counts each proof once, with its progress to the end", async () => {
+    // 1,000 one-sat proofs made from a seed by cashu-ts's own wallet (NUT-13 counters 0 to 999).
+    const words = newMnemonic();
+    const outside = new Wallet(new Mint(mintA), { unit: "sat", bip39seed: mnemonicToSeedSync(words) });
+    await outside.loadMint();
+    for (let counter = 0; counter < 1_000; counter += 250) {
+      const quote = await outside.createMintQuoteBolt11(250);
+      await pay(quote.request);
+      await until(
+        "the mint to see its quote paid",
+        async () => (await outside.checkMintQuoteBolt11(quote.quote)).state === "PAID",
+        120_000,
+      );
+      await outside.mintProofsBolt11(250, quote.quote, undefined, {
+        type: "deterministic",
+        counter,
+        denominations: Array(250).fill(1),
+      });
+    }
+    const fresh = startCashu({
+      mnemonic: words,
+      store: new MemoryBlobStore(),
+      fetch,
+      hooks: { mints: () => [mintA], record: async () => undefined },
+    });
+    const progress: { complete: number; total: number }[] = [];
+    const r = await (await fresh).restore(mintA, (p) => progress.push(p));
+    expect(r.amountSats).toBe(1_000n);
+    expect(r.events).toHaveLength(1);
+    expect(r.events[0]).toMatchObject({
+      type: "ecash.received",
+      payload: { amount: "1000", via: "restore" },
+    });
+    expect(await (await fresh).balance(mintA)).toBe(1_000n);
+    // Progress only grows and ends complete; the batches asked are far fewer than the proofs.
+    for (const [i, p] of progress.entries()) {
+      expect(p.complete).toBeLessThanOrEqual(p.total);
+      if (i > 0) expect(p.complete).toBeGreaterThanOrEqual(progress[i - 1]!.complete);
+    }
+    expect(progress.at(-1)!.complete).toBe(progress.at(-1)!.total);
+    expect(progress.length).toBeLessThan(20);
+    // Again: nothing new, nothing recorded twice.
+    const again = await (await fresh).restore(mintA);
+    expect(again.amountSats).toBe(0n);
+    expect(again.events).toHaveLength(0);
+    await (await fresh).stop();
+  }, 1_200_000);
 
   it(
     "restoring into a log that already counts the ecash (another device's, from the storage server) finds the proofs but records nothing twice",
