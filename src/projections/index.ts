@@ -1,4 +1,3 @@
-import type { PeerLink } from "./live";
 import type { ContactRecord, Doc } from "../crdt/doc";
 import type { WalletEvent } from "../events/types";
 import { ACTIVITY_PAGE, type ActivityItem, activityItems } from "./activity";
@@ -127,7 +126,7 @@ export const FORCE_CLOSE_AFTER_MS = 6 * 3_600_000;
 export const channelGroups = (
   channels: readonly ChannelView[],
   usable: ReadonlySet<string>,
-  peers?: readonly PeerLink[],
+  peers?: readonly { readonly pubkey: string; readonly state: string }[],
 ): {
   opening: ChannelView[];
   online: ChannelView[];
