@@ -18,7 +18,7 @@ import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
 import { makeEsplora } from "../src/engine/onchain/esplora";
 import { OPEN_PROXY, attachProxy as attachServicesProxy } from "../services/proxy";
-import { dialTcp, loadLdk, tcpPipe, wsPipe } from "./pipes";
+import { dialTcp, loadLdk, tcpPipe, wsPipe } from "../services/gossip/pipes";
 import type { World } from "./regtest";
 import { HttpError, parseJson, type RouteTable, toSats } from "./server";
 

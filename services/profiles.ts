@@ -8,9 +8,9 @@
 import type { Filter } from "nostr-tools/filter";
 import { SimplePool } from "nostr-tools/pool";
 import type { Event } from "nostr-tools/pure";
-import { createCache, ZAP_RECEIPT } from "../harness/nostr/cache";
-import { HttpFailure } from "../harness/nostr/http";
-import { createRelay, type NostrRelay } from "../harness/nostr/relay";
+import { createCache, ZAP_RECEIPT } from "./nostr/cache";
+import { HttpFailure } from "./nostr/http";
+import { createRelay, type NostrRelay } from "./nostr/relay";
 import WebSocket from "ws";
 import { HttpError, type RouteTable } from "./http";
 
