@@ -60,6 +60,14 @@ module.exports = {
       to: { path: "^src/engine/", pathNot: "^src/engine/(parse|amount)/|^src/engine/price/currencies\\.ts$" },
     },
     {
+      name: "services-never-import-harness",
+      severity: "error",
+      comment:
+        "What an operator runs lives in services/; the test world (harness/) composes it, never the reverse. Only tests that stand the services beside the world may reach into it.",
+      from: { path: "^services/", pathNot: "\\.test\\.tsx?$" },
+      to: { path: "^harness/" },
+    },
+    {
       name: "main-thread-never-hosts",
       severity: "error",
       comment: "The main thread talks to the worker through the bus client, never the host or a handler.",

@@ -1,7 +1,7 @@
 import { postToLsp, readFeeQuote, readProposal } from "../src/engine/lightning/lsp-http";
 import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
-import { dialTcp, loadLdk } from "../harness/pipes";
+import { dialTcp, loadLdk } from "../services/gossip/pipes";
 import { startWalletNode } from "../harness/wallet-node";
 import type { Harness } from "../harness/world";
 

@@ -23,7 +23,7 @@
  */
 import { createECDH } from "node:crypto";
 import type { ChannelGossip, DirectionPolicy } from "../src/engine/lightning/gossip";
-import { GossipHistory } from "../harness/rgs";
+import { GossipHistory } from "../services/gossip/rgs";
 
 export interface GraphShape {
   readonly nodes: number;

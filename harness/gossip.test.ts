@@ -5,7 +5,7 @@ import * as ldk from "lightningdevkit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyRgs, type ChannelGossip, graphChannels } from "../src/engine/lightning/gossip";
 import { RgsServer } from "./gossip";
-import { loadLdk } from "./pipes";
+import { loadLdk } from "../services/gossip/pipes";
 
 let logger: ldk.Logger;
 beforeAll(async () => {

@@ -7,7 +7,7 @@
  * requests in the log (`client`); the answers are the same.
  */
 import type { ChannelGossip } from "../src/engine/lightning/gossip";
-import { GossipHistory, type Snapshot } from "./rgs";
+import { GossipHistory, type Snapshot } from "../services/gossip/rgs";
 import type { RouteTable } from "../services/http";
 
 export interface RgsRequest {

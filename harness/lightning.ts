@@ -19,7 +19,7 @@ import type { MemoryBlobStore } from "../src/engine/lightning/store";
 import { makeEsplora } from "../src/engine/onchain/esplora";
 import { OPEN_PROXY, attachProxy as attachServicesProxy } from "../services/proxy";
 import { Cheater, type CheatResult, HistoryStore } from "./cheat";
-import { dialTcp, loadLdk, tcpPipe, wsPipe } from "./pipes";
+import { dialTcp, loadLdk, tcpPipe, wsPipe } from "../services/gossip/pipes";
 import type { World } from "./regtest";
 import { HttpError, parseJson, type RouteTable, toSats } from "./server";
 

@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { verifyChallenge } from "../src/engine/lnurl/auth";
 import { encodeLnurl } from "../src/engine/parse/lnurl";
-import { type JsonReply, lnurlError, serveJson } from "./http-json";
+import { type JsonReply, lnurlError, serveJson } from "../services/http-json";
 
 export interface LnurlAuthService {
   readonly base: string;

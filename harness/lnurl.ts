@@ -17,7 +17,7 @@ import { finalizeEvent, getPublicKey, type VerifiedEvent } from "nostr-tools/pur
 import { decodeBolt11 } from "../src/engine/parse/bolt11";
 import { encodeLnurl } from "../src/engine/parse/lnurl";
 import { signInvoice } from "./bolt11-sign";
-import { type JsonReply, lnurlError, serveJson } from "./http-json";
+import { type JsonReply, lnurlError, serveJson } from "../services/http-json";
 import type { Hostility } from "./hostile";
 import { HttpError, parseJson, type RouteTable, toSats } from "./server";
 

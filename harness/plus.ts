@@ -19,7 +19,7 @@ import { hex } from "@scure/base";
 import WebSocket from "ws";
 import type { HarnessNode } from "./lightning";
 import { HttpError, parseJson, type RouteTable } from "../services/http";
-import { GRACE_S, isActive, nip98Signer, PERIOD_S, type Plan, parseNwc } from "../services/plus-terms";
+import { GRACE_S, isActive, nip98Signer, PERIOD_S, type Plan, parseNwc } from "../services/plus/terms";
 
 export { GRACE_S, isActive, nip98Signer, PERIOD_S, type Plan, parseNwc };
 

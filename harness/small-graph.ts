@@ -6,7 +6,7 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { hex } from "@scure/base";
 import type { ChannelGossip, DirectionPolicy } from "../src/engine/lightning/gossip";
-import { GossipHistory } from "./rgs";
+import { GossipHistory } from "../services/gossip/rgs";
 
 /** A node's public key from a small secret (any 1 ≤ n < the curve order is a valid secret key). */
 export const nodeKeyOf = (n: number): string => {

@@ -9,7 +9,7 @@ import type { NodeEvent, NodeOptions } from "../src/engine/lightning/node-types"
 import { openWebSocketPipe, peerSocketUrl } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
 import { makeEsplora } from "../src/engine/onchain/esplora";
-import { nodeWebSocket } from "./pipes";
+import { nodeWebSocket } from "../services/gossip/pipes";
 import { until } from "./until";
 import { type Harness, startHarness } from "./world";
 

@@ -17,13 +17,13 @@ import { type LnurlService, lnurlRoutes, startLnurlService } from "./lnurl";
 import { type ChannelWith, type Lsp, type LspFeeParams, startLsp, startWithChannel } from "./lsp";
 import { type Lsps2Service, startLsps2 } from "./lsps2";
 import { type NostrWorld, startNostr } from "./nostr/world";
-import { type FeedbackService, startFeedback } from "./feedback";
+import { type FeedbackService, startFeedback } from "../services/feedback/feedback";
 import { RgsServer } from "./gossip";
 import { type Network, networkRoutes, startNetwork } from "./network";
 import { type OperatorWallet, operatorWalletRoutes, startOperatorWallet } from "./operator-wallet";
 import { type PlusService, startPlus } from "./plus";
-import { type HermesService, startHermes } from "./hermes";
-import { type StorageService, startStorage } from "./storage/service";
+import { type HermesService, startHermes } from "../services/hermes/hermes";
+import { type StorageService, startStorage } from "../services/storage/service";
 import { startTower, type Tower } from "../services/tower/tower";
 import { lyingStorage } from "./storage-lies";
 

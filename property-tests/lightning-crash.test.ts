@@ -10,7 +10,7 @@
 import fc from "fast-check";
 import { until } from "../harness/until";
 import { beforeAll, describe, expect, it } from "vitest";
-import { nodeWebSocket } from "../harness/pipes";
+import { nodeWebSocket } from "../services/gossip/pipes";
 import { startWalletNode } from "../harness/wallet-node";
 import { type Harness, startHarness } from "../harness/world";
 import type { LightningNode, NodeEvent } from "../src/engine/lightning/node";

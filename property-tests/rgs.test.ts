@@ -8,9 +8,9 @@ import { hex } from "@scure/base";
 import fc from "fast-check";
 import * as ldk from "lightningdevkit";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadLdk } from "../harness/pipes";
+import { loadLdk } from "../services/gossip/pipes";
 import { nodeKeyOf } from "../harness/small-graph";
-import { type ChannelGossip, type DirectionPolicy, GossipHistory } from "../harness/rgs";
+import { type ChannelGossip, type DirectionPolicy, GossipHistory } from "../services/gossip/rgs";
 import { applyRgs, graphChannels } from "../src/engine/lightning/gossip";
 
 const START = 1_800_000_000;

@@ -1,7 +1,7 @@
 import { randomBytes } from "@noble/hashes/utils.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { storageForTests } from "../harness/storage/testing";
+import { storageForTests } from "../services/storage/testing";
 import { MANAGER_KEY, MemoryBlobStore, MONITOR_PREFIX } from "../src/engine/lightning/store";
 import { openSealedStore } from "../src/engine/storage/index";
 import { ownerAt, type StorageKeys, storageKeys } from "../src/engine/storage/keys";

@@ -11,7 +11,7 @@ const steps = [
   ["type-check", "npx", ["tsc", "--noEmit", "-p", "tsconfig.json"]],
   ["lint", "npx", ["biome", "check", "."]],
   ["message catalogues", "node", ["scripts/check-locales.mjs"]],
-  ["layers", "npx", ["depcruise", "src", "--config", ".dependency-cruiser.cjs"]],
+  ["layers", "npx", ["depcruise", "src", "services", "--config", ".dependency-cruiser.cjs"]],
   [
     "unit and property tests",
     "npx",

@@ -7,7 +7,7 @@ import * as ldk from "lightningdevkit";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { applyRgs, graphChannels } from "../src/engine/lightning/gossip";
 import { type Harness, startHarness } from "../harness/world";
-import { loadLdk } from "../harness/pipes";
+import { loadLdk } from "./gossip/pipes";
 import { until } from "../harness/until";
 import { type RunningServices, startServices } from "./app";
 import { configFromEnv } from "./env";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { feedbackBody } from "../src/engine/feedback/send";
 import { openSealedStore } from "../src/engine/storage/index";
 import { storageKeys } from "../src/engine/storage/keys";
-import { rejection } from "../harness/rejection";
+import { rejection } from "./testing/rejection";
 import { type RunningServices, startServices } from "./app";
 import { configFromEnv } from "./env";
 import { rateLimiter } from "./limits";

@@ -15,7 +15,7 @@ import { randomBytes } from "@noble/hashes/utils.js";
 import { afterAll, describe, expect, test } from "vitest";
 import { openSealedStore } from "../src/engine/storage/index";
 import { storageKeys } from "../src/engine/storage/keys";
-import { ownPostgresDatabase } from "../harness/storage/testing";
+import { ownPostgresDatabase } from "./storage/testing";
 import { type RunningServices, startServices } from "./app";
 import { configFromEnv, misspelled, SETTINGS, settingsSummary } from "./env";
 import { jsonLog } from "./log";

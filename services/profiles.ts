@@ -8,10 +8,14 @@
 import type { Filter } from "nostr-tools/filter";
 import { SimplePool } from "nostr-tools/pool";
 import type { Event } from "nostr-tools/pure";
-import { createCache, ZAP_RECEIPT } from "../harness/nostr/cache";
-import { HttpFailure } from "../harness/nostr/http";
-import { createRelay, type NostrRelay } from "../harness/nostr/relay";
+import { createCache, ZAP_RECEIPT } from "./nostr/cache";
+import { HttpFailure } from "./nostr/http";
+import { createRelay, type NostrRelay } from "./nostr/relay";
+import WebSocket from "ws";
 import { HttpError, type RouteTable } from "./http";
+
+// Node 20 has no global WebSocket: the pool's relay connections use ws's.
+(globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
 
 /** How long one ask of the relays may take, and the most events kept before the store starts over. */
 const ASK_MS = 4_000;

@@ -10,7 +10,7 @@ import WebSocket from "ws";
 import { feedbackBody } from "../src/engine/feedback/send";
 import { serveNostr } from "../harness/nostr/standalone";
 import { type RunningServices, startServices } from "./app";
-import { CHAIN_HASHES } from "./gossip-node";
+import { CHAIN_HASHES } from "./gossip/node";
 import { ConfigProblem, configFromEnv } from "./env";
 
 let services: RunningServices;

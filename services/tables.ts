@@ -4,10 +4,10 @@
  * feedback received. A member's row: the paid period's end (0 until the first invoice is paid), the subscribe
  * invoice still waiting (its payment hash), and until when a process holds its renewal (services/plus.ts).
  */
-import type { FeedbackEntry } from "../harness/feedback";
-import type { Membership } from "../harness/hermes";
-import { GRACE_S } from "./plus-terms";
-import type { SqlDb } from "../harness/storage/db";
+import type { FeedbackEntry } from "./feedback/feedback";
+import type { Membership } from "./hermes/hermes";
+import { GRACE_S } from "./plus/terms";
+import type { SqlDb } from "./storage/db";
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS plus_members (

@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { AlreadyRunning, DeviceLock } from "../src/engine/storage/device-lock";
 import { openSealedStore } from "../src/engine/storage/index";
 import { storageKeys } from "../src/engine/storage/keys";
-import { rejection } from "../harness/rejection";
-import { ownPostgresDatabase } from "../harness/storage/testing";
+import { rejection } from "./testing/rejection";
+import { ownPostgresDatabase } from "./storage/testing";
 
 const postgresUrl = process.env.STORAGE_POSTGRES_URL;
 if (!postgresUrl)

@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Event, verifyEvent } from "nostr-tools/pure";
-import { answer, CORS, HttpFailure, readBytes, sendJson } from "./http";
+import { answer, CORS, HttpFailure, readBytes, sendJson } from "../../services/nostr/http";
 
 export const MAX_BLOB_BYTES = 5 * 1024 * 1024;
 export const BLOSSOM_AUTH = 24242;

@@ -5,7 +5,7 @@
 import type { ServerResponse } from "node:http";
 import { type Event, finalizeEvent } from "nostr-tools/pure";
 import type { HostileMode } from "../hostile";
-import { CORS } from "./http";
+import { CORS } from "../../services/nostr/http";
 
 /** Whom the forged and wrong answers send the money to. */
 export const ATTACKER_LUD16 = "thief@attacker.example";

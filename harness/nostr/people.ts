@@ -9,7 +9,7 @@ import { type Event, finalizeEvent, generateSecretKey, getPublicKey } from "nost
 import type { LnurlService } from "../lnurl";
 import { avatarPng } from "./avatar";
 import type { BlossomServer } from "./blossom";
-import type { NostrRelay } from "./relay";
+import type { NostrRelay } from "../../services/nostr/relay";
 
 /** A new key of someone outside the wallet: the secret and its public key (hex). */
 export const someone = (): { secret: Uint8Array; pubkey: string } => {

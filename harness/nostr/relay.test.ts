@@ -14,7 +14,7 @@ import {
 import { Relay, useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
-import { LIMITS } from "./relay";
+import { LIMITS } from "../../services/nostr/relay";
 import { serveNostr } from "./standalone";
 import type { NostrWorld } from "./world";
 

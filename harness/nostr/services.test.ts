@@ -10,7 +10,7 @@ import { Hostility } from "../hostile";
 import WebSocket from "ws";
 import { avatarPng } from "./avatar";
 import { MAX_BLOB_BYTES } from "./blossom";
-import { PAGING_MARKER, ZAP_RECEIPT } from "./cache";
+import { PAGING_MARKER, ZAP_RECEIPT } from "../../services/nostr/cache";
 import { ATTACKER_LUD16 } from "./hostile-cache";
 import { serveNostr } from "./standalone";
 import type { NostrWorld } from "./world";

@@ -18,13 +18,13 @@ import type { Event } from "nostr-tools/pure";
 import type { Hostility } from "../hostile";
 import type { LnurlService } from "../lnurl";
 import { type BlossomServer, createBlossom } from "./blossom";
-import { createCache } from "./cache";
+import { createCache } from "../../services/nostr/cache";
 import { liesFor } from "./hostile-relay";
 import { lieAsCache, strangerProfile } from "./hostile-cache";
-import { answer, CORS, HttpFailure, readBytes, sendJson } from "./http";
+import { answer, CORS, HttpFailure, readBytes, sendJson } from "../../services/nostr/http";
 import { mountInFront } from "./mount";
 import { BadPerson, createPeople, type NewPerson, type Person, parseNewPerson } from "./people";
-import { createRelay, type NostrRelay, parseFilter } from "./relay";
+import { createRelay, type NostrRelay, parseFilter } from "../../services/nostr/relay";
 
 export type { NewPerson, Person };
 

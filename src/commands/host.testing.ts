@@ -6,7 +6,7 @@
 import { Link } from "../../harness/link";
 import { serveNostr } from "../../harness/nostr/standalone";
 import type { NostrWorld } from "../../harness/nostr/world";
-import { loadLdk, nodeWebSocket } from "../../harness/pipes";
+import { loadLdk, nodeWebSocket } from "../../services/gossip/pipes";
 import { nostrEngine } from "../engine/nostr/engine";
 import type { Platform } from "../engine/engine";
 import { lightningEngine } from "../engine/lightning/engine";

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from "@noble/hashes/utils.js";
 import { describe, expect, test } from "vitest";
-import { storageForTests } from "../../harness/storage/testing";
-import { rejection } from "../../harness/rejection";
+import { storageForTests } from "../../services/storage/testing";
+import { rejection } from "../../services/testing/rejection";
 import { openSealedStore, type SealedStore } from "../engine/storage";
 import { StorageRollback } from "../engine/storage/errors";
 import { COMPACT_AFTER_APPENDS, JOURNAL_CHUNK_PREFIX, JOURNAL_HEAD } from "../engine/storage/journal";

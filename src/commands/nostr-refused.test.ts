@@ -7,7 +7,7 @@ import { finalizeEvent } from "nostr-tools/pure";
 import { useWebSocketImplementation as relayWebSocket } from "nostr-tools/relay";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
-import { nodeWebSocket } from "../../harness/pipes";
+import { nodeWebSocket } from "../../services/gossip/pipes";
 import { serveNostr } from "../../harness/nostr/standalone";
 import type { NostrWorld } from "../../harness/nostr/world";
 import type { WalletConfig } from "../config";

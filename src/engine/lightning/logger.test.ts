@@ -5,7 +5,7 @@
 import { hex } from "@scure/base";
 import * as ldk from "lightningdevkit";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadLdk } from "../../../harness/pipes";
+import { loadLdk } from "../../../services/gossip/pipes";
 import { nodeKeyOf, snapshotOf, testChannel } from "../../../harness/small-graph";
 import { ldkLogger } from "./logger";
 import { Routing } from "./routing";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadLdk } from "../../../harness/pipes";
+import { loadLdk } from "../../../services/gossip/pipes";
 import { makeEsplora } from "../onchain/esplora";
 import { EsploraChain } from "./chain";
 import { NodeCore } from "./node-core";

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { hex } from "@scure/base";
 import * as ldk from "lightningdevkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadLdk } from "../../../harness/pipes";
+import { loadLdk } from "../../../services/gossip/pipes";
 import { nodeKeyOf, snapshotOf, testChannel } from "../../../harness/small-graph";
 import { globalFetch } from "../http/bounded";
 import { applyRgs } from "./gossip";

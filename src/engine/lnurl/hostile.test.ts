@@ -16,7 +16,7 @@ import {
   submitWithdraw,
 } from "./client";
 import { stopAfterAll } from "../../../harness/stop-after-all";
-import { rejection as refusal } from "../../../harness/rejection";
+import { rejection as refusal } from "../../../services/testing/rejection";
 
 const hostility = new Hostility();
 let service: LnurlService;

@@ -1,6 +1,6 @@
 import { randomBytes } from "@noble/hashes/utils.js";
 import { describe, expect, test } from "vitest";
-import { storageForTests } from "../../../harness/storage/testing";
+import { storageForTests } from "../../../services/storage/testing";
 import {
   AlreadyRunning,
   DEVICE_LOCK_NAME,
@@ -11,7 +11,7 @@ import {
 import { StorageConflict, StorageUnavailable } from "./errors";
 import { openSealedStore } from "./index";
 import { storageKeys } from "./keys";
-import { rejection } from "../../../harness/rejection";
+import { rejection } from "../../../services/testing/rejection";
 import type { PreparedRequest } from "./vss-client";
 
 const storage = storageForTests();

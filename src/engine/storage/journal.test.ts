@@ -6,8 +6,8 @@
  */
 import { randomBytes } from "@noble/hashes/utils.js";
 import { describe, expect, test } from "vitest";
-import { storageForTests } from "../../../harness/storage/testing";
-import { rejection } from "../../../harness/rejection";
+import { storageForTests } from "../../../services/storage/testing";
+import { rejection } from "../../../services/testing/rejection";
 import { StorageConflict, StorageRollback } from "./errors";
 import { openSealedStore } from "./index";
 import { storageKeys } from "./keys";

@@ -1,12 +1,12 @@
 import { randomBytes } from "@noble/hashes/utils.js";
 import { describe, expect, test } from "vitest";
-import { storageForTests } from "../../../harness/storage/testing";
+import { storageForTests } from "../../../services/storage/testing";
 import { MANAGER_KEY, MemoryBlobStore, MONITOR_PREFIX } from "../lightning/store";
 import { StateTakenOver, StorageBadAnswer } from "./errors";
 import { openSealedStore } from "./index";
 import { ownerAt, type StorageKeys, storageKeys } from "./keys";
 import { MirroredBlobStore } from "./mirrored-store";
-import { rejection } from "../../../harness/rejection";
+import { rejection } from "../../../services/testing/rejection";
 
 const storage = storageForTests();
 

@@ -9,12 +9,12 @@ import { hex } from "@scure/base";
 import { getToken } from "nostr-tools/nip98";
 import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { postJson } from "../harness/http";
-import { type OperatorWallet, startOperatorWallet } from "../harness/operator-wallet";
-import { PERIOD_S } from "./plus-terms";
-import { type Harness, startHarness } from "../harness/world";
-import { type RunningServices, startServices } from "./app";
-import { configFromEnv } from "./env";
+import { postJson } from "../../harness/http";
+import { type OperatorWallet, startOperatorWallet } from "../../harness/operator-wallet";
+import { PERIOD_S } from "./terms";
+import { type Harness, startHarness } from "../../harness/world";
+import { type RunningServices, startServices } from "../app";
+import { configFromEnv } from "../env";
 import { startServicesPlus } from "./plus";
 
 let world: Harness;

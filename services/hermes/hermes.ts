@@ -32,11 +32,11 @@ import { wrapEvent } from "nostr-tools/nip17";
 import { makeZapReceipt, validateZapRequest } from "nostr-tools/nip57";
 import { SimplePool } from "nostr-tools/pool";
 import { finalizeEvent, getPublicKey } from "nostr-tools/pure";
-import { decodeBolt11 } from "../src/engine/parse/bolt11";
-import { type Fallback, memoryNameBook, type NameBook } from "../services/hermes-names";
-import { lnurlError } from "./http-json";
-import { nip98Signer } from "../services/plus-terms";
-import { HttpError, parseJson, type RouteTable, schemeOf } from "../services/http";
+import { decodeBolt11 } from "../../src/engine/parse/bolt11";
+import { type Fallback, memoryNameBook, type NameBook } from "./names";
+import { lnurlError } from "../http-json";
+import { nip98Signer } from "../plus/terms";
+import { HttpError, parseJson, type RouteTable, schemeOf } from "../http";
 
 /** Spec 2 §5: not empty; lowercase letters, digits, dash, underscore and dot only. */
 export const NAME_RULE = /^[a-z0-9._-]+$/;

@@ -25,7 +25,7 @@ import {
   PutObjectRequestSchema,
   PutObjectResponseSchema,
 } from "../../src/engine/storage/vss-proto";
-import type { Reply, RouteTable } from "../server";
+import type { Reply, RouteTable } from "../http";
 import { openStorageDb, type SqlDb } from "./db";
 import { type KvStore, kvStore, StoreFailure } from "./store";
 

@@ -3,7 +3,7 @@
  * in memory for the local world, in the services' SQL database when deployed, so every `services` process
  * on one PostgreSQL sees a name reserved through any of them (the database, not our code, decides a race).
  */
-import type { SqlDb } from "../harness/storage/db";
+import type { SqlDb } from "../storage/db";
 
 /** Where payments go while the member's wallet is not reachable: a mint and the member's nostr key. */
 export interface Fallback {

@@ -3,13 +3,13 @@
  * gossip (`P2PGossipSync`) from the peers it is told (`GOSSIP_PEERS`, `pubkey@host:port`), reconnecting as a
  * node does; its graph is what the RGS server serves (harness/gossip.ts, harness/rgs.ts).
  */
-import type { Network } from "../src/events/types";
-import { EsploraChain } from "../src/engine/lightning/chain";
-import { LightningNode } from "../src/engine/lightning/node";
-import { parsePeerAddress } from "../src/engine/lightning/socket";
-import { MemoryBlobStore } from "../src/engine/lightning/store";
-import { makeEsplora } from "../src/engine/onchain/esplora";
-import { dialTcp, loadLdk } from "../harness/pipes";
+import type { Network } from "../../src/events/types";
+import { EsploraChain } from "../../src/engine/lightning/chain";
+import { LightningNode } from "../../src/engine/lightning/node";
+import { parsePeerAddress } from "../../src/engine/lightning/socket";
+import { MemoryBlobStore } from "../../src/engine/lightning/store";
+import { makeEsplora } from "../../src/engine/onchain/esplora";
+import { dialTcp, loadLdk } from "./pipes";
 
 /** Each network's genesis block hash in internal byte order: the chain hash of its gossip messages. */
 export const CHAIN_HASHES: { readonly [N in Network]: string } = {

@@ -3,11 +3,11 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { hex } from "@scure/base";
 import * as ldk from "lightningdevkit";
 import { beforeAll, describe, expect, it } from "vitest";
-import { applyRgs, graphChannels } from "../src/engine/lightning/gossip";
-import type { Network } from "../src/events/types";
-import { RgsServer } from "../harness/gossip";
-import { loadLdk } from "../harness/pipes";
-import { CHAIN_HASHES } from "./gossip-node";
+import { applyRgs, graphChannels } from "../../src/engine/lightning/gossip";
+import type { Network } from "../../src/events/types";
+import { RgsServer } from "../../harness/gossip";
+import { loadLdk } from "./pipes";
+import { CHAIN_HASHES } from "./node";
 
 let logger: ldk.Logger;
 beforeAll(async () => {

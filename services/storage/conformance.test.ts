@@ -30,7 +30,7 @@ import {
 import { serveStorage } from "./serve";
 import { ownPostgresDatabase } from "./testing";
 import { type StorageService, startStorage } from "./service";
-import { rejection } from "../rejection";
+import { rejection } from "../testing/rejection";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array | undefined) => new TextDecoder().decode(b);

@@ -7,9 +7,9 @@
  * lock: a piece is stamped once, never at or before a timestamp any process served); a snapshot is built once
  * per change of the history and kept (`snapshot`).
  */
-import type { ChannelGossip, DirectionPolicy } from "../src/engine/lightning/gossip";
-import { type ChannelRecord, GossipHistory, type Seen, type Snapshot } from "../harness/rgs";
-import type { Sql, SqlDb } from "../harness/storage/db";
+import type { ChannelGossip, DirectionPolicy } from "../../src/engine/lightning/gossip";
+import { type ChannelRecord, GossipHistory, type Seen, type Snapshot } from "./rgs";
+import type { Sql, SqlDb } from "../storage/db";
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS rgs_channels (

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { feedbackBody } from "../src/engine/feedback/send";
+import { feedbackBody } from "../../src/engine/feedback/send";
 import { startFeedback } from "./feedback";
-import { HttpError } from "./server";
+import { HttpError } from "../http";
 
 const post = async (svc: ReturnType<typeof startFeedback>, body: string) => {
   const [, re, route] = svc.routes[0]!;

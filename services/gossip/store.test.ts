@@ -4,10 +4,10 @@
  * snapshots and deltas, and a process started later serves them at once.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ChannelGossip, DirectionPolicy } from "../src/engine/lightning/gossip";
-import { ownPostgresDatabase } from "../harness/storage/testing";
-import { type RunningServices, startServices } from "./app";
-import { configFromEnv } from "./env";
+import type { ChannelGossip, DirectionPolicy } from "../../src/engine/lightning/gossip";
+import { ownPostgresDatabase } from "../storage/testing";
+import { type RunningServices, startServices } from "../app";
+import { configFromEnv } from "../env";
 
 const postgresUrl = process.env.STORAGE_POSTGRES_URL;
 const db = ownPostgresDatabase(postgresUrl ?? "", "services_rgs");

@@ -21,7 +21,7 @@
  * what is seen never runs behind a timestamp already served (a delta from it would miss the piece).
  */
 
-import type { ChannelGossip, DirectionPolicy } from "../src/engine/lightning/gossip";
+import type { ChannelGossip, DirectionPolicy } from "../../src/engine/lightning/gossip";
 
 export type { ChannelGossip, DirectionPolicy };
 

@@ -17,9 +17,9 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { hex } from "@scure/base";
 import { NWCClient } from "@getalby/sdk/nwc";
-import { GRACE_S, nip98Signer, PERIOD_S, type Plan, parseNwc } from "./plus-terms";
-import type { SqlDb } from "../harness/storage/db";
-import { HttpError, parseJson, type RouteTable } from "./http";
+import { GRACE_S, nip98Signer, PERIOD_S, type Plan, parseNwc } from "./terms";
+import type { SqlDb } from "../storage/db";
+import { HttpError, parseJson, type RouteTable } from "../http";
 
 export interface PlusConfig {
   /** The operator's wallet-connect URI: makes invoices and looks them up. */

@@ -4,7 +4,7 @@
  * stores what it got and answers `{status: "OK"}`. `GET /v1/feedback` answers what was stored, newest last,
  * so tests read a submission back. Bad input is a 400 with the reason; the store keeps the last 100.
  */
-import { HttpError, type RouteTable } from "../services/http";
+import { HttpError, type RouteTable } from "../http";
 
 export interface FeedbackFile {
   readonly name: string;

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { connect, type Socket } from "node:net";
 import { initializeWasmFromBinary } from "lightningdevkit";
 import WebSocket from "ws";
-import type { Pipe, WebSocketLike } from "../src/engine/lightning/socket";
+import type { Pipe, WebSocketLike } from "../../src/engine/lightning/socket";
 
 let loaded: Promise<void> | null = null;
 
