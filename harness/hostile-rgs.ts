@@ -13,7 +13,7 @@
 import type { ChannelGossip } from "../src/engine/lightning/gossip";
 import type { RgsServer } from "./gossip";
 import type { Hostility } from "./hostile";
-import { GossipHistory, REGTEST_CHAIN_HASH } from "./rgs";
+import { GossipHistory, REGTEST_CHAIN_HASH } from "../services/gossip/rgs";
 import type { RouteTable } from "./server";
 
 /** The graph `rgs` serves, with the fees of the directions forwarded by `from` (all when null) replaced. */

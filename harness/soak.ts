@@ -18,7 +18,7 @@ import {
   type Pipe,
 } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
-import { nodeWebSocket } from "./pipes";
+import { nodeWebSocket } from "../services/gossip/pipes";
 import { startWalletNode } from "./wallet-node";
 import type { Harness } from "./world";
 

@@ -15,9 +15,9 @@ import { openLockStore, openSealedStore } from "../src/engine/storage/index";
 import { type StorageKeys, storageKeys } from "../src/engine/storage/keys";
 import { MirroredBlobStore } from "../src/engine/storage/mirrored-store";
 import { Hostility, type HostileMode } from "./hostile";
-import { rejection } from "./rejection";
-import { serveStorage } from "./storage/serve";
-import { storageForTests } from "./storage/testing";
+import { rejection } from "../services/testing/rejection";
+import { serveStorage } from "../services/storage/serve";
+import { storageForTests } from "../services/storage/testing";
 import { lyingStorage } from "./storage-lies";
 
 const storage = storageForTests();

@@ -27,7 +27,7 @@ import {
 } from "../src/engine/storage/vss-proto";
 import type { HostileSetting, Hostility } from "./hostile";
 import type { Reply, RouteTable } from "./server";
-import type { StorageService } from "./storage/service";
+import type { StorageService } from "../services/storage/service";
 
 export const HUGE_ANSWER_BYTES = 40 * 1024 * 1024;
 

@@ -7,8 +7,8 @@
 import { hex } from "@scure/base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopAfterAll } from "../../harness/stop-after-all";
-import { startStorage } from "../../harness/storage/service";
-import { ownPostgresDatabase } from "../../harness/storage/testing";
+import { startStorage } from "../storage/service";
+import { ownPostgresDatabase } from "../storage/testing";
 import { type Harness, startHarness } from "../../harness/world";
 import {
   appointmentFor,

@@ -20,7 +20,7 @@ import {
   MAX_BLOB_BYTES,
   readAppointment,
 } from "../../src/engine/tower/appointment";
-import type { SqlDb } from "../../harness/storage/db";
+import type { SqlDb } from "../storage/db";
 import { HttpError, parseJson, type RouteTable } from "../http";
 
 const SCHEMA = [

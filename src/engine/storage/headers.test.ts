@@ -6,8 +6,8 @@
 import type { Server } from "node:http";
 import { randomBytes } from "@noble/hashes/utils.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { storageForTests } from "../../../harness/storage/testing";
-import { serveStorage } from "../../../harness/storage/serve";
+import { storageForTests } from "../../../services/storage/testing";
+import { serveStorage } from "../../../services/storage/serve";
 import { DeviceLock } from "./device-lock";
 import { openLockStore, openSealedStore, openVssClient } from "./index";
 import { authSecretFor, ownerAt, storageKeys, storageKeysOfWords, storeIdOf } from "./keys";
