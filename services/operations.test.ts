@@ -133,14 +133,23 @@ describe("the embedded database", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test("keeps what was stored across a restart of the services", async () => {
-    const config = configFromEnv(
-      { PORT: "0", NETWORK: "signet", ESPLORA_URL: NOWHERE, DATA_DIR: dir, HERMES_SECRET: "11".repeat(32) },
-      quiet,
-    );
+    const configOn = (port: number) =>
+      configFromEnv(
+        {
+          PORT: String(port),
+          NETWORK: "signet",
+          ESPLORA_URL: NOWHERE,
+          DATA_DIR: dir,
+          HERMES_SECRET: "11".repeat(32),
+        },
+        quiet,
+      );
     const keys = storageKeys(randomBytes(32), randomBytes(32));
     const store = (s: RunningServices) =>
       openSealedStore({ url: `${s.url}/storage`, keys, network: "signet" });
-    const first = await startServices(config);
+    // The wallet's storage key is its server's: the restarted services answer at the same address.
+    const first = await startServices(configOn(0));
+    const config = configOn(Number(new URL(first.url).port));
     try {
       await store(first).put([{ name: "monitor", version: 0n, value: new TextEncoder().encode("channel") }]);
     } finally {

@@ -231,12 +231,13 @@ describe("a storage server gone back to an older state", () => {
     const phone = device("storage-behind-phone");
     await phone.open(url, words);
     expect(phone.views().live?.lightning).toBe("ready");
+    // The server's state is kept while nothing writes to it (a running node writes whenever its peers speak).
+    await phone.stop();
     await postJson(h.esploraUrl, "/hostile/behind/storage-save", {});
-    // The node writes its state again (a stop writes it), then the server is put back to the saved one.
     const remote = openSealedStore({ url, keys: storageKeysOfWords(words.join(" ")), network: "regtest" });
     const globalNow = async () => (await remote.list()).globalVersion;
     const saved = await globalNow();
-    await phone.stop();
+    // The node writes its state again (a start and a stop write it), then the server is put back to the saved one.
     await phone.open(url);
     await phone.stop();
     expect(await globalNow()).toBeGreaterThan(saved);
