@@ -74,7 +74,7 @@ export function Plus() {
           {address ? <p>{t("settings.plus.member_address", { address })}</p> : null}
           <p role="status">{t("settings.plus.renews", { date: renewal ?? "" })}</p>
           <p className="hint">
-            {t("settings.plus.cancel", { date: renewal ?? "" })}{" "}
+            {t("settings.plus.cancel")}{" "}
             <Link href="/settings/connections" className="link">
               {t("settings.connections.title")}
             </Link>
