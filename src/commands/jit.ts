@@ -57,7 +57,8 @@ export const lspRefusal = (e: unknown): WalletError => {
   const max = limitIn(e.message, "maximum");
   if (max !== null) return aboveMax(max);
   return new InvalidInput({
-    message: `The LSP refused: ${e.message}`,
+    message:
+      "Your lightning provider would not open a channel for this payment. Try another amount, or receive on-chain.",
     key: "receive.error_lsp_refused",
   });
 };

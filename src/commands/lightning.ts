@@ -160,7 +160,7 @@ export const overSendable = (b: BalanceView): InsufficientFunds => {
   const max = b.lightning_sendable.toString();
   return b.lightning + b.lightning_pending > b.lightning_sendable
     ? new InsufficientFunds({
-        message: `At most ${max} sats can leave over lightning now.`,
+        message: `At most ${max} sats can leave over lightning now: the rest is your channels' reserve, or in a channel still opening.`,
         key: "send.error_over_sendable",
         values: { max },
       })
