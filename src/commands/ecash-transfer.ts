@@ -62,7 +62,8 @@ export const quoteEcashTransfer: Handler<"QuoteEcashTransfer"> = (cmd, ctx) =>
 
 const notTheDestination = () =>
   new InvalidInput({
-    message: "This quote does not pay the destination's invoice for this amount: nothing was sent.",
+    message:
+      "This quote does not pay the destination's invoice for this amount: nothing was sent. Check the transfer again.",
     key: "federations.error_transfer_invoice",
   });
 
