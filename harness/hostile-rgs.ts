@@ -42,38 +42,48 @@ export const hostileRgsRoutes = (
   rgs: RgsServer,
   hostility: Hostility,
   chainHash: string = REGTEST_CHAIN_HASH,
-): RouteTable => [
-  [
-    "GET",
-    /^\/hostile\/([a-z0-9-]{1,40})\/rgs\/snapshot\/(\d{1,10})$/,
-    (m) => {
-      const since = Number(m[2]);
-      const lie = hostility.of("rgs", m[1]!);
-      if (lie?.mode === "hang") return new Promise(() => {});
-      if (lie?.mode === "absurd-fees") {
-        rgs.refresh();
-        const from = Array.isArray(lie.options.from)
-          ? new Set(lie.options.from.filter((x): x is string => typeof x === "string"))
-          : null;
-        const graph = withFees(
-          rgs.source?.() ?? [],
-          from,
-          u32(lie.options.base, 4_000_000),
-          u32(lie.options.ppm, 1_000_000),
-        );
-        // Seen a second after anything the honest server stamped: the wallet takes these updates as newest.
-        const history = new GossipHistory(() => Math.floor(Date.now() / 1000) + 1, chainHash);
-        history.observe(graph);
-        return { bytes: Buffer.from(history.snapshot(0).bytes) };
-      }
-      const honest = rgs.snapshot(since).bytes;
-      if (lie?.mode === "garbage") {
-        // "LDK", version, chain hash, timestamp and the node count as served; then noise where the ids go.
-        const head = honest.slice(0, Math.min(honest.length, 44));
-        const noise = crypto.getRandomValues(new Uint8Array(4_096));
-        return { bytes: Buffer.concat([head, noise]) };
-      }
-      return { bytes: Buffer.from(honest) };
-    },
-  ],
-];
+): RouteTable => {
+  // Each lie is stamped after the last one too: two lies within one second would otherwise carry the same
+  // timestamp, and the wallet rightly keeps the update it already holds.
+  let stamped = 0;
+  const stamp = () => {
+    stamped = Math.max(stamped + 1, Math.floor(Date.now() / 1000) + 1);
+    return stamped;
+  };
+  return [
+    [
+      "GET",
+      /^\/hostile\/([a-z0-9-]{1,40})\/rgs\/snapshot\/(\d{1,10})$/,
+      (m) => {
+        const since = Number(m[2]);
+        const lie = hostility.of("rgs", m[1]!);
+        if (lie?.mode === "hang") return new Promise(() => {});
+        if (lie?.mode === "absurd-fees") {
+          rgs.refresh();
+          const from = Array.isArray(lie.options.from)
+            ? new Set(lie.options.from.filter((x): x is string => typeof x === "string"))
+            : null;
+          const graph = withFees(
+            rgs.source?.() ?? [],
+            from,
+            u32(lie.options.base, 4_000_000),
+            u32(lie.options.ppm, 1_000_000),
+          );
+          // Seen a second after anything the honest server stamped: the wallet takes these updates as newest.
+          const at = stamp();
+          const history = new GossipHistory(() => at, chainHash);
+          history.observe(graph);
+          return { bytes: Buffer.from(history.snapshot(0).bytes) };
+        }
+        const honest = rgs.snapshot(since).bytes;
+        if (lie?.mode === "garbage") {
+          // "LDK", version, chain hash, timestamp and the node count as served; then noise where the ids go.
+          const head = honest.slice(0, Math.min(honest.length, 44));
+          const noise = crypto.getRandomValues(new Uint8Array(4_096));
+          return { bytes: Buffer.concat([head, noise]) };
+        }
+        return { bytes: Buffer.from(honest) };
+      },
+    ],
+  ];
+};
