@@ -47,6 +47,9 @@ const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
 
 const probe = boundedFetch(globalFetch, { timeoutMs: CHECK_TIMEOUT_MS, maxBytes: 100_000 });
 
+/** How the health check's requests name themselves, so an upstream's logs tell them from the wallets'. */
+export const HEALTH_USER_AGENT = "wallet-services-health";
+
 /** An upstream HTTP API answers `path` with a 2xx (and, when given, a body `accept` takes). */
 export const upstreamCheck = (
   name: string,
@@ -57,7 +60,7 @@ export const upstreamCheck = (
   cacheMs: 10_000,
   run: async () => {
     try {
-      const r = await probe(url);
+      const r = await probe(url, { headers: { "user-agent": HEALTH_USER_AGENT } });
       const body = await r.text();
       if (r.ok && accept(body)) return null;
       return { problem: `answers ${r.status}`, detail: { url, status: r.status } };

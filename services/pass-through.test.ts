@@ -10,6 +10,7 @@ import { type AddressInfo, connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningServices, startServices } from "./app";
 import { configFromEnv } from "./env";
+import { HEALTH_USER_AGENT } from "./health";
 import { ESPLORA_PATHS, LSP_PATHS, upstreamUrl } from "./pass-through";
 
 const SECRET = `nostr+walletconnect://${"ab".repeat(32)}?secret=${"cd".repeat(32)}`;
@@ -17,7 +18,7 @@ const SECRET = `nostr+walletconnect://${"ab".repeat(32)}?secret=${"cd".repeat(32
 let services: RunningServices;
 let upstream: Server;
 let upstreamPort = 0;
-/** Every request line the upstream received: `METHOD url`. */
+/** Every request line the upstream received from a wallet: `METHOD url` (the health check's own are not). */
 const received: string[] = [];
 
 /** One HTTP/1.0 request (its answer not chunked) with `target` sent byte for byte; answers the status and the body. */
@@ -42,7 +43,7 @@ const raw = (method: string, target: string, body = ""): Promise<{ status: numbe
 beforeAll(async () => {
   // The upstream answers every path it is asked (its secret at /ln/operator-nwc) and writes each one down.
   upstream = createServer((req, res) => {
-    received.push(`${req.method} ${req.url}`);
+    if (req.headers["user-agent"] !== HEALTH_USER_AGENT) received.push(`${req.method} ${req.url}`);
     req.resume();
     req.on("end", () => {
       if (req.url?.startsWith("/ln/operator-nwc")) res.writeHead(200).end(SECRET);

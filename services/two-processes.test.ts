@@ -81,7 +81,19 @@ describe.skipIf(!postgresUrl)("two services processes on one PostgreSQL", () => 
   });
 
   const keys = storageKeys(randomBytes(32), randomBytes(32));
-  const store = (base: string) => openSealedStore({ url: `${base}/storage`, keys, network: "regtest" });
+  // The wallet knows one address (as behind a balancer: its storage keys are per server address); each
+  // request goes to the process `base` names.
+  const store = (base: string) =>
+    openSealedStore({
+      url: "https://services.example/storage",
+      keys,
+      network: "regtest",
+      fetchFn: (input, init) =>
+        fetch(
+          String(input instanceof Request ? input.url : input).replace("https://services.example", base),
+          init,
+        ),
+    });
 
   test("a write through one is read through the other, and a stale write through either is refused", async () => {
     const value = new TextEncoder().encode("channel monitor");

@@ -195,7 +195,7 @@ describe("receiving over a just-in-time channel from an LSPS2 LSP", () => {
     });
     // The HTTP LSP's limits now.
     const http = await host.run({ _tag: "EstimateReceiveFee", amountSats: 1_500_000n });
-    expect(http.ok ? "" : http.error.message).toMatch(/above the maximum of 1000000 sats/);
+    expect(http.ok ? "" : http.error.message).toMatch(/opens channels for payments of at most 1000000 sats/);
     ok(
       await host.run({
         _tag: "ChangeLsp",

@@ -260,10 +260,9 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   remote?.onLost(stopForStorage);
 
   // The node counts as running only after its first chain sync (LightningNode.start awaits it): with a
-  // stale best block a payment's HTLC expiries would be set too low for the recipient, and a close the
-  // peer forced while the wallet was shut must be seen before new payments go over the channel. The
-  // stages before it are shown on home meanwhile, and nothing but lightning waits for it.
-  // With a watchtower, each revoked state's justice transaction goes to it as a sealed appointment.
+  // stale best block a payment's HTLC expiries would be set too low, and a close the peer forced while the
+  // wallet was shut must be seen before new payments go over the channel. Home shows the stages meanwhile.
+  // A watchtower (towerFor) is handed each revoked state's justice transaction, sealed.
   const tower = towerFor(deps.tower, lightningSeed(deps.mnemonic), deps.fetch, log);
   const starting = LightningNode.start({
     ...(tower ? { onJustice: (txid: Uint8Array, tx: Uint8Array) => tower.add(txid, tx) } : {}),

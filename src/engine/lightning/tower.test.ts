@@ -57,7 +57,14 @@ describe("a partner publishing a revoked state while the wallet is stopped", () 
     if (pending?.type !== "channel_pending") throw new Error("no channel");
     await h.waitForTx(pending.fundingTxid);
     await mineAndSync(6);
-    await until("usable", () => wallet.channels().some((c) => c.isUsable), 60_000);
+    // Usable on both sides: the partner may see the wallet's channel_ready a moment after the wallet saw its own.
+    await until(
+      "usable",
+      () =>
+        wallet.channels().some((c) => c.isUsable) &&
+        h.lightning.node.channels().some((c) => c.peer === wallet.nodeId && c.isUsable),
+      60_000,
+    );
     for (const sats of [30_000n, 20_000n]) {
       const { bolt11 } = wallet.createInvoice(sats * 1000n, "to the wallet");
       expect((await h.lightning.node.payInvoice(bolt11, 100_000n)).status).toBe("succeeded");
