@@ -264,7 +264,7 @@ test("on a funded wallet the money a person reads is the wallet's own: opening p
   await expect(page.getByTestId("total-balance")).toHaveText(satsText(views.balance.total));
   // The open whose funding was refused: one row, as not opened, and no debit.
   expect(views.activity.items.filter((i) => i.kind === "ChannelOpen" && i.dropped)).toHaveLength(1);
-  const refused = page.getByRole("button", { name: /Channel not opened\s*Nothing was spent/ });
+  const refused = page.getByRole("button", { name: /Nothing was spent.*Channel not opened/ });
   await expect(refused).toHaveCount(1);
   await expect(refused.locator(".activity-amount")).toHaveText("100,000 sats");
   await refused.click();

@@ -49,7 +49,7 @@ test("receive into ecash from the receive screen's method choice, then recommend
     .getByRole("button", { name: /^Receive by Lightning(, up to .* sats)?\. Change method$/ })
     .click();
   await page
-    .getByRole("button", { name: /^Receive by Ecash at Local World Mint, up to .* sats\. Change method$/ })
+    .getByRole("button", { name: /^Receive by Ecash at Local World Mint, up to .* e-sats\. Change method$/ })
     .waitFor();
   await expect(page.getByRole("note").first()).toContainText("held for you by Local World Mint, not by you");
   await expect(page.getByRole("group", { name: "Receive by" })).toHaveCount(0);

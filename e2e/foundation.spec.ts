@@ -48,14 +48,17 @@ test("the chosen currency shows in the balance", async ({ page }) => {
   await page.getByLabel("Currency", { exact: true }).selectOption("EUR");
   await page.getByRole("button", { name: "Select currency" }).click();
   await expect(page).toHaveURL(/\/$/);
+  // The total is the one button that changes how every amount shows; the parts follow it.
+  const total = page.getByTestId("total-balance");
   const onchain = page.getByTestId("onchain-balance");
   await expect(onchain).toHaveText("0 sats");
-  await onchain.click();
+  await total.click();
+  await expect(total).toHaveText("€0.00");
   await expect(onchain).toHaveText("€0.00");
-  await onchain.click();
+  await total.click();
   await expect(onchain).toHaveText(/^\*{5}/);
-  await expect(onchain).toHaveAccessibleName("Balance hidden");
-  await onchain.click();
+  await expect(total).toHaveAccessibleName("Balance hidden");
+  await total.click();
   await expect(onchain).toHaveText("0 sats");
 });
 

@@ -30,7 +30,7 @@ test("a new wallet receives over lightning through a channel the LSP opens just 
   await page.getByRole("link", { name: "Home" }).last().click();
   // One row: what arrived, with the LSP's setup fee in its details (not the channel's size beside it).
   await page
-    .getByRole("button", { name: /Lightning.*48,000 sats/ })
+    .getByRole("button", { name: /48,000 sats Lightning/ })
     .first()
     .click();
   const details = page.getByRole("dialog", { name: "Received" });

@@ -105,9 +105,7 @@ test("pays past the LSP on routes from rapid gossip sync: four hops, split, arou
   await expect(async () => {
     await postJson(esplora, "/mine", { blocks: 1 });
     await syncNow(page);
-    await expect(page.getByRole("button", { name: /9\d\d,\d{3} sats/ }).first()).toBeVisible({
-      timeout: 2000,
-    });
+    await expect(page.getByTestId("lightning-balance")).toHaveText(/9\d\d,\d{3} sats/, { timeout: 2000 });
   }).toPass({ timeout: 90_000 });
   await postJson(esplora, "/mine", { blocks: 6 });
   await syncNow(page);

@@ -70,7 +70,7 @@ export const confirmChannel = async (page: Page, esplora: string, balance: RegEx
   await expect(async () => {
     await postJson(esplora, "/mine", { blocks: 1 });
     await syncNow(page);
-    await expect(page.getByRole("button", { name: balance }).first()).toBeVisible({ timeout: 2000 });
+    await expect(page.getByTestId("lightning-balance")).toHaveText(balance, { timeout: 2000 });
   }).toPass({ timeout: 90_000 });
   await postJson(esplora, "/mine", { blocks: 6 });
   await syncNow(page);

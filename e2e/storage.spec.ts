@@ -127,7 +127,7 @@ test("a second browser on the same words waits while the first runs, then restor
   await expect(other.getByRole("tab", { name: "Just me" })).toBeVisible({ timeout: 90_000 });
   await expect(found).toHaveCount(0);
   // The first browser's payment is in the history.
-  await expect(other.getByRole("button", { name: /Lightning.*10,000 sats/ })).toBeVisible();
+  await expect(other.getByRole("button", { name: /10,000 sats Lightning/ })).toBeVisible();
 
   // The same node, on the same channel: the LSP has it usable again, and no other channel with it (no
   // force close, no second open).
@@ -149,8 +149,8 @@ test("a second browser on the same words waits while the first runs, then restor
   expect((await postJson(esplora, "/ln/pay", { bolt11: invoice })).status).toBe("succeeded");
   await expect(other.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 60_000 });
   await other.getByRole("link", { name: "Home" }).last().click();
-  await expect(other.getByRole("button", { name: /Lightning.*20,000 sats/ })).toBeVisible();
-  await expect(other.getByRole("button", { name: /Lightning.*5,000 sats/ })).toBeVisible();
+  await expect(other.getByRole("button", { name: /20,000 sats Lightning/ })).toBeVisible();
+  await expect(other.getByRole("button", { name: /5,000 sats Lightning/ })).toBeVisible();
   expect((await lspChannelsWith(esplora, nodeId)).map((c) => c.channelId)).toEqual([channel!.channelId]);
   await other.context().close();
 });

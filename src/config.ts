@@ -186,7 +186,7 @@ export const DEFAULT_SERVERS: { readonly [N in Network]: Servers } = {
     lsp: "http://127.0.0.1:3002",
     lsps_connection_string: "",
     lsps_token: "",
-    tower: "",
+    tower: "http://127.0.0.1:3002/tower",
   },
 };
 
@@ -325,7 +325,7 @@ const originOf = (url: string): string => {
 };
 
 /**
- * On regtest the proxy, the LSP and the storage server live on the local world's server: when the owner points Esplora at
+ * On regtest the proxy, the LSP, the storage server and the watchtower live on the local world's server: when the owner points Esplora at
  * another local world (tests start theirs on free ports), they follow it unless set themselves.
  */
 const localWorld = (storage: KeyValueStorage, network: Network, defaults: Servers): Servers => {
@@ -340,6 +340,7 @@ const localWorld = (storage: KeyValueStorage, network: Network, defaults: Server
       defaults.storage === DEFAULT_SERVERS.regtest.storage
         ? `${originOf(esplora)}/storage`
         : defaults.storage,
+    tower: defaults.tower === DEFAULT_SERVERS.regtest.tower ? `${originOf(esplora)}/tower` : defaults.tower,
   };
 };
 

@@ -58,9 +58,9 @@ export function BootError({
 
   // Another device holds the lock: this one ran lightning before, so it was taken over.
   const [takenOver] = useState(() => kind === "already_running" && lightningRanHere());
-  // The screen says what happened in the catalogue's words once; the raw message only where the catalogue
-  // has no words for it (a failure's details, as the wallet said them).
-  const detail = kind === "failed" || kind === "network" ? message : null;
+  // The screen says what happened in the catalogue's words once: the boot message itself where it is the
+  // catalogue's (another tab), and a failure's details as the wallet said them.
+  const detail = kind === "failed" || kind === "network" || kind === "existing_tab" ? message : null;
 
   return (
     <main className="screen center">
