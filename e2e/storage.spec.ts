@@ -110,7 +110,7 @@ test("a second browser on the same words waits while the first runs, then restor
   await other.goto("/");
   const found = other.getByRole("region", { name: "Brought back from your storage server" });
   await expect(found).toBeVisible({ timeout: 90_000 });
-  await expect(found).toContainText(/1 channel holding 18\d,\d{3} sats/);
+  await expect(found).toContainText(/1 channel holding 1[89]\d,\d{3} sats/);
   const second = await lockHolder(store);
   expect(second?.device).not.toBe(first?.device);
   expect(second!.at).toBeLessThan(first!.at + DEVICE_LOCK_TTL_SECS * 1000);
@@ -120,7 +120,7 @@ test("a second browser on the same words waits while the first runs, then restor
   ).toBeVisible();
   // The card stays until the owner closes it, across a reload; then it is gone for good.
   await other.reload();
-  await expect(found).toContainText(/1 channel holding 18\d,\d{3} sats/, { timeout: 90_000 });
+  await expect(found).toContainText(/1 channel holding 1[89]\d,\d{3} sats/, { timeout: 90_000 });
   await found.getByRole("button", { name: "Got it" }).click();
   await expect(found).toBeHidden();
   await other.reload();
