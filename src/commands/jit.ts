@@ -56,6 +56,12 @@ export const lspRefusal = (e: unknown): WalletError => {
   if (min !== null) return belowMin(min);
   const max = limitIn(e.message, "maximum");
   if (max !== null) return aboveMax(max);
+  // Its fee offer ran out before the invoice reached it (a slow line, or an LSP that offers for a moment).
+  if (/\bexpired\b/i.test(e.message))
+    return new InvalidInput({
+      message: "The LSP's fee offer expired before the invoice reached it. Try again.",
+      key: "receive.error_lsp_quote_expired",
+    });
   return new InvalidInput({
     message:
       "Your lightning provider would not open a channel for this payment. Try another amount, or receive on-chain.",
