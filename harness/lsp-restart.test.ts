@@ -6,6 +6,7 @@
 import { connect } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LightningNode, NodeEvent } from "../src/engine/lightning/node";
+import { CHANNEL_WAIT_MS } from "../src/engine/lightning/policy";
 import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { postJson } from "./http";
 import { stopAfterAll } from "./stop-after-all";
@@ -64,6 +65,7 @@ describe("the world's LSP node stopped and started again", () => {
 
     const restarted = Date.now();
     expect(await postJson(h.esploraUrl, "/ln/start", {})).toEqual({ online: true });
+    const listening = Date.now() - restarted;
     // Nothing asked of the wallet: its supervisor finds the LSP back.
     await until("the wallet reconnected by itself", () => walletState() === "connected" && usable(), 30_000);
     const backMs = Date.now() - restarted;
@@ -72,8 +74,26 @@ describe("the world's LSP node stopped and started again", () => {
     expect(h.lightning.node.nodeId).toBe(lsp());
     expect(h.lightning.node.channels().map((c) => c.channelId)).toContain(channelId);
     expect((await wallet.payInvoice(bolt11, 100_000n)).status).toBe("succeeded");
-    console.log(`the wallet was usable again ${backMs} ms after the LSP started`);
+    console.log(
+      `the LSP listened again ${listening} ms after /ln/start; the wallet's channel was usable ${backMs} ms after`,
+    );
   }, 120_000);
+
+  it("pays a payment that waits for its channel once the LSP is back (redialled each second meanwhile)", async () => {
+    await until("usable", usable, 30_000);
+    const { bolt11 } = h.lightning.node.createInvoice(5_000_000n, "waiting for the restart");
+    const back = new Promise<number>((resolve) =>
+      setTimeout(() => void h.lightning.online().then(() => resolve(Date.now())), 8_000),
+    );
+    await h.lightning.offline();
+    await until("the wallet sees its peer gone", () => !usable(), 10_000);
+    expect(wallet.refusal(5_000_000n)).toMatchObject({ reason: "peer_offline" });
+    await wallet.whenConnected(5_000_000n, CHANNEL_WAIT_MS);
+    const waited = Date.now() - (await back);
+    expect(wallet.refusal(5_000_000n)).toBeNull();
+    expect((await wallet.payInvoice(bolt11, 100_000n)).status).toBe("succeeded");
+    console.log(`a waiting payment's channel was usable ${waited} ms after the LSP listened again`);
+  }, 90_000);
 
   it("starts again by itself after the seconds given to /ln/stop", async () => {
     expect(await postJson(h.esploraUrl, "/ln/stop", { seconds: 2 })).toEqual({ online: false, starts_in: 2 });
