@@ -26,8 +26,13 @@ export default defineConfig({
     {
       name: "wallet",
       testIgnore: /onchain\.spec\.ts$/,
+      grepInvert: /@lsp-restart/,
       dependencies: ["chain alone"],
+      teardown: "lsp restarts",
     },
+    // Tests that stop the world's LSP node for a while run once every other is done, alone: a payment of a
+    // test beside them would find its channel's peer gone.
+    { name: "lsp restarts", grep: /@lsp-restart/ },
   ],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

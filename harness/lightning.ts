@@ -41,6 +41,14 @@ export interface HarnessNode {
   readonly waitFor: (match: (e: NodeEvent) => boolean, timeoutMs?: number) => Promise<NodeEvent>;
   readonly stop: () => Promise<void>;
   /**
+   * Takes the node down as a restarting LSP goes: its listeners close (a dial is refused), every peer's
+   * socket closes, it dials no one and its background work stops. The same node (seed, store, channels)
+   * comes back with `online`, on the same ports; `node` is then the new instance.
+   */
+  readonly offline: () => Promise<void>;
+  readonly online: () => Promise<void>;
+  readonly isOnline: () => boolean;
+  /**
    * Publishes a revoked state of the channel funded at `outpoint` (`txid:vout`): copy `index` of its monitor,
    * or the old one that paid this node most (harness/cheat.ts). Only for a node keeping its monitors' history.
    */
@@ -83,36 +91,39 @@ export const startLightningNode = async (world: World, opts: LightningNodeOption
   // Every monitor it writes is kept, so the world can publish an old state on demand (harness/cheat.ts).
   const store = opts.store ?? new HistoryStore();
   const cheater = store instanceof HistoryStore ? new Cheater(seed, store, chain) : null;
-  const node = await LightningNode.start({
-    seed,
-    network: "regtest",
-    store,
-    chain,
-    log,
-    role: "router",
-    // A routing node: it takes the network's gossip and passes it on.
-    p2pGossip: true,
-    connect: (peer) => dialTcp(peer.host, peer.port),
-    fundChannel: async (script, sats) => new Uint8Array(await world.fundingTx(script, sats)),
-    sweepScript: async () => world.faucetScript,
-    onUnknownPreimage: (hash, msat) => hold.handler?.(hash, msat) ?? false,
-    onEvent: (e) => {
-      events.push(e);
-      for (const l of listeners) {
-        try {
-          l(e);
-        } catch (err) {
-          log("error", `listener: ${String(err)}`);
-        }
+  const onEvent = (e: NodeEvent) => {
+    events.push(e);
+    for (const l of listeners) {
+      try {
+        l(e);
+      } catch (err) {
+        log("error", `listener: ${String(err)}`);
       }
-      for (const w of waiters) {
-        if (w.match(e)) {
-          waiters.delete(w);
-          w.resolve(e);
-        }
+    }
+    for (const w of waiters) {
+      if (w.match(e)) {
+        waiters.delete(w);
+        w.resolve(e);
       }
-    },
-  });
+    }
+  };
+  const build = () =>
+    LightningNode.start({
+      seed,
+      network: "regtest",
+      store,
+      chain,
+      log,
+      role: "router",
+      // A routing node: it takes the network's gossip and passes it on.
+      p2pGossip: true,
+      connect: (peer) => dialTcp(peer.host, peer.port),
+      fundChannel: async (script, sats) => new Uint8Array(await world.fundingTx(script, sats)),
+      sweepScript: async () => world.faucetScript,
+      onUnknownPreimage: (hash, msat) => hold.handler?.(hash, msat) ?? false,
+      onEvent,
+    });
+  let node = await build();
   const tcp = createTcpServer((socket) => node.acceptInbound(tcpPipe(socket)));
   const tcpPort = await listen(tcp, opts.tcpPort ?? 0, host);
   const http = createHttpServer((_req, res) => {
@@ -125,10 +136,35 @@ export const startLightningNode = async (world: World, opts: LightningNodeOption
   });
   const wsPort = await listen(http, opts.wsPort ?? 0, host);
   // Blocks found by the world reach the node at once, as a node watching its own bitcoind would see them.
-  const syncTimer = setInterval(() => void node.sync().catch((e) => log("warn", `sync: ${String(e)}`)), 500);
+  const syncEvery = () =>
+    setInterval(() => void node.sync().catch((e) => log("warn", `sync: ${String(e)}`)), 500);
+  let syncTimer: ReturnType<typeof setInterval> | null = syncEvery();
+  /** Closes the listeners and every peer's socket, and stops the node (its state written). */
+  const down = async () => {
+    if (syncTimer) clearInterval(syncTimer);
+    syncTimer = null;
+    const tcpClosed = new Promise<void>((r) => tcp.close(() => r()));
+    const httpClosed = new Promise<void>((r) => http.close(() => r()));
+    await node.stop();
+    for (const c of wss.clients) c.terminate();
+    http.closeAllConnections();
+    await Promise.all([tcpClosed, httpClosed]);
+  };
+  let online = true;
+  /** Stopped for good (the world is stopping): never started again. */
+  let ended = false;
+  // Stops and starts one after the other, in the order asked.
+  let turn: Promise<void> = Promise.resolve();
+  const inTurn = (step: () => Promise<void>): Promise<void> => {
+    const next = turn.then(step);
+    turn = next.catch(() => undefined);
+    return next;
+  };
 
   return {
-    node,
+    get node() {
+      return node;
+    },
     pubkey: node.nodeId,
     tcpPort,
     wsPort,
@@ -163,14 +199,32 @@ export const startLightningNode = async (world: World, opts: LightningNodeOption
       if (!cheater) return Promise.reject(new Error("This node keeps no history of its channels"));
       return cheater.cheat(outpoint, index);
     },
-    stop: async () => {
-      clearInterval(syncTimer);
-      await node.stop();
-      for (const c of wss.clients) c.terminate();
-      await new Promise<void>((r) => tcp.close(() => r()));
-      http.closeAllConnections();
-      await new Promise<void>((r) => http.close(() => r()));
-    },
+    stop: () =>
+      inTurn(async () => {
+        ended = true;
+        if (!online) return;
+        online = false;
+        await down();
+      }),
+    offline: () =>
+      inTurn(async () => {
+        if (!online) return;
+        online = false;
+        await down();
+      }),
+    online: () =>
+      inTurn(async () => {
+        if (online || ended) return;
+        const before = node;
+        node = await build();
+        // The LSPS2 service answers on the node that came back.
+        node.lsps0.serve = before.lsps0.serve;
+        await listen(tcp, tcpPort, host);
+        await listen(http, wsPort, host);
+        syncTimer = syncEvery();
+        online = true;
+      }),
+    isOnline: () => online,
   };
 };
 
@@ -192,8 +246,57 @@ export const hintsThrough = (bolt11: string, pubkey: string): boolean => {
   }
 };
 
-/** The node's HTTP API, served by the world's HTTP server under /ln/. */
+/**
+ * The node's HTTP API, served by the world's HTTP server under /ln/. While the node is stopped
+ * (`/ln/stop`), every other /ln/ path answers 503, as a restarting node's API does.
+ */
 export const lightningRoutes = (h: HarnessNode, payer?: () => Promise<HarnessNode>): RouteTable => [
+  ...restartRoutes(h),
+  ...nodeRoutes(h, payer).map(([method, re, route]): RouteTable[number] => [
+    method,
+    re,
+    (...args) => {
+      if (re.source.startsWith("^\\/ln\\/") && !h.isOnline())
+        throw new HttpError(503, "The lightning node is stopped");
+      return route(...args);
+    },
+  ]),
+];
+
+/**
+ * `POST /ln/stop {seconds?}` takes the node down as a restarting LSP goes (its peers' sockets closed, new
+ * ones refused) and, given `seconds`, starts it again that much later; `POST /ln/start` brings it back now
+ * and answers once it listens again.
+ */
+const restartRoutes = (h: HarnessNode): RouteTable => [
+  [
+    "POST",
+    /^\/ln\/stop$/,
+    async (_m, body) => {
+      const b = body.trim() === "" ? {} : parseJson(body);
+      const seconds = b.seconds;
+      if (seconds !== undefined && (typeof seconds !== "number" || !(seconds >= 0)))
+        throw new HttpError(400, "seconds must be a number of seconds");
+      await h.offline();
+      if (typeof seconds === "number")
+        setTimeout(
+          () => void h.online().catch((e) => console.error(`[ln] start again: ${String(e)}`)),
+          seconds * 1000,
+        ).unref();
+      return { json: { online: false, ...(typeof seconds === "number" ? { starts_in: seconds } : {}) } };
+    },
+  ],
+  [
+    "POST",
+    /^\/ln\/start$/,
+    async () => {
+      await h.online();
+      return { json: { online: h.isOnline() } };
+    },
+  ],
+];
+
+const nodeRoutes = (h: HarnessNode, payer?: () => Promise<HarnessNode>): RouteTable => [
   // The LSP's description of itself (`GET /api/v1/info`, the HTTP LSP style of Voltage Flow 2).
   [
     "GET",

@@ -76,6 +76,11 @@ export class Connections {
     this.supervisor.wake();
   }
 
+  /** Dials every peer not connected now, without waiting out its back-off (nothing else changes). */
+  redial = (): void => {
+    if (!this.core.stopped) this.supervisor.wake();
+  };
+
   /** Since when a peer the node keeps has not been connected (unix ms), or null when it is (or not kept). */
   offlineSince(pubkey: string): number | null {
     const s = this.supervisor.of(pubkey);

@@ -317,10 +317,10 @@ export class LightningNode {
   /** Why a payment of `amountMsat` cannot leave now (`Payments.refusal`), or null when it can. */
   refusal = (amountMsat: bigint) => this.core.call(() => this.payments.refusal(amountMsat));
 
-  /** Dials at once, then waits (at most `timeoutMs`) while a payment waits only for its channel's peer. */
+  /** While a payment waits only for its channel's peer (at most `timeoutMs`): dials at once, then every second. */
   whenConnected(amountMsat: bigint, timeoutMs: number): Promise<void> {
     this.wake();
-    return this.payments.whenConnected(amountMsat, timeoutMs);
+    return this.payments.whenConnected(amountMsat, timeoutMs, this.connections.redial);
   }
 
   /** Starts paying a bolt11 invoice; see `Payments.sendInvoice`. */

@@ -194,10 +194,14 @@ export class Peers {
       throw new NodeError("The peer refused the connection");
     }
     pipe.send(r.res);
-    for (let i = 0; i < 100 && !this.isConnected(peer.pubkey) && !this.core.stopped; i++) {
+    // Until the handshake is done, or the socket closed under it: a proxy whose TCP dial the peer refused
+    // closes its WebSocket at once, and that dial has failed (not 5 s later), so the next one can go.
+    const open = () => [...this.connections.values()].some((c) => c.descriptor === descriptor);
+    for (let i = 0; i < 100 && !this.isConnected(peer.pubkey) && !this.core.stopped && open(); i++) {
       this.core.schedule();
       await new Promise((r) => setTimeout(r, 50));
     }
+    if (!this.isConnected(peer.pubkey) && !open()) throw new NodeError("The peer closed the connection");
     if (!this.isConnected(peer.pubkey)) {
       // A handshake that never finished leaves no half-open socket behind for the next dial to race.
       this.core.guard("abandon dial", () => this.core.peerManager.socket_disconnected(descriptor));
