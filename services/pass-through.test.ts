@@ -60,6 +60,9 @@ beforeAll(async () => {
       {
         PORT: "0",
         NETWORK: "signet",
+        // A throwaway store: nothing here is a wallet's, and no other test's files are touched.
+        DATA_DIR: "memory",
+        ALLOW_MEMORY_STORE: "1",
         // Each API under a base path of its own on the one host, as mempool.space serves `/api`.
         ESPLORA_URL: `http://127.0.0.1:${upstreamPort}/api`,
         LSP_URL: `http://127.0.0.1:${upstreamPort}/flow/`,

@@ -17,11 +17,17 @@ describe("an HTTP LSP's refusal on Receive", () => {
     ).toMatchObject({ key: "receive.error_lsp_above_max", values: { amount: "4000000" } });
   });
 
-  it("says only that the provider would not open a channel when it names no limit; its words stay in the log", () => {
+  it("says only that the provider would not open a channel when it names no limit (its words go to the log)", () => {
     const e = lspRefusal(new LspRequestError("Ceci n'est pas possible", 403));
     expect(e).toMatchObject({ key: "receive.error_lsp_refused" });
     expect((e as { values?: unknown }).values).toBeUndefined();
-    expect(e.message).toContain("Ceci n'est pas possible");
+    expect(e.message).not.toContain("Ceci n'est pas possible");
+  });
+
+  it("says the fee offer expired, and to try again", () => {
+    expect(lspRefusal(new LspRequestError("The fee quote has expired", 400))).toMatchObject({
+      key: "receive.error_lsp_quote_expired",
+    });
   });
 
   it("is the LSP unreachable for a server error or no answer", () => {

@@ -1,12 +1,12 @@
 import { towerFor } from "../tower/client";
 import { closedFor } from "./delay";
 import { type NewEvent, newEvent } from "../../events/make";
-import type { ChannelSnapshot } from "../../events/types";
 import { makeEsplora } from "../onchain/esplora";
 import { EsploraChain } from "./chain";
 import { GossipSync } from "./gossip-sync";
 import { fetchScorer } from "./scorer";
-import { type ChannelInfo, INVOICE_EXPIRY_SECS, LightningNode, type NodeEvent } from "./node";
+import { snapshotOf } from "./channel-snapshot";
+import { INVOICE_EXPIRY_SECS, LightningNode, type NodeEvent } from "./node";
 import type { FetchFn } from "../http/bounded";
 import { fetchLspInfo, postToLsp } from "./lsp-http";
 import { Lsps2Client } from "./lsps2";
@@ -42,20 +42,7 @@ export const STORAGE_STOP_WAIT_MS = 10_000;
 /** How often the node looks at the chain on its own. */
 export const CHAIN_SYNC_MS = 15_000;
 
-export const snapshotOf = (channels: readonly ChannelInfo[]): ChannelSnapshot[] =>
-  channels.map((c) => ({
-    channel_id: c.channelId,
-    peer: c.peer,
-    outpoint: c.outpoint,
-    size: c.sizeSats.toString(),
-    balance: c.outboundSats.toString(),
-    sendable: c.sendableSats.toString(),
-    reserve: c.reserveSats.toString(),
-    inbound: c.inboundSats.toString(),
-    // Whether the peer is online right now is live state, not history: a ready channel counts as usable.
-    is_usable: c.isReady,
-    is_ready: c.isReady,
-  }));
+export { snapshotOf };
 
 /** The engine on a wallet's servers, with the platform's WebSocket and fetch (browser worker or Node). */
 export const startLightningOn = (
@@ -332,7 +319,12 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
       : null,
     logs: () => [...lines],
     lsp,
-    lspPost: (path, body, schema) => postToLsp(settings.lsp, deps.fetch, path, body, schema),
+    // An LSP's refusal in its own words stays in the logs; the owner is shown the catalogue's.
+    lspPost: (path, body, schema) =>
+      postToLsp(settings.lsp, deps.fetch, path, body, schema).catch((e: unknown) => {
+        log("warn", `LSP ${path}: ${e instanceof Error ? e.message : String(e)}`);
+        throw e;
+      }),
     lsps2: () => lsps2,
     lspSettings: () => settings,
     changeLsp: async (next) => {
