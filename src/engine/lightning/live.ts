@@ -234,6 +234,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
             txid: e.txid,
             sats: e.sats.toString(),
             channel_ids: [...e.channelIds],
+            claims_left_sats: e.claimsLeftSats.toString(),
           }),
         ]);
         deps.onChainActivity();
