@@ -222,10 +222,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
         return;
       case "revoked_state_seen":
         record([
-          newEvent("ln.channel_breached", {
-            channel_id: e.channelId,
-            claimable_sats: e.claimableSats.toString(),
-          }),
+          newEvent("ln.channel_breached", { channel_id: e.channelId, claimable_sats: `${e.claimableSats}` }),
         ]);
         return;
       case "outputs_swept":
