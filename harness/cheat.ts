@@ -94,8 +94,9 @@ export class Cheater {
   }
 
   /**
-   * Publishes an old state of the channel funded at `outpoint`: copy `index`, or by default the oldest copy
-   * in which this node held the most (the state a thief would choose). Refused when every kept state pays
+   * Publishes an old state of the channel funded at `outpoint`: copy `index`, or by default the newest copy
+   * in which this node held the most (the state a thief would choose: of equal ones, the newest has the
+   * money settled on its side rather than in a payment still in flight). Refused when every kept state pays
    * this node what the latest does (nothing revoked to publish).
    */
   async cheat(outpoint: string, index?: number): Promise<CheatResult> {
@@ -107,7 +108,7 @@ export class Cheater {
     if (index === undefined)
       copies.slice(0, -1).forEach((c, i) => {
         const claim = holderClaim(this.read(c.bytes));
-        if (claim > best) {
+        if (claim > best || (chosen >= 0 && claim === best)) {
           best = claim;
           chosen = i;
         }

@@ -129,8 +129,11 @@ export interface EventPayloads {
    * channel; `claimable_sats` is what its outputs bring back (before the claims' fees). Once per channel.
    */
   "ln.channel_breached": { channel_id: string; claimable_sats: Sats };
-  /** Outputs of closed channels were swept to the on-chain wallet. */
-  "ln.outputs_swept": { txid: string; sats: Sats; channel_ids: string[] };
+  /**
+   * Outputs of closed channels were swept to the on-chain wallet. `claims_left_sats`: what closed channels
+   * still had to bring back then (absent in older events: nothing); at 0 every closed channel is home.
+   */
+  "ln.outputs_swept": { txid: string; sats: Sats; channel_ids: string[]; claims_left_sats?: Sats };
   /** The channels as the node now has them (sizes and balances); the lightning balance folds from it. */
   "ln.channels_changed": { channels: ChannelSnapshot[] };
 

@@ -151,7 +151,12 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
     balance_sats: sats,
   }),
   "ln.channel_breached": fields({ channel_id: hex64, claimable_sats: sats }),
-  "ln.outputs_swept": fields({ txid: hex64, sats, channel_ids: strings }),
+  "ln.outputs_swept": fields({
+    txid: hex64,
+    sats,
+    channel_ids: strings,
+    claims_left_sats: (x) => x === undefined || sats(x),
+  }),
   "ecash.joined": fields({
     mint: short,
     kind: (x) => x === "cashu" || x === "fedimint",

@@ -157,7 +157,7 @@ const lightningItems = (
       kind: breach ? "ChannelPenalty" : "ChannelClose",
       labels: labels[c.channelId] ?? [],
       // A punished partner's side came too: what was swept back, or what is on its way.
-      amount_sats: breach ? (ln.sweptSats.get(c.channelId) ?? breach.claimableSats) : c.balanceSats,
+      amount_sats: breach ? penaltySats(ln, c.channelId, breach.claimableSats) : c.balanceSats,
       inbound: true,
       last_updated: secs(c.at),
       seen_at: secs(c.at),
@@ -165,6 +165,10 @@ const lightningItems = (
   }
   return items;
 };
+
+/** What a punished partner's channel brings home: what was swept once all of it is, until then what is coming. */
+export const penaltySats = (s: LightningState, channelId: string, claimableSats: bigint): bigint =>
+  s.swept.has(channelId) ? (s.sweptSats.get(channelId) ?? claimableSats) : claimableSats;
 
 /** A channel's close row has its own id, so the open and the close of one channel never collide. */
 export const closeId = (channelId: string): string => `close-${channelId}`;
@@ -323,7 +327,7 @@ export const channelDetails = (
       outpoint: close.outpoint,
       txid: close.outpoint?.split(":")[0] ?? null,
       capacity_sats: close.capacitySats,
-      balance_sats: breach ? (ln.sweptSats.get(close.channelId) ?? breach.claimableSats) : close.balanceSats,
+      balance_sats: breach ? penaltySats(ln, close.channelId, breach.claimableSats) : close.balanceSats,
       fee_sats: 0n,
       confirmed: true,
       reason: close.reason,

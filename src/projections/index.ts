@@ -1,6 +1,6 @@
 import type { ContactRecord, Doc } from "../crdt/doc";
 import type { WalletEvent } from "../events/types";
-import { ACTIVITY_PAGE, type ActivityItem, activityItems } from "./activity";
+import { ACTIVITY_PAGE, type ActivityItem, activityItems, penaltySats } from "./activity";
 import { type BalanceView, balanceOf } from "./balance";
 import { type ChatState, chatProjection, withZaps } from "./chat";
 import { crdtProjection, noEdits } from "./crdt";
@@ -262,7 +262,7 @@ export const deriveViews = (s: States, now: number = s.at): Views => {
     penalties: [...s.lightning.breaches]
       .map(([id, b]) => ({
         channel_id: id,
-        amount: s.lightning.sweptSats.get(id) ?? b.claimableSats,
+        amount: penaltySats(s.lightning, id, b.claimableSats),
         swept: s.lightning.swept.has(id),
         at: b.at,
       }))

@@ -307,9 +307,12 @@ export const lightningProjection = projection<LightningState, LightningState>({
       }
       case "ln.outputs_swept": {
         const ids = e.payload.channel_ids;
-        for (const id of ids) s.swept.add(id);
         const only = ids.length === 1 ? ids[0]! : null;
         if (only !== null) s.sweptSats.set(only, (s.sweptSats.get(only) ?? 0n) + BigInt(e.payload.sats));
+        // A punished partner's side comes home a sweep after ours: the channel is home once nothing is left.
+        const home = (e.payload.claims_left_sats ?? "0") === "0";
+        for (const id of home ? [...ids, ...s.sweptSats.keys()] : ids)
+          if (home || !s.breaches.has(id)) s.swept.add(id);
         return s;
       }
       case "ln.channel_breached":
@@ -381,9 +384,12 @@ export const lightningSendable = (
 export const closingBalance = (s: LightningState, gone: FundingGone = () => false): bigint => {
   let closing = 0n;
   for (const c of s.closes.values())
-    if (!s.swept.has(c.channelId) && c.outpoint !== null && !gone(c.outpoint))
-      // A partner that cheated loses its side too: the whole channel is on its way.
-      closing += s.breaches.get(c.channelId)?.claimableSats ?? c.balanceSats;
+    if (!s.swept.has(c.channelId) && c.outpoint !== null && !gone(c.outpoint)) {
+      // A partner that cheated loses its side too: the whole channel is on its way, less what came already.
+      const coming =
+        (s.breaches.get(c.channelId)?.claimableSats ?? c.balanceSats) - (s.sweptSats.get(c.channelId) ?? 0n);
+      if (coming > 0n) closing += coming;
+    }
   return closing;
 };
 

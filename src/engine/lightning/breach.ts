@@ -10,10 +10,14 @@ import * as ldk from "lightningdevkit";
 import type { NodeEvent } from "./node-types";
 
 /** What a closed channel's monitor says will come back to us, and whether part of it is a revoked state's. */
-export const claimsOf = (monitor: ldk.ChannelMonitor): { revokedSats: bigint; totalSats: bigint } => {
+export const claimsOf = (monitor: ldk.ChannelMonitor): { revokedSats: bigint; totalSats: bigint } =>
+  claimsIn(monitor.get_claimable_balances());
+
+/** What `balances` of closed channels will still bring back, and how much of it from revoked states. */
+export const claimsIn = (balances: readonly ldk.Balance[]): { revokedSats: bigint; totalSats: bigint } => {
   let revokedSats = 0n;
   let totalSats = 0n;
-  for (const b of monitor.get_claimable_balances()) {
+  for (const b of balances) {
     if (b instanceof ldk.Balance_CounterpartyRevokedOutputClaimable) revokedSats += b.amount_satoshis;
     if (
       b instanceof ldk.Balance_CounterpartyRevokedOutputClaimable ||

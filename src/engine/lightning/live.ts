@@ -209,10 +209,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
         return;
       case "revoked_state_seen":
         record([
-          newEvent("ln.channel_breached", {
-            channel_id: e.channelId,
-            claimable_sats: e.claimableSats.toString(),
-          }),
+          newEvent("ln.channel_breached", { channel_id: e.channelId, claimable_sats: `${e.claimableSats}` }),
         ]);
         return;
       case "outputs_swept":
@@ -221,6 +218,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
             txid: e.txid,
             sats: e.sats.toString(),
             channel_ids: [...e.channelIds],
+            claims_left_sats: e.claimsLeftSats.toString(),
           }),
         ]);
         deps.onChainActivity();

@@ -58,6 +58,8 @@ export type NodeEvent =
       readonly sats: bigint;
       /** The closed channels these outputs came from. */
       readonly channelIds: readonly string[];
+      /** What the closed channels' monitors still have to bring back after this sweep (0: everything is home). */
+      readonly claimsLeftSats: bigint;
     }
   | {
       readonly type: "htlc_intercepted";

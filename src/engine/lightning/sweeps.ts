@@ -6,6 +6,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { hex } from "@scure/base";
 import { Transaction } from "@scure/btc-signer";
 import * as ldk from "lightningdevkit";
+import { claimsIn } from "./breach";
 import { internalBytes } from "./chain";
 import { type NodeCore, random32 } from "./node-core";
 import { SWEEP_PREFIX } from "./store";
@@ -73,8 +74,18 @@ export class Sweeps {
         txid: spend.id,
         sats: sumOutputs(spend),
         channelIds: channelId === "unknown" ? [] : [channelId],
+        claimsLeftSats: this.claimsLeft(),
       });
     }
+  }
+
+  /**
+   * What the closed channels still have to bring back, as their monitors see it now: a channel whose outputs
+   * come home in several sweeps (a punished partner's side a block after ours) is home once this is 0.
+   */
+  private claimsLeft(): bigint {
+    const open = this.core.manager.list_channels();
+    return claimsIn(this.core.chainMonitor.get_claimable_balances(open)).totalSats;
   }
 
   /**

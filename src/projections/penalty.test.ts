@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { type NewEvent, newEvent, stamp } from "../events/make";
+import { validateEvent } from "../events/validate";
+import { deriveViews, foldEvents } from "./index";
+
+const hash = (n: number) => n.toString(16).padStart(64, "0");
+const CHANNEL = hash(1);
+
+const fold = (events: NewEvent[]) => {
+  let t = 1_000;
+  let id = 0;
+  return foldEvents(stamp(events, { uuid: () => `e${++id}`, now: () => (t += 1000), device: "d" }));
+};
+/** A 200,000-sat channel whose partner published a revoked state: ours (170,000) and theirs (29,500) come. */
+const breached = [
+  newEvent("ln.channel_closed", {
+    channel_id: CHANNEL,
+    peer: `02${"aa".repeat(32)}`,
+    outpoint: `${hash(101)}:0`,
+    reason: "the partner published a revoked state",
+    capacity_sats: "200000",
+    balance_sats: "170000",
+  }),
+  newEvent("ln.channel_breached", { channel_id: CHANNEL, claimable_sats: "199500" }),
+];
+const swept = (n: number, sats: bigint, left?: bigint) =>
+  newEvent("ln.outputs_swept", {
+    txid: hash(200 + n),
+    sats: sats.toString(),
+    channel_ids: [CHANNEL],
+    ...(left === undefined ? {} : { claims_left_sats: left.toString() }),
+  });
+
+describe("a punished partner's channel coming home in two sweeps", () => {
+  it("is told as on its way, counted once, until the last sweep brings the whole of it", () => {
+    // Our side is swept first; the partner's side, taken by the justice transaction, a block later.
+    const first = deriveViews(fold([...breached, swept(1, 169_400n, 29_500n)]));
+    expect(first.penalties).toMatchObject([{ channel_id: CHANNEL, amount: 199_500n, swept: false }]);
+    const row = first.activity.items.find((i) => i.kind === "ChannelPenalty");
+    expect(row?.amount_sats).toBe(199_500n);
+    // What came already is not counted again as on its way.
+    expect(first.balance.force_close).toBe(199_500n - 169_400n);
+
+    const home = deriveViews(fold([...breached, swept(1, 169_400n, 29_500n), swept(2, 29_200n, 0n)]));
+    expect(home.penalties).toMatchObject([{ amount: 198_600n, swept: true }]);
+    expect(home.activity.items.find((i) => i.kind === "ChannelPenalty")?.amount_sats).toBe(198_600n);
+    expect(home.balance.force_close).toBe(0n);
+  });
+
+  it("a sweep written before the wallet counted what was left brought everything", () => {
+    expect(deriveViews(fold([...breached, swept(1, 199_000n)])).penalties).toMatchObject([
+      { amount: 199_000n, swept: true },
+    ]);
+  });
+
+  it("the log checks what is left as sats", () => {
+    const check = (e: NewEvent) =>
+      typeof validateEvent({ ...stamp([e], { uuid: () => "x", now: () => 1, device: "d" })[0], seq: 1 });
+    expect(check(swept(1, 1_000n, 0n))).toBe("object");
+    expect(check(swept(1, 1_000n))).toBe("object");
+    const bad = swept(1, 1_000n);
+    (bad.payload as unknown as Record<string, unknown>).claims_left_sats = -1;
+    expect(check(bad)).toBe("string");
+  });
+});
