@@ -222,7 +222,8 @@ export const channelConnected = (
 ): Effect.Effect<void, WalletError> =>
   Effect.gen(function* () {
     const why = yield* call(() => ln.node.refusal(amountMsat));
-    if (why?.reason !== "peer_offline") return;
+    // A peer connecting, or the HTLCs of a payment just made still leaving the channel: both pass.
+    if (why?.reason !== "peer_offline" && why?.reason !== "in_flight_limit") return;
     yield* ctx.outside(Effect.promise(() => ln.node.whenConnected(amountMsat, CHANNEL_WAIT_MS)));
     yield* sameNode(ctx, ln);
   });

@@ -15,6 +15,9 @@ export const INVOICE_EXPIRY_SECS = 86_400;
 /** How often a payment waiting for its channel's peer has it dialled again (see `whenConnected`). */
 export const REDIAL_WHILE_WAITING_MS = 1_000;
 
+/** How long a payment waits for the payments just made to leave the channel's in-flight room. */
+export const SETTLE_WAIT_MS = 3_000;
+
 /** What the last hop must leave us to claim a payment safely (LDK's minimum is 18 blocks). */
 const MIN_FINAL_CLTV_EXPIRY_DELTA = 24;
 
@@ -110,15 +113,18 @@ export class Payments {
 
   /**
    * Waits (at most `timeoutMs`) while a payment of `amountMsat` is refused only because its channel's peer
-   * is connecting; resolves as soon as it is not, or the node stops. Meanwhile `redial` is called every
+   * is connecting (or, for `SETTLE_WAIT_MS`, because payments made a moment ago still hold the channel's
+   * in-flight room); resolves as soon as it is not, or the node stops. Meanwhile `redial` is called every
    * `REDIAL_WHILE_WAITING_MS`: a person is waiting, so a peer that comes back (a restarted LSP) is found
    * within a second, not after the supervisor's back-off (up to 5 s).
    */
   async whenConnected(amountMsat: bigint, timeoutMs: number, redial: () => void = () => {}): Promise<void> {
     const end = Date.now() + timeoutMs;
     let redialAt = Date.now() + REDIAL_WHILE_WAITING_MS;
+    const settled = Date.now() + SETTLE_WAIT_MS;
     while (!this.core.stopped && Date.now() < end) {
-      if (this.core.call(() => this.refusal(amountMsat))?.reason !== "peer_offline") return;
+      const reason = this.core.call(() => this.refusal(amountMsat))?.reason;
+      if (reason !== "peer_offline" && (reason !== "in_flight_limit" || Date.now() >= settled)) return;
       if (Date.now() >= redialAt) {
         redialAt = Date.now() + REDIAL_WHILE_WAITING_MS;
         redial();
