@@ -18,74 +18,14 @@
  * The build and the process are this spec's alone: they are made here (the build while the world's network
  * starts), so a run of any other spec pays nothing for them.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import type { Browser, Page } from "@playwright/test";
 import { frontAvailable, startFront } from "../harness/front";
 import { postJson } from "../harness/http";
 import { createWallet, expect, stopNode, test } from "./fixtures";
+import { buildFor, cleanEnv, freePort, ROOT, startServicesProcess, stopProcess } from "./services-process";
 import { fundAndOpenChannel, seedWords } from "./steps";
 
-const ROOT = new URL("..", import.meta.url).pathname;
-const BIN = `${ROOT}node_modules/.bin`;
 const OUT_DIR = "dist-selfhosted";
-
-const listens = (port: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.once("error", () => resolve(false));
-    s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
-  });
-
-/**
- * A free port below the range the system hands out to outgoing connections (32768 on): it is chosen before
- * the build and taken minutes later, and the run's many connections in between never land on it.
- */
-const freePort = async (): Promise<number> => {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await listens(port)) return port;
-  }
-};
-
-/** Runs `cmd` to its end; its output is kept for the error when it fails. */
-const run = (cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const p = spawn(cmd, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    p.stdout.on("data", (d) => (out += d));
-    p.stderr.on("data", (d) => (out += d));
-    p.once("error", reject);
-    p.once("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")}: ${out}`)),
-    );
-  });
-
-/**
- * Starts `cmd` as a long-running process in a process group of its own (its children stop with it); its
- * output is kept for a failure's message.
- */
-const start = (cmd: string, args: string[], env: NodeJS.ProcessEnv) => {
-  const p = spawn(cmd, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  const out: string[] = [];
-  p.stdout?.on("data", (d) => out.push(String(d)));
-  p.stderr?.on("data", (d) => out.push(String(d)));
-  return { process: p, output: () => out.join("").slice(-4000) };
-};
-
-const stopProcess = (p: ChildProcess | undefined) =>
-  new Promise<void>((resolve) => {
-    if (!p || p.exitCode !== null || p.signalCode !== null) return resolve();
-    p.once("exit", () => resolve());
-    if (p.pid) process.kill(-p.pid, "SIGTERM");
-  });
-
-/** A process's environment of its own: nothing of this run's but what it is told. */
-const cleanEnv = (vars: Record<string, string>): NodeJS.ProcessEnv => ({
-  PATH: process.env.PATH,
-  HOME: process.env.HOME,
-  ...vars,
-});
 
 interface NetMap {
   readonly nodes: Record<string, { online: boolean; address: string | null }>;
@@ -123,11 +63,7 @@ test("a self-hosted build on the wallet's own services: on-chain, a channel thro
   // The app and the services on one origin, the front's.
   const appUrl = `http://127.0.0.1:${appPort}`;
   const servicesUrl = appUrl;
-  const buildEnv = { ...process.env, VITE_NETWORK: "regtest", VITE_SERVICES: servicesUrl };
-  const [map] = await Promise.all([
-    networkUp(esplora),
-    run(`${BIN}/vite`, ["build", "--logLevel", "warn", "--outDir", OUT_DIR], buildEnv),
-  ]);
+  const [map] = await Promise.all([networkUp(esplora), buildFor(servicesUrl, OUT_DIR)]);
 
   const lsp = (await (await fetch(`${esplora}/ln/info`)).json()) as { address: string };
   // The operator's own wallet, which Plus is paid to.
@@ -135,9 +71,7 @@ test("a self-hosted build on the wallet's own services: on-chain, a channel thro
   const relay = `${esplora.replace(/^http/, "ws")}/nostr`;
   const lspPort = lsp.address.split(":").at(-1)!;
   const peers = [lsp.address, ...Object.values(map.nodes).flatMap((n) => (n.address ? [n.address] : []))];
-  const services = start(
-    `${BIN}/tsx`,
-    ["services/main.ts"],
+  const services = startServicesProcess(
     cleanEnv({
       PORT: String(servicesPort),
       NETWORK: "regtest",
