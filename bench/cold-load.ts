@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import { waitForUrl } from "../harness/http";
-import { chromium } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
+import { benchContext, launchChromium } from "./chromium";
 
 /** Cold load of an existing wallet to an interactive home with its balance, median of 15 loads. */
 export const benchColdLoad = async (esplora: string) => {
@@ -13,11 +12,8 @@ export const benchColdLoad = async (esplora: string) => {
   );
   try {
     await waitForUrl(`http://127.0.0.1:${port}/`);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: CHROMIUM_ARGS,
-    });
-    const context = await browser.newContext();
+    const browser = await launchChromium();
+    const context = await benchContext(browser);
     await context.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
     const page = await context.newPage();
     await page.goto(`http://127.0.0.1:${port}/setup`);

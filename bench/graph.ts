@@ -10,13 +10,12 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { chromium } from "@playwright/test";
 import { build } from "esbuild";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { degrees, mainnetSnapshot } from "./mainnet-graph";
 import { workerHeap } from "./memory";
 import { serveStatic } from "./serve";
 import { figure } from "./figures";
+import { benchContext, launchChromium } from "./chromium";
 
 const mb = (n: number) => `${n.toFixed(1)} MB`;
 const ms = (n: number) => `${Math.round(n)} ms`;
@@ -52,9 +51,9 @@ export const benchMainnetGraph = async () => {
   );
   await writeFile(join(dir, "index.html"), "<!doctype html><title>graph bench</title>");
   const server = await serveStatic(dir);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await benchContext(browser)).newPage();
     await page.goto(`${server.url}/index.html`);
     // From the best-connected node (an LSP's place) to 200 random others.
     const byDegree = new Map<string, number>();

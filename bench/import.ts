@@ -1,10 +1,9 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { fillStateFileImport } from "../e2e/state-file";
 import { serveStatic } from "./serve";
+import { benchContext, launchChromium } from "./chromium";
 
 /**
  * Import of a large state file in Chromium, as the owner does it: the emergency kit of a browser with no
@@ -21,9 +20,9 @@ export const benchImportInChromium = async (
   const file = join(dir, "mutiny-state.json");
   await writeFile(file, json);
   const server = await serveStatic(build);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
-    const context = await browser.newContext();
+    const context = await benchContext(browser);
     const page = await context.newPage();
     const submit = await fillStateFileImport(page, file, password, server.url);
     await submit.waitFor();

@@ -1,7 +1,5 @@
 import { spawn } from "node:child_process";
 import { waitForUrl } from "../harness/http";
-import { chromium } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { startWalletNode } from "../harness/wallet-node";
 import type { Harness } from "../harness/world";
 import type { NodeEvent } from "../src/engine/lightning/node";
@@ -9,6 +7,7 @@ import { lightningSeed } from "../src/engine/lightning/seed";
 import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
 import { fundAndOpenChannel, newWalletPage } from "./wallet-page";
+import { benchContext, launchChromium } from "./chromium";
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -31,8 +30,8 @@ export const benchLightningReady = async (world: Harness) => {
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitForUrl(`${base}/`);
-    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    const context = await browser.newContext();
+    const browser = await launchChromium();
+    const context = await benchContext(browser);
     const page = await newWalletPage(context, base, world.esploraUrl);
     await fundAndOpenChannel(page, base, world, {
       fund: 300_000,

@@ -6,10 +6,10 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
+import type { Browser, Page } from "@playwright/test";
 import { benchBigReload, benchReload, type ReloadTarget } from "./reload";
 import { type StaticServer, serveStatic } from "./serve";
+import { benchContext, launchChromium } from "./chromium";
 
 /** Our welcome screen's button, and home with its balance: what "usable" means for this wallet. */
 export const OUR_BUTTON = "^New wallet$";
@@ -113,7 +113,7 @@ export const firstVisit = async (
   server: StaticServer,
   opts: { button: string; home: string | null; esplora?: string; settleMs?: number; pauseMs?: number },
 ): Promise<Visit> => {
-  const context = await browser.newContext();
+  const context = await benchContext(browser);
   if (opts.esplora)
     await context.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), opts.esplora);
   try {
@@ -192,7 +192,7 @@ export const benchLoad = async (
   const ours = await serveStatic(dir);
   const plain = await serveStatic(staticDir);
   const other = opts.beside ? await serveStatic(opts.beside.dir) : null;
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const visits: Visit[] = [];
     const plainMs: number[] = [];

@@ -1,8 +1,8 @@
-import { chromium, type Page, type Worker } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
+import type { Page, Worker } from "@playwright/test";
 import type { Harness } from "../harness/world";
 import { serveStatic } from "./serve";
 import { fundAndOpenChannel, newWalletPage } from "./wallet-page";
+import { benchContext, launchChromium } from "./chromium";
 
 type Answer = { ok: boolean; value?: { status?: string }; error?: { message: string } };
 
@@ -89,9 +89,9 @@ export const workerHeap = async (page: Page, url: string): Promise<{ used: numbe
  */
 export const benchWorkerMemory = async (world: Harness) => {
   const server = await serveStatic("dist");
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
-    const context = await browser.newContext({ serviceWorkers: "block" });
+    const context = await benchContext(browser, { serviceWorkers: "block" });
     const base = server.url;
     const page = await newWalletPage(context, base, world.esploraUrl);
     await fundAndOpenChannel(page, base, world, {

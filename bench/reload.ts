@@ -1,10 +1,10 @@
 // The returning user: a wallet made in a fresh profile, then the page reloaded and timed to its balance.
 // Used by `npm run bench:load` (`--beside` visits another build's reload in turn, run by run). Prints
 // figures; nothing here passes or fails on time.
-import { type Browser, type BrowserContext, chromium, type Page } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { fillStateFileImport } from "../e2e/state-file";
 import { type StaticServer, serveStatic } from "./serve";
+import { benchContext, launchChromium } from "./chromium";
 
 /** How to reach one build's home and see its balance there. */
 export interface ReloadTarget {
@@ -112,7 +112,7 @@ export const returningVisit = async (
   target: ReloadTarget,
   opts: { settleMs?: number; esplora?: string } = {},
 ): Promise<Reload> => {
-  const context: BrowserContext = await browser.newContext();
+  const context: BrowserContext = await benchContext(browser);
   const storage = { ...target.storage, ...(opts.esplora ? { USER_SETTINGS_esplora: opts.esplora } : {}) };
   await context.addInitScript((pairs) => {
     for (const [k, v] of Object.entries(pairs)) localStorage.setItem(k, v);
@@ -159,7 +159,7 @@ export const benchReload = async (
 ): Promise<number[][]> => {
   const runs = opts.runs ?? 5;
   const servers = await Promise.all(targets.map((t) => serveStatic(t.dir)));
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   const times: number[][] = targets.map(() => []);
   const creates: number[][] = targets.map(() => []);
   const installed: (number | null)[][] = targets.map(() => []);
@@ -231,10 +231,10 @@ export const benchBigReload = async (dir: string, opts: { runs?: number; esplora
   const file = join(tmp, "mutiny-state.json");
   await writeFile(file, state.json);
   const server = await serveStatic(dir);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const open = async () => {
-      const context = await browser.newContext();
+      const context = await benchContext(browser);
       if (opts.esplora)
         await context.addInitScript(
           (url) => localStorage.setItem("USER_SETTINGS_esplora", url),

@@ -1,8 +1,6 @@
 import { spawn } from "node:child_process";
 import { waitForUrl } from "../harness/http";
-import { chromium } from "@playwright/test";
 import { Effect } from "effect";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { newWalletPage } from "./wallet-page";
 import type { Harness } from "../harness/world";
 import { toEvents } from "../property-tests/arbitraries";
@@ -10,6 +8,7 @@ import { AT_REST_KDF_PARAMS } from "../src/commands/at-rest";
 import { newMnemonic } from "../src/engine/keys/mnemonic";
 import { makeOnchainPort } from "../src/engine/onchain/live";
 import { foldEvents } from "../src/projections";
+import { benchContext, launchChromium } from "./chromium";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
@@ -27,8 +26,8 @@ export const benchUnlock = async (esplora: string) => {
   try {
     const base = `http://127.0.0.1:${port}`;
     await waitForUrl(`${base}/`);
-    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    const context = await browser.newContext();
+    const browser = await launchChromium();
+    const context = await benchContext(browser);
     const page = await newWalletPage(context, base, esplora);
     await page.goto(`${base}/settings/backup`);
     // The words stay covered until the owner asks to see them.
