@@ -9,6 +9,7 @@ import type { EngineHooks } from "../engine/engine";
 import type { LightningPort } from "../engine/lightning/live";
 import type { OnchainPort } from "../engine/onchain/port";
 import { scriptFor } from "../engine/onchain/networks";
+import { delayFor } from "../engine/lightning/delay-consent";
 import { type NewEvent, newEvent } from "../events/make";
 import type { States } from "../projections";
 import type { LightningStage, LiveState, PeerLink } from "../projections/live";
@@ -84,6 +85,7 @@ export const lightningHooks = (host: LightningHost): EngineHooks["lightning"] =>
   },
   knownChannels: () => host.states().lightning.channels,
   promisedLspFee: (paymentHash) => host.states().lightning.lspFees.get(paymentHash)?.feeMsat ?? null,
+  toSelfDelay: (lsp) => delayFor(host.states().delays.consents, lsp),
   onChainActivity: () => host.syncSoon(),
   onFailed: (message) => host.failed(message),
   onStorageWaiting: (waiting) => setStorageWaiting(host, "channels", waiting),
@@ -194,6 +196,8 @@ export const lightningAttachment = (side: HostSide): Attachment => {
   const restarts = new LightningRestarts(side);
   return {
     engine: "lightning",
+    // A delay the owner accepted: the node (stopped by the command) starts again asking it.
+    startsEngines: (events) => events.some((e) => e.type === "ln.delay_consented"),
     hooks: () =>
       lightningHooks({
         enqueue: side.enqueue,

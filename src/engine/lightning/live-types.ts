@@ -69,6 +69,8 @@ export interface LightningDeps {
   readonly knownChannels: () => readonly ChannelSnapshot[];
   /** The opening fee an LSP promised for a payment to our invoice `paymentHash` (msat), or null. */
   readonly promisedLspFee?: (paymentHash: string) => bigint | null;
+  /** The delay the node asks with `lsp` (an LSPS2 LSP's pubkey) as its LSP: what the owner accepted, or two weeks. */
+  readonly toSelfDelay?: (lsp: string | null) => number;
   /** Something the engine did touched the chain (a sweep, a funding): the on-chain wallet should look. */
   readonly onChainActivity: () => void;
   /** Live peer and node state changed (not an event). */
@@ -103,6 +105,7 @@ export type LightningHooks = Pick<
   | "record"
   | "knownChannels"
   | "promisedLspFee"
+  | "toSelfDelay"
   | "onChainActivity"
   | "onLive"
   | "onStage"
