@@ -6,7 +6,7 @@
 import { Effect } from "effect";
 import { hex } from "@scure/base";
 import type { EngineHooks } from "../engine/engine";
-import type { LightningPort } from "../engine/lightning/live";
+import type { LightningPort, LspSettings } from "../engine/lightning/live";
 import type { OnchainPort } from "../engine/onchain/port";
 import { scriptFor } from "../engine/onchain/networks";
 import { delayFor } from "../engine/lightning/delay-consent";
@@ -16,6 +16,7 @@ import type { LightningStage, LiveState, PeerLink } from "../projections/live";
 import type { Attachment, HostSide } from "./attached";
 import type { EngineRunner, EngineStatus } from "./engines";
 import { LightningRestarts } from "./lightning-restart";
+import { delayStale } from "./lsp-delay";
 import { NOTHING_WAITS, setStorageWaiting } from "./storage-waiting";
 
 /** The host as the lightning engine's hooks see it. */
@@ -194,12 +195,27 @@ export const reportInterruptedOpens = async (side: HostSide): Promise<void> => {
 export const lightningAttachment = (side: HostSide): Attachment => {
   let syncTimer: ReturnType<typeof setTimeout> | null = null;
   const restarts = new LightningRestarts(side);
+  // The lightning service changed while the wallet runs: a node started again (a delay accepted, a server
+  // back) keeps using it rather than the one the wallet opened with.
+  let lspNow: LspSettings | null = null;
   return {
     engine: "lightning",
     // A delay the owner accepted: the node (stopped by the command) starts again asking it.
     startsEngines: (events) => events.some((e) => e.type === "ln.delay_consented"),
-    hooks: () =>
-      lightningHooks({
+    answered: (command) => {
+      if (command._tag !== "ChangeLsp") return;
+      const ln = side.engines.port("lightning");
+      lspNow = ln?.lspSettings() ?? lspNow;
+      // The new LSP calls for another delay (one the owner accepted for it, or two weeks): the node starts again.
+      if (ln && delayStale(ln, side.states().delays.consents))
+        void side.engines
+          .stop("lightning")
+          .then(() => side.startEngines())
+          .catch(() => undefined);
+    },
+    hooks: () => ({
+      lspSettings: () => lspNow,
+      ...lightningHooks({
         enqueue: side.enqueue,
         commit: side.commit,
         states: side.states,
@@ -216,6 +232,7 @@ export const lightningAttachment = (side: HostSide): Attachment => {
           }, 1000);
         },
       }),
+    }),
     status: (name, status) => {
       if (name !== "lightning") return;
       side.setLive(lightningLive(status, side.engines.port("lightning")));

@@ -5,12 +5,15 @@
  * accepted only for the LSP in use and a delay no shorter than the floor; declining is doing nothing.
  */
 import { Effect } from "effect";
-import { acceptable, delayDecision } from "../engine/lightning/delay-consent";
+import { acceptable, delayDecision, delayFor } from "../engine/lightning/delay-consent";
 import { delayDays, MIN_TO_SELF_DELAY, WALLET_TO_SELF_DELAY } from "../engine/lightning/delay";
 import { newEvent } from "../events/make";
 import { type Handler, type Needs, outcome } from "./context";
 import { InvalidInput, unexpected } from "../errors";
 import { nodeOf } from "./lightning";
+import type { LightningPort } from "../engine/lightning/live";
+import { parsePeerAddress } from "../engine/lightning/socket";
+import type { DelayConsents } from "../engine/lightning/delay-consent";
 
 /** A delay below the floor: refused outright, whatever the owner would say. */
 const tooShort = (max: number) =>
@@ -60,6 +63,16 @@ export const acceptLspDelay: Handler<"AcceptLspDelay"> = (cmd, ctx) =>
     yield* Effect.promise(() => l.stopEngines(["lightning"]));
     return outcome(null, [newEvent("ln.delay_consented", { lsp: cmd.lsp, blocks: cmd.blocks })]);
   });
+
+/**
+ * Whether the running node asks another delay than its LSP now calls for (the LSP changed): a delay
+ * accepted for one LSP is never asked of another, nor two weeks kept from one the owner accepted less for.
+ */
+export const delayStale = (ln: LightningPort, consents: DelayConsents): boolean => {
+  const s = ln.lspSettings();
+  const peer = s.connectionString ? (parsePeerAddress(s.connectionString)?.pubkey ?? null) : null;
+  return ln.toSelfDelay !== delayFor(consents, peer);
+};
 
 export const lspDelayHandlers = { AcceptLspDelay: acceptLspDelay };
 

@@ -87,9 +87,11 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   const fundings = new Map<string, bigint>();
   let lspInfo: Promise<LspInfo | null> | null = null;
   let trustedPeer: string | null = null;
-  let settings: LspSettings = deps.lsps?.connectionString
-    ? { lsp: null, connectionString: deps.lsps.connectionString, token: deps.lsps.token || null }
-    : { lsp: deps.lsp, connectionString: null, token: null };
+  let settings: LspSettings =
+    deps.lspSettings?.() ??
+    (deps.lsps?.connectionString
+      ? { lsp: null, connectionString: deps.lsps.connectionString, token: deps.lsps.token || null }
+      : { lsp: deps.lsp, connectionString: null, token: null });
   let lsps2: Lsps2Client | null = null;
   /** The LSPS2 LSP's node, from its connection string. */
   const lspsPeer = (s: LspSettings): PeerAddress | null =>
@@ -329,6 +331,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
       }),
     lsps2: () => lsps2,
     lspSettings: () => settings,
+    toSelfDelay,
     changeLsp: async (next) => {
       const clean = (v: string | null) => (v?.trim() ? v.trim() : null);
       const s: LspSettings = {

@@ -33,7 +33,8 @@ export function DelayConsent({
   onAccepted: () => void;
   onDeclined: () => void;
 }) {
-  const { t } = useI18n();
+  const { t, intl } = useI18n();
+  const blocks = intl.formatNumber(ask.blocks);
   const client = useWallet();
   const errorText = useErrorText();
   const [busy, setBusy] = useState(false);
@@ -52,10 +53,10 @@ export function DelayConsent({
   };
   return (
     <section className="card column" aria-label={t("receive.delay_consent_title")}>
-      <p>{t("receive.delay_consent_body", { blocks: ask.blocks, days: ask.days })}</p>
+      <p>{t("receive.delay_consent_body", { blocks, days: ask.days })}</p>
       <div className="row">
         <button type="button" className="button button-primary" disabled={busy} onClick={accept}>
-          {t("receive.delay_accept", { blocks: ask.blocks })}
+          {t("receive.delay_accept", { blocks })}
         </button>
         <button type="button" className="button" disabled={busy} onClick={onDeclined}>
           {t("receive.delay_decline")}
