@@ -14,7 +14,10 @@ let config: WalletConfig;
 const db = new WalletDb("lsp-delay-host");
 let host: WalletHost;
 let views: Partial<AllViews> = {};
+/** How many times the node started (the views said "starting"). */
+let starts = 0;
 const onViews = (v: Partial<AllViews>) => {
+  if (v.live?.lightning === "starting" && views.live?.lightning !== "starting") starts++;
   views = { ...views, ...v };
 };
 
@@ -123,6 +126,30 @@ describe("an LSP that allows a shorter safety delay than the wallet's two weeks"
       { ok: false, error: { key: "receive.error_lsp_delay_other_lsp" } },
     );
   }, 120_000);
+
+  it("asks two weeks again of another LSP: the node starts again when the lightning service changes", async () => {
+    const before = starts;
+    ok(await host.run({ _tag: "ChangeLsp", lsp: h.esploraUrl, connectionString: "", token: "" }));
+    await until("the node started again", () => starts > before && views.live?.lightning === "ready");
+    const wallet = views.live?.node_id;
+    const known = new Set(h.lightning.node.channels().map((c) => c.channelId));
+    const shown = ok<{ invoice: string; paymentHash: string }>(
+      await host.run({ _tag: "CreateReceive", amountSats: 200_000n, labels: [], flavor: "lightning" }),
+    );
+    expect(await pay(shown.invoice)).toMatchObject({ status: "succeeded" });
+    const fresh = () =>
+      h.lightning.node.channels().filter((c) => c.peer === wallet && !known.has(c.channelId));
+    await until("the HTTP LSP's channel", () => fresh().length === 1);
+    expect(fresh()[0]?.spendDelay).toBe(2016);
+    ok(
+      await host.run({
+        _tag: "ChangeLsp",
+        lsp: "",
+        connectionString: h.lsps2.connectionString,
+        token: DEFAULT_LSPS_TOKEN,
+      }),
+    );
+  }, 180_000);
 
   it("keeps the consent after the wallet opens again", async () => {
     lspAllows(1008);

@@ -29,7 +29,7 @@ const tooShort = (max: number) =>
  * screen needs to offer accepting it (`lsp`, `max`); or, below the floor, a refusal with nothing to accept.
  */
 export const delayRefusal = (maxDelay: number, asked: { readonly lsp: string; readonly delay: number }) => {
-  if (delayDecision(asked.delay, maxDelay) === "too_short" || asked.lsp === "") return tooShort(maxDelay);
+  if (delayDecision(asked.delay, maxDelay) === "too_short") return tooShort(maxDelay);
   const values = {
     max: String(maxDelay),
     days: String(delayDays(maxDelay)),
