@@ -64,6 +64,30 @@ export const acceptLspDelay: Handler<"AcceptLspDelay"> = (cmd, ctx) =>
     return outcome(null, [newEvent("ln.delay_consented", { lsp: cmd.lsp, blocks: cmd.blocks })]);
   });
 
+/** LDK's words when a peer refuses the delay asked in our open_channel: "… Upper limit: 1008. Actual: 2016". */
+const PEER_REFUSED_DELAY = /delayed by a needlessly long period\. Upper limit: (\d{1,5})\. Actual: (\d{1,5})/;
+
+/**
+ * A channel open the peer refused for the delay the wallet asked, in words (how long the peer allows, what
+ * the wallet asks, that nothing was spent); null for any other reason. The open is not tried with less.
+ */
+export const openDelayRefusal = (reason: string) => {
+  const m = PEER_REFUSED_DELAY.exec(reason);
+  if (!m?.[1] || !m[2]) return null;
+  const [max, delay] = [Number(m[1]), Number(m[2])];
+  const values = {
+    max: String(max),
+    days: String(delayDays(max)),
+    delay: String(delay),
+    delay_days: String(delayDays(delay)),
+  };
+  return new InvalidInput({
+    message: `The peer accepts a safety delay of at most ${values.max} blocks (about ${values.days} days); the wallet asks for ${values.delay} (about ${values.delay_days} days) so that its channels stay safe while it is closed. Nothing was spent. Open the channel with another peer, or receive through your lightning provider.`,
+    key: "swap.error_open_delay_refused",
+    values,
+  });
+};
+
 /**
  * Whether the running node asks another delay than its LSP now calls for (the LSP changed): a delay
  * accepted for one LSP is never asked of another, nor two weeks kept from one the owner accepted less for.
