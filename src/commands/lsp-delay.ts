@@ -3,9 +3,11 @@
  * (`delay-consent.ts`): accepting records it (`ln.delay_consented`, so it holds after a reload or a
  * restore) and the node, which LDK 0.1 gives one delay for every new channel, starts again asking it. It is
  * accepted only for the LSP in use and a delay no shorter than the floor; declining is doing nothing.
+ * Here too: the words of an LSP's or a peer's refusal of the delay, and whether a change of LSP calls for
+ * the node to start again with another delay.
  */
 import { Effect } from "effect";
-import { acceptable, delayDecision, delayFor } from "../engine/lightning/delay-consent";
+import { acceptable, type DelayConsents, delayDecision, delayFor } from "../engine/lightning/delay-consent";
 import { delayDays, MIN_TO_SELF_DELAY, WALLET_TO_SELF_DELAY } from "../engine/lightning/delay";
 import { newEvent } from "../events/make";
 import { type Handler, type Needs, outcome } from "./context";
@@ -13,7 +15,6 @@ import { InvalidInput, unexpected } from "../errors";
 import { nodeOf } from "./lightning";
 import type { LightningPort } from "../engine/lightning/live";
 import { parsePeerAddress } from "../engine/lightning/socket";
-import type { DelayConsents } from "../engine/lightning/delay-consent";
 
 /** A delay below the floor: refused outright, whatever the owner would say. */
 const tooShort = (max: number) =>
