@@ -75,7 +75,11 @@ export interface Lsps2Service {
   }[];
   /** Signs params as this LSP would, e.g. to check that a client's change to them is refused. */
   readonly promise: (params: Omit<OpeningFeeParams, "promise">) => string;
-  /** `POST /lsps2/greedy {msat}` sets `greedyMsat` (for tests in a browser, which reach the world over HTTP). */
+  /**
+   * `POST /lsps2/greedy {msat}` sets `greedyMsat`; `POST /lsps2/max-delay {blocks}` sets every menu entry's
+   * `max_client_to_self_delay` (`{"blocks": null}`: back to 2,016) — for tests in a browser, which reach the
+   * world over HTTP.
+   */
   readonly routes: RouteTable;
   readonly stop: () => void;
 }
@@ -127,6 +131,22 @@ export const startLsps2 = (
             throw new HttpError(400, "msat must be a whole number of millisats");
           service.greedyMsat = BigInt(msat);
           return { json: { greedy_msat: msat } };
+        },
+      ],
+      [
+        "POST",
+        /^\/lsps2\/max-delay$/,
+        (_m, body) => {
+          const blocks = parseJson(body).blocks;
+          if (
+            blocks !== null &&
+            (typeof blocks !== "number" || !Number.isInteger(blocks) || blocks < 0 || blocks > 0xffff)
+          )
+            throw new HttpError(400, "blocks must be a whole number of blocks up to 65535, or null");
+          service.menu = service.menu.map(({ maxClientToSelfDelay: _, ...m }) =>
+            blocks === null ? m : { ...m, maxClientToSelfDelay: blocks },
+          );
+          return { json: { max_client_to_self_delay: blocks ?? 2_016 } };
         },
       ],
     ],

@@ -8,6 +8,7 @@ import { parsePeerAddress, type PeerAddress } from "../engine/lightning/socket";
 import type { SpendTarget } from "../engine/onchain/port";
 import { MIN_ONCHAIN_SATS } from "../engine/onchain/validate";
 import { InsufficientFunds, InvalidInput, ServerUnavailable, type WalletError } from "../errors";
+import { openDelayRefusal } from "./lsp-delay";
 import { MIN_CHANNEL_SATS } from "../money";
 import { balanceOf } from "../projections/balance";
 import { newEvent } from "../events/make";
@@ -120,6 +121,8 @@ const openFunded = (ctx: HandlerContext, peerText: string | undefined, target: S
         return { channelId: await ln.whenFunded(temporaryId, FUNDING_WAIT_MS), amountSats };
       } catch (e) {
         const reason = e instanceof Error ? e.message : String(e);
+        const delay = openDelayRefusal(reason);
+        if (delay) throw delay;
         throw new ServerUnavailable({
           message: `The channel could not be opened: ${reason}`,
           key: "swap.error_open_failed",

@@ -215,6 +215,11 @@ export interface CommandSpecs {
    * token (empty strings for the other); 'Failed to make a request to the LSP.' when it does not answer.
    */
   ChangeLsp: { input: { lsp: string; connectionString: string; token: string }; output: null };
+  /**
+   * The owner accepts the shorter safety delay (`blocks`) the LSP whose node is `lsp` allows: recorded, and
+   * the node starts again asking it of that LSP (channels opened before keep theirs).
+   */
+  AcceptLspDelay: { input: { lsp: string; blocks: number }; output: null };
   /** The lightning service in use (get_configured_lsp); empty strings for what is not set. */
   GetConfiguredLsp: { input: Empty; output: { lsp: string; connectionString: string; token: string } };
   DecodeLnurl: { input: { lnurl: string }; output: LnurlOffer };

@@ -19,6 +19,7 @@ import { sendFeedbackCommand } from "./feedback";
 import { plusHandlers, plusNeeds } from "./plus";
 import { lightningAddressHandlers, lightningAddressNeeds } from "./lightning-address";
 import { lspHandlers, lspNeeds } from "./lsp";
+import { lspDelayHandlers, lspDelayNeeds } from "./lsp-delay";
 import { nostrHandlers, nostrNeeds } from "./nostr";
 import { nostrProfileHandlers, nostrProfileNeeds } from "./nostr-profile";
 import { nwcHandlers } from "./nwc";
@@ -52,6 +53,7 @@ export const handlers: { readonly [K in CommandTag]?: Handler<K> } = {
   EstimateReceiveFee: estimateReceiveFee,
   GetReceiveLimits: getReceiveLimits,
   ...lspHandlers,
+  ...lspDelayHandlers,
   ...ecashHandlers,
   ...resyncHandlers,
   ...federationsHandlers,
@@ -82,6 +84,7 @@ export const needs: Needs = {
   ...lightningAddressNeeds,
   ...lnurlNeeds,
   ...lspNeeds,
+  ...lspDelayNeeds,
   ...ecashNeeds,
   ...resyncNeeds,
   ...federationsNeeds,

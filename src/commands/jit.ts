@@ -12,6 +12,7 @@ import { Effect } from "effect";
 import type { LightningPort, LspInfo } from "../engine/lightning/live";
 import { LspRequestError, readFeeQuote, readProposal } from "../engine/lightning/lsp-http";
 import { type Lsps2Client, Lsps2Refusal, WALLET_TO_SELF_DELAY } from "../engine/lightning/lsps2";
+import { delayRefusal } from "./lsp-delay";
 import { decodeBolt11 } from "../engine/parse/bolt11";
 import { newEvent, type NewEvent } from "../events/make";
 import { type Handler, type HandlerContext, outcome } from "./context";
@@ -86,14 +87,8 @@ const fromLsps2 = <T>(f: () => Promise<T>): Effect.Effect<T, WalletError> =>
           return aboveMax(String(r.limitMsat / 1000n));
         case "fee_exceeds_amount":
           return feeTooHigh(r.feeMsat);
-        case "delay_refused": {
-          const values = { max: String(r.maxDelay), delay: String(WALLET_TO_SELF_DELAY) };
-          return new InvalidInput({
-            message: `The LSP allows a safety delay of at most ${values.max} blocks; the wallet asks for ${values.delay} (about two weeks) so that its channels stay safe while it is closed. Receive on-chain, or choose another LSP.`,
-            key: "receive.error_lsp_delay_refused",
-            values,
-          });
-        }
+        case "delay_refused":
+          return delayRefusal(r.maxDelay, e.asked ?? { lsp: "", delay: WALLET_TO_SELF_DELAY });
         default:
           return lspFailed();
       }

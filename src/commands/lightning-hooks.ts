@@ -6,15 +6,17 @@
 import { Effect } from "effect";
 import { hex } from "@scure/base";
 import type { EngineHooks } from "../engine/engine";
-import type { LightningPort } from "../engine/lightning/live";
+import type { LightningPort, LspSettings } from "../engine/lightning/live";
 import type { OnchainPort } from "../engine/onchain/port";
 import { scriptFor } from "../engine/onchain/networks";
+import { delayFor } from "../engine/lightning/delay-consent";
 import { type NewEvent, newEvent } from "../events/make";
 import type { States } from "../projections";
 import type { LightningStage, LiveState, PeerLink } from "../projections/live";
 import type { Attachment, HostSide } from "./attached";
 import type { EngineRunner, EngineStatus } from "./engines";
 import { LightningRestarts } from "./lightning-restart";
+import { delayStale } from "./lsp-delay";
 import { NOTHING_WAITS, setStorageWaiting } from "./storage-waiting";
 
 /** The host as the lightning engine's hooks see it. */
@@ -84,6 +86,7 @@ export const lightningHooks = (host: LightningHost): EngineHooks["lightning"] =>
   },
   knownChannels: () => host.states().lightning.channels,
   promisedLspFee: (paymentHash) => host.states().lightning.lspFees.get(paymentHash)?.feeMsat ?? null,
+  toSelfDelay: (lsp) => delayFor(host.states().delays.consents, lsp),
   onChainActivity: () => host.syncSoon(),
   onFailed: (message) => host.failed(message),
   onStorageWaiting: (waiting) => setStorageWaiting(host, "channels", waiting),
@@ -192,10 +195,27 @@ export const reportInterruptedOpens = async (side: HostSide): Promise<void> => {
 export const lightningAttachment = (side: HostSide): Attachment => {
   let syncTimer: ReturnType<typeof setTimeout> | null = null;
   const restarts = new LightningRestarts(side);
+  // The lightning service changed while the wallet runs: a node started again (a delay accepted, a server
+  // back) keeps using it rather than the one the wallet opened with.
+  let lspNow: LspSettings | null = null;
   return {
     engine: "lightning",
-    hooks: () =>
-      lightningHooks({
+    // A delay the owner accepted: the node (stopped by the command) starts again asking it.
+    startsEngines: (events) => events.some((e) => e.type === "ln.delay_consented"),
+    answered: (command) => {
+      if (command._tag !== "ChangeLsp") return;
+      const ln = side.engines.port("lightning");
+      lspNow = ln?.lspSettings() ?? lspNow;
+      // The new LSP calls for another delay (one the owner accepted for it, or two weeks): the node starts again.
+      if (ln && delayStale(ln, side.states().delays.consents))
+        void side.engines
+          .stop("lightning")
+          .then(() => side.startEngines())
+          .catch(() => undefined);
+    },
+    hooks: () => ({
+      lspSettings: () => lspNow,
+      ...lightningHooks({
         enqueue: side.enqueue,
         commit: side.commit,
         states: side.states,
@@ -212,6 +232,7 @@ export const lightningAttachment = (side: HostSide): Attachment => {
           }, 1000);
         },
       }),
+    }),
     status: (name, status) => {
       if (name !== "lightning") return;
       side.setLive(lightningLive(status, side.engines.port("lightning")));

@@ -22,10 +22,9 @@ export interface ReceiveLimits {
 export const menuLimits = (
   menu: readonly OpeningFeeParams[],
   nowMs: number,
+  delay: number = WALLET_TO_SELF_DELAY,
 ): { minMsat: bigint; maxMsat: bigint } | null => {
-  const live = menu.filter(
-    (p) => Date.parse(p.valid_until) > nowMs && p.max_client_to_self_delay >= WALLET_TO_SELF_DELAY,
-  );
+  const live = menu.filter((p) => Date.parse(p.valid_until) > nowMs && p.max_client_to_self_delay >= delay);
   if (live.length === 0) return null;
   let minMsat = BigInt(live[0]!.min_payment_size_msat);
   let maxMsat = BigInt(live[0]!.max_payment_size_msat);
@@ -60,5 +59,7 @@ export const getReceiveLimits: Handler<"GetReceiveLimits"> = (_cmd, ctx) =>
         Effect.orElseSucceed(() => null),
       ),
     );
-    return outcome(receiveLimits(room, menu === null ? null : menuLimits(menu, ctx.stamp.now())));
+    return outcome(
+      receiveLimits(room, menu === null ? null : menuLimits(menu, ctx.stamp.now(), lsps2.delay)),
+    );
   });

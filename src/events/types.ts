@@ -114,7 +114,11 @@ export interface EventPayloads {
     fee_sats: Sats;
     is_outbound: boolean;
     labels: string[];
+    /** The blocks the partner must wait after closing alone (what our node asked); absent before it was kept. */
+    to_self_delay?: number;
   };
+  /** The owner accepted the shorter safety delay `blocks` an LSP (its node's pubkey) allows. */
+  "ln.delay_consented": { lsp: string; blocks: number };
   "ln.channel_closed": {
     channel_id: string;
     peer: string;
@@ -377,6 +381,7 @@ export const EVENT_VERSIONS: { readonly [K in EventType]: number } = {
   "ln.open_requested": 1,
   "ln.open_interrupted": 1,
   "ln.channel_pending": 1,
+  "ln.delay_consented": 1,
   "ln.channel_closed": 1,
   "ln.channel_breached": 1,
   "ln.outputs_swept": 1,

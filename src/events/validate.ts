@@ -141,6 +141,11 @@ const PAYLOAD_CHECKS: { readonly [K in EventType]: Check } = {
     fee_sats: sats,
     is_outbound: (x) => typeof x === "boolean",
     labels: strings,
+    to_self_delay: (x) => x === undefined || (nat(x) && (x as number) <= 0xffff),
+  }),
+  "ln.delay_consented": fields({
+    lsp: (x) => typeof x === "string" && /^0[23][0-9a-f]{64}$/.test(x),
+    blocks: (x) => nat(x) && (x as number) <= 0xffff,
   }),
   "ln.channel_closed": fields({
     channel_id: hex64,

@@ -4,6 +4,7 @@ import { ACTIVITY_PAGE, type ActivityItem, activityItems, penaltySats } from "./
 import { type BalanceView, balanceOf } from "./balance";
 import { type ChatState, chatProjection, withZaps } from "./chat";
 import { crdtProjection, noEdits } from "./crdt";
+import { type DelayState, delayProjection } from "./delays";
 import { type EcashState, ecashProjection, ecashTotal, joinedCustodians } from "./ecash";
 import { channelSendable, type LightningState, lightningProjection } from "./lightning";
 import { addressNotes, type LnAddressState, lnAddressProjection } from "./lnaddress";
@@ -30,6 +31,7 @@ export interface States {
   readonly chat: ChatState;
   readonly lnaddress: LnAddressState;
   readonly plus: PlusState;
+  readonly delays: DelayState;
 }
 
 export const initialStates = (): States => ({
@@ -45,6 +47,7 @@ export const initialStates = (): States => ({
   chat: chatProjection.initial(),
   lnaddress: lnAddressProjection.initial(),
   plus: plusProjection.initial(),
+  delays: delayProjection.initial(),
 });
 
 export const foldEvent = (s: States, e: WalletEvent): States => ({
@@ -60,6 +63,7 @@ export const foldEvent = (s: States, e: WalletEvent): States => ({
   chat: chatProjection.apply(s.chat, e),
   lnaddress: lnAddressProjection.apply(s.lnaddress, e),
   plus: plusProjection.apply(s.plus, e),
+  delays: delayProjection.apply(s.delays, e),
 });
 
 export const foldEvents = (events: Iterable<WalletEvent>, from: States = initialStates()): States => {
@@ -86,6 +90,8 @@ export interface ChannelView {
    * opened, nothing was spent, and it holds none of the owner's coins. Only abandoning it is left.
    */
   readonly never_opened: boolean;
+  /** The blocks its partner must wait after closing alone (the window to punish a cheat); null if unrecorded. */
+  readonly to_self_delay: number | null;
 }
 export interface ChannelTotals {
   /** What can leave in a payment now, across the open channels (Send's "up to" is the same figure). */
@@ -244,6 +250,7 @@ export const deriveViews = (s: States, now: number = s.at): Views => {
     is_usable: c.is_usable,
     opening: !c.is_ready,
     never_opened: gone(c.outpoint),
+    to_self_delay: s.delays.channels.get(c.channel_id) ?? null,
   }));
   const balance = balanceOf(s.onchain, s.lightning, ecashTotal(s.ecash));
   return {

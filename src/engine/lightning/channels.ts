@@ -25,6 +25,7 @@ export class Channels {
         const heldBack =
           outboundSats > 0n ? reserve : this.ownedSats(all.filter((_, j) => j !== i)) - outboundSats;
         const confirmations = c.get_confirmations();
+        const spendDelay = c.get_force_close_spend_delay();
         const peer = hex.encode(c.get_counterparty().get_node_id());
         return {
           channelId: hex.encode(c.get_channel_id().get_a()),
@@ -41,6 +42,7 @@ export class Channels {
           isOutbound: Boolean(c.get_is_outbound()),
           confirmations: confirmations instanceof ldk.Option_u32Z_Some ? confirmations.some : null,
           peerOnline: online.has(peer),
+          spendDelay: spendDelay instanceof ldk.Option_u16Z_Some ? spendDelay.some : null,
         };
       })
       .sort((a, b) => (a.channelId < b.channelId ? -1 : 1));

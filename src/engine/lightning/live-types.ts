@@ -69,6 +69,10 @@ export interface LightningDeps {
   readonly knownChannels: () => readonly ChannelSnapshot[];
   /** The opening fee an LSP promised for a payment to our invoice `paymentHash` (msat), or null. */
   readonly promisedLspFee?: (paymentHash: string) => bigint | null;
+  /** The delay the node asks with `lsp` (an LSPS2 LSP's pubkey) as its LSP: what the owner accepted, or two weeks. */
+  readonly toSelfDelay?: (lsp: string | null) => number;
+  /** The lightning service a change made while the wallet runs (it outlives a restart of the node); null: none. */
+  readonly lspSettings?: () => LspSettings | null;
   /** Something the engine did touched the chain (a sweep, a funding): the on-chain wallet should look. */
   readonly onChainActivity: () => void;
   /** Live peer and node state changed (not an event). */
@@ -103,6 +107,8 @@ export type LightningHooks = Pick<
   | "record"
   | "knownChannels"
   | "promisedLspFee"
+  | "toSelfDelay"
+  | "lspSettings"
   | "onChainActivity"
   | "onLive"
   | "onStage"
@@ -155,6 +161,8 @@ export interface LightningPort {
   readonly lsps2: () => Lsps2Client | null;
   /** The lightning service in use (get_configured_lsp). */
   readonly lspSettings: () => LspSettings;
+  /** The `to_self_delay` this node asks of partners that open a channel with it (blocks). */
+  readonly toSelfDelay: number;
   /**
    * Switches to another lightning service once it answered (an HTTP LSP its info, an LSPS2 LSP its fee
    * menu for the token); throws `LspChangeError` and keeps the current one otherwise.

@@ -1,5 +1,5 @@
 import { towerFor } from "../tower/client";
-import { closedFor } from "./delay";
+import { closedFor, WALLET_TO_SELF_DELAY } from "./delay";
 import { type NewEvent, newEvent } from "../../events/make";
 import { makeEsplora } from "../onchain/esplora";
 import { EsploraChain } from "./chain";
@@ -87,9 +87,11 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   const fundings = new Map<string, bigint>();
   let lspInfo: Promise<LspInfo | null> | null = null;
   let trustedPeer: string | null = null;
-  let settings: LspSettings = deps.lsps?.connectionString
-    ? { lsp: null, connectionString: deps.lsps.connectionString, token: deps.lsps.token || null }
-    : { lsp: deps.lsp, connectionString: null, token: null };
+  let settings: LspSettings =
+    deps.lspSettings?.() ??
+    (deps.lsps?.connectionString
+      ? { lsp: null, connectionString: deps.lsps.connectionString, token: deps.lsps.token || null }
+      : { lsp: deps.lsp, connectionString: null, token: null });
   let lsps2: Lsps2Client | null = null;
   /** The LSPS2 LSP's node, from its connection string. */
   const lspsPeer = (s: LspSettings): PeerAddress | null =>
@@ -111,6 +113,8 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     return lspInfo;
   };
   void lsp().catch(() => undefined);
+  /** What the node asks of its partners: two weeks, or the shorter delay the owner accepted for this LSP. */
+  const toSelfDelay = deps.toSelfDelay?.(lspsPeer(settings)?.pubkey ?? null) ?? WALLET_TO_SELF_DELAY;
   const scorer = fetchScorer(deps.scorer, deps.fetch, log);
 
   /** Channel opens waiting for their funding transaction, by the id `openChannel` answered. */
@@ -173,6 +177,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
             fee_sats: (fundings.get(e.fundingTxid) ?? 0n).toString(),
             is_outbound: c?.isOutbound ?? true,
             labels: [],
+            to_self_delay: toSelfDelay,
           }),
           ...snapshot(),
         ]);
@@ -257,6 +262,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
     chain,
     log,
     role: "wallet",
+    toSelfDelay,
     scorer,
     connect: (peer) => openWebSocketPipe(peerSocketUrl(peer, deps.proxy), deps.makeSocket),
     fundChannel: async (script, sats) => {
@@ -288,7 +294,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   const started = node;
   const clientFor = (s: LspSettings): Lsps2Client | null => {
     const peer = lspsPeer(s);
-    return peer ? new Lsps2Client(started, peer, s.token) : null;
+    return peer ? new Lsps2Client(started, peer, s.token, Date.now, toSelfDelay) : null;
   };
   lsps2 = clientFor(settings);
   // An LSP's invoice made before this start may still be paid (LSPS2's, or an HTTP LSP's wrapped one): the
@@ -325,6 +331,7 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
       }),
     lsps2: () => lsps2,
     lspSettings: () => settings,
+    toSelfDelay,
     changeLsp: async (next) => {
       const clean = (v: string | null) => (v?.trim() ? v.trim() : null);
       const s: LspSettings = {

@@ -99,18 +99,31 @@ export const readOpeningFeeParams = (v: unknown): OpeningFeeParams | null => {
   };
 };
 
-/** The fee `params` charge for `paymentSizeMsat` (maybe all of it), or null when they cannot serve it at `nowMs`. */
-const chargeOf = (params: OpeningFeeParams, paymentSizeMsat: bigint, nowMs: number): bigint | null => {
+/**
+ * The fee `params` charge for `paymentSizeMsat` (maybe all of it), or null when they cannot serve it at
+ * `nowMs` to a wallet asking a delay of `delay` blocks.
+ */
+const chargeOf = (
+  params: OpeningFeeParams,
+  paymentSizeMsat: bigint,
+  nowMs: number,
+  delay: number = WALLET_TO_SELF_DELAY,
+): bigint | null => {
   if (Date.parse(params.valid_until) <= nowMs) return null;
-  if (params.max_client_to_self_delay < WALLET_TO_SELF_DELAY) return null;
+  if (params.max_client_to_self_delay < delay) return null;
   if (paymentSizeMsat < BigInt(params.min_payment_size_msat)) return null;
   if (paymentSizeMsat > BigInt(params.max_payment_size_msat)) return null;
   return openingFeeMsat(paymentSizeMsat, BigInt(params.min_fee_msat), BigInt(params.proportional));
 };
 
 /** The fee `params` charge for `paymentSizeMsat`, or null when they cannot serve it at `nowMs`. */
-export const feeFor = (params: OpeningFeeParams, paymentSizeMsat: bigint, nowMs: number): bigint | null => {
-  const fee = chargeOf(params, paymentSizeMsat, nowMs);
+export const feeFor = (
+  params: OpeningFeeParams,
+  paymentSizeMsat: bigint,
+  nowMs: number,
+  delay: number = WALLET_TO_SELF_DELAY,
+): bigint | null => {
+  const fee = chargeOf(params, paymentSizeMsat, nowMs, delay);
   // Something must be left to arrive.
   return fee !== null && fee < paymentSizeMsat ? fee : null;
 };
@@ -122,29 +135,33 @@ export type NoParams =
   /** The cheapest fee would take the whole payment. */
   | { readonly reason: "fee_exceeds_amount"; readonly feeMsat: bigint }
   /**
-   * Every offer would shorten the delay the wallet asks of the LSP (`WALLET_TO_SELF_DELAY`) to at most
-   * `maxDelay` blocks: the wallet does not take a channel it could not keep safe while closed.
+   * Every offer would shorten the delay the wallet asks of the LSP (`WALLET_TO_SELF_DELAY`, or the shorter
+   * one the owner accepted for it) to at most `maxDelay` blocks: the wallet does not take a channel it could
+   * not keep safe while closed unless the owner accepts that delay (`delay-consent.ts`).
    */
   | { readonly reason: "delay_refused"; readonly maxDelay: number }
   | { readonly reason: "none" };
 
-/** The cheapest params valid for `paymentSizeMsat` now, with its fee; or why none is. */
+/** The cheapest params valid for `paymentSizeMsat` now to a wallet asking `delay` blocks, with its fee; or why none is. */
 export const cheapestParams = (
   menu: readonly OpeningFeeParams[],
   paymentSizeMsat: bigint,
   nowMs: number,
+  delay: number = WALLET_TO_SELF_DELAY,
 ): { readonly params: OpeningFeeParams; readonly feeMsat: bigint } | NoParams => {
   let best: { params: OpeningFeeParams; feeMsat: bigint } | null = null;
   for (const params of menu) {
-    const feeMsat = feeFor(params, paymentSizeMsat, nowMs);
+    const feeMsat = feeFor(params, paymentSizeMsat, nowMs, delay);
     if (feeMsat !== null && (best === null || feeMsat < best.feeMsat)) best = { params, feeMsat };
   }
   if (best) return best;
-  const charges = menu.map((p) => chargeOf(p, paymentSizeMsat, nowMs)).filter((f): f is bigint => f !== null);
+  const charges = menu
+    .map((p) => chargeOf(p, paymentSizeMsat, nowMs, delay))
+    .filter((f): f is bigint => f !== null);
   if (charges.length > 0)
     return { reason: "fee_exceeds_amount", feeMsat: charges.reduce((a, b) => (a < b ? a : b)) };
   const valid = menu.filter((p) => Date.parse(p.valid_until) > nowMs);
-  const live = valid.filter((p) => p.max_client_to_self_delay >= WALLET_TO_SELF_DELAY);
+  const live = valid.filter((p) => p.max_client_to_self_delay >= delay);
   if (live.length === 0 && valid.length > 0)
     return { reason: "delay_refused", maxDelay: Math.max(...valid.map((p) => p.max_client_to_self_delay)) };
   if (live.length === 0) return { reason: "none" };
@@ -174,6 +191,8 @@ export class Lsps2Refusal extends Error {
   constructor(
     readonly refusal: NoParams | { readonly reason: "token" } | { readonly reason: "stale_params" },
     message: string,
+    /** The LSP's node and the delay the wallet asked of it, for a delay it refused. */
+    readonly asked: { readonly lsp: string; readonly delay: number } | null = null,
   ) {
     super(message);
   }
@@ -201,6 +220,8 @@ export class Lsps2Client {
     readonly lsp: PeerAddress,
     private readonly token: string | null,
     private readonly now: () => number = Date.now,
+    /** The delay (blocks) the wallet's node asks of its partners: offers must allow it. */
+    readonly delay: number = WALLET_TO_SELF_DELAY,
   ) {}
 
   private async ask(method: string, params: Record<string, unknown>): Promise<unknown> {
@@ -224,9 +245,12 @@ export class Lsps2Client {
 
   /** The cheapest params for a payment of `paymentSizeMsat`, with their fee. */
   async quote(paymentSizeMsat: bigint): Promise<{ params: OpeningFeeParams; feeMsat: bigint }> {
-    const pick = cheapestParams(await this.menu(), paymentSizeMsat, this.now());
+    const pick = cheapestParams(await this.menu(), paymentSizeMsat, this.now(), this.delay);
     if ("params" in pick) return pick;
-    throw new Lsps2Refusal(pick, `The LSP opens no channel for a payment of ${paymentSizeMsat} msat`);
+    throw new Lsps2Refusal(pick, `The LSP opens no channel for a payment of ${paymentSizeMsat} msat`, {
+      lsp: this.lsp.pubkey,
+      delay: this.delay,
+    });
   }
 
   async buy(params: OpeningFeeParams, paymentSizeMsat: bigint): Promise<BuyResult> {

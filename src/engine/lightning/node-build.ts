@@ -23,16 +23,21 @@ const NETWORKS = {
   regtest: ldk.Network.LDKNetwork_Regtest,
 } as const;
 
-/** How this node's channels behave: private, no anchors, and as a wallet or as the world's router. */
-export const userConfig = (role: NodeRole): ldk.UserConfig => {
+/**
+ * How this node's channels behave: private, no anchors, and as a wallet or as the world's router. LDK 0.1
+ * has no per-channel delay: a wallet's `toSelfDelay` holds for the channels opened while the node runs
+ * with it (those opened before keep theirs).
+ */
+export const userConfig = (role: NodeRole, toSelfDelay: number = WALLET_TO_SELF_DELAY): ldk.UserConfig => {
   const config = ldk.UserConfig.constructor_default();
   const handshake = ldk.ChannelHandshakeConfig.constructor_default();
   handshake.set_announce_for_forwarding(false);
   handshake.set_max_inbound_htlc_value_in_flight_percent_of_channel(100);
   handshake.set_negotiate_anchors_zero_fee_htlc_tx(false);
   // A wallet is closed most of the time: a partner publishing an old state must wait two weeks before it
-  // can spend, time for the wallet (or its watchtower) to see it and take the channel.
-  if (role === "wallet") handshake.set_our_to_self_delay(WALLET_TO_SELF_DELAY);
+  // can spend, time for the wallet (or its watchtower) to see it and take the channel. A shorter delay is
+  // asked only of the LSP the owner accepted it for (`delay-consent.ts`).
+  if (role === "wallet") handshake.set_our_to_self_delay(toSelfDelay);
   config.set_channel_handshake_config(handshake);
   const limits = ldk.ChannelHandshakeLimits.constructor_default();
   limits.set_force_announced_channel_preference(false);
@@ -143,7 +148,7 @@ export const buildNode = async (
       core.keys.as_NodeSigner(),
       core.keys.as_SignerProvider(),
       ...services,
-      userConfig(opts.role),
+      userConfig(opts.role, opts.toSelfDelay),
       monitors,
     );
     if (!(read instanceof ldk.Result_C2Tuple_ThirtyTwoBytesChannelManagerZDecodeErrorZ_OK))
@@ -165,7 +170,7 @@ export const buildNode = async (
       entropy,
       core.keys.as_NodeSigner(),
       core.keys.as_SignerProvider(),
-      userConfig(opts.role),
+      userConfig(opts.role, opts.toSelfDelay),
       params,
       Math.floor((opts.now ?? Date.now)() / 1000),
     );

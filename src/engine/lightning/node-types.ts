@@ -93,6 +93,8 @@ export interface ChannelInfo {
   readonly isOutbound: boolean;
   readonly confirmations: number | null;
   readonly peerOnline: boolean;
+  /** The blocks this node must wait for its side after closing alone (the delay its partner asked); null: not yet known. */
+  readonly spendDelay: number | null;
 }
 
 export type PaymentResult =
@@ -121,6 +123,8 @@ export interface NodeOptions {
   readonly chain: EsploraChain;
   readonly log: Log;
   readonly role: NodeRole;
+  /** A wallet's `to_self_delay` (blocks its partners wait after closing alone); two weeks unless said. */
+  readonly toSelfDelay?: number;
   /** Opens a byte stream to a peer. */
   readonly connect: (peer: PeerAddress) => Promise<Pipe>;
   /** Builds and signs (without broadcasting) a transaction paying `sats` to `script`. */

@@ -6,7 +6,7 @@ import { useView } from "../../ui/wallet";
 const BLOCKS_A_DAY = 144;
 
 /**
- * How long the wallet may stay closed, told when it matters: the wallet has a channel and no watchtower
+ * How long the wallet may stay closed (its channels' real delay), told when it matters: the wallet has a channel and no watchtower
  * watches it. A wallet that was closed for more than half that time is warned as it opens.
  */
 export function ClosedTooLong() {
@@ -16,7 +16,9 @@ export function ClosedTooLong() {
   const channels = useView("channels") ?? [];
   if (tower || channels.length === 0) return null;
   const closed = live?.closed_for ?? null;
-  const limit = closed?.limit_blocks ?? null;
+  // The shortest delay of the wallet's channels (one accepted shorter for an LSP), else the one it asks.
+  const delays = channels.map((c) => c.to_self_delay).filter((d): d is number => d !== null);
+  const limit = delays.length > 0 ? Math.min(...delays) : (closed?.limit_blocks ?? null);
   if (closed === null || limit === null) return null;
   const limitDays = Math.floor(limit / BLOCKS_A_DAY);
   if (closed.blocks * 2 > limit)

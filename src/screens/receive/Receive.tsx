@@ -13,6 +13,7 @@ import { Qr } from "../../ui/Qr";
 import { useView, useWallet } from "../../ui/wallet";
 import { methodKey, nextMethodKey } from "../../ui/amount-entry";
 import { PlusAddress, usePlusAddress } from "../profile/PlusAddress";
+import { type DelayAsk, DelayConsent, delayAskOf } from "./DelayConsent";
 import {
   type LightningLimits,
   RECEIVE_POLL_MS,
@@ -57,6 +58,8 @@ export function Receive() {
   // The LSP's refusal of the amount typed (below or above what it opens channels for), in its words.
   const [feeRefused, setFeeRefused] = useState<string | null>(null);
   const [limits, setLimits] = useState<LightningLimits | null>(null);
+  // An LSP's shorter safety delay the owner may accept (its refusal says what it means).
+  const [delayAsk, setDelayAsk] = useState<DelayAsk | null>(null);
   const methods = receiveMethods(flavor, federations ?? [], limits);
   const [methodChoice, setMethodChoice] = useState<string>("");
   const method = methods.find((m) => methodKey(m) === methodChoice) ?? methods[0];
@@ -81,6 +84,7 @@ export function Receive() {
   useEffect(() => {
     setSetupFee(null);
     setFeeRefused(null);
+    setDelayAsk(null);
     if (flavor === "onchain" || into || amount === null || amount <= 0n) return;
     let current = true;
     const timer = setTimeout(() => {
@@ -91,6 +95,7 @@ export function Receive() {
         })
         .catch((e: unknown) => {
           if (current) setFeeRefused(errorText(e));
+          if (current) setDelayAsk(delayAskOf(e));
         });
     }, SETUP_FEE_DEBOUNCE_MS);
     return () => {
@@ -154,6 +159,7 @@ export function Receive() {
       setShown(await client.dispatch({ _tag: "CreateReceive", amountSats: amount, labels, flavor }));
     } catch (err) {
       setError(errorText(err));
+      setDelayAsk(delayAskOf(err));
     } finally {
       setBusy(false);
     }
@@ -332,6 +338,26 @@ export function Receive() {
           <p className="hint" role="note" data-testid="receive-lsp-refused">
             {feeRefused}
           </p>
+        ) : null}
+        {delayAsk && !into ? (
+          <DelayConsent
+            ask={delayAsk}
+            onAccepted={() => {
+              // The LSP is asked again, now with the delay accepted (a shorter one would ask again).
+              setDelayAsk(null);
+              setError(null);
+              setFeeRefused(null);
+              if (amount !== null && amount > 0n)
+                client.dispatch({ _tag: "EstimateReceiveFee", amountSats: amount }).then(
+                  (r) => setSetupFee({ ...r, amountSats: amount }),
+                  (e: unknown) => {
+                    setFeeRefused(errorText(e));
+                    setDelayAsk(delayAskOf(e));
+                  },
+                );
+            }}
+            onDeclined={() => setDelayAsk(null)}
+          />
         ) : null}
         {notices.map((n) => (
           <p key={n.key} className="hint" role="note">
