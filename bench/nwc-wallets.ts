@@ -10,11 +10,12 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { hex } from "@scure/base";
 import { decrypt, encrypt, getConversationKey } from "nostr-tools/nip44";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
-import { Relay, useWebSocketImplementation } from "nostr-tools/relay";
+import { Relay, useWebSocketImplementation as relaysUse } from "nostr-tools/relay";
 import WebSocket from "ws";
 import { signedInvoice } from "./bolt11-sign";
 
-useWebSocketImplementation(WebSocket);
+// Node 20 has no global WebSocket.
+relaysUse(WebSocket);
 
 export interface NwcWallet {
   /** The connection a member hands the services: its client secret is `clientSecret`. */
