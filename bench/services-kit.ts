@@ -40,16 +40,57 @@ export interface Share {
   readonly rssMb: number;
 }
 
-/** The share of a core each of `pids` used while `work` ran, and its memory at the end. */
-export const measured = async <T>(pids: Record<string, number>, work: () => Promise<T>) => {
+/** The processes named `comm` (PostgreSQL's backends, nginx's workers), as a group. */
+export const named = (comm: string) => () =>
+  readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/comm`, "utf8").trim() === comm;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+
+const cpuOf = (pids: readonly number[]) => {
+  const m = new Map<number, { cpuS: number; rssMb: number }>();
+  for (const pid of pids) {
+    try {
+      m.set(pid, usage(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return m;
+};
+
+/**
+ * The share of a core each of `pids` (a process, or a group of them) used while `work` ran, and its
+ * resident memory at the end (a group's memory counts the memory its processes share once per process).
+ */
+export const measured = async <T>(
+  pids: Record<string, number | (() => number[])>,
+  work: () => Promise<T>,
+) => {
   const names = Object.keys(pids);
-  const before = names.map((n) => usage(pids[n]!));
+  const list = (n: string) => {
+    const p = pids[n]!;
+    return typeof p === "number" ? [p] : p();
+  };
+  const before = names.map((n) => cpuOf(list(n)));
   const t0 = performance.now();
   const result = await work();
   const wallS = (performance.now() - t0) / 1000;
   const shares: Share[] = names.map((name, i) => {
-    const after = usage(pids[name]!);
-    return { name, cpu: (after.cpuS - before[i]!.cpuS) / wallS, rssMb: after.rssMb };
+    const after = cpuOf(list(name));
+    let cpuS = 0;
+    let rssMb = 0;
+    for (const [pid, u] of after) {
+      cpuS += u.cpuS - (before[i]!.get(pid)?.cpuS ?? 0);
+      rssMb += u.rssMb;
+    }
+    return { name, cpu: cpuS / wallS, rssMb };
   });
   return { result, wallS, shares, load: load() };
 };
