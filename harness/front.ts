@@ -25,6 +25,11 @@ export interface FrontOptions {
   readonly port: number;
   readonly appDir: string;
   readonly servicesPort: number;
+  /**
+   * nginx only: several services processes behind an `upstream` block (round robin, nginx's default), as
+   * docs/deploy.md runs two for a rolling upgrade; `servicesPort` is then unused.
+   */
+  readonly servicesPorts?: readonly number[];
 }
 
 /** deploy/nginx.conf as a whole nginx configuration on loopback, its temporary files in `dir`. */
@@ -36,7 +41,13 @@ export const nginxConfig = (o: FrontOptions, dir: string): string => {
     .replace(/^\s*listen 443 ssl http2;$/m, `  listen 127.0.0.1:${o.port};`)
     .replace(/^\s*ssl_certificate.*$/gm, "")
     .replaceAll("/var/www/wallet", o.appDir)
-    .replaceAll("127.0.0.1:8080", `127.0.0.1:${o.servicesPort}`);
+    .replaceAll(
+      "http://127.0.0.1:8080",
+      o.servicesPorts ? "http://services" : `http://127.0.0.1:${o.servicesPort}`,
+    );
+  const upstream = o.servicesPorts
+    ? `upstream services {\n${o.servicesPorts.map((p) => `  server 127.0.0.1:${p};`).join("\n")}\n}\n`
+    : "";
   const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]
     .map((t) => `  ${t}_temp_path ${join(dir, t)};`)
     .join("\n");
@@ -50,7 +61,7 @@ http {
   default_type application/octet-stream;
   access_log off;
 ${temp}
-${site}
+${upstream}${site}
 }
 `;
 };

@@ -1,15 +1,16 @@
 /**
  * What one client may ask: a rate per route group (a bucket of a minute's requests, refilled steadily), a body
  * cap per route answered 413 (the whole answer arrives, the connection is not cut under it), and a storage
- * quota per key.
+ * quota per key; and an idle connection kept open longer than a client reuses one.
  */
+import { Agent, get } from "node:http";
 import { randomBytes } from "@noble/hashes/utils.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { feedbackBody } from "../src/engine/feedback/send";
 import { openSealedStore } from "../src/engine/storage/index";
 import { storageKeys } from "../src/engine/storage/keys";
 import { rejection } from "./testing/rejection";
-import { type RunningServices, startServices } from "./app";
+import { KEEP_ALIVE_MS, type RunningServices, startServices } from "./app";
 import { configFromEnv } from "./env";
 import { rateLimiter } from "./limits";
 
@@ -56,6 +57,32 @@ describe("the services' limits", () => {
   afterAll(async () => {
     await services?.stop();
   });
+
+  test("keeps an idle connection open past Node's 5 s, so a client's reuse of it is answered", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const ask = () =>
+      new Promise<{ reused: boolean; status: number; keepAlive: string }>((resolve, reject) => {
+        const req = get(`${services.url}/.well-known/wallet-services.json`, { agent }, (res) => {
+          res.resume();
+          res.once("end", () =>
+            resolve({
+              reused: req.reusedSocket,
+              status: res.statusCode ?? 0,
+              keepAlive: String(res.headers["keep-alive"]),
+            }),
+          );
+        });
+        req.once("error", reject);
+      });
+    try {
+      const first = await ask();
+      expect(first).toEqual({ reused: false, status: 200, keepAlive: `timeout=${KEEP_ALIVE_MS / 1000}` });
+      await new Promise((r) => setTimeout(r, 6_000));
+      expect(await ask()).toMatchObject({ reused: true, status: 200 });
+    } finally {
+      agent.destroy();
+    }
+  }, 30_000);
 
   test("feedback is taken a few times an hour from one client", async () => {
     const form = () =>
