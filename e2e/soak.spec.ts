@@ -1,5 +1,5 @@
 /**
- * The soak on a bad line (e2e/soak.ts). In the suite, its short form: 20 payments both ways through the
+ * The soak on a bad line (e2e/soak.ts). In the suite, its short form: 16 payments both ways through the
  * app's screens while the line drops and lags, the LSP restarts, the page reloads (once mid-payment) and
  * the tab is hidden and frozen. `npm run soak` runs the long form (SOAK_PAYMENTS, 200 by default, with
  * payments four hops past the LSP and one split over two paths; SOAK_SEED). Every payment ends; the
@@ -9,7 +9,7 @@ import { expect, test } from "./fixtures";
 import { chromiumSoakSummary, runChromiumSoak, soakWallet } from "./soak";
 
 const long = process.env.SOAK_PAYMENTS !== undefined;
-const payments = Number(process.env.SOAK_PAYMENTS ?? 20);
+const payments = Number(process.env.SOAK_PAYMENTS ?? 16);
 
 // The soak restarts the world's LSP: it runs after every other test, alone (playwright.config.ts).
 test("a soak on a bad line: every payment ends once, the channels agree with the LSP to the sat", {
