@@ -6,7 +6,8 @@
  * payment has ended exactly once, the wallet's view of the channel equals the LSP's to the sat, and no
  * channel was closed.
  *
- * `npm run soak` runs the long form (SOAK_PAYMENTS, SOAK_SEED); a short form runs in the unit tests.
+ * `npm run soak:node` runs the long form (SOAK_PAYMENTS, SOAK_SEED); a short form runs in the unit tests;
+ * `npm run soak` is the same soak in Chromium (e2e/soak.ts).
  */
 import { CHANNEL_WAIT_MS } from "../src/engine/lightning/policy";
 import type { LightningNode, NodeEvent } from "../src/engine/lightning/node";
