@@ -30,9 +30,9 @@ export default defineConfig({
       dependencies: ["chain alone"],
       teardown: "lsp restarts",
     },
-    // Tests that stop the world's LSP node for a while run once every other is done, alone: a payment of a
-    // test beside them would find its channel's peer gone.
-    { name: "lsp restarts", grep: /@lsp-restart/ },
+    // Tests that stop the world's LSP node for a while run once every other is done, alone and one at a
+    // time: a payment of a test beside them would find its channel's peer gone.
+    { name: "lsp restarts", grep: /@lsp-restart/, workers: 1 },
   ],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

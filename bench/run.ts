@@ -18,6 +18,7 @@ import { benchBigReload, benchReload } from "./reload";
 import { benchOnchainSync } from "./onchain";
 import { benchLightningReady, benchPayments } from "./lightning";
 import { benchNwcPay } from "./nwc";
+import { benchHiddenTab } from "./hidden";
 import { benchReconnect } from "./reconnect";
 import { benchLightningAddress } from "./lnaddress";
 import { benchWorkerMemory } from "./memory";
@@ -141,6 +142,14 @@ const sections: Section[] = [
     world: true,
     timeoutMs: 15 * MIN,
     run: (w) => benchReconnect(w),
+  },
+  {
+    name: "hidden",
+    title: "A hidden tab shown again → a payment sent",
+    build: true,
+    world: true,
+    timeoutMs: 25 * MIN,
+    run: (w) => benchHiddenTab(w),
   },
   { name: "storage", title: "Storage", world: true, timeoutMs: 10 * MIN, run: (w) => benchStorage(w) },
   { name: "tower", title: "Watchtower", world: true, timeoutMs: 15 * MIN, run: (w) => benchTower(w) },

@@ -18,6 +18,8 @@ export const newWalletPage = async (
   await page.waitForURL(/\/(newprofile)?$/);
   if (page.url().endsWith("/newprofile")) await page.getByRole("button", { name: "Skip" }).click();
   await page.getByTestId("onchain-balance").waitFor();
+  // Home is drawn before its new wallet is made (inert until then): a load sooner finds no wallet.
+  await page.locator("main.home:not([inert])").waitFor({ timeout: 120_000 });
   return page;
 };
 

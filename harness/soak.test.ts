@@ -1,5 +1,5 @@
 /**
- * The soak's short form (`npm run soak` is the long one): payments both ways while the seeded chaos drops
+ * The Node soak's short form (`npm run soak:node` is the long one): payments both ways while the seeded chaos drops
  * the connection, restarts the wallet's node and slows its line; each ends once, the two sides agree on the
  * channel to the sat, and nothing is force closed.
  */

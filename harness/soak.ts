@@ -6,7 +6,8 @@
  * payment has ended exactly once, the wallet's view of the channel equals the LSP's to the sat, and no
  * channel was closed.
  *
- * `npm run soak` runs the long form (SOAK_PAYMENTS, SOAK_SEED); a short form runs in the unit tests.
+ * `npm run soak:node` runs the long form (SOAK_PAYMENTS, SOAK_SEED); a short form runs in the unit tests;
+ * `npm run soak` is the same soak in Chromium (e2e/soak.ts).
  */
 import { CHANNEL_WAIT_MS } from "../src/engine/lightning/policy";
 import type { LightningNode, NodeEvent } from "../src/engine/lightning/node";
@@ -19,6 +20,7 @@ import {
 } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
 import { nodeWebSocket } from "../services/gossip/pipes";
+import { seeded } from "./seeded";
 import { startWalletNode } from "./wallet-node";
 import type { Harness } from "./world";
 
@@ -42,14 +44,6 @@ export interface SoakReport {
   readonly lspSats: bigint;
   readonly closed: number;
 }
-
-/** A small seeded generator (mulberry32): the same seed plays the same chaos. */
-const seeded = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -9,6 +9,7 @@ import { generateSecretKey } from "nostr-tools/pure";
 import { type CashuWorld, startCashuWorld } from "./cashu/service";
 import { hostileRgsRoutes } from "./hostile-rgs";
 import { Hostility, hostileRoutes } from "./hostile";
+import { attachChaos } from "./chaos";
 import { attachProxy, type HarnessNode, lightningRoutes, startLightningNode } from "./lightning";
 import { portOf, type RouteTable, serve } from "./server";
 import { World } from "./regtest";
@@ -155,6 +156,7 @@ export const startHarness = async (opts: HarnessOptions = {}): Promise<Harness> 
   const port = portOf(server);
   const esploraUrl = `http://${host}:${port}`;
   attachProxy(server);
+  extra.push(...attachChaos(server, port));
   const extraNodes: HarnessNode[] = [];
   const lightning = await startLightningNode(world, {
     esploraUrl,
