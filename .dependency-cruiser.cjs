@@ -72,7 +72,34 @@ module.exports = {
       severity: "error",
       comment: "The main thread talks to the worker through the bus client, never the host or a handler.",
       from: { path: "^src/(screens|ui)/" },
-      to: { path: "^src/commands/(host|handlers|at-rest|state-file)" },
+      to: { path: "^src/commands/(host|features|wallet)" },
+    },
+    {
+      name: "feature-through-its-face",
+      severity: "error",
+      comment:
+        "A feature folder of the worker (src/commands/<feature>/) is reached from outside it only through its index.ts: the host and the other features see its face, never its insides. Tests may reach in.",
+      from: { path: "^src/commands/([^/]+)/", pathNot: "\\.(test|testing)\\.tsx?$" },
+      to: { path: "^src/commands/[^/]+/", pathNot: ["^src/commands/$1/", "^src/commands/[^/]+/index\\.ts$"] },
+    },
+    {
+      name: "kernel-through-faces",
+      severity: "error",
+      comment:
+        "The worker's shared kernel (src/commands/*.ts: commands, context, engines, the features' list) sees each feature only through its index.ts. The lifecycle port names two of the wallet feature's types (its secrets, its state file's cipher) and nothing at run time: through the face they would make a cycle of types.",
+      from: {
+        path: "^src/commands/[^/]+\\.tsx?$",
+        pathNot: ["\\.(test|testing)\\.tsx?$", "^src/commands/lifecycle-port\\.ts$"],
+      },
+      to: { path: "^src/commands/(?!host/)[^/]+/", pathNot: "^src/commands/[^/]+/index\\.ts$" },
+    },
+    {
+      name: "features-never-import-the-host",
+      severity: "error",
+      comment:
+        "A feature is called by the host and never reaches into it: what it needs is the handler context.",
+      from: { path: "^src/commands/(?!host/)[^/]+/", pathNot: "\\.(test|testing)\\.tsx?$" },
+      to: { path: "^src/commands/host/" },
     },
   ],
   options: {

@@ -1,7 +1,7 @@
 import "fake-indexeddb/auto";
 import { Effect } from "effect";
-import { exportState } from "../src/commands/state-file";
-import { stateCipher } from "../src/commands/state-cipher";
+import { exportState } from "../src/commands/wallet/state-file";
+import { stateCipher } from "../src/commands/wallet/state-cipher";
 import { emptyDoc, makeChange } from "../src/crdt/doc";
 import { initCrdtNode } from "../src/crdt/node";
 import { WalletDb } from "../src/events/db";

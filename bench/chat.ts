@@ -10,8 +10,8 @@ import { npubEncode } from "nostr-tools/nip19";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { signInvoice } from "../harness/bolt11-sign";
 import { serveNostr } from "../harness/nostr/standalone";
-import type { WalletHost } from "../src/commands/host";
-import { ok, openNostrHost } from "../src/commands/host.testing";
+import type { WalletHost } from "../src/commands/host/host";
+import { ok, openNostrHost } from "../src/commands/host/host.testing";
 import { initCrdtNode } from "../src/crdt/node";
 import { openWrap, wrapMessage } from "../src/engine/nostr/dm";
 import { pubkeyOf, seedSecretKey } from "../src/engine/nostr/keys";
@@ -23,7 +23,7 @@ import { utf8 } from "@scure/base";
 import { WalletDb } from "../src/events/db";
 import type { ChatPage } from "../src/projections/chat";
 import { offlineConfig } from "../src/commands/offline.testing";
-import { addContact } from "../src/commands/host.testing";
+import { addContact } from "../src/commands/host/host.testing";
 
 const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -2,7 +2,7 @@ import { Effect } from "effect";
 import { npubEncode } from "nostr-tools/nip19";
 import { generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { toEvents } from "../property-tests/arbitraries";
-import { handlers } from "../src/commands/handlers";
+import { handlers } from "../src/commands/host/handlers";
 import type { HandlerContext } from "../src/commands/context";
 import { cacheClient } from "../src/engine/nostr/search";
 import { stamp } from "../src/events/make";

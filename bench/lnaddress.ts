@@ -1,8 +1,8 @@
 import "fake-indexeddb/auto";
 import WebSocket from "ws";
 import type { Harness } from "../harness/world";
-import { ok } from "../src/commands/host.testing";
-import { joinPlus, walletWithChannel } from "../src/commands/nwc.testing";
+import { ok } from "../src/commands/host/host.testing";
+import { joinPlus, walletWithChannel } from "../src/commands/nwc/nwc.testing";
 import { WalletDb } from "../src/events/db";
 
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;

@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { NWCClient } from "@getalby/sdk/nwc";
 import WebSocket from "ws";
 import type { Harness } from "../harness/world";
-import { nwcUri, walletWithChannel, createConnection } from "../src/commands/nwc.testing";
+import { nwcUri, walletWithChannel, createConnection } from "../src/commands/nwc/nwc.testing";
 import { WalletDb } from "../src/events/db";
 import { figure } from "./figures";
 

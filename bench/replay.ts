@@ -2,12 +2,12 @@ import "fake-indexeddb/auto";
 import { Effect } from "effect";
 import { toEvents } from "../property-tests/arbitraries";
 import { crdtProjection } from "../src/projections/crdt";
-import { exportState, importState } from "../src/commands/state-file";
+import { exportState, importState } from "../src/commands/wallet/state-file";
 import { WalletDb } from "../src/events/db";
 import { appendEvents } from "../src/events/log";
 import { KV } from "../src/events/storage-keys";
 import { deriveViews, foldEvents } from "../src/projections";
-import { stateCipher } from "../src/commands/state-cipher";
+import { stateCipher } from "../src/commands/wallet/state-cipher";
 
 /** A 100,000-event log shaped like a busy wallet: addresses, payments, confirmations. */
 export const busyLog = (n: number) => {

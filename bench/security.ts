@@ -4,7 +4,7 @@ import { Effect } from "effect";
 import { newWalletPage } from "./wallet-page";
 import type { Harness } from "../harness/world";
 import { toEvents } from "../property-tests/arbitraries";
-import { AT_REST_KDF_PARAMS } from "../src/commands/at-rest";
+import { AT_REST_KDF_PARAMS } from "../src/commands/wallet/at-rest";
 import { newMnemonic } from "../src/engine/keys/mnemonic";
 import { makeOnchainPort } from "../src/engine/onchain/live";
 import { foldEvents } from "../src/projections";

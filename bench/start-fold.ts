@@ -1,10 +1,10 @@
 // A returning wallet's start in its worker: the whole log folded, beside the snapshot of the folded log
-// with the events after it (src/commands/host-snapshot.ts). Node and fake IndexedDB; prints figures.
+// with the events after it (src/commands/host/snapshot.ts). Node and fake IndexedDB; prints figures.
 import "fake-indexeddb/auto";
 import * as A from "@automerge/automerge/slim";
 import { base64 } from "@scure/base";
-import { openLog } from "../src/commands/host-open";
-import { SnapshotKeeper } from "../src/commands/host-snapshot";
+import { openLog } from "../src/commands/host/open";
+import { SnapshotKeeper } from "../src/commands/host/snapshot";
 import { emptyDoc, type WalletDoc } from "../src/crdt/doc";
 import { initCrdtNode } from "../src/crdt/node";
 import { WalletDb } from "../src/events/db";

@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { invoicesIn } from "../src/commands/chat";
+import { invoicesIn } from "../src/commands/social/chat";
 import type { Network } from "../src/events/types";
 import { mergeTimeline, oldestFirst } from "../src/projections/timeline";
 import bolt11 from "../src/engine/parse/vectors/bolt11.json";

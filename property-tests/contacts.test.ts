@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { npubEncode, noteEncode } from "nostr-tools/nip19";
 import { describe, expect, it } from "vitest";
-import { contactFormErrors } from "../src/commands/contact-form";
+import { contactFormErrors } from "../src/commands/nostr/contact-form";
 import { applyFollows, followedKeys } from "../src/engine/nostr/follows";
 
 const hexKey = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString("hex"));

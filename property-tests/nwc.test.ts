@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { BudgetPeriod } from "../src/crdt/doc";
 import { emptyDoc, makeChange } from "../src/crdt/doc";
 import { initCrdtNode } from "../src/crdt/node";
-import { NwcDesk } from "../src/commands/nwc-desk";
+import { NwcDesk } from "../src/commands/nwc/desk";
 import { type NewEvent, stamp } from "../src/events/make";
 import type { WalletEvent } from "../src/events/types";
 import { validateEvent } from "../src/events/validate";

@@ -5,7 +5,7 @@ import { wordlist } from "@scure/bip39/wordlists/english.js";
 import fc from "fast-check";
 import { nip19 } from "nostr-tools";
 import { describe, expect, it } from "vitest";
-import { connectionSecretsOf } from "../src/commands/feedback";
+import { connectionSecretsOf } from "../src/commands/wallet/feedback";
 import { secretsOfWords } from "../src/engine/keys/held-secrets";
 import { REDACTED, redactLines } from "../src/security/redact";
 

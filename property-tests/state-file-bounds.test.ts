@@ -7,8 +7,8 @@
 import { Effect, Result } from "effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { importState } from "../src/commands/state-file";
-import { stateFileOf, weakStateCipher } from "../src/commands/state-file.testing";
+import { importState } from "../src/commands/wallet/state-file";
+import { stateFileOf, weakStateCipher } from "../src/commands/wallet/state-file.testing";
 import { WalletDb } from "../src/events/db";
 import { appendEvents, readEvents } from "../src/events/log";
 import { newEvent, stamp } from "../src/events/make";

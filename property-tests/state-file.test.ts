@@ -1,9 +1,9 @@
 import { Effect, Result } from "effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { importState, importStateEvents } from "../src/commands/state-file";
-import { stateFileOf, weakStateCipher } from "../src/commands/state-file.testing";
-import { impossibleHoldings } from "../src/commands/state-bounds";
+import { importState, importStateEvents } from "../src/commands/wallet/state-file";
+import { stateFileOf, weakStateCipher } from "../src/commands/wallet/state-file.testing";
+import { impossibleHoldings } from "../src/commands/wallet/state-bounds";
 import { WalletDb } from "../src/events/db";
 import { appendEvents, readEvents } from "../src/events/log";
 import { KV } from "../src/events/storage-keys";

@@ -1,7 +1,7 @@
 import * as A from "@automerge/automerge/slim";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { openFromSnapshot, SnapshotKeeper, STATES_SNAPSHOT } from "../src/commands/host-snapshot";
+import { openFromSnapshot, SnapshotKeeper, STATES_SNAPSHOT } from "../src/commands/host/snapshot";
 import { WalletDb } from "../src/events/db";
 import { appendEvents, clearLog, readEvents } from "../src/events/log";
 import { deriveViews, foldEvent, foldEvents, initialStates, type States } from "../src/projections";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 /**
  * A digest of the code that folds the log (the projections, the CRDT document's helpers, the events'
  * upcasts), given to the app as `__FOLD_VERSION__`: a snapshot of the folded states made by other code is
- * never read, so a change to any fold is never hidden behind a stale snapshot (src/commands/host-snapshot.ts).
+ * never read, so a change to any fold is never hidden behind a stale snapshot (src/commands/host/snapshot.ts).
  */
 export const foldVersion = (root: string): string => {
   const projections = readdirSync(join(root, "src/projections"))

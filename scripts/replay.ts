@@ -1,7 +1,7 @@
 // Folds a mutiny-state.json and prints the views as JSON: the same file gives the same bytes every run.
 //   npm run replay -- mutiny-state.json            (asks nothing; the password comes from WALLET_PASSWORD)
 import { readFile } from "node:fs/promises";
-import { replayStateFile } from "../src/commands/replay";
+import { replayStateFile } from "../src/commands/host/replay";
 import { initCrdtNode } from "../src/crdt/node";
 
 const file = process.argv[2];

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import automergeWasm from "@automerge/automerge/automerge.wasm?url";
-import { WalletHost } from "./commands/host";
-import { stateCipher } from "./commands/state-cipher";
+import { WalletHost } from "./commands/host/host";
+import { stateCipher } from "./commands/wallet/state-cipher";
 import type { WalletConfig } from "./config";
 import { initCrdt } from "./crdt/doc";
 import { WalletDb, walletDbName } from "./events/db";

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import type { CommandAnswer } from "./commands/attached";
 import type { Command } from "./commands/command";
-import type { WalletHost } from "./commands/host";
+import type { WalletHost } from "./commands/host/host";
 import type { FromWorker, ToWorker } from "./commands/protocol";
 import type { WalletConfig } from "./config";
 

@@ -1,14 +1,14 @@
 /// <reference lib="webworker" />
 import automergeWasm from "@automerge/automerge/automerge.wasm?url";
 import ldkWasm from "lightningdevkit/liblightningjs.wasm?url";
-import { WalletHost } from "./commands/host";
+import { WalletHost } from "./commands/host/host";
 import type { AllViews } from "./projections/live";
 import type { WalletConfig } from "./config";
 import { initCrdt } from "./crdt/doc";
 import { onDemand } from "./crdt/on-demand";
 import { WalletDb, walletDbName } from "./events/db";
 import { readViewsSnapshot, saveViewsSnapshot } from "./events/snapshot";
-import { stateCipher } from "./commands/state-cipher";
+import { stateCipher } from "./commands/wallet/state-cipher";
 import type { Platform } from "./engine/engine";
 import type { FedimintClientClass } from "./engine/ecash/fedimint/wasm";
 import { lightningEngine } from "./engine/lightning/engine";
@@ -17,7 +17,7 @@ import { nostrEngine } from "./engine/nostr/engine";
 import { nwcEngine } from "./engine/nwc/engine";
 import { onchainEngine } from "./engine/onchain/engine";
 import { ecashEngine } from "./engine/ecash/engine";
-import { startWalletLoops, type WalletLoops } from "./commands/loops";
+import { startWalletLoops, type WalletLoops } from "./commands/host/loops";
 import { post, serveWorker } from "./worker-serve";
 
 /**

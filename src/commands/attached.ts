@@ -1,8 +1,8 @@
 /**
  * What an engine's module adds to the host beside the engine itself: the hooks the engine calls back into
  * the wallet with, and what it does as commands are answered, events are committed, engines change status,
- * and the wallet starts and stops. Each engine's attachment lives beside its handlers (`nostr-hooks.ts`,
- * `ecash-hooks.ts`, ...) and is listed in `attachments.ts`; the host calls them all and names none.
+ * and the wallet starts and stops. Each engine's attachment lives beside its handlers (`hooks.ts`,
+ * `hooks.ts`, ...) and is listed in `attachments.ts`; the host calls them all and names none.
  */
 import type { EngineName } from "../engine/engine";
 import type { StoredEvent, WalletDb } from "../events/db";

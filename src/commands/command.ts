@@ -287,7 +287,7 @@ export interface CommandSpecs {
   LnurlAuth: { input: { lnurl: string }; output: { domain: string } };
 
   /**
-   * create_new_contact, with the contact form's rules (src/commands/contact-form.ts). `fromProfile`: a
+   * create_new_contact, with the contact form's rules (src/commands/nostr/contact-form.ts). `fromProfile`: a
    * profile chosen in search (npub required, lightning address optional); one already kept is answered
    * with `existing`.
    */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Engine, Platform } from "../engine/engine";
 import { initialStates } from "../projections";
 import { type EngineEnv, EngineRunner, type EngineStatus } from "./engines";
-import { lightningLive } from "./lightning-hooks";
+import { lightningLive } from "./lightning/hooks";
 
 const platform: Platform = {
   fetch: () => Promise.reject(new Error("no network in this test")),

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HELD_REFUSAL_KEYS } from "./nwc-budget";
+import { HELD_REFUSAL_KEYS } from "./nwc/budget";
 
 const SRC = join(import.meta.dirname, "..");
 const TAGS =

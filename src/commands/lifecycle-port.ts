@@ -12,8 +12,8 @@ import type { WalletError } from "../errors";
 import type { States } from "../projections";
 import type { LiveState } from "../projections/live";
 import type { Command } from "./command";
-import type { Secrets } from "./secrets";
-import type { StateCipher } from "./state-file";
+import type { Secrets } from "./wallet/secrets";
+import type { StateCipher } from "./wallet/state-file";
 
 /** What a write of the whole log left on disk, so the folds need not read it back. */
 export interface Written {

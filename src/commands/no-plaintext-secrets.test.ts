@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { rootKey } from "../engine/keys/mnemonic";
 import { WalletDb } from "../events/db";
 import { KV } from "../events/storage-keys";
-import { STATES_SNAPSHOT } from "./host-snapshot";
+import { STATES_SNAPSHOT } from "./host/snapshot";
 import { ok, openOfflineHost, setFirstPassword } from "./offline.testing";
 
 /**

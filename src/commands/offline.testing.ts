@@ -4,8 +4,8 @@
  */
 import type { WalletConfig } from "../config";
 import type { WalletDb } from "../events/db";
-import { type CommandAnswer, WalletHost } from "./host";
-import { makeStateCipher } from "./state-cipher";
+import { type CommandAnswer, WalletHost } from "./host/host";
+import { makeStateCipher } from "./wallet/state-cipher";
 
 /** A cheap key stretch: these tests are not about the password. */
 export const testCipher = makeStateCipher({ iterations: 1000, allowWeak: true });

@@ -73,7 +73,7 @@ export interface LiveState {
    * or the wallet's log): true while `storage_waiting_for` names any.
    */
   readonly storage_waiting?: boolean;
-  /** What waits for the storage server now (`src/commands/storage-waiting.ts` keeps both fields). */
+  /** What waits for the storage server now (`src/commands/storage/waiting.ts` keeps both fields). */
   readonly storage_waiting_for?: readonly StorageWaitSource[];
   /**
    * Another device runs this wallet's node: the seconds its device lock had left when this one tried to

@@ -1,7 +1,7 @@
 /**
  * NIP-47 (wallet-connect) as data: the request an app sends, the response and notification the wallet
  * sends back, the info event, the connection URI and an app's authorization request (NWA). Pure: the
- * relay connection is `service.ts`, the decisions are the wallet's (`src/commands/nwc-desk.ts`).
+ * relay connection is `service.ts`, the decisions are the wallet's (`src/commands/nwc/desk.ts`).
  */
 import { Schema } from "effect";
 import type { NwcEncryption } from "../../events/types";

@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { type ContactForm as Values, contactFormErrors } from "../../commands/contact-form";
+import { type ContactForm as Values, contactFormErrors } from "../../commands/nostr/contact-form";
 import { useI18n } from "../../i18n/intl";
 import { ErrorBox } from "../../ui/errors";
 import { Form, TextField, useAction } from "../../ui/form";

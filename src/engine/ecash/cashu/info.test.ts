@@ -3,7 +3,7 @@ import type { FetchFn } from "../../http/bounded";
 import { EcashFailure, MAX_INPUT_FEE_PPK } from "../port";
 import { describeMint } from "./info";
 
-/** A mint's answers as recorded bodies (this tests the client's reading of them; the world's mint is read live in src/commands/federations.test.ts). */
+/** A mint's answers as recorded bodies (this tests the client's reading of them; the world's mint is read live in src/commands/ecash/federations.test.ts). */
 const answering =
   (info: unknown, keysets: unknown[] = [{ id: "00ad268c4d1f5826", unit: "sat", active: true }]): FetchFn =>
   async (input) => {

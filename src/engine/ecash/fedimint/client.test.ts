@@ -14,7 +14,7 @@ import { MemoryBlobStore } from "../../lightning/store";
 import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { WebSocket } from "ws";
-import { joinFederation as joinCommand } from "../../../commands/ecash";
+import { joinFederation as joinCommand } from "../../../commands/ecash/ecash";
 import type { HandlerContext } from "../../../commands/context";
 import { foldEvents } from "../../../projections";
 import vectors from "../vectors/fedimint-invites.json";
