@@ -4,6 +4,7 @@ import { decode } from "nostr-tools/nip19";
 import WebSocket from "ws";
 import { postJson } from "../harness/http";
 import { createWallet, expect, test } from "./fixtures";
+import { joinWorldMint } from "./steps";
 
 setPoolSocket(WebSocket);
 
@@ -31,11 +32,7 @@ test("receive into ecash from the receive screen's method choice, then recommend
   test.setTimeout(180_000);
   const mint = `${esplora}/cashu`;
   await createWallet(page);
-  await page.goto("/settings/federations");
-  await page.getByLabel("Federation invite code or mint URL").fill(mint);
-  await page.getByRole("button", { name: "Add" }).click();
-  const card = page.getByRole("article", { name: "Local World Mint" });
-  await expect(card).toBeVisible({ timeout: 30_000 });
+  const card = await joinWorldMint(page, mint);
   // The mint's message of the day, read when the wallet opened the ecash engine.
   await expect(card.getByTestId("federation-motd")).toHaveText("The local world's test mint.", {
     timeout: 60_000,

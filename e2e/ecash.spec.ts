@@ -1,6 +1,6 @@
 import { postJson } from "../harness/http";
 import { createWallet, expect, stopNode, test } from "./fixtures";
-import { freshBrowserPage, seedWords } from "./steps";
+import { freshBrowserPage, joinWorldMint, restoreWords, seedWords } from "./steps";
 
 // The world's two Cashu mints and its lightning node are shared by the run: the steps take turns.
 test.describe.configure({ mode: "serial" });
@@ -121,12 +121,7 @@ test("join the world's mint, receive ecash over lightning, see who holds it, pay
   // One device at a time: the first stops its node, which gives the storage server's device lock up.
   await stopNode(page);
   const other = await freshBrowserPage(browser, esplora);
-  await other.goto("/");
-  await other.getByRole("link", { name: "Import existing" }).click();
-  for (let i = 0; i < 12; i++)
-    await other.getByLabel(`Word ${i + 1}`, { exact: true }).fill(words[i] as string);
-  await other.getByRole("button", { name: "Restore" }).click();
-  await other.getByRole("dialog").getByRole("button", { name: "Restore" }).click();
+  await restoreWords(other, words);
   await expect(other.getByRole("tab", { name: "Just me" })).toBeVisible();
   // The storage server brings the first browser's log back, its mints with it; the ecash itself comes from
   // the seed, counted once.
@@ -158,10 +153,7 @@ test("move ecash to the wallet's own lightning: start, preview with the invoice 
   test.setTimeout(180_000);
   await createWallet(page);
   await expect(page.getByText("Starting lightning…")).toBeHidden({ timeout: 60_000 });
-  await page.goto("/settings/federations");
-  await page.getByLabel("Federation invite code or mint URL").fill(`${esplora}/cashu`);
-  await page.getByRole("button", { name: "Add" }).click();
-  const card = page.getByRole("article", { name: "Local World Mint" });
+  const card = await joinWorldMint(page, `${esplora}/cashu`);
   await card.getByRole("button", { name: "Receive" }).click();
   await card.getByLabel("Amount (sats)").fill("20000");
   await card.getByRole("button", { name: "Create invoice" }).click();

@@ -2,6 +2,7 @@ import { createServer } from "node:net";
 import { bech32m, utf8 } from "@scure/base";
 import { postJson } from "../harness/http";
 import { createWallet, expect, test } from "./fixtures";
+import { joinWorldMint } from "./steps";
 
 /** A Fedimint invite naming one guardian at `url` (fedimint-core's invite encoding). */
 const inviteFor = (url: string, federationId: Uint8Array): string => {
@@ -53,11 +54,7 @@ test("in safe mode a mint is resynced from the seed: confirm, progress, then Nic
 }) => {
   test.setTimeout(180_000);
   await createWallet(page);
-  await page.goto("/settings/federations");
-  await page.getByLabel("Federation invite code or mint URL").fill(`${esplora}/cashu`);
-  await page.getByRole("button", { name: "Add" }).click();
-  const card = page.getByRole("article", { name: "Local World Mint" });
-  await expect(card).toBeVisible({ timeout: 30_000 });
+  const card = await joinWorldMint(page, `${esplora}/cashu`);
   // Resync is offered only in safe mode.
   await expect(page.getByRole("button", { name: "Resync Local World Mint" })).toHaveCount(0);
 

@@ -1,6 +1,6 @@
 import { postJson } from "../harness/http";
 import { createWallet, expect, fundOnchain, syncNow, test } from "./fixtures";
-import { confirmChannel } from "./steps";
+import { confirmChannel, payWorld } from "./steps";
 
 // These tests mine blocks on the run's one regtest chain and share its lightning node, so they take turns.
 test.describe.configure({ mode: "serial" });
@@ -39,13 +39,7 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   // From here the test moves between screens inside the app (no reload), as a person would. The reload
   // comes later, on purpose. Pay an invoice made by the world's node at once: the channel is open, and a
   // payment waits for its peer if it is still connecting.
-  const { bolt11 } = await postJson(esplora, "/ln/invoice", { amount_sats: 20_000, description: "coffee" });
-  await page.getByRole("link", { name: "Send" }).first().click();
-  await page.getByLabel("Address, invoice, lightning address or LNURL").fill(bolt11);
-  await expect(page.getByTestId("send-request")).toContainText("20,000");
-  await page.getByRole("button", { name: "Confirm send" }).click();
-  await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 60_000 });
-  await page.getByRole("dialog", { name: "Sent" }).getByRole("link", { name: "Home" }).click();
+  await payWorld(page, esplora, 20_000, "coffee");
 
   // Receive from it: the screen polls and turns to "Payment received" once paid.
   await page.getByRole("link", { name: "Receive" }).first().click();

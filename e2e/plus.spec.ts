@@ -1,6 +1,6 @@
 import { postJson } from "../harness/http";
 import { createWallet, expect, test } from "./fixtures";
-import { fundAndOpenChannel } from "./steps";
+import { fundAndOpenChannel, joinWorldMint } from "./steps";
 
 test.describe.configure({ mode: "serial" });
 
@@ -48,10 +48,7 @@ test("join Plus (refused with a balance warning until the wallet has lightning f
 
   // The world's mint receives for the address while the tab is closed: the owner joins it first.
   const mint = `${esplora}/cashu`;
-  await page.goto("/settings/federations");
-  await page.getByLabel("Federation invite code or mint URL").fill(mint);
-  await page.getByRole("button", { name: "Add" }).click();
-  await expect(page.getByRole("article", { name: "Local World Mint" })).toBeVisible({ timeout: 30_000 });
+  await joinWorldMint(page, mint);
 
   // The lightning address: a member reserves a name and is paid at name@host by an outside payer.
   await page.goto("/settings");

@@ -22,8 +22,16 @@ import type { Browser, Page } from "@playwright/test";
 import { frontAvailable, startFront } from "../harness/front";
 import { postJson } from "../harness/http";
 import { createWallet, expect, stopNode, test } from "./fixtures";
-import { buildFor, cleanEnv, freePort, ROOT, startServicesProcess, stopProcess } from "./services-process";
-import { fundAndOpenChannel, seedWords } from "./steps";
+import {
+  buildFor,
+  ROOT,
+  servicesAndAppPorts,
+  startServicesProcess,
+  stopProcess,
+  worldLspAddress,
+  worldServicesEnv,
+} from "./services-process";
+import { fundAndOpenChannel, joinWorldMint, restoreWords, seedWords } from "./steps";
 
 const OUT_DIR = "dist-selfhosted";
 
@@ -57,33 +65,20 @@ test("a self-hosted build on the wallet's own services: on-chain, a channel thro
   // A production build, the world's network, a gossip node learning it, a channel's confirmations, a
   // payment over five hops and a restore, on two busy cores.
   test.setTimeout(900_000);
-  const servicesPort = await freePort();
-  let appPort = await freePort();
-  while (appPort === servicesPort) appPort = await freePort();
+  const { servicesPort, appPort } = await servicesAndAppPorts();
   // The app and the services on one origin, the front's.
   const appUrl = `http://127.0.0.1:${appPort}`;
   const servicesUrl = appUrl;
   const [map] = await Promise.all([networkUp(esplora), buildFor(servicesUrl, OUT_DIR)]);
 
-  const lsp = (await (await fetch(`${esplora}/ln/info`)).json()) as { address: string };
   // The operator's own wallet, which Plus is paid to.
   const operator = (await (await fetch(`${esplora}/ln/operator-nwc`)).json()) as { uri: string };
-  const relay = `${esplora.replace(/^http/, "ws")}/nostr`;
-  const lspPort = lsp.address.split(":").at(-1)!;
-  const peers = [lsp.address, ...Object.values(map.nodes).flatMap((n) => (n.address ? [n.address] : []))];
+  const peers = [
+    await worldLspAddress(esplora),
+    ...Object.values(map.nodes).flatMap((n) => (n.address ? [n.address] : [])),
+  ];
   const services = startServicesProcess(
-    cleanEnv({
-      PORT: String(servicesPort),
-      NETWORK: "regtest",
-      ESPLORA_URL: esplora,
-      LSP_URL: esplora,
-      PROXY_PORTS: lspPort,
-      PROXY_ALLOW_PRIVATE: "1",
-      GOSSIP_PEERS: peers.join(","),
-      RELAYS: relay,
-      HERMES_SECRET: "5e".repeat(32),
-      PLUS_NWC: operator.uri,
-    }),
+    await worldServicesEnv(esplora, servicesPort, { GOSSIP_PEERS: peers.join(","), PLUS_NWC: operator.uri }),
   );
   const front = await startFront("nginx", {
     port: appPort,
@@ -139,10 +134,7 @@ test("a self-hosted build on the wallet's own services: on-chain, a channel thro
       timeout: 90_000,
     });
     const mint = `${esplora}/cashu`;
-    await page.goto("/settings/federations");
-    await page.getByLabel("Federation invite code or mint URL").fill(mint);
-    await page.getByRole("button", { name: "Add" }).click();
-    await expect(page.getByRole("article", { name: "Local World Mint" })).toBeVisible({ timeout: 30_000 });
+    await joinWorldMint(page, mint);
     await page.goto("/settings/lightningaddress");
     await expect(page.getByLabel("While the app is closed, receive into")).toHaveValue(mint);
     const name = `self-${Date.now().toString(36)}`;
@@ -168,11 +160,7 @@ test("a self-hosted build on the wallet's own services: on-chain, a channel thro
 
     // A second browser restores the words from the services' storage.
     const other = await appIn(browser, appUrl);
-    await other.goto("/");
-    await other.getByRole("link", { name: "Import existing" }).click();
-    for (let i = 0; i < 12; i++) await other.getByLabel(`Word ${i + 1}`, { exact: true }).fill(words[i]!);
-    await other.getByRole("button", { name: "Restore" }).click();
-    await other.getByRole("dialog").getByRole("button", { name: "Restore" }).click();
+    await restoreWords(other, words);
     const found = other.getByRole("region", { name: "Brought back from your storage server" });
     await expect(found).toBeVisible({ timeout: 120_000 });
     await expect(found).toContainText(/1 channel holding 1\d\d,\d{3} sats/);

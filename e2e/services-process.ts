@@ -27,6 +27,39 @@ export const freePort = async (): Promise<number> => {
   }
 };
 
+/** Two different free ports on this host: the services' own, and the front's that serves the app. */
+export const servicesAndAppPorts = async (): Promise<{ servicesPort: number; appPort: number }> => {
+  const servicesPort = await freePort();
+  let appPort = await freePort();
+  while (appPort === servicesPort) appPort = await freePort();
+  return { servicesPort, appPort };
+};
+
+/** The lightning address (`pubkey@host:port`) of the world's LSP at `esplora`. */
+export const worldLspAddress = async (esplora: string): Promise<string> =>
+  ((await (await fetch(`${esplora}/ln/info`)).json()) as { address: string }).address;
+
+/**
+ * The services' settings on `servicesPort` for the local world at `esplora`: its Esplora and LSP API, a
+ * proxy to its LSP's lightning port (a private address), its relay; `extra` adds to them or overrides them.
+ */
+export const worldServicesEnv = async (
+  esplora: string,
+  servicesPort: number,
+  extra: Record<string, string> = {},
+): Promise<NodeJS.ProcessEnv> =>
+  cleanEnv({
+    PORT: String(servicesPort),
+    NETWORK: "regtest",
+    ESPLORA_URL: esplora,
+    LSP_URL: esplora,
+    PROXY_PORTS: (await worldLspAddress(esplora)).split(":").at(-1)!,
+    PROXY_ALLOW_PRIVATE: "1",
+    RELAYS: `${esplora.replace(/^http/, "ws")}/nostr`,
+    HERMES_SECRET: "5e".repeat(32),
+    ...extra,
+  });
+
 /** Runs `cmd` to its end; its output is kept for the error when it fails. */
 export const run = (cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> =>
   new Promise((resolve, reject) => {

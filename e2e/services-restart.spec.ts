@@ -9,29 +9,19 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Page } from "@playwright/test";
 import { frontAvailable, startFront } from "../harness/front";
-import { postJson } from "../harness/http";
 import { createWallet, expect, test } from "./fixtures";
-import { buildFor, cleanEnv, freePort, ROOT, startServicesProcess, stopProcess } from "./services-process";
-import { fundAndOpenChannel } from "./steps";
+import {
+  buildFor,
+  ROOT,
+  servicesAndAppPorts,
+  startServicesProcess,
+  stopProcess,
+  worldServicesEnv,
+} from "./services-process";
+import { fundAndOpenChannel, payWorld } from "./steps";
 
 const OUT_DIR = "dist-services-restart";
-
-/** Pays an invoice of the world's node for `sats` from home, as the owner does, and goes back home. */
-const pay = async (page: Page, esplora: string, sats: number, timeout: number) => {
-  const { bolt11 } = (await postJson(esplora, "/ln/invoice", {
-    amount_sats: sats,
-    description: `after ${sats}`,
-  })) as { bolt11: string };
-  await page.getByRole("link", { name: "Send" }).first().click();
-  await page.getByLabel("Address, invoice, lightning address or LNURL").fill(bolt11);
-  await expect(page.getByTestId("send-request")).toContainText(sats.toLocaleString("en-US"));
-  await page.getByRole("button", { name: "Confirm send" }).click();
-  const sent = page.getByRole("dialog", { name: "Sent" });
-  await expect(sent).toBeVisible({ timeout });
-  await sent.getByRole("link", { name: "Home" }).click();
-};
 
 test("an open wallet resumes by itself when its services restart: the proxied channel comes back and a payment leaves", async ({
   browser,
@@ -41,26 +31,13 @@ test("an open wallet resumes by itself when its services restart: the proxied ch
   // A production build, a channel's confirmations, two payments and a restart of the services, on two busy
   // cores.
   test.setTimeout(600_000);
-  const servicesPort = await freePort();
-  let appPort = await freePort();
-  while (appPort === servicesPort) appPort = await freePort();
+  const { servicesPort, appPort } = await servicesAndAppPorts();
   const appUrl = `http://127.0.0.1:${appPort}`;
   const dataDir = mkdtempSync(join(tmpdir(), "services-restart-"));
   await buildFor(appUrl, OUT_DIR);
 
-  const lsp = (await (await fetch(`${esplora}/ln/info`)).json()) as { address: string };
   // The same settings and the same data at each start, as a supervisor restarts the unit.
-  const env = cleanEnv({
-    PORT: String(servicesPort),
-    NETWORK: "regtest",
-    DATA_DIR: dataDir,
-    ESPLORA_URL: esplora,
-    LSP_URL: esplora,
-    PROXY_PORTS: lsp.address.split(":").at(-1)!,
-    PROXY_ALLOW_PRIVATE: "1",
-    RELAYS: `${esplora.replace(/^http/, "ws")}/nostr`,
-    HERMES_SECRET: "5e".repeat(32),
-  });
+  const env = await worldServicesEnv(esplora, servicesPort, { DATA_DIR: dataDir });
   let services = startServicesProcess(env);
   const front = await startFront("nginx", { port: appPort, appDir: `${ROOT}${OUT_DIR}`, servicesPort });
   const healthy = (timeout: number) =>
@@ -78,7 +55,7 @@ test("an open wallet resumes by itself when its services restart: the proxied ch
     // A channel to the LSP through the services' proxy (this build reaches no lightning node otherwise),
     // used once: its socket is open.
     await fundAndOpenChannel(page, esplora);
-    await pay(page, esplora, 1_000, 120_000);
+    await payWorld(page, esplora, 1_000, "after 1000", 120_000);
 
     // systemd's stop, then its start on the same port and data; home stays open all along.
     const stopping = Date.now();
@@ -89,7 +66,7 @@ test("an open wallet resumes by itself when its services restart: the proxied ch
     const back = Date.now();
 
     // The owner pays once the services are back, without reloading or pressing anything else.
-    await pay(page, esplora, 2_000, 120_000);
+    await payWorld(page, esplora, 2_000, "after 2000", 120_000);
     console.log(
       `services stopped in ${stopMs} ms; the payment after their return left ${Date.now() - back} ms after /health answered`,
     );

@@ -16,13 +16,64 @@ export const askLightningReceive = async (page: Page, sats: number) => {
  */
 export const receiveOverLightning = async (page: Page, esplora: string, startMs: number) => {
   await expect(page.getByText("Starting lightning…")).toBeHidden({ timeout: startMs });
-  await askLightningReceive(page, 50_000);
+  await receiveFromWorld(page, esplora, 50_000);
+};
+
+/**
+ * From home, asks for `sats` over lightning only, has the world's node pay the invoice the screen shows,
+ * waits until the screen says it arrived, and goes back home.
+ */
+export const receiveFromWorld = async (page: Page, esplora: string, sats: number) => {
+  await askLightningReceive(page, sats);
   await page.getByRole("button", { name: "Show address" }).click();
   const invoice = await page.getByTestId("receive-invoice").getAttribute("title");
   const paid = await postJson(esplora, "/ln/pay", { bolt11: invoice });
   expect(paid.status).toBe("succeeded");
   await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 60_000 });
   await page.getByRole("link", { name: "Home" }).last().click();
+};
+
+/**
+ * From home, pays an invoice of `sats` the world's node made (for `description`) from Send, the amount shown
+ * before confirming; waits up to `timeoutMs` for it to be sent and goes back home.
+ */
+export const payWorld = async (
+  page: Page,
+  esplora: string,
+  sats: number,
+  description: string,
+  timeoutMs = 60_000,
+) => {
+  const { bolt11 } = await postJson(esplora, "/ln/invoice", { amount_sats: sats, description });
+  await page.getByRole("link", { name: "Send" }).first().click();
+  await page.getByLabel("Address, invoice, lightning address or LNURL").fill(bolt11);
+  await expect(page.getByTestId("send-request")).toContainText(sats.toLocaleString("en-US"));
+  await page.getByRole("button", { name: "Confirm send" }).click();
+  const sent = page.getByRole("dialog", { name: "Sent" });
+  await expect(sent).toBeVisible({ timeout: timeoutMs });
+  await sent.getByRole("link", { name: "Home" }).click();
+};
+
+/**
+ * On a browser with no wallet, restores `words` from the welcome screen's import, confirming the restore;
+ * what the restore shows next is the caller's to wait for.
+ */
+export const restoreWords = async (page: Page, words: readonly string[]) => {
+  await page.goto("/");
+  await page.getByRole("link", { name: "Import existing" }).click();
+  for (let i = 0; i < 12; i++) await page.getByLabel(`Word ${i + 1}`, { exact: true }).fill(words[i]!);
+  await page.getByRole("button", { name: "Restore" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Restore" }).click();
+};
+
+/** Joins the mint at `mint` (the world's, "Local World Mint") from the federations page; answers its card. */
+export const joinWorldMint = async (page: Page, mint: string) => {
+  await page.goto("/settings/federations");
+  await page.getByLabel("Federation invite code or mint URL").fill(mint);
+  await page.getByRole("button", { name: "Add" }).click();
+  const card = page.getByRole("article", { name: "Local World Mint" });
+  await expect(card).toBeVisible({ timeout: 30_000 });
+  return card;
 };
 
 /** The wallet's 12 seed words, as the backup screen shows them. */
@@ -74,8 +125,16 @@ export const confirmChannel = async (page: Page, esplora: string, balance: RegEx
   }).toPass({ timeout: 90_000 });
   await postJson(esplora, "/mine", { blocks: 6 });
   await syncNow(page);
+  await channelListedAs(page, /^(Online|Connecting…) \(1\)$/);
+};
+
+/**
+ * Goes from the app's navigation to the channels page and waits until it lists the wallet's one channel
+ * under `state` (`Online (1)`, say), then goes home: within the app, without a reload.
+ */
+export const channelListedAs = async (page: Page, state: string | RegExp) => {
   await page.getByRole("link", { name: "Settings" }).first().click();
   await page.getByRole("link", { name: "Lightning channels" }).click();
-  await expect(page.getByText(/^(Online|Connecting…) \(1\)$/)).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByText(state)).toBeVisible({ timeout: 90_000 });
   await page.getByRole("link", { name: "Home" }).first().click();
 };

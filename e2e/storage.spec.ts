@@ -6,11 +6,18 @@
  * it pays and is paid, its history and contacts come back, and home says what came back.
  */
 import type { Page } from "@playwright/test";
-import { postJson } from "../harness/http";
 import { DEVICE_LOCK_NAME, DEVICE_LOCK_TTL_SECS } from "../src/engine/storage/device-lock";
 import { openLockStore, type SealedStore, storageKeysOfWords } from "../src/engine/storage";
 import { createWallet, expect, test } from "./fixtures";
-import { freshBrowserPage, fundAndOpenChannel, seedWords } from "./steps";
+import {
+  channelListedAs,
+  freshBrowserPage,
+  fundAndOpenChannel,
+  payWorld,
+  receiveFromWorld,
+  restoreWords,
+  seedWords,
+} from "./steps";
 
 interface LspChannel {
   readonly channelId: string;
@@ -37,23 +44,6 @@ const nodeIdOf = async (page: Page): Promise<string> => {
   );
 };
 
-/** Waits until the wallet's one channel is usable, as its channels page shows it. */
-const channelUsable = async (page: Page) => {
-  await page.goto("/settings/channels");
-  await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 90_000 });
-};
-
-/** Pays an invoice of the world's node from Send (the channel usable; see `channelUsable`). */
-const payWorld = async (page: Page, esplora: string, sats: number, description: string) => {
-  const { bolt11 } = await postJson(esplora, "/ln/invoice", { amount_sats: sats, description });
-  // Within the app, without a reload: the node keeps its connection to the LSP.
-  await page.getByRole("link", { name: "Send" }).first().click();
-  await page.getByLabel("Address, invoice, lightning address or LNURL").fill(bolt11);
-  await page.getByRole("button", { name: "Confirm send" }).click();
-  await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 90_000 });
-  await page.getByRole("dialog", { name: "Sent" }).getByRole("link", { name: "Home" }).click();
-};
-
 test("a second browser on the same words waits while the first runs, then restores its channel and contacts from storage", async ({
   page,
   esplora,
@@ -69,8 +59,10 @@ test("a second browser on the same words waits while the first runs, then restor
   await create.getByRole("button", { name: "Create contact" }).click();
   await expect(page.getByRole("dialog", { name: "Ada" })).toBeVisible();
   await page.keyboard.press("Escape");
-  await channelUsable(page);
-  await payWorld(page, esplora, 10_000, "first browser's coffee");
+  // Paid within the app once its channels page lists the channel online, without a reload: the node keeps
+  // its connection to the LSP.
+  await channelListedAs(page, "Online (1)");
+  await payWorld(page, esplora, 10_000, "first browser's coffee", 90_000);
   const nodeId = await nodeIdOf(page);
   // The admin page's load started the node again: the LSP sees the channel usable once it reconnected.
   await expect
@@ -80,11 +72,7 @@ test("a second browser on the same words waits while the first runs, then restor
   const words = await seedWords(page);
 
   const other = await freshBrowserPage(browser, esplora);
-  await other.goto("/");
-  await other.getByRole("link", { name: "Import existing" }).click();
-  for (let i = 0; i < 12; i++) await other.getByLabel(`Word ${i + 1}`, { exact: true }).fill(words[i]!);
-  await other.getByRole("button", { name: "Restore" }).click();
-  await other.getByRole("dialog").getByRole("button", { name: "Restore" }).click();
+  await restoreWords(other, words);
   // The first browser holds the device lock: the second counts down instead of starting a second node.
   await expect(other.getByRole("heading", { name: "Running on another device" })).toBeVisible({
     timeout: 90_000,
@@ -139,16 +127,9 @@ test("a second browser on the same words waits while the first runs, then restor
     .toEqual([[channel!.channelId, true]]);
 
   // It pays, and is paid.
-  await channelUsable(other);
-  await payWorld(other, esplora, 20_000, "second browser's lunch");
-  await other.getByRole("link", { name: "Receive" }).first().click();
-  await other.getByLabel("Amount (sats, optional)").fill("5000");
-  await other.getByRole("radio", { name: "Lightning only" }).check();
-  await other.getByRole("button", { name: "Show address" }).click();
-  const invoice = await other.getByTestId("receive-invoice").getAttribute("title");
-  expect((await postJson(esplora, "/ln/pay", { bolt11: invoice })).status).toBe("succeeded");
-  await expect(other.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 60_000 });
-  await other.getByRole("link", { name: "Home" }).last().click();
+  await channelListedAs(other, "Online (1)");
+  await payWorld(other, esplora, 20_000, "second browser's lunch", 90_000);
+  await receiveFromWorld(other, esplora, 5_000);
   await expect(other.getByRole("button", { name: /20,000 sats Lightning/ })).toBeVisible();
   await expect(other.getByRole("button", { name: /5,000 sats Lightning/ })).toBeVisible();
   expect((await lspChannelsWith(esplora, nodeId)).map((c) => c.channelId)).toEqual([channel!.channelId]);

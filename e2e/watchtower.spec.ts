@@ -6,7 +6,7 @@
 import type { Page } from "@playwright/test";
 import { postJson } from "../harness/http";
 import { createWallet, expect, syncNow, test } from "./fixtures";
-import { askLightningReceive, fundAndOpenChannel } from "./steps";
+import { fundAndOpenChannel, payWorld, receiveFromWorld } from "./steps";
 
 // These tests mine blocks on the run's one regtest chain and make the world's LSP cheat, so they take turns.
 test.describe.configure({ mode: "serial" });
@@ -33,20 +33,8 @@ const satsOf = async (page: Page, testId: string): Promise<number> =>
  * 30,000 sats is revoked, one worth cheating with. Ends on home.
  */
 const payBothWays = async (page: Page, esplora: string) => {
-  const { bolt11 } = await postJson(esplora, "/ln/invoice", { amount_sats: 30_000, description: "rent" });
-  await page.getByRole("link", { name: "Send" }).first().click();
-  await page.getByLabel("Address, invoice, lightning address or LNURL").fill(bolt11);
-  await expect(page.getByTestId("send-request")).toContainText("30,000");
-  await page.getByRole("button", { name: "Confirm send" }).click();
-  await expect(page.getByRole("dialog", { name: "Sent" })).toBeVisible({ timeout: 60_000 });
-  await page.getByRole("dialog", { name: "Sent" }).getByRole("link", { name: "Home" }).click();
-
-  await askLightningReceive(page, 10_000);
-  await page.getByRole("button", { name: "Show address" }).click();
-  const invoice = await page.getByTestId("receive-invoice").getAttribute("title");
-  expect((await postJson(esplora, "/ln/pay", { bolt11: invoice })).status).toBe("succeeded");
-  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 60_000 });
-  await page.getByRole("link", { name: "Home" }).last().click();
+  await payWorld(page, esplora, 30_000, "rent");
+  await receiveFromWorld(page, esplora, 10_000);
 };
 
 /** The world's id of the wallet's channel, found by its funding transaction (the channels page links it). */
@@ -93,25 +81,45 @@ const penaltySeen = async (page: Page, esplora: string): Promise<number> => {
   return amount;
 };
 
-test("the LSP publishes an old state while the tab is open: the wallet takes the whole channel", async ({
-  page,
-  esplora,
-}) => {
+/**
+ * A new wallet with a channel of its own, paid over both ways, back on home: the on-chain balance then and
+ * the world's id of the channel.
+ */
+const channelWorthCheating = async (page: Page, esplora: string) => {
   await createWallet(page);
   await fundAndOpenChannel(page, esplora);
   await payBothWays(page, esplora);
   const onchainBefore = await satsOf(page, "onchain-balance");
   const channel = await channelIdOf(page, esplora);
+  return { onchainBefore, channel };
+};
 
-  const cheat = await postJson(esplora, "/ln/cheat", { channel_id: channel });
-  expect(Number(cheat.stolen_sats)).toBeGreaterThanOrEqual(30_000);
-  const amount = await penaltySeen(page, esplora);
+/** The world's LSP publishes a revoked state of `channel`, one in which it held the 30,000 sats it was paid. */
+const cheat = async (esplora: string, channel: string): Promise<{ txid: string }> => {
+  const cheated = await postJson(esplora, "/ln/cheat", { channel_id: channel });
+  expect(Number(cheated.stolen_sats)).toBeGreaterThanOrEqual(30_000);
+  return cheated;
+};
 
-  // Confirmed on-chain, counted once: the on-chain balance gained what home says came home.
+/** After the penalty of `amount`: counted once in the on-chain balance, nothing left on lightning. */
+const balancesAfter = async (page: Page, onchainBefore: number, amount: number) => {
   await expect(page.getByTestId("onchain-balance")).toHaveText(
     `${(onchainBefore + amount).toLocaleString("en-US")} sats`,
   );
   await expect(page.getByTestId("lightning-balance")).toHaveText("0 sats");
+};
+
+test("the LSP publishes an old state while the tab is open: the wallet takes the whole channel", async ({
+  page,
+  esplora,
+}) => {
+  const { onchainBefore, channel } = await channelWorthCheating(page, esplora);
+
+  await cheat(esplora, channel);
+  const amount = await penaltySeen(page, esplora);
+
+  // Confirmed on-chain, counted once: the on-chain balance gained what home says came home.
+  await balancesAfter(page, onchainBefore, amount);
 });
 
 test("the LSP publishes an old state while the tab is closed: the watchtower punishes, the reopened wallet tells", async ({
@@ -119,21 +127,16 @@ test("the LSP publishes an old state while the tab is closed: the watchtower pun
   context,
   esplora,
 }) => {
-  await createWallet(page);
-  await fundAndOpenChannel(page, esplora);
-  await payBothWays(page, esplora);
-  const onchainBefore = await satsOf(page, "onchain-balance");
-  const channel = await channelIdOf(page, esplora);
+  const { onchainBefore, channel } = await channelWorthCheating(page, esplora);
 
   // The owner closes the tab: nothing of the wallet runs now.
   await page.close();
-  const cheat = await postJson(esplora, "/ln/cheat", { channel_id: channel });
-  expect(Number(cheat.stolen_sats)).toBeGreaterThanOrEqual(30_000);
+  const cheated = await cheat(esplora, channel);
   await postJson(esplora, "/mine", { blocks: 1 });
   // The world's watchtower sees the revoked commitment in the block and spends its output with the justice
   // transaction the wallet signed before it closed.
   await expect(async () => {
-    const spends = (await getJson(esplora, `/tx/${cheat.txid}/outspends`)) as { spent: boolean }[];
+    const spends = (await getJson(esplora, `/tx/${cheated.txid}/outspends`)) as { spent: boolean }[];
     expect(spends.some((s) => s.spent)).toBe(true);
   }).toPass({ timeout: 60_000 });
   await postJson(esplora, "/mine", { blocks: 6 });
@@ -142,8 +145,5 @@ test("the LSP publishes an old state while the tab is closed: the watchtower pun
   const reopened = await context.newPage();
   await reopened.goto("/");
   const amount = await penaltySeen(reopened, esplora);
-  await expect(reopened.getByTestId("onchain-balance")).toHaveText(
-    `${(onchainBefore + amount).toLocaleString("en-US")} sats`,
-  );
-  await expect(reopened.getByTestId("lightning-balance")).toHaveText("0 sats");
+  await balancesAfter(reopened, onchainBefore, amount);
 });

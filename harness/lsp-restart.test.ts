@@ -7,11 +7,10 @@ import { connect } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LightningNode, NodeEvent } from "../src/engine/lightning/node";
 import { CHANNEL_WAIT_MS } from "../src/engine/lightning/policy";
-import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { postJson } from "./http";
 import { stopAfterAll } from "./stop-after-all";
 import { until } from "./until";
-import { startWorldWithNode } from "./wallet-node";
+import { openUsableChannel, startWorldWithNode } from "./wallet-node";
 import type { Harness } from "./world";
 
 let h: Harness;
@@ -34,14 +33,7 @@ const accepts = (port: number): Promise<boolean> =>
 
 beforeAll(async () => {
   ({ world: h, node: wallet } = await startWorldWithNode(events, () => ({ paymentTimeoutMs: 30_000 })));
-  await wallet.connectPeer(parsePeerAddress(h.lightning.address)!);
-  wallet.openChannel(lsp(), 200_000n);
-  await until("pending", () => events.some((e) => e.type === "channel_pending"), 60_000);
-  for (const e of events) if (e.type === "channel_pending") await h.waitForTx(e.outpoint.split(":")[0]!);
-  await h.mine(6);
-  await wallet.sync();
-  await h.lightning.node.sync();
-  await until("usable", usable, 60_000);
+  await openUsableChannel(h, wallet, events, { opener: "wallet", sats: 200_000n });
 }, 240_000);
 stopAfterAll(() => [wallet, h]);
 

@@ -6,9 +6,11 @@
 import { EsploraChain } from "../src/engine/lightning/chain";
 import { LightningNode } from "../src/engine/lightning/node";
 import type { NodeEvent, NodeOptions } from "../src/engine/lightning/node-types";
-import { openWebSocketPipe, peerSocketUrl } from "../src/engine/lightning/socket";
+import { openWebSocketPipe, parsePeerAddress, peerSocketUrl } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
 import { makeEsplora } from "../src/engine/onchain/esplora";
+import { towerKey } from "../src/engine/tower/appointment";
+import { TowerClient } from "../src/engine/tower/client";
 import { nodeWebSocket } from "../services/gossip/pipes";
 import { until } from "./until";
 import { type Harness, startHarness } from "./world";
@@ -53,6 +55,96 @@ export const startWorldWithNode = async (
     ...options(world),
   });
   return { world, node };
+};
+
+/**
+ * A wallet node that gives the world's watchtower an appointment after each channel update, as the wallet
+ * does: `start` starts it (again, after a stop) on `seed` and `store`, every node event pushed to `events`.
+ */
+export const towerWatchedNode = (
+  world: Harness,
+  opts: { readonly seed: Uint8Array; readonly store: MemoryBlobStore; readonly events: NodeEvent[] },
+): { tower: TowerClient; start: () => Promise<LightningNode> } => {
+  const { seed, store, events } = opts;
+  const tower = new TowerClient(
+    world.towerUrl,
+    towerKey(seed).secret,
+    (i, init) => fetch(i, init),
+    () => {},
+  );
+  const start = () =>
+    startWalletNode(world, {
+      seed,
+      store,
+      onEvent: (e) => events.push(e),
+      paymentTimeoutMs: 30_000,
+      onJustice: (txid, tx) => tower.add(txid, tx),
+    });
+  return { tower, start };
+};
+
+/** Mines `n` blocks, then the world's LSP and `wallet` catch up with them. */
+export const mineAndSync = async (
+  world: Pick<Harness, "lightning" | "mine">,
+  wallet: LightningNode,
+  n: number,
+): Promise<void> => {
+  await world.mine(n);
+  await world.lightning.node.sync();
+  await wallet.sync();
+};
+
+/**
+ * The world's LSP pays `wallet` an invoice of each of `sats` in turn, each payment succeeded; resolves once
+ * the wallet has received them all (`events` are the ones its node pushes its events to).
+ */
+export const lspPays = async (
+  world: Pick<Harness, "lightning">,
+  wallet: LightningNode,
+  events: readonly NodeEvent[],
+  sats: readonly bigint[],
+): Promise<void> => {
+  const received = () => events.filter((e) => e.type === "payment_received").length;
+  const before = received();
+  for (const s of sats) {
+    const { bolt11 } = wallet.createInvoice(s * 1000n, "to the wallet");
+    const paid = await world.lightning.node.payInvoice(bolt11, 100_000n);
+    if (paid.status !== "succeeded") throw new Error(`the LSP's payment of ${s} sats: ${paid.status}`);
+  }
+  await until("received", () => received() === before + sats.length);
+};
+
+type ChannelPending = Extract<NodeEvent, { type: "channel_pending" }>;
+
+/**
+ * A channel of `sats` between `wallet` and the world's LSP, opened by the one `opener` names (the LSP pushes
+ * nothing to the wallet), its funding buried under 6 blocks and usable on both sides; answers the node's
+ * `channel_pending` event for it. `events` are the ones the node pushes its events to.
+ */
+export const openUsableChannel = async (
+  world: Pick<Harness, "lightning" | "mine" | "waitForTx">,
+  wallet: LightningNode,
+  events: readonly NodeEvent[],
+  opts: { readonly opener: "wallet" | "lsp"; readonly sats: bigint },
+): Promise<ChannelPending> => {
+  const lsp = world.lightning;
+  const before = events.length;
+  await wallet.connectPeer(parsePeerAddress(lsp.address)!);
+  if (opts.opener === "wallet") wallet.openChannel(lsp.pubkey, opts.sats);
+  else lsp.node.openChannel(wallet.nodeId, opts.sats, 0n);
+  const pendingOf = () =>
+    events
+      .slice(before)
+      .find((e): e is ChannelPending => e.type === "channel_pending" && e.peer === lsp.pubkey);
+  await until("pending", () => pendingOf() !== undefined, 60_000);
+  const pending = pendingOf()!;
+  await world.waitForTx(pending.fundingTxid);
+  await mineAndSync(world, wallet, 6);
+  // Usable on both sides: the partner may see the wallet's channel_ready a moment after the wallet saw its own.
+  const usable = (node: LightningNode) =>
+    node.channels().some((c) => c.channelId === pending.channelId && c.isUsable);
+  await until("usable", () => usable(wallet) && usable(lsp.node), 60_000);
+  return pending;
 };
 
 /**

@@ -10,13 +10,11 @@ import { hex } from "@scure/base";
 import { beforeAll, describe, expect, it } from "vitest";
 import { stopAfterAll } from "../harness/stop-after-all";
 import { until } from "../harness/until";
-import { startWalletNode } from "../harness/wallet-node";
+import { openUsableChannel, towerWatchedNode } from "../harness/wallet-node";
 import { type Harness, startHarness } from "../harness/world";
 import type { LightningNode, NodeEvent } from "../src/engine/lightning/node";
-import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
-import { decryptJustice, encryptJustice, locatorOf, towerKey } from "../src/engine/tower/appointment";
-import { TowerClient } from "../src/engine/tower/client";
+import { decryptJustice, encryptJustice, locatorOf } from "../src/engine/tower/appointment";
 
 const RUNS = Number(process.env.TOWER_RUNS ?? 2);
 
@@ -64,42 +62,14 @@ describe("a partner publishing a revoked state", () => {
           const events: NodeEvent[] = [];
           const seed = crypto.getRandomValues(new Uint8Array(32));
           const store = new MemoryBlobStore();
-          const tower = new TowerClient(
-            h.towerUrl,
-            towerKey(seed).secret,
-            (i, init) => fetch(i, init),
-            () => {},
-          );
-          const start = () =>
-            startWalletNode(h, {
-              seed,
-              store,
-              onEvent: (e) => events.push(e),
-              paymentTimeoutMs: 30_000,
-              onJustice: (t, j) => tower.add(t, j),
-            });
+          const { tower, start } = towerWatchedNode(h, { seed, store, events });
           let wallet = await start();
           nodes.push(wallet);
           const sync = async () => {
             await h.lightning.node.sync();
             await wallet.sync();
           };
-          await wallet.connectPeer(parsePeerAddress(h.lightning.address)!);
-          h.lightning.node.openChannel(wallet.nodeId, 200_000n, 0n);
-          await until("pending", () => events.some((e) => e.type === "channel_pending"), 60_000);
-          const pending = events.find((e) => e.type === "channel_pending");
-          if (pending?.type !== "channel_pending") throw new Error("no channel");
-          await h.waitForTx(pending.fundingTxid);
-          await h.mine(6);
-          await sync();
-          await until(
-            "usable",
-            () => wallet.channels().some((c) => c.isUsable && c.channelId === pending.channelId),
-            60_000,
-          );
-          await until("usable at the LSP", () =>
-            h.lightning.node.channels().some((c) => c.channelId === pending.channelId && c.isUsable),
-          );
+          const pending = await openUsableChannel(h, wallet, events, { opener: "lsp", sats: 200_000n });
           // The wallet has something first, so payments can go both ways.
           const outbound = (node: LightningNode) =>
             node.channels().find((c) => c.channelId === pending.channelId)?.outboundSats ?? 0n;

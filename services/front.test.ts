@@ -14,8 +14,8 @@ import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import WebSocket from "ws";
 import { type FrontKind, frontAvailable, type RunningFront, startFront } from "../harness/front";
-import { type RunningServices, startServices } from "./app";
-import { configFromEnv } from "./env";
+import type { RunningServices } from "./app";
+import { startTestServices } from "./testing/services";
 
 const freePort = (): Promise<number> =>
   new Promise((resolve) => {
@@ -40,23 +40,13 @@ beforeAll(async () => {
   writeFileSync(join(appDir, "assets/index-4f3a9c.js"), "// a hashed file");
   await new Promise<void>((r) => peer.listen(0, "127.0.0.1", r));
   peerPort = (peer.address() as { port: number }).port;
-  services = await startServices(
-    configFromEnv(
-      {
-        PORT: "0",
-        NETWORK: "regtest",
-        ESPLORA_URL: "http://127.0.0.1:9",
-        PROXY_PORTS: String(peerPort),
-        PROXY_ALLOW_PRIVATE: "1",
-        PROXY_PER_CLIENT: "2",
-        // The front connects from 127.0.0.1; the test's clients come from 127.0.0.2 and 127.0.0.3.
-        TRUSTED_PROXIES: "127.0.0.1",
-        RELAYS: "ws://127.0.0.1:9",
-        HERMES_SECRET: "11".repeat(32),
-      },
-      () => undefined,
-    ),
-  );
+  services = await startTestServices({
+    PROXY_PORTS: String(peerPort),
+    PROXY_ALLOW_PRIVATE: "1",
+    PROXY_PER_CLIENT: "2",
+    // The front connects from 127.0.0.1; the test's clients come from 127.0.0.2 and 127.0.0.3.
+    TRUSTED_PROXIES: "127.0.0.1",
+  });
 }, 120_000);
 afterAll(async () => {
   await services?.stop();

@@ -9,8 +9,8 @@ import { applyRgs, graphChannels } from "../src/engine/lightning/gossip";
 import { type Harness, startHarness } from "../harness/world";
 import { loadLdk } from "./gossip/pipes";
 import { until } from "../harness/until";
-import { type RunningServices, startServices } from "./app";
-import { configFromEnv } from "./env";
+import type { RunningServices } from "./app";
+import { startTestServices } from "./testing/services";
 
 describe("the services' gossip node on the world's network", () => {
   let world: Harness;
@@ -18,19 +18,12 @@ describe("the services' gossip node on the world's network", () => {
   beforeAll(async () => {
     world = await startHarness({ port: 0, network: true });
     const network = await world.network();
-    services = await startServices(
-      configFromEnv(
-        {
-          PORT: "0",
-          NETWORK: "regtest",
-          ESPLORA_URL: world.esploraUrl,
-          GOSSIP_PEERS: [world.lightning.address, network.node("dave").address].join(","),
-          RELAYS: world.nostr.relayUrl,
-          HERMES_SECRET: "33".repeat(32),
-        },
-        () => undefined,
-      ),
-    );
+    services = await startTestServices({
+      ESPLORA_URL: world.esploraUrl,
+      GOSSIP_PEERS: [world.lightning.address, network.node("dave").address].join(","),
+      RELAYS: world.nostr.relayUrl,
+      HERMES_SECRET: "33".repeat(32),
+    });
   }, 600_000);
   afterAll(async () => {
     await services?.stop();

@@ -10,8 +10,8 @@ import { feedbackBody } from "../src/engine/feedback/send";
 import { openSealedStore } from "../src/engine/storage/index";
 import { storageKeys } from "../src/engine/storage/keys";
 import { rejection } from "./testing/rejection";
-import { KEEP_ALIVE_MS, type RunningServices, startServices } from "./app";
-import { configFromEnv } from "./env";
+import { KEEP_ALIVE_MS, type RunningServices } from "./app";
+import { startTestServices } from "./testing/services";
 import { rateLimiter } from "./limits";
 
 describe("the rate of one client", () => {
@@ -40,19 +40,7 @@ describe("the rate of one client", () => {
 describe("the services' limits", () => {
   let services: RunningServices;
   beforeAll(async () => {
-    services = await startServices(
-      configFromEnv(
-        {
-          PORT: "0",
-          NETWORK: "regtest",
-          ESPLORA_URL: "http://127.0.0.1:9",
-          RELAYS: "ws://127.0.0.1:9",
-          HERMES_SECRET: "11".repeat(32),
-          STORAGE_QUOTA_MB: "0.002",
-        },
-        () => undefined,
-      ),
-    );
+    services = await startTestServices({ STORAGE_QUOTA_MB: "0.002" });
   }, 120_000);
   afterAll(async () => {
     await services?.stop();

@@ -8,8 +8,8 @@
 import { createServer, type Server } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type RunningServices, startServices } from "./app";
-import { configFromEnv } from "./env";
+import type { RunningServices } from "./app";
+import { startTestServices } from "./testing/services";
 import { HEALTH_USER_AGENT } from "./health";
 import { ESPLORA_PATHS, LSP_PATHS, upstreamUrl } from "./pass-through";
 
@@ -55,23 +55,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
   upstreamPort = (upstream.address() as AddressInfo).port;
-  services = await startServices(
-    configFromEnv(
-      {
-        PORT: "0",
-        NETWORK: "signet",
-        // A throwaway store: nothing here is a wallet's, and no other test's files are touched.
-        DATA_DIR: "memory",
-        ALLOW_MEMORY_STORE: "1",
-        // Each API under a base path of its own on the one host, as mempool.space serves `/api`.
-        ESPLORA_URL: `http://127.0.0.1:${upstreamPort}/api`,
-        LSP_URL: `http://127.0.0.1:${upstreamPort}/flow/`,
-        RELAYS: "",
-        HERMES_SECRET: "33".repeat(32),
-      },
-      () => undefined,
-    ),
-  );
+  services = await startTestServices({
+    NETWORK: "signet",
+    // A throwaway store: nothing here is a wallet's, and no other test's files are touched.
+    DATA_DIR: "memory",
+    ALLOW_MEMORY_STORE: "1",
+    // Each API under a base path of its own on the one host, as mempool.space serves `/api`.
+    ESPLORA_URL: `http://127.0.0.1:${upstreamPort}/api`,
+    LSP_URL: `http://127.0.0.1:${upstreamPort}/flow/`,
+    RELAYS: "",
+    HERMES_SECRET: "33".repeat(32),
+  });
 }, 120_000);
 afterAll(async () => {
   await services?.stop();

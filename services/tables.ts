@@ -7,7 +7,7 @@
 import type { FeedbackEntry } from "./feedback/feedback";
 import type { Membership } from "./hermes/hermes";
 import { GRACE_S } from "./plus/terms";
-import type { SqlDb } from "./storage/db";
+import { type SqlDb, tablesOnFirstUse } from "./storage/db";
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS plus_members (
@@ -27,17 +27,7 @@ const SCHEMA = [
 
 /** Makes the tables once per process (two processes starting together may race: the loser tries again). */
 export const servicesTables = (db: () => Promise<SqlDb>) => {
-  let ready: Promise<SqlDb> | null = null;
-  const open = () => {
-    ready ??= db().then(async (d) => {
-      for (const stmt of SCHEMA) await d.query(stmt).catch(() => d.query(stmt));
-      return d;
-    });
-    ready.catch(() => {
-      ready = null;
-    });
-    return ready;
-  };
+  const open = tablesOnFirstUse(db, SCHEMA);
   const memberOf = async (pubkey: string) => {
     const r = await (await open()).query<{ nwc: string; paid_until: string | number }>(
       "SELECT nwc, paid_until FROM plus_members WHERE pubkey=$1",

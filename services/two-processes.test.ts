@@ -15,6 +15,7 @@ import { AlreadyRunning, DeviceLock } from "../src/engine/storage/device-lock";
 import { openSealedStore } from "../src/engine/storage/index";
 import { storageKeys } from "../src/engine/storage/keys";
 import { rejection } from "./testing/rejection";
+import { TEST_ENV } from "./testing/services";
 import { ownPostgresDatabase } from "./storage/testing";
 
 const postgresUrl = process.env.STORAGE_POSTGRES_URL;
@@ -34,12 +35,8 @@ const startProcess = (children: ChildProcess[]): Promise<string> =>
       cwd: root,
       env: {
         ...process.env,
-        PORT: "0",
-        NETWORK: "regtest",
-        ESPLORA_URL: "http://127.0.0.1:9",
-        RELAYS: "ws://127.0.0.1:9",
+        ...TEST_ENV,
         DATABASE_URL: databaseUrl,
-        HERMES_SECRET: "11".repeat(32),
       },
       stdio: ["ignore", "pipe", "pipe"],
     });

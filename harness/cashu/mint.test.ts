@@ -66,6 +66,19 @@ describe("the world's Cashu mints, driven by cashu-ts", () => {
     return w.mintProofsBolt11(amount, quote.quote);
   };
 
+  /**
+   * A wallet at the world's mint holding 60,000 sats paid in by the payer, once the world's node can pay the
+   * payer `sats` back over their channel (a melt's amount and fee reserve).
+   */
+  const fundedToPay = async (sats: bigint) => {
+    const w = await wallet(h.cashu.mintUrl);
+    const proofs = await fund(w, 60_000);
+    await until("the world's node to be able to pay the payer", () =>
+      h.lightning.node.channels().some((c) => c.peer === payer.pubkey && c.outboundSats >= sats),
+    );
+    return { w, proofs };
+  };
+
   const books = async () =>
     (await (await fetch(`${h.cashu.mintUrl}/admin/ledger`)).json()) as {
       melted: number;
@@ -160,12 +173,8 @@ describe("the world's Cashu mints, driven by cashu-ts", () => {
   }, 120_000);
 
   it("melts to pay another node's invoice, returning the unused fee reserve as change (NUT-08)", async () => {
-    const w = await wallet(h.cashu.mintUrl);
     // The world's node pays over its channel from the payer: what the payer paid in, beyond the reserve.
-    const proofs = await fund(w, 60_000);
-    await until("the world's node to be able to pay the payer", () =>
-      h.lightning.node.channels().some((c) => c.peer === payer.pubkey && c.outboundSats >= 2_020n),
-    );
+    const { w, proofs } = await fundedToPay(2_020n);
     const invoice = payer.node.createInvoice(2_000_000n, "paid from ecash");
     const quote = await w.createMeltQuoteBolt11(invoice.bolt11);
     expect(quote.amount.toNumber()).toBe(2_000);
@@ -194,11 +203,7 @@ describe("the world's Cashu mints, driven by cashu-ts", () => {
   }, 120_000);
 
   it("keeps the inputs PENDING while the payment is in flight (NUT-07), then settles the melt", async () => {
-    const w = await wallet(h.cashu.mintUrl);
-    const proofs = await fund(w, 60_000);
-    await until("the world's node to be able to pay the payer", () =>
-      h.lightning.node.channels().some((c) => c.peer === payer.pubkey && c.outboundSats >= 1_010n),
-    );
+    const { w, proofs } = await fundedToPay(1_010n);
     // The payer holds the payment until it is given the preimage.
     const preimage = randomBytes(32);
     const paymentHash = createHash("sha256").update(preimage).digest();
@@ -372,11 +377,7 @@ describe("the world's Cashu mints, driven by cashu-ts", () => {
     }, 120_000);
 
     it("a melt whose answer never comes has its outcome in the quote and the proof states (NUT-05, NUT-07)", async () => {
-      const w = await wallet(h.cashu.mintUrl);
-      const proofs = await fund(w, 60_000);
-      await until("the world's node to be able to pay the payer", () =>
-        h.lightning.node.channels().some((c) => c.peer === payer.pubkey && c.outboundSats >= 1_010n),
-      );
+      const { w, proofs } = await fundedToPay(1_010n);
       const mute = await wallet(await hostile("mute", "melt-no-answer"));
       const invoice = payer.node.createInvoice(1_000_000n, "answer lost");
       const quote = await mute.createMeltQuoteBolt11(invoice.bolt11);

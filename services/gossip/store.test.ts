@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ChannelGossip, DirectionPolicy } from "../../src/engine/lightning/gossip";
 import { ownPostgresDatabase } from "../storage/testing";
-import { type RunningServices, startServices } from "../app";
-import { configFromEnv } from "../env";
+import type { RunningServices } from "../app";
+import { startTestServices } from "../testing/services";
 
 const postgresUrl = process.env.STORAGE_POSTGRES_URL;
 const db = ownPostgresDatabase(postgresUrl ?? "", "services_rgs");
@@ -33,20 +33,7 @@ describe.skipIf(!postgresUrl)("gossip shared through the database", () => {
   const started: RunningServices[] = [];
   let graph: ChannelGossip[] = [channel(101, 1, 2), channel(102, 2, 3)];
   const start = (source?: () => ChannelGossip[]) =>
-    startServices(
-      configFromEnv(
-        {
-          PORT: "0",
-          NETWORK: "regtest",
-          ESPLORA_URL: "http://127.0.0.1:9",
-          RELAYS: "ws://127.0.0.1:9",
-          HERMES_SECRET: "11".repeat(32),
-          DATABASE_URL: db.url,
-        },
-        () => undefined,
-      ),
-      source ? { gossipSource: source } : {},
-    ).then((s) => {
+    startTestServices({ DATABASE_URL: db.url }, source ? { gossipSource: source } : {}).then((s) => {
       started.push(s);
       return s;
     });

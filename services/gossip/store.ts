@@ -9,7 +9,7 @@
  */
 import type { ChannelGossip, DirectionPolicy } from "../../src/engine/lightning/gossip";
 import { type ChannelRecord, GossipHistory, type Seen, type Snapshot } from "./rgs";
-import type { Sql, SqlDb } from "../storage/db";
+import { type Sql, type SqlDb, tablesOnFirstUse } from "../storage/db";
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS rgs_channels (
@@ -116,18 +116,7 @@ export const sqlGossip = (
   chainHash: string,
   now: () => number = () => Math.floor(Date.now() / 1000),
 ) => {
-  let ready: Promise<SqlDb> | null = null;
-  const open = () => {
-    ready ??= db().then(async (d) => {
-      // Two processes starting together may race to make the tables: the loser tries again.
-      for (const stmt of SCHEMA) await d.query(stmt).catch(() => d.query(stmt));
-      return d;
-    });
-    ready.catch(() => {
-      ready = null;
-    });
-    return ready;
-  };
+  const open = tablesOnFirstUse(db, SCHEMA);
   let cache: { generation: number; snapshots: Map<number, Snapshot> } = {
     generation: -1,
     snapshots: new Map(),

@@ -3,7 +3,7 @@
  * in memory for the local world, in the services' SQL database when deployed, so every `services` process
  * on one PostgreSQL sees a name reserved through any of them (the database, not our code, decides a race).
  */
-import type { SqlDb } from "../storage/db";
+import { type SqlDb, tablesOnFirstUse } from "../storage/db";
 
 /** Where payments go while the member's wallet is not reachable: a mint and the member's nostr key. */
 export interface Fallback {
@@ -56,18 +56,7 @@ type Row = { name: string; mint: string | null; fallback_pubkey: string | null }
 
 /** The name book in the services' database (its table made on first use). */
 export const sqlNameBook = (db: () => Promise<SqlDb>): NameBook => {
-  let ready: Promise<SqlDb> | null = null;
-  const open = () => {
-    ready ??= db().then(async (d) => {
-      // Two processes starting together may race to make the table; the loser's attempt is retried once.
-      await d.query(SCHEMA).catch(() => d.query(SCHEMA));
-      return d;
-    });
-    ready.catch(() => {
-      ready = null;
-    });
-    return ready;
-  };
+  const open = tablesOnFirstUse(db, [SCHEMA]);
   return {
     ownerOf: async (name) => {
       const r = await (await open()).query<{ pubkey: string }>(

@@ -13,8 +13,8 @@ import { postJson } from "../../harness/http";
 import { type OperatorWallet, startOperatorWallet } from "../../harness/operator-wallet";
 import { PERIOD_S } from "./terms";
 import { type Harness, startHarness } from "../../harness/world";
-import { type RunningServices, startServices } from "../app";
-import { configFromEnv } from "../env";
+import type { RunningServices } from "../app";
+import { startTestServices } from "../testing/services";
 import { startServicesPlus } from "./plus";
 
 let world: Harness;
@@ -27,19 +27,12 @@ beforeAll(async () => {
   world = await startHarness({ port: 0 });
   const operator = (await (await fetch(`${world.esploraUrl}/ln/operator-nwc`)).json()) as { uri: string };
   operatorNwc = operator.uri;
-  services = await startServices(
-    configFromEnv(
-      {
-        PORT: "0",
-        NETWORK: "regtest",
-        ESPLORA_URL: world.esploraUrl,
-        RELAYS: world.nostr.relayUrl,
-        HERMES_SECRET: "44".repeat(32),
-        PLUS_NWC: operator.uri,
-      },
-      () => undefined,
-    ),
-  );
+  services = await startTestServices({
+    ESPLORA_URL: world.esploraUrl,
+    RELAYS: world.nostr.relayUrl,
+    HERMES_SECRET: "44".repeat(32),
+    PLUS_NWC: operator.uri,
+  });
 }, 180_000);
 afterAll(async () => {
   memberWallet?.stop();
@@ -103,22 +96,38 @@ describe("Plus sold by the services", () => {
     });
   }, 120_000);
 
-  test("once the period ends, one of two processes charges the renewal through the member's connection", async () => {
-    // The member's own wallet, over wallet-connect: the world's paying node; its client key is the member's.
-    memberWallet = await startOperatorWallet(await world.payer(), world.nostr.relayUrl, { pays: true });
+  /**
+   * A member subscribed through `wallet`'s connection, its client key the member's, its first period paid
+   * for real (by someone outside): the member's key and the period's start.
+   */
+  const subscribedThrough = async (wallet: { uri: string }) => {
     const member = hex.decode(
-      new URL(memberWallet.uri.replace(/^nostr\+walletconnect:/, "http:")).searchParams.get("secret")!,
+      new URL(wallet.uri.replace(/^nostr\+walletconnect:/, "http:")).searchParams.get("secret")!,
     );
-    const subscribed = await signed(member, "/plus/subscribe", "post", { plan_id: 1, nwc: memberWallet.uri });
+    const subscribed = await signed(member, "/plus/subscribe", "post", { plan_id: 1, nwc: wallet.uri });
     const { invoice } = (await subscribed.json()) as { invoice: string };
     expect((await postJson(world.esploraUrl, "/ln/pay", { bolt11: invoice })).status).toBe("succeeded");
     const first = (await (await signed(member, "/plus/subscription", "get")).json()) as { timestamp: number };
+    return { member, first };
+  };
+
+  /** A day past a member's period, within the grace. */
+  const later = () => Math.floor(Date.now() / 1000) + PERIOD_S + 24 * 3600;
+  const renewing = () =>
+    startServicesPlus(
+      services.db,
+      { operatorNwc, plans: [{ id: 1, amount_sat: 5_000 }] },
+      { now: later, renewEveryMs: 3_600_000 },
+    );
+
+  test("once the period ends, one of two processes charges the renewal through the member's connection", async () => {
+    // The member's own wallet, over wallet-connect: the world's paying node; its client key is the member's.
+    memberWallet = await startOperatorWallet(await world.payer(), world.nostr.relayUrl, { pays: true });
+    const { member, first } = await subscribedThrough(memberWallet);
 
     // Two more processes on the same database, a day past the member's period (within the grace).
-    const later = () => Math.floor(Date.now() / 1000) + PERIOD_S + 24 * 3600;
-    const config = { operatorNwc, plans: [{ id: 1, amount_sat: 5_000 }] };
-    const one = startServicesPlus(services.db, config, { now: later, renewEveryMs: 3_600_000 });
-    const two = startServicesPlus(services.db, config, { now: later, renewEveryMs: 3_600_000 });
+    const one = renewing();
+    const two = renewing();
     try {
       const charged = await Promise.all([one.renewDue(), two.renewDue()]);
       expect(charged[0] + charged[1]).toBe(1);
@@ -141,19 +150,11 @@ describe("Plus sold by the services", () => {
     lyingWallet = await startOperatorWallet(await world.payer(), world.nostr.relayUrl, {
       pays: "claims-only",
     });
-    const member = hex.decode(
-      new URL(lyingWallet.uri.replace(/^nostr\+walletconnect:/, "http:")).searchParams.get("secret")!,
-    );
-    const subscribed = await signed(member, "/plus/subscribe", "post", { plan_id: 1, nwc: lyingWallet.uri });
-    const { invoice } = (await subscribed.json()) as { invoice: string };
     // The first period is paid for real (by someone outside).
-    expect((await postJson(world.esploraUrl, "/ln/pay", { bolt11: invoice })).status).toBe("succeeded");
-    const first = (await (await signed(member, "/plus/subscription", "get")).json()) as { timestamp: number };
+    const { member, first } = await subscribedThrough(lyingWallet);
 
     // A day past the period, within the grace: the charge is claimed, answered "paid", and not paid.
-    const later = () => Math.floor(Date.now() / 1000) + PERIOD_S + 24 * 3600;
-    const config = { operatorNwc, plans: [{ id: 1, amount_sat: 5_000 }] };
-    const one = startServicesPlus(services.db, config, { now: later, renewEveryMs: 3_600_000 });
+    const one = renewing();
     try {
       expect(await one.renewDue()).toBe(0);
       const after = (await (await signed(member, "/plus/subscription", "get")).json()) as {

@@ -4,7 +4,7 @@
  * `npm test` installs and starts Debian's PostgreSQL for it, see scripts/postgres.mjs).
  */
 import type { Server } from "node:http";
-import { create, fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, type MessageInitShape, toBinary } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { randomBytes } from "@noble/hashes/utils.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -15,17 +15,12 @@ import { authSecretFor, ownerAt, type StorageKeys, storageKeys } from "../../src
 import { storeIdOf } from "../../src/engine/storage/keys";
 import { vssClient } from "../../src/engine/storage/vss-client";
 import {
-  DeleteObjectRequestSchema,
-  DeleteObjectResponseSchema,
   ErrorCode,
   ErrorResponseSchema,
-  GetObjectRequestSchema,
-  GetObjectResponseSchema,
   KeyValueSchema,
-  ListKeyVersionsRequestSchema,
-  ListKeyVersionsResponseSchema,
-  PutObjectRequestSchema,
-  PutObjectResponseSchema,
+  VSS_CALLS,
+  type VssCall,
+  type VssRequest,
 } from "../../src/engine/storage/vss-proto";
 import { serveStorage } from "./serve";
 import { ownPostgresDatabase } from "./testing";
@@ -247,15 +242,13 @@ describe.each(backends)("the storage server on $name", (backend) => {
     await w.raw.putObjects({
       items: Array.from({ length: 5 }, (_, i) => ({ key: `k${i}`, version: 0n, value: bytes("v") })),
     });
-    const post = async <A extends Message>(
-      call: string,
-      body: Uint8Array<ArrayBuffer>,
-      schema: GenMessage<A>,
-    ) => {
+    /** `call` asked with the message `init` makes, as the wire carries it: its status, answer or error. */
+    const post = async <C extends VssCall>(call: C, init: MessageInitShape<GenMessage<VssRequest<C>>>) => {
+      const { request, response: schema } = VSS_CALLS[call];
       const r = await fetch(`${url}/${call}`, {
         method: "POST",
         headers: { authorization: signedAuthorization(authSecretFor(keys, url)) },
-        body,
+        body: toBinary(request, create(request, init)),
       });
       const raw = new Uint8Array(await r.arrayBuffer());
       return {
@@ -266,11 +259,7 @@ describe.each(backends)("the storage server on $name", (backend) => {
     };
     const storeId = storeIdOf(keys, "regtest");
     const list = (q: Partial<{ pageSize: number; pageToken: string }>) =>
-      post(
-        "listKeyVersions",
-        toBinary(ListKeyVersionsRequestSchema, create(ListKeyVersionsRequestSchema, { storeId, ...q })),
-        ListKeyVersionsResponseSchema,
-      );
+      post("listKeyVersions", { storeId, ...q });
     // Page size 0: only the store's version. Two a page: a token until the last page, whose token is "".
     const none = await list({ pageSize: 0 });
     expect(none.answer?.keyVersions).toHaveLength(0);
@@ -287,48 +276,25 @@ describe.each(backends)("the storage server on $name", (backend) => {
     const badToken = await list({ pageToken: "-3" });
     expect([badToken.status, badToken.error?.errorCode]).toEqual([400, ErrorCode.INVALID_REQUEST_EXCEPTION]);
     // A missing key is a 404 NO_SUCH_KEY; global_version reads as version 0 before any write of it.
-    const get = (key: string) =>
-      post(
-        "getObject",
-        toBinary(GetObjectRequestSchema, create(GetObjectRequestSchema, { storeId, key })),
-        GetObjectResponseSchema,
-      );
+    const get = (key: string) => post("getObject", { storeId, key });
     const missing = await get("nope");
     expect([missing.status, missing.error?.errorCode]).toEqual([404, ErrorCode.NO_SUCH_KEY_EXCEPTION]);
     expect((await get("global_version")).answer?.value?.version).toBe(0n);
     // Over 1000 items in one put, and a delete without its key, are invalid requests.
-    const tooMany = await post(
-      "putObjects",
-      toBinary(
-        PutObjectRequestSchema,
-        create(PutObjectRequestSchema, {
-          storeId,
-          transactionItems: Array.from({ length: 1001 }, (_, i) =>
-            create(KeyValueSchema, { key: `x${i}`, version: 0n }),
-          ),
-        }),
+    const tooMany = await post("putObjects", {
+      storeId,
+      transactionItems: Array.from({ length: 1001 }, (_, i) =>
+        create(KeyValueSchema, { key: `x${i}`, version: 0n }),
       ),
-      PutObjectResponseSchema,
-    );
+    });
     expect([tooMany.status, tooMany.error?.errorCode]).toEqual([400, ErrorCode.INVALID_REQUEST_EXCEPTION]);
-    const noKey = await post(
-      "deleteObject",
-      toBinary(DeleteObjectRequestSchema, create(DeleteObjectRequestSchema, { storeId })),
-      DeleteObjectResponseSchema,
-    );
+    const noKey = await post("deleteObject", { storeId });
     expect([noKey.status, noKey.error?.errorCode]).toEqual([400, ErrorCode.INVALID_REQUEST_EXCEPTION]);
     // A conflict is a 409 CONFLICT_EXCEPTION.
-    const stale = await post(
-      "putObjects",
-      toBinary(
-        PutObjectRequestSchema,
-        create(PutObjectRequestSchema, {
-          storeId,
-          transactionItems: [create(KeyValueSchema, { key: "k0", version: 0n })],
-        }),
-      ),
-      PutObjectResponseSchema,
-    );
+    const stale = await post("putObjects", {
+      storeId,
+      transactionItems: [create(KeyValueSchema, { key: "k0", version: 0n })],
+    });
     expect([stale.status, stale.error?.errorCode]).toEqual([409, ErrorCode.CONFLICT_EXCEPTION]);
   });
 

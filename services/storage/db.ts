@@ -22,6 +22,29 @@ export interface SqlDb extends Sql {
 }
 
 /**
+ * The database `db` opens, once `schema`'s statements (each `CREATE ... IF NOT EXISTS`) have made a service's
+ * tables beside the storage server's: made once per process, on the first call; a failed start is tried
+ * again on the next. Two processes starting together may race to make a table: the loser's statement is
+ * retried once.
+ */
+export const tablesOnFirstUse = (
+  db: () => Promise<SqlDb>,
+  schema: readonly string[],
+): (() => Promise<SqlDb>) => {
+  let ready: Promise<SqlDb> | null = null;
+  return () => {
+    ready ??= db().then(async (d) => {
+      for (const stmt of schema) await d.query(stmt).catch(() => d.query(stmt));
+      return d;
+    });
+    ready.catch(() => {
+      ready = null;
+    });
+    return ready;
+  };
+};
+
+/**
  * vss-server's migrations (rust/impls/src/migrations.rs), applied in order once per database; the
  * `vss_db_version` table records how many ran.
  */

@@ -9,21 +9,17 @@
  * store anything never pays for it; `DATABASE_URL` puts it on a real PostgreSQL instead.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { create, fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, type MessageInitShape, toBinary } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { verifyAuthorization } from "../../src/engine/storage/auth";
 import {
-  DeleteObjectRequestSchema,
-  DeleteObjectResponseSchema,
   ErrorCode,
   ErrorResponseSchema,
-  GetObjectRequestSchema,
-  GetObjectResponseSchema,
   KeyValueSchema,
-  ListKeyVersionsRequestSchema,
-  ListKeyVersionsResponseSchema,
-  PutObjectRequestSchema,
-  PutObjectResponseSchema,
+  VSS_CALLS,
+  type VssCall,
+  type VssRequest,
+  type VssResponse,
 } from "../../src/engine/storage/vss-proto";
 import type { Reply, RouteTable } from "../http";
 import { openStorageDb, type SqlDb } from "./db";
@@ -63,9 +59,11 @@ const errorReply = (status: number, errorCode: ErrorCode, message: string): Repl
   bytes: Buffer.from(toBinary(ErrorResponseSchema, create(ErrorResponseSchema, { errorCode, message }))),
 });
 
-const ok = <A extends Message>(schema: GenMessage<A>, a: A): Reply => ({
-  bytes: Buffer.from(toBinary(schema, a)),
-});
+/** The answer of `call`, made of `init`. */
+const ok = <C extends VssCall>(call: C, init: MessageInitShape<GenMessage<VssResponse<C>>>): Reply => {
+  const schema = VSS_CALLS[call].response;
+  return { bytes: Buffer.from(toBinary(schema, create(schema, init))) };
+};
 
 export const startStorage = (opts: StorageOptions = {}): StorageService => {
   let opened: Promise<{ db: SqlDb; store: KvStore }> | null = null;
@@ -79,24 +77,21 @@ export const startStorage = (opts: StorageOptions = {}): StorageService => {
 
   const answer = async (call: string, body: Uint8Array, owner: string): Promise<Reply> => {
     const { store } = await open();
-    const decode = <Q extends Message>(schema: GenMessage<Q>): Q => {
+    const decode = <C extends VssCall>(call: C): VssRequest<C> => {
       try {
-        return fromBinary(schema, body);
+        return fromBinary(VSS_CALLS[call].request, body);
       } catch {
         throw new BadRequest();
       }
     };
     switch (call) {
       case "getObject": {
-        const q = decode(GetObjectRequestSchema);
+        const q = decode("getObject");
         const item = await store.get(owner, q.storeId, q.key);
-        return ok(
-          GetObjectResponseSchema,
-          create(GetObjectResponseSchema, { value: create(KeyValueSchema, item) }),
-        );
+        return ok("getObject", { value: create(KeyValueSchema, item) });
       }
       case "putObjects": {
-        const q = decode(PutObjectRequestSchema);
+        const q = decode("putObjects");
         if (opts.quotaBytes !== undefined) {
           const { db } = await open();
           const adding = q.transactionItems.reduce((n, i) => n + i.value.length, 0);
@@ -118,10 +113,10 @@ export const startStorage = (opts: StorageOptions = {}): StorageService => {
           q.deleteItems.map((d) => ({ key: d.key, version: d.version })),
           q.globalVersion,
         );
-        return ok(PutObjectResponseSchema, create(PutObjectResponseSchema));
+        return ok("putObjects", {});
       }
       case "deleteObject": {
-        const q = decode(DeleteObjectRequestSchema);
+        const q = decode("deleteObject");
         if (!q.keyValue)
           return errorReply(
             400,
@@ -129,23 +124,20 @@ export const startStorage = (opts: StorageOptions = {}): StorageService => {
             "key_value missing in DeleteObjectRequest",
           );
         await store.delete(owner, q.storeId, q.keyValue.key, q.keyValue.version);
-        return ok(DeleteObjectResponseSchema, create(DeleteObjectResponseSchema));
+        return ok("deleteObject", {});
       }
       case "listKeyVersions": {
-        const q = decode(ListKeyVersionsRequestSchema);
+        const q = decode("listKeyVersions");
         const page = await store.list(owner, q.storeId, {
           ...(q.keyPrefix !== undefined ? { prefix: q.keyPrefix } : {}),
           ...(q.pageSize !== undefined ? { pageSize: q.pageSize } : {}),
           ...(q.pageToken !== undefined ? { pageToken: q.pageToken } : {}),
         });
-        return ok(
-          ListKeyVersionsResponseSchema,
-          create(ListKeyVersionsResponseSchema, {
-            keyVersions: page.keys.map((k) => create(KeyValueSchema, k)),
-            nextPageToken: page.nextPageToken,
-            ...(page.globalVersion !== undefined ? { globalVersion: page.globalVersion } : {}),
-          }),
-        );
+        return ok("listKeyVersions", {
+          keyVersions: page.keys.map((k) => create(KeyValueSchema, k)),
+          nextPageToken: page.nextPageToken,
+          ...(page.globalVersion !== undefined ? { globalVersion: page.globalVersion } : {}),
+        });
       }
       default:
         return { status: 400, text: "Invalid request path." };

@@ -20,7 +20,7 @@ import {
   MAX_BLOB_BYTES,
   readAppointment,
 } from "../../src/engine/tower/appointment";
-import type { SqlDb } from "../storage/db";
+import { type SqlDb, tablesOnFirstUse } from "../storage/db";
 import { HttpError, parseJson, type RouteTable } from "../http";
 
 const SCHEMA = [
@@ -77,17 +77,7 @@ export const startTower = (opts: TowerOptions): Tower => {
   const log = opts.log ?? (() => undefined);
   const base = opts.esploraUrl.replace(/\/+$/, "");
   const fetchFn = boundedFetch(opts.fetch ?? globalFetch, { timeoutMs: 20_000, maxBytes: 8_000_000 });
-  let ready: Promise<SqlDb> | null = null;
-  const open = () => {
-    ready ??= opts.db().then(async (d) => {
-      for (const stmt of SCHEMA) await d.query(stmt).catch(() => d.query(stmt));
-      return d;
-    });
-    ready.catch(() => {
-      ready = null;
-    });
-    return ready;
-  };
+  const open = tablesOnFirstUse(opts.db, SCHEMA);
 
   const text = async (path: string, init?: RequestInit): Promise<string> => {
     const r = await fetchFn(`${base}${path}`, init);

@@ -4,9 +4,8 @@
  * Every answer goes through a schema.
  */
 import { Schema } from "effect";
-import { getToken } from "nostr-tools/nip98";
-import { finalizeEvent } from "nostr-tools/pure";
 import type { FetchFn } from "../http/bounded";
+import { getSigned, postSigned, readAnswer } from "../http/signed-api";
 
 /** Spec 2 §5: not empty; lowercase letters, digits, dash, underscore and dot only. */
 export const LN_NAME_RULE = /^[a-z0-9._-]+$/;
@@ -40,16 +39,13 @@ const CheckAnswer = Schema.Struct({ available: Schema.Boolean });
 
 const read = async <A>(res: Response, decode: (u: unknown) => A): Promise<A> => {
   if (res.status === 409) throw new HermesError("Name already taken", true);
-  if (!res.ok) throw new HermesError(`${res.status} ${(await res.text()).slice(0, 200)}`);
-  try {
-    return decode(await res.json());
-  } catch {
-    throw new HermesError("The lightning-address service gave an answer the wallet cannot read");
-  }
+  return readAnswer(
+    res,
+    decode,
+    (message) => new HermesError(message),
+    "The lightning-address service gave an answer the wallet cannot read",
+  );
 };
-
-const auth = (url: string, method: string, secret: Uint8Array) =>
-  getToken(url, method, (e) => finalizeEvent(e, secret), true);
 
 /** The address `name` has at the service `host`: name@host. */
 export const addressOf = (host: string, name: string): string => `${name}@${new URL(base(host)).host}`;
@@ -77,10 +73,9 @@ export const reserveName = async (
   fallback: Fallback | null,
 ): Promise<{ name: string; service: string }> => {
   const url = `${base(host)}/hermes/names`;
-  const res = await http(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: await auth(url, "post", secret) },
-    body: JSON.stringify({ name, ...(fallback ? { mint: fallback.mint, pubkey: fallback.pubkey } : {}) }),
+  const res = await postSigned(http, url, secret, {
+    name,
+    ...(fallback ? { mint: fallback.mint, pubkey: fallback.pubkey } : {}),
   });
   const got = await read(res, Schema.decodeUnknownSync(ReservedAnswer));
   if (got.name !== name) throw new HermesError("The service reserved another name");
@@ -96,7 +91,7 @@ export interface MyName {
 
 export const myName = async (http: FetchFn, host: string, secret: Uint8Array): Promise<MyName> => {
   const url = `${base(host)}/hermes/names/mine`;
-  const res = await http(url, { headers: { authorization: await auth(url, "get", secret) } });
+  const res = await getSigned(http, url, secret);
   const got = await read(res, Schema.decodeUnknownSync(MineAnswer));
   return { name: got.name, mint: got.mint ?? null, pubkey: got.pubkey ?? null, service: got.service ?? null };
 };

@@ -6,21 +6,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../../harness/until";
 import { stopAfterAll } from "../../../harness/stop-after-all";
-import { startWorldWithNode } from "../../../harness/wallet-node";
+import { lspPays, mineAndSync, openUsableChannel, startWorldWithNode } from "../../../harness/wallet-node";
 import type { Harness } from "../../../harness/world";
 import { makeEsplora } from "../onchain/esplora";
 import type { LightningNode, NodeEvent } from "./node";
-import { parsePeerAddress } from "./socket";
 
 let h: Harness;
 let wallet: LightningNode;
 const events: NodeEvent[] = [];
-
-const mineAndSync = async (n: number) => {
-  await h.mine(n);
-  await h.lightning.node.sync();
-  await wallet.sync();
-};
 
 beforeAll(async () => {
   ({ world: h, node: wallet } = await startWorldWithNode(events, () => ({ paymentTimeoutMs: 30_000 })));
@@ -29,22 +22,10 @@ stopAfterAll(() => [wallet, h]);
 
 describe("a partner publishing a revoked state while the wallet runs", () => {
   it("is punished: the justice transaction takes the whole channel", async () => {
-    await wallet.connectPeer(parsePeerAddress(h.lightning.address)!);
     // The LSP opens and funds the channel: in its first state the LSP holds all of it.
-    h.lightning.node.openChannel(wallet.nodeId, 200_000n, 0n);
-    await until("pending", () => events.some((e) => e.type === "channel_pending"), 60_000);
-    const pending = events.find((e) => e.type === "channel_pending");
-    if (pending?.type !== "channel_pending") throw new Error("no channel");
-    await h.waitForTx(pending.fundingTxid);
-    await mineAndSync(6);
-    await until("usable", () => wallet.channels().some((c) => c.isUsable), 60_000);
-    await until("usable at the LSP", () => h.lightning.node.channels().some((c) => c.isUsable), 60_000);
+    const pending = await openUsableChannel(h, wallet, events, { opener: "lsp", sats: 200_000n });
     // Two payments to the wallet: the states before them are revoked.
-    for (const sats of [30_000n, 20_000n]) {
-      const { bolt11 } = wallet.createInvoice(sats * 1000n, "to the wallet");
-      expect((await h.lightning.node.payInvoice(bolt11, 100_000n)).status).toBe("succeeded");
-    }
-    await until("received", () => events.filter((e) => e.type === "payment_received").length === 2);
+    await lspPays(h, wallet, events, [30_000n, 20_000n]);
     await until("settled at the LSP", () =>
       h.lightning.node.channels().some((c) => c.outboundSats < 160_000n),
     );
@@ -53,7 +34,7 @@ describe("a partner publishing a revoked state while the wallet runs", () => {
     // The thief publishes the state where it held everything.
     expect(BigInt(cheat.stolen_sats)).toBeGreaterThan(190_000n);
     await h.waitForTx(cheat.txid);
-    await mineAndSync(1);
+    await mineAndSync(h, wallet, 1);
     await until(
       "revoked state seen",
       async () => {
@@ -72,7 +53,7 @@ describe("a partner publishing a revoked state while the wallet runs", () => {
     const esplora = makeEsplora(h.esploraUrl, (i, init) => fetch(i, init));
     const [fundingTxid, vout] = pending.outpoint.split(":");
     for (let i = 0; i < 20 && !events.some((e) => e.type === "outputs_swept"); i++) {
-      await mineAndSync(2);
+      await mineAndSync(h, wallet, 2);
       await new Promise((r) => setTimeout(r, 250));
     }
     const swept = events.filter((e) => e.type === "outputs_swept");

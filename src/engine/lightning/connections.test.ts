@@ -5,12 +5,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { stopAfterAll } from "../../../harness/stop-after-all";
 import { until } from "../../../harness/until";
-import { startWalletNode, startWorldWithNode } from "../../../harness/wallet-node";
+import { openUsableChannel, startWalletNode, startWorldWithNode } from "../../../harness/wallet-node";
 import type { Harness } from "../../../harness/world";
 import type { LightningNode, NodeEvent, PeerStatus } from "./node";
 import { CHANNEL_WAIT_MS } from "./policy";
 import { lightningSeed } from "./seed";
-import { parsePeerAddress } from "./socket";
 import { MemoryBlobStore } from "./store";
 
 const MNEMONIC = "legal winner thank year wave sausage worth useful legal winner thank yellow";
@@ -38,15 +37,7 @@ const usable = () => wallet.channels().some((c) => c.isUsable);
 beforeAll(async () => {
   ({ world: h, node: wallet } = await startWorldWithNode(events, () => options));
   holder.node = wallet;
-  await wallet.connectPeer(parsePeerAddress(h.lightning.address)!);
-  const opened = events.length;
-  wallet.openChannel(lsp(), 200_000n);
-  await until("pending", () => events.slice(opened).some((e) => e.type === "channel_pending"), 60_000);
-  for (const e of events) if (e.type === "channel_pending") await h.waitForTx(e.outpoint.split(":")[0]!);
-  await h.mine(6);
-  await wallet.sync();
-  await h.lightning.node.sync();
-  await until("usable", usable, 60_000);
+  await openUsableChannel(h, wallet, events, { opener: "wallet", sats: 200_000n });
 }, 240_000);
 stopAfterAll(() => [wallet, h]);
 

@@ -6,12 +6,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../../harness/until";
 import { stopAfterAll } from "../../../harness/stop-after-all";
-import { startWalletNode } from "../../../harness/wallet-node";
+import { lspPays, mineAndSync, openUsableChannel, towerWatchedNode } from "../../../harness/wallet-node";
 import { type Harness, startHarness } from "../../../harness/world";
-import { TowerClient } from "../tower/client";
-import { towerKey } from "../tower/appointment";
+import type { TowerClient } from "../tower/client";
 import type { LightningNode, NodeEvent } from "./node";
-import { parsePeerAddress } from "./socket";
 import { MemoryBlobStore } from "./store";
 
 let h: Harness;
@@ -21,55 +19,19 @@ const seed = crypto.getRandomValues(new Uint8Array(32));
 const store = new MemoryBlobStore();
 let tower: TowerClient;
 
-const start = () =>
-  startWalletNode(h, {
-    seed,
-    store,
-    onEvent: (e) => events.push(e),
-    paymentTimeoutMs: 30_000,
-    onJustice: (txid, tx) => tower.add(txid, tx),
-  });
-
-const mineAndSync = async (n: number) => {
-  await h.mine(n);
-  await h.lightning.node.sync();
-  await wallet.sync();
-};
+let start: () => Promise<LightningNode>;
 
 beforeAll(async () => {
   h = await startHarness({ port: 0 });
-  tower = new TowerClient(
-    h.towerUrl,
-    towerKey(seed).secret,
-    (i, init) => fetch(i, init),
-    () => {},
-  );
+  ({ tower, start } = towerWatchedNode(h, { seed, store, events }));
   wallet = await start();
 }, 180_000);
 stopAfterAll(() => [wallet, h]);
 
 describe("a partner publishing a revoked state while the wallet is stopped", () => {
   it("is punished by the watchtower, and the wallet sweeps the whole channel when it starts again", async () => {
-    await wallet.connectPeer(parsePeerAddress(h.lightning.address)!);
-    h.lightning.node.openChannel(wallet.nodeId, 200_000n, 0n);
-    await until("pending", () => events.some((e) => e.type === "channel_pending"), 60_000);
-    const pending = events.find((e) => e.type === "channel_pending");
-    if (pending?.type !== "channel_pending") throw new Error("no channel");
-    await h.waitForTx(pending.fundingTxid);
-    await mineAndSync(6);
-    // Usable on both sides: the partner may see the wallet's channel_ready a moment after the wallet saw its own.
-    await until(
-      "usable",
-      () =>
-        wallet.channels().some((c) => c.isUsable) &&
-        h.lightning.node.channels().some((c) => c.peer === wallet.nodeId && c.isUsable),
-      60_000,
-    );
-    for (const sats of [30_000n, 20_000n]) {
-      const { bolt11 } = wallet.createInvoice(sats * 1000n, "to the wallet");
-      expect((await h.lightning.node.payInvoice(bolt11, 100_000n)).status).toBe("succeeded");
-    }
-    await until("received", () => events.filter((e) => e.type === "payment_received").length === 2);
+    const pending = await openUsableChannel(h, wallet, events, { opener: "lsp", sats: 200_000n });
+    await lspPays(h, wallet, events, [30_000n, 20_000n]);
     // Each revoked commitment of the partner's went to the tower as an appointment.
     // (The world's tower opens its database on the first one: that can take a while on a busy machine.)
     await until(
@@ -107,7 +69,7 @@ describe("a partner publishing a revoked state while the wallet is stopped", () 
     // The wallet starts again and brings the channel's funds home.
     wallet = await start();
     for (let i = 0; i < 20 && !events.some((e) => e.type === "outputs_swept"); i++) {
-      await mineAndSync(2);
+      await mineAndSync(h, wallet, 2);
       await new Promise((r) => setTimeout(r, 250));
     }
     const total = events.reduce((s, e) => (e.type === "outputs_swept" ? s + e.sats : s), 0n);

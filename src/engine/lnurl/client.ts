@@ -16,6 +16,7 @@ import { decodeLnurl } from "../parse/lnurl";
 import { actionOf, type AuthAction, challengeOf, loginUrl } from "./auth";
 import { type AesSuccessAction, isAesActionReadable } from "./success-action";
 import { msatToSatsUp } from "../amount";
+import { jsonOrNull } from "../parse/json";
 
 /**
  * Why an LNURL exchange failed. `reason` is what the service said (LUD-06 `{"status":"ERROR"}`), when it
@@ -133,12 +134,7 @@ const msat = (v: unknown): bigint | null => {
 
 /** The `text/plain` entry of LUD-06 metadata, or null when the metadata is not a valid array of arrays. */
 export const metadataText = (metadata: string): string | null => {
-  let entries: unknown;
-  try {
-    entries = JSON.parse(metadata);
-  } catch {
-    return null;
-  }
+  const entries = jsonOrNull(metadata);
   if (!Array.isArray(entries) || !entries.every((e) => Array.isArray(e) && typeof e[0] === "string"))
     return null;
   const plain = (entries as unknown[][]).find((e) => e[0] === "text/plain");

@@ -11,6 +11,7 @@ import { createRumor, createSeal, createWrap } from "nostr-tools/nip59";
 import { finalizeEvent, getEventHash, verifyEvent } from "nostr-tools/pure";
 import type { ChatMessage } from "../../projections/chat";
 import { checkEvent, type NostrEvent, plainEvent } from "./event";
+import { jsonOrNull } from "../parse/json";
 
 export const GIFT_WRAP = 1059;
 export const SEAL = 13;
@@ -59,23 +60,15 @@ export const wrapMessage = (
   };
 };
 
-const parseJson = (s: string): unknown => {
-  try {
-    return JSON.parse(s);
-  } catch {
-    return null;
-  }
-};
-
 /** Opens a gift wrap addressed to `me`: the message in it, or null when it is not a valid NIP-17 message. */
 export const openWrap = (wrap: NostrEvent, secret: Uint8Array, me: string): DirectMessage | null => {
   try {
     if (wrap.kind !== GIFT_WRAP || !wrap.tags.some((t) => t[0] === "p" && t[1] === me)) return null;
     const seal = checkEvent(
-      parseJson(nip44.decrypt(wrap.content, nip44.getConversationKey(secret, wrap.pubkey))),
+      jsonOrNull(nip44.decrypt(wrap.content, nip44.getConversationKey(secret, wrap.pubkey))),
     );
     if (!seal || seal.kind !== SEAL || seal.tags.length > 0) return null;
-    const rumor = parseJson(nip44.decrypt(seal.content, nip44.getConversationKey(secret, seal.pubkey)));
+    const rumor = jsonOrNull(nip44.decrypt(seal.content, nip44.getConversationKey(secret, seal.pubkey)));
     if (typeof rumor !== "object" || rumor === null) return null;
     const r = rumor as Record<string, unknown>;
     if (r.kind !== CHAT_MESSAGE || typeof r.content !== "string" || !Array.isArray(r.tags)) return null;

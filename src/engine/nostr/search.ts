@@ -11,6 +11,7 @@ import { decode, npubEncode } from "nostr-tools/nip19";
 import { verifyEvent } from "nostr-tools/pure";
 import { boundedFetch, type FetchFn, type RequestLimits } from "../http/bounded";
 import { decodeLightningAddress } from "../parse/lightning-address";
+import { jsonOrNull } from "../parse/json";
 
 /** Spec 1 §9: a global search answers at most 10 profiles. */
 export const SEARCH_LIMIT = 10;
@@ -88,12 +89,7 @@ const LNURL = /^lnurl1[02-9ac-hj-np-z]+$/i;
 /** A signed kind 0 event's content as a search result; null when it is not a readable profile. */
 export const profileOf = (e: NostrEvent): ProfileSearchResult | null => {
   if (e.kind !== 0) return null;
-  let content: unknown;
-  try {
-    content = JSON.parse(e.content);
-  } catch {
-    return null;
-  }
+  const content = jsonOrNull(e.content);
   if (typeof content !== "object" || content === null || Array.isArray(content)) return null;
   const c = content as Record<string, unknown>;
   const lud16 = text(c.lud16);

@@ -7,6 +7,7 @@
 import { fetchParams } from "../lnurl/client";
 import { boundedFetch, type FetchFn, type RequestLimits } from "../http/bounded";
 import { decodeLightningAddress } from "../parse/lightning-address";
+import { jsonOrNull } from "../parse/json";
 
 /** One read of a pay server: a short deadline (the friends tab waits on it) and no image-laden metadata. */
 export const ZAP_SIGNER_LIMITS = { timeoutMs: 8_000, maxBytes: 128_000 } as const;
@@ -19,12 +20,7 @@ const AT_ONCE = 16;
 
 /** A profile's way to be paid: `lud16` (name@domain) or `lud06` (bech32 LNURL), lud16 first. */
 export const payAddressOf = (profileContent: string): string | null => {
-  let c: unknown;
-  try {
-    c = JSON.parse(profileContent);
-  } catch {
-    return null;
-  }
+  const c = jsonOrNull(profileContent);
   if (typeof c !== "object" || c === null) return null;
   const o = c as Record<string, unknown>;
   for (const k of ["lud16", "lud06"]) {

@@ -17,6 +17,7 @@ import { decodeBolt11 } from "../parse/bolt11";
 import type { Zap } from "../../projections/zaps";
 import { checkEvent, type NostrEvent } from "./event";
 import { payAddressOf, ZapSigners } from "./zap-signers";
+import { jsonOrNull } from "../parse/json";
 
 export type { Zap };
 
@@ -49,14 +50,6 @@ export interface ZapPage {
 const tag = (e: { tags: readonly (readonly string[])[] }, name: string): string | null =>
   e.tags.find((t) => t[0] === name && typeof t[1] === "string")?.[1] ?? null;
 
-const parse = (s: string): unknown => {
-  try {
-    return JSON.parse(s);
-  } catch {
-    return null;
-  }
-};
-
 /** No zap is for more than all the bitcoin there will ever be (msat). */
 export const MAX_ZAP_MSAT = 21_000_000n * 100_000_000n * 1_000n;
 
@@ -84,7 +77,7 @@ export const zapOf = (receipt: NostrEvent, signers: ZapSignerOf, open?: PrivateZ
     invoice.descriptionHash?.toLowerCase() !== hex.encode(sha256(utf8.decode(description)))
   )
     return null;
-  const request = checkEvent(parse(description));
+  const request = checkEvent(jsonOrNull(description));
   if (!request || request.kind !== ZAP_REQUEST) return null;
   const recipients = request.tags.filter((t) => t[0] === "p");
   if (recipients.length !== 1 || recipients[0]?.[1] !== to) return null;
@@ -110,7 +103,7 @@ export const zapOf = (receipt: NostrEvent, signers: ZapSignerOf, open?: PrivateZ
 };
 
 const nameOf = (profile: NostrEvent): string | null => {
-  const c = parse(profile.content);
+  const c = jsonOrNull(profile.content);
   if (typeof c !== "object" || c === null) return null;
   const o = c as Record<string, unknown>;
   for (const k of ["display_name", "displayName", "name"]) {
@@ -169,7 +162,7 @@ export const zapsIn = (answer: unknown, signers: ZapSignerOf, open?: PrivateZapO
     // The paging marker's kind is beyond NIP-01's range: it is only a hint where the next page starts.
     const marker = item as { kind?: unknown; content?: unknown } | null;
     if (marker?.kind === PAGING_MARKER && typeof marker.content === "string") {
-      const m = parse(marker.content);
+      const m = jsonOrNull(marker.content);
       const u = typeof m === "object" && m !== null ? (m as Record<string, unknown>).until : undefined;
       if (typeof u === "number" && Number.isSafeInteger(u) && u > 0) until = u;
       continue;

@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect";
 import type { NwcEncryption } from "../../events/types";
+import { jsonOrNull } from "../parse/json";
 
 export const INFO_KIND = 13194;
 export const REQUEST_KIND = 23194;
@@ -84,13 +85,7 @@ const decodeContent = Schema.decodeUnknownOption(RequestContent);
 
 /** Reads a request's decrypted JSON; null when it is not a NIP-47 request. */
 export const parseRequestContent = (json: string): RequestContent | null => {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch {
-    return null;
-  }
-  const o = decodeContent(raw);
+  const o = decodeContent(jsonOrNull(json));
   return o._tag === "Some" ? o.value : null;
 };
 

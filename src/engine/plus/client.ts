@@ -4,9 +4,8 @@
  * the subscription connection's client key (NIP-98); every answer goes through a schema.
  */
 import { Schema } from "effect";
-import { getToken } from "nostr-tools/nip98";
-import { finalizeEvent } from "nostr-tools/pure";
 import type { FetchFn } from "../http/bounded";
+import { getSigned, postSigned, readAnswer } from "../http/signed-api";
 
 export interface Plan {
   readonly id: number;
@@ -37,17 +36,13 @@ export class PlusServiceError extends Error {}
 
 const base = (host: string) => host.replace(/\/+$/, "");
 
-const read = async <A>(res: Response, decode: (u: unknown) => A): Promise<A> => {
-  if (!res.ok) throw new PlusServiceError(`${res.status} ${(await res.text()).slice(0, 200)}`);
-  try {
-    return decode(await res.json());
-  } catch {
-    throw new PlusServiceError("The membership service gave an answer the wallet cannot read");
-  }
-};
-
-const auth = (url: string, method: string, secret: Uint8Array) =>
-  getToken(url, method, (e) => finalizeEvent(e, secret), true);
+const read = <A>(res: Response, decode: (u: unknown) => A): Promise<A> =>
+  readAnswer(
+    res,
+    decode,
+    (message) => new PlusServiceError(message),
+    "The membership service gave an answer the wallet cannot read",
+  );
 
 export const fetchPlans = async (http: FetchFn, host: string): Promise<Plan[]> => {
   const plans = await read(await http(`${base(host)}/plus/plans`), Schema.decodeUnknownSync(PlansAnswer));
@@ -62,11 +57,7 @@ export const subscribe = async (
   nwc: string,
 ): Promise<string> => {
   const url = `${base(host)}/plus/subscribe`;
-  const res = await http(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: await auth(url, "post", secret) },
-    body: JSON.stringify({ plan_id: planId, nwc }),
-  });
+  const res = await postSigned(http, url, secret, { plan_id: planId, nwc });
   return (await read(res, Schema.decodeUnknownSync(SubscribeAnswer))).invoice;
 };
 
@@ -76,7 +67,7 @@ export const fetchSubscription = async (
   secret: Uint8Array,
 ): Promise<Subscription> => {
   const url = `${base(host)}/plus/subscription`;
-  const res = await http(url, { headers: { authorization: await auth(url, "get", secret) } });
+  const res = await getSigned(http, url, secret);
   const s = await read(res, Schema.decodeUnknownSync(StatusAnswer));
   return { planId: s.plan_id, timestamp: s.timestamp };
 };

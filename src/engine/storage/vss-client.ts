@@ -9,7 +9,7 @@
  * version read or last written (the server stores version + 1); -1 writes without a check. A put's items
  * and deletes, and its optional `globalVersion`, succeed or fail together.
  */
-import { create, fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, type MessageInitShape, toBinary } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import {
   AnswerTooLarge,
@@ -22,17 +22,14 @@ import {
 import { badAnswer, StorageConflict, StorageRefused, unavailable } from "./errors";
 import {
   DeleteObjectRequestSchema,
-  DeleteObjectResponseSchema,
   ErrorCode,
   ErrorResponseSchema,
-  GetObjectRequestSchema,
-  GetObjectResponseSchema,
   GLOBAL_VERSION_KEY,
   KeyValueSchema,
-  ListKeyVersionsRequestSchema,
-  ListKeyVersionsResponseSchema,
-  PutObjectRequestSchema,
-  PutObjectResponseSchema,
+  VSS_CALLS,
+  type VssCall,
+  type VssRequest,
+  type VssResponse,
 } from "./vss-proto";
 
 /** A stored value as the server holds it. */
@@ -156,18 +153,17 @@ export const vssClient = (opts: VssClientOptions): VssClient => {
       keyValue: create(KeyValueSchema, { key: kv.key, version: kv.version }),
     });
 
-  const call = async <Q extends Message, A extends Message>(
-    path: string,
-    qSchema: GenMessage<Q>,
-    q: Q,
-    aSchema: GenMessage<A>,
-  ): Promise<A> => {
+  const call = async <C extends VssCall>(
+    path: C,
+    q: MessageInitShape<GenMessage<VssRequest<C>>>,
+  ): Promise<VssResponse<C>> => {
+    const { request, response } = VSS_CALLS[path];
     const send = async (): Promise<{ res: Response; body: Uint8Array }> => {
       try {
         const res = await fetchFn(`${base}/${path}`, {
           method: "POST",
           headers: headers(),
-          body: toBinary(qSchema, q),
+          body: toBinary(request, create(request, q)),
         });
         return { res, body: new Uint8Array(await res.arrayBuffer()) };
       } catch (e) {
@@ -181,7 +177,7 @@ export const vssClient = (opts: VssClientOptions): VssClient => {
     if (learnClock(res) && res.status === 401) ({ res, body } = await send());
     if (res.status === 200) {
       try {
-        return fromBinary(aSchema, body);
+        return fromBinary(response, body);
       } catch {
         throw badAnswer(`${path} did not answer with the protocol's message`);
       }
@@ -195,12 +191,7 @@ export const vssClient = (opts: VssClientOptions): VssClient => {
     getObject: async (key) => {
       checkKey(key);
       try {
-        const a = await call(
-          "getObject",
-          GetObjectRequestSchema,
-          create(GetObjectRequestSchema, { storeId: opts.storeId, key }),
-          GetObjectResponseSchema,
-        );
+        const a = await call("getObject", { storeId: opts.storeId, key });
         if (!a.value) throw badAnswer("getObject answered no value");
         if (a.value.key !== key) throw badAnswer("getObject answered another key than asked for");
         if (a.value.version < 0n) throw badAnswer("getObject answered a negative version");
@@ -218,21 +209,16 @@ export const vssClient = (opts: VssClientOptions): VssClient => {
         throw new StorageRefused({ message: "A put names a key twice", code: "invalid" });
       if (keys.length > MAX_PUT_ITEMS)
         throw new StorageRefused({ message: `A put holds at most ${MAX_PUT_ITEMS} items`, code: "invalid" });
-      await call(
-        "putObjects",
-        PutObjectRequestSchema,
-        create(PutObjectRequestSchema, {
-          storeId: opts.storeId,
-          ...(put.globalVersion !== undefined ? { globalVersion: put.globalVersion } : {}),
-          transactionItems: put.items.map((i) => create(KeyValueSchema, i)),
-          deleteItems: deletes.map((d) => create(KeyValueSchema, { key: d.key, version: d.version })),
-        }),
-        PutObjectResponseSchema,
-      );
+      await call("putObjects", {
+        storeId: opts.storeId,
+        ...(put.globalVersion !== undefined ? { globalVersion: put.globalVersion } : {}),
+        transactionItems: put.items.map((i) => create(KeyValueSchema, i)),
+        deleteItems: deletes.map((d) => create(KeyValueSchema, { key: d.key, version: d.version })),
+      });
     },
     deleteObject: async (kv) => {
       checkKey(kv.key);
-      await call("deleteObject", DeleteObjectRequestSchema, deleteOf(kv), DeleteObjectResponseSchema);
+      await call("deleteObject", deleteOf(kv));
     },
     deleteRequest: (kv) => {
       checkKey(kv.key);
@@ -247,16 +233,11 @@ export const vssClient = (opts: VssClientOptions): VssClient => {
       let globalVersion: bigint | undefined;
       let token: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
-        const a = await call(
-          "listKeyVersions",
-          ListKeyVersionsRequestSchema,
-          create(ListKeyVersionsRequestSchema, {
-            storeId: opts.storeId,
-            ...(prefix ? { keyPrefix: prefix } : {}),
-            ...(token !== undefined ? { pageToken: token } : {}),
-          }),
-          ListKeyVersionsResponseSchema,
-        );
+        const a = await call("listKeyVersions", {
+          storeId: opts.storeId,
+          ...(prefix ? { keyPrefix: prefix } : {}),
+          ...(token !== undefined ? { pageToken: token } : {}),
+        });
         if (page === 0) globalVersion = a.globalVersion ?? 0n;
         for (const kv of a.keyVersions) {
           if (prefix && !kv.key.startsWith(prefix))

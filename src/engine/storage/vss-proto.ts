@@ -184,3 +184,27 @@ export const PlaintextBlobSchema: GenMessage<PlaintextBlob> = messageDesc(vssFil
 
 /** The key vss-server keeps the store's `global_version` under (never listed, never a wallet's key). */
 export const GLOBAL_VERSION_KEY = "global_version";
+
+/** The messages each of the protocol's four calls asks with and answers. */
+interface VssCallMessages {
+  readonly getObject: readonly [GetObjectRequest, GetObjectResponse];
+  readonly putObjects: readonly [PutObjectRequest, PutObjectResponse];
+  readonly deleteObject: readonly [DeleteObjectRequest, DeleteObjectResponse];
+  readonly listKeyVersions: readonly [ListKeyVersionsRequest, ListKeyVersionsResponse];
+}
+export type VssCall = keyof VssCallMessages;
+export type VssRequest<C extends VssCall> = VssCallMessages[C][0];
+export type VssResponse<C extends VssCall> = VssCallMessages[C][1];
+
+/** The protocol's four calls, each a `POST` to its name: the message it asks with and the one it answers. */
+export const VSS_CALLS: {
+  readonly [C in VssCall]: {
+    readonly request: GenMessage<VssRequest<C>>;
+    readonly response: GenMessage<VssResponse<C>>;
+  };
+} = {
+  getObject: { request: GetObjectRequestSchema, response: GetObjectResponseSchema },
+  putObjects: { request: PutObjectRequestSchema, response: PutObjectResponseSchema },
+  deleteObject: { request: DeleteObjectRequestSchema, response: DeleteObjectResponseSchema },
+  listKeyVersions: { request: ListKeyVersionsRequestSchema, response: ListKeyVersionsResponseSchema },
+};
