@@ -301,7 +301,7 @@ test("on a funded wallet the money a person reads is the wallet's own: opening p
   await expect(total).toHaveText(satsText(views.balance.total));
 
   // On a 360×740 phone, home shows the balance, the actions and the start of the history without scrolling:
-  // the first row of the history ends above the bottom bar.
+  // the history's tabs and the first line of its first row stand above the bottom bar.
   await page.setViewportSize(SMALL_PHONE);
   await page.evaluate(() => window.scrollTo(0, 0));
   const bar = page.getByRole("navigation", { name: "Actions" });
@@ -315,9 +315,14 @@ test("on a funded wallet the money a person reads is the wallet's own: opening p
     .first()
     .boundingBox();
   expect(first, "the history's first row is drawn").not.toBeNull();
+  const tabs = await page.getByRole("tablist").boundingBox();
   expect(
-    (first?.y ?? 0) + (first?.height ?? 0),
-    "the history's first row ends above the bottom bar",
+    (tabs?.y ?? 0) + (tabs?.height ?? 0),
+    "the history's tabs end above the bottom bar",
+  ).toBeLessThanOrEqual(barTop);
+  expect(
+    (first?.y ?? 0) + 24,
+    "the history's first row starts a line above the bottom bar",
   ).toBeLessThanOrEqual(barTop);
   await expect.soft(page).toHaveScreenshot(["en", "phone-360x740", "home.png"], { mask: masks(page, "en") });
   await page.setViewportSize(VIEWPORTS.phone);
