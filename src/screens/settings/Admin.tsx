@@ -18,6 +18,8 @@ import { adminActions, CLOSE_WORDS, type CloseKind } from "./channel-actions";
 
 type ChannelAction = { channel: ChannelView; kind: CloseKind };
 
+const stateRank = (c: ChannelView) => (c.never_opened ? 2 : c.opening ? 1 : 0);
+
 /** The admin page (spec 2): servers, the node, peers, channels, zaps to hodl, resync, logs. */
 export function Admin() {
   const { t } = useI18n();
@@ -28,7 +30,8 @@ export function Admin() {
   const config = useWalletConfig();
   const live = useView("live");
   const settings = useView("settings");
-  const channels = useView("channels") ?? [];
+  // Open channels first, then those opening, then those that never opened: the same order on every visit.
+  const channels = [...(useView("channels") ?? [])].sort((a, b) => stateRank(a) - stateRank(b));
   const [peers, setPeers] = useState<PeerRow[]>([]);
   const [action, setAction] = useState<ChannelAction | null>(null);
   const { busy, run: act } = useAction();
