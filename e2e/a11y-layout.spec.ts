@@ -84,6 +84,8 @@ const WALLET_ROUTES = [
 ];
 
 const NARROW = { width: 320, height: 640 };
+/** The smallest common phone: home is checked there too (balance, actions, the start of the history). */
+const SMALL_PHONE = { width: 360, height: 740 };
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
 
 /**
@@ -297,6 +299,33 @@ test("on a funded wallet the money a person reads is the wallet's own: opening p
     }).toPass({ timeout: 30_000 });
   }
   await expect(total).toHaveText(satsText(views.balance.total));
+
+  // On a 360×740 phone, home shows the balance, the actions and the start of the history without scrolling:
+  // the history's tabs and the first line of its first row stand above the bottom bar.
+  await page.setViewportSize(SMALL_PHONE);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const bar = page.getByRole("navigation", { name: "Actions" });
+  await expect(total).toBeInViewport({ ratio: 1 });
+  for (const action of ["Send", "Receive", "Scan"])
+    await expect(bar.getByRole("link", { name: action })).toBeInViewport({ ratio: 1 });
+  const barTop = (await bar.boundingBox())?.y ?? 0;
+  const first = await page
+    .getByRole("list", { name: "Activity" })
+    .getByRole("listitem")
+    .first()
+    .boundingBox();
+  expect(first, "the history's first row is drawn").not.toBeNull();
+  const tabs = await page.getByRole("tablist").boundingBox();
+  expect(
+    (tabs?.y ?? 0) + (tabs?.height ?? 0),
+    "the history's tabs end above the bottom bar",
+  ).toBeLessThanOrEqual(barTop);
+  expect(
+    (first?.y ?? 0) + 24,
+    "the history's first row starts a line above the bottom bar",
+  ).toBeLessThanOrEqual(barTop);
+  await expect.soft(page).toHaveScreenshot(["en", "phone-360x740", "home.png"], { mask: masks(page, "en") });
+  await page.setViewportSize(VIEWPORTS.phone);
 
   // The channels screen: "Can send" is what can leave, the opening channel pending, the refused one never opened.
   await navigate(page, "/settings/channels");

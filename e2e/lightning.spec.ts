@@ -88,7 +88,13 @@ test("swap on-chain funds into a channel with the LSP, see it, reload, close it 
   await expect(sent.getByText("GIFT-4242-XYZ")).toBeVisible();
   await sent.getByRole("link", { name: "Home" }).click();
   const withdraw = await postJson(esplora, "/lnurl/withdraw", { min_sats: 1_000, max_sats: 4_000 });
-  await page.goto(`/redeem?lnurl=${withdraw.lnurl}`);
+  // The link is pasted on the redeem screen: a pay address is refused there in words, the withdraw link opens.
+  await page.goto("/redeem");
+  await page.getByLabel("Withdraw link").fill(alice.address);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText("This is not a withdraw link.", { exact: false })).toBeVisible();
+  await page.getByLabel("Withdraw link").fill(withdraw.lnurl);
+  await page.getByRole("button", { name: "Continue" }).click();
   await page.getByLabel("Amount to redeem (sats)").fill("2000");
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByRole("dialog", { name: "Redeemed" })).toBeVisible({ timeout: 60_000 });

@@ -1,6 +1,7 @@
 import { X } from "lucide-react";
 import { type ReactNode, useEffect, useRef } from "react";
 import { useI18n } from "../i18n/intl";
+import { ErrorBox } from "./errors";
 
 /**
  * A modal dialog on the native <dialog>: focus is trapped, Escape closes it, the title names it. One
@@ -64,34 +65,63 @@ export function Dialog({
   );
 }
 
-/** A yes/no confirmation (Cancel / Continue by default). */
+/**
+ * A yes/no confirmation (Cancel / Continue by default): its message, or `children` for more than words, and
+ * the failure of the last answer above the buttons.
+ */
 export function ConfirmDialog(props: {
   open: boolean;
   title: string;
-  message: string;
+  message?: string;
   confirmLabel?: string;
+  cancelLabel?: string;
   danger?: boolean;
   busy?: boolean;
-  onConfirm: () => void;
+  error?: string | null;
+  onConfirm: () => unknown;
   onCancel: () => void;
+  children?: ReactNode;
 }) {
   const { t } = useI18n();
   return (
     <Dialog open={props.open} title={props.title} onClose={props.onCancel}>
-      <p>{props.message}</p>
-      <div className="row">
+      {props.message ? <p>{props.message}</p> : null}
+      {props.children}
+      <ErrorBox text={props.error ?? null} />
+      <div className="row form-actions">
         <button type="button" className="button" onClick={props.onCancel}>
-          {t("common.cancel")}
+          {props.cancelLabel ?? t("common.cancel")}
         </button>
         <button
           type="button"
           className={props.danger ? "button button-danger" : "button button-primary"}
           disabled={props.busy}
-          onClick={props.onConfirm}
+          onClick={() => void props.onConfirm()}
         >
           {props.confirmLabel ?? t("common.continue")}
         </button>
       </div>
+    </Dialog>
+  );
+}
+
+/** A dialog that tells one thing (what came of an action) with one button on: `onAction`, else closing it. */
+export function NoticeDialog(props: {
+  open: boolean;
+  title: string;
+  message: ReactNode;
+  actionLabel: string;
+  onClose: () => void;
+  onAction?: () => void;
+  children?: ReactNode;
+}) {
+  return (
+    <Dialog open={props.open} title={props.title} onClose={props.onClose}>
+      <p>{props.message}</p>
+      {props.children}
+      <button type="button" className="button button-primary" onClick={props.onAction ?? props.onClose}>
+        {props.actionLabel}
+      </button>
     </Dialog>
   );
 }

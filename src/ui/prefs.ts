@@ -40,46 +40,36 @@ export function useBalanceShown(): [BalanceShown, () => void] {
   return [value, cycle];
 }
 
-const SHUTDOWN_SEEN = "shutdownWarningSeen";
+/** A yes or no remembered on this browser; where storage is blocked it reads no and is not kept. */
+const browserFlag = (key: string) => ({
+  read: (): boolean => {
+    try {
+      return localStorage.getItem(key) === "1";
+    } catch {
+      return false;
+    }
+  },
+  mark: (): void => {
+    try {
+      localStorage.setItem(key, "1");
+    } catch {
+      // storage blocked: asked again (or told again) at the next start
+    }
+  },
+});
 
+const shutdownSeen = browserFlag("shutdownWarningSeen");
 /** Whether the owner has closed the shutdown warning on this browser (spec 1 home modals). */
-export const shutdownWarningSeen = (): boolean => {
-  try {
-    return localStorage.getItem(SHUTDOWN_SEEN) === "1";
-  } catch {
-    return false;
-  }
-};
+export const shutdownWarningSeen = shutdownSeen.read;
+export const markShutdownWarningSeen = shutdownSeen.mark;
 
-export const markShutdownWarningSeen = (): void => {
-  try {
-    localStorage.setItem(SHUTDOWN_SEEN, "1");
-  } catch {
-    // storage blocked: it shows again at the next start
-  }
-};
-
-const LIGHTNING_RAN = "lightningRanHere";
-
+const lightningRan = browserFlag("lightningRanHere");
 /**
  * Whether lightning has run on this browser: when another device holds the wallet's lock, this one was taken
- * over (`storage.taken_over`) rather than opened second.
+ * over (`storage.taken_over`) rather than opened second (where storage is blocked, it reads as opened second).
  */
-export const lightningRanHere = (): boolean => {
-  try {
-    return localStorage.getItem(LIGHTNING_RAN) === "1";
-  } catch {
-    return false;
-  }
-};
-
-export const markLightningRanHere = (): void => {
-  try {
-    localStorage.setItem(LIGHTNING_RAN, "1");
-  } catch {
-    // storage blocked: a take-over reads as "running on another device"
-  }
-};
+export const lightningRanHere = lightningRan.read;
+export const markLightningRanHere = lightningRan.mark;
 
 const RESTORE_CARD = "storageRestoreCard";
 

@@ -60,10 +60,11 @@ export function Request() {
       <BackControl />
       <h1>{t("chat.request_title")}</h1>
       {contact && (
-        <div className="row">
+        // Whom it goes to, set apart from the form below it.
+        <p className="row">
           <Avatar name={contact.name} image={contact.image_url} />
           <span>{contact.name}</span>
-        </div>
+        </p>
       )}
       <Form onSubmit={request}>
         <AmountEntry id="request-amount" label={t("chat.amount")} value={amount} onChange={setAmount} />

@@ -2,11 +2,11 @@ import { useState } from "react";
 import { Link } from "wouter";
 import type { ContactRecord } from "../../crdt/doc";
 import { useI18n } from "../../i18n/intl";
-import { CopyButton } from "../../ui/CopyButton";
 import { Dialog } from "../../ui/Dialog";
 import { ErrorBox } from "../../ui/errors";
 import { useAction } from "../../ui/form";
 import { truncateMiddle } from "../../ui/format";
+import { ShareField } from "../../ui/ShareField";
 import { useView, useWallet } from "../../ui/wallet";
 import { Avatar } from "./Avatar";
 import { ContactForm } from "./ContactForm";
@@ -140,20 +140,21 @@ function ContactDetail({ contact, onClose }: { contact: ContactRecord; onClose: 
     <div className="column contact-detail">
       <Avatar name={contact.name} image={contact.image_url} size={72} />
       {contact.npub ? (
-        <div className="row contact-field">
-          <span>
-            {t("contacts.npub")}: <code title={contact.npub}>{truncateMiddle(contact.npub)}</code>
-          </span>
-          <CopyButton text={contact.npub} label={t("contacts.copy_npub")} />
-        </div>
+        <ShareField
+          label={t("contacts.npub")}
+          text={contact.npub}
+          shown={truncateMiddle(contact.npub)}
+          className="mono"
+          copyLabel={t("contacts.copy_npub")}
+        />
       ) : null}
       {contact.ln_address ? (
-        <div className="row contact-field">
-          <span>
-            {t("contacts.ln_address")}: <code>{contact.ln_address}</code>
-          </span>
-          <CopyButton text={contact.ln_address} label={t("contacts.copy_ln_address")} />
-        </div>
+        <ShareField
+          label={t("contacts.ln_address")}
+          text={contact.ln_address}
+          className="mono"
+          copyLabel={t("contacts.copy_ln_address")}
+        />
       ) : null}
       <ErrorBox text={error} />
       {/* Pay first, then the rest, in even columns: no button left alone on a row. */}

@@ -4,7 +4,7 @@ import { CommandFailed } from "../../commands/client";
 import type { EcashPaymentPreview } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
 import { Screen } from "../../ui/Screen";
-import { Dialog } from "../../ui/Dialog";
+import { NoticeDialog } from "../../ui/Dialog";
 import { ErrorBox } from "../../ui/errors";
 import { Form, useAction } from "../../ui/form";
 import { formatSats } from "../../ui/format";
@@ -120,25 +120,23 @@ export function SwapLightning() {
           </button>
         </Form>
       )}
-      <Dialog
+      <NoticeDialog
         open={result !== null}
         title={result?.ok ? t("swap.success_title") : t("swap.failure_title")}
-        onClose={() => setResult(null)}
-      >
-        <p>
-          {result?.ok
+        message={
+          result?.ok
             ? result.pending
               ? t("federations.pay_pending")
               : t("swap_lightning.done", {
                   amount: formatSats(intl, result.amountSats),
                   fee: formatSats(intl, result.feeSats),
                 })
-            : result?.message}
-        </p>
-        <button type="button" className="button button-primary" onClick={() => navigate("/")}>
-          {t("common.home")}
-        </button>
-      </Dialog>
+            : result?.message
+        }
+        actionLabel={t("common.home")}
+        onClose={() => setResult(null)}
+        onAction={() => navigate("/")}
+      />
     </Screen>
   );
 }

@@ -3,7 +3,7 @@ import { useLocation, useSearch } from "wouter";
 import type { EcashPaymentPreview } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
-import { Dialog } from "../../ui/Dialog";
+import { NoticeDialog } from "../../ui/Dialog";
 import { ErrorBox } from "../../ui/errors";
 import { Form, useAction } from "../../ui/form";
 import { formatSats } from "../../ui/format";
@@ -115,20 +115,13 @@ export function Transfer() {
           </button>
         </Form>
       )}
-      <Dialog
+      <NoticeDialog
         open={done !== null}
         title={t("transfer.title")}
+        message={done}
+        actionLabel={t("common.continue")}
         onClose={() => navigate("/settings/federations")}
-      >
-        <p>{done}</p>
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={() => navigate("/settings/federations")}
-        >
-          {t("common.continue")}
-        </button>
-      </Dialog>
+      />
     </main>
   );
 }

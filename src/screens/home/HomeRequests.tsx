@@ -1,12 +1,12 @@
-import { type ReactNode, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { BUILD_DEFAULTS } from "../../build";
 import { serverDefaults } from "../../config";
 import { useI18n } from "../../i18n/intl";
 import { saveServers } from "../../settings/servers";
 import { useWalletConfig } from "../../ui/config";
-import { Dialog } from "../../ui/Dialog";
-import { ErrorBox, useErrorText } from "../../ui/errors";
+import { ConfirmDialog } from "../../ui/Dialog";
+import { useErrorText } from "../../ui/errors";
 import { useAction } from "../../ui/form";
 import { useToast } from "../../ui/toast";
 import { useWallet } from "../../ui/wallet";
@@ -93,13 +93,13 @@ export function HomeRequests() {
 
   return (
     <>
-      <Ask
+      <ConfirmDialog
         open={lnurlauth !== null}
         title={t("lnurl_auth.title")}
         error={login.error}
-        cancel={t("lnurl_auth.decline")}
-        confirm={t("lnurl_auth.login")}
-        disabled={login.busy || !lnurlauth || !site}
+        cancelLabel={t("lnurl_auth.decline")}
+        confirmLabel={t("lnurl_auth.login")}
+        busy={login.busy || !lnurlauth || !site}
         onCancel={clear}
         onConfirm={logIn}
       >
@@ -109,54 +109,17 @@ export function HomeRequests() {
           </p>
         ) : null}
         <p>{t("lnurl_auth.text")}</p>
-      </Ask>
-      <Ask
+      </ConfirmDialog>
+      <ConfirmDialog
         open={lsps !== null}
         title={t("home.lsps_title")}
         error={switching.error}
-        cancel={t("common.cancel")}
-        confirm={t("common.continue")}
-        disabled={switching.busy || !lsps}
+        busy={switching.busy || !lsps}
         onCancel={clear}
         onConfirm={connectLsps}
       >
         <p>{t("home.lsps_text", { value: lsps ?? "" })}</p>
-      </Ask>
+      </ConfirmDialog>
     </>
-  );
-}
-
-/** A request from a link, to accept or turn down; its failure shows above the buttons. */
-function Ask(props: {
-  open: boolean;
-  title: string;
-  error: string | null;
-  cancel: string;
-  confirm: string;
-  disabled: boolean;
-  onCancel: () => void;
-  onConfirm: () => unknown;
-  children: ReactNode;
-}) {
-  return (
-    <Dialog open={props.open} title={props.title} onClose={props.onCancel}>
-      <div className="column">
-        {props.children}
-        <ErrorBox text={props.error} />
-        <div className="row">
-          <button type="button" className="button" onClick={props.onCancel}>
-            {props.cancel}
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={props.disabled}
-            onClick={() => void props.onConfirm()}
-          >
-            {props.confirm}
-          </button>
-        </div>
-      </div>
-    </Dialog>
   );
 }

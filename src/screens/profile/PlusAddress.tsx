@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { useI18n } from "../../i18n/intl";
 import { useWalletConfig } from "../../ui/config";
-import { CopyButton } from "../../ui/CopyButton";
 import { Qr } from "../../ui/Qr";
+import { ShareField } from "../../ui/ShareField";
 import { useView, useWallet } from "../../ui/wallet";
 
 /**
@@ -36,13 +36,8 @@ export const usePlusAddress = (): string | null => {
 export function PlusAddress({ address, qr = true }: { readonly address: string; readonly qr?: boolean }) {
   const { t } = useI18n();
   return (
-    <div className="share-field plus-address">
-      <span className="field-label">{t("profile.lightning_address")}</span>
+    <ShareField label={t("profile.lightning_address")} text={address} testId="plus-address">
       {qr ? <Qr value={`lightning:${address}`} size={180} label={t("profile.lightning_address_qr")} /> : null}
-      <span className="break" data-testid="plus-address">
-        {address}
-      </span>
-      <CopyButton text={address} />
-    </div>
+    </ShareField>
   );
 }

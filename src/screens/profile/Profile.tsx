@@ -2,9 +2,9 @@ import { useEffect } from "react";
 import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
-import { CopyButton } from "../../ui/CopyButton";
 import { Avatar } from "../../ui/profile";
 import { Qr } from "../../ui/Qr";
+import { ShareField } from "../../ui/ShareField";
 import { useView, useWallet } from "../../ui/wallet";
 import { PlusAddress, usePlusAddress } from "./PlusAddress";
 
@@ -31,11 +31,10 @@ export function Profile() {
   // Besides the QR: the npub and the profile's lightning address (unless it is the member's), each with a
   // copy button.
   const shared = [
-    { label: t("nostr_keys.npub"), text: view?.npub, className: "mono break", testId: "profile-npub" },
+    { label: t("nostr_keys.npub"), text: view?.npub, className: "mono", testId: "profile-npub" },
     {
       label: t("profile.lightning_address"),
       text: profile?.lud16 === plusAddress ? null : profile?.lud16,
-      className: "break",
       testId: "profile-lud16",
     },
   ].flatMap((f) => (f.text ? [{ ...f, text: f.text }] : []));
@@ -87,28 +86,5 @@ export function Profile() {
         </section>
       )}
     </main>
-  );
-}
-
-/** One thing to share: its label, the text itself and a copy button. */
-function ShareField({
-  label,
-  text,
-  className,
-  testId,
-}: {
-  readonly label: string;
-  readonly text: string;
-  readonly className: string;
-  readonly testId: string;
-}) {
-  return (
-    <div className="share-field">
-      <span className="field-label">{label}</span>
-      <span className={className} data-testid={testId}>
-        {text}
-      </span>
-      <CopyButton text={text} />
-    </div>
   );
 }

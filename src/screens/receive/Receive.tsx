@@ -222,24 +222,10 @@ export function Receive() {
         </div>
         <dl className="details">
           {shown.address ? (
-            <>
-              <dt>{t("receive.address_label")}</dt>
-              <dd>
-                <code data-testid="receive-address" title={shown.address}>
-                  {truncateMiddle(shown.address)}
-                </code>
-              </dd>
-            </>
+            <IdDetail term={t("receive.address_label")} id={shown.address} testId="receive-address" />
           ) : null}
           {shown.invoice ? (
-            <>
-              <dt>{t("receive.invoice_label")}</dt>
-              <dd>
-                <code data-testid="receive-invoice" title={shown.invoice}>
-                  {truncateMiddle(shown.invoice)}
-                </code>
-              </dd>
-            </>
+            <IdDetail term={t("receive.invoice_label")} id={shown.invoice} testId="receive-invoice" />
           ) : null}
         </dl>
         <div className="copy-actions">
@@ -370,5 +356,19 @@ export function Receive() {
         </button>
       </form>
     </main>
+  );
+}
+
+/** One id in the request's details: its name, then the id shortened in its middle (whole on hover). */
+function IdDetail({ term, id, testId }: { term: string; id: string; testId: string }) {
+  return (
+    <>
+      <dt>{term}</dt>
+      <dd>
+        <code data-testid={testId} title={id}>
+          {truncateMiddle(id)}
+        </code>
+      </dd>
+    </>
   );
 }

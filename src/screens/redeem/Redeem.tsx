@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Link, useLocation, useSearch } from "wouter";
+import { useLocation, useSearch } from "wouter";
 import type { LnurlOffer } from "../../commands/command";
 import { useI18n } from "../../i18n/intl";
 import { AmountEntry } from "../../ui/AmountEntry";
@@ -9,6 +9,7 @@ import { ErrorBox, useErrorText } from "../../ui/errors";
 import { Form, useAction } from "../../ui/form";
 import { useFormat } from "../../ui/useFormat";
 import { useView, useWallet } from "../../ui/wallet";
+import { PasteLink } from "./PasteLink";
 
 /** How long the screen waits for a service that said OK to actually pay before saying it has not. */
 const ARRIVAL_WAIT_MS = 60_000;
@@ -39,6 +40,9 @@ export function Redeem() {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `errorText` only formats an error for display
   useEffect(() => {
+    // Another link pasted on this screen: what was said of the last one goes.
+    setOffer(null);
+    setError(null);
     if (!lnurl) return;
     client
       .dispatch({ _tag: "DecodeLnurl", lnurl })
@@ -113,18 +117,11 @@ export function Redeem() {
           {t("common.loading")}
         </p>
       ) : (
-        // Nothing to redeem: say so, and offer the ways on (home, or scanning the code again).
-        <div className="column">
-          <ErrorBox text={lnurl ? error : t("redeem.lnurl_redeem_failed")} />
-          <div className="row">
-            <Link href="/" className="button button-primary">
-              {t("common.home")}
-            </Link>
-            <Link href="/scanner" className="button">
-              {t("nav.scan")}
-            </Link>
-          </div>
-        </div>
+        // Nothing to redeem (yet): why the link given could not be, and a field to paste one.
+        <>
+          <ErrorBox text={lnurl ? error : null} />
+          <PasteLink key={lnurl} />
+        </>
       )}
       <ConfirmDialog
         open={arrived}

@@ -2,6 +2,38 @@ import { useI18n } from "../../i18n/intl";
 import { Dialog } from "../../ui/Dialog";
 import { useFormat } from "../../ui/useFormat";
 
+/** A question asked once more before anything is paid: what is at stake, then Cancel first, then go on. */
+function AskAgain({
+  open,
+  title,
+  text,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  title: string;
+  text: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <Dialog open={open} title={title} onClose={onCancel}>
+      <div className="column">
+        <p role="alert">{text}</p>
+        <button type="button" className="button" onClick={onCancel}>
+          {t("common.cancel")}
+        </button>
+        <button type="button" className="button button-primary" onClick={onConfirm}>
+          {confirmLabel}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
 /** The second confirmation a high on-chain fee asks before anything is paid. */
 export function HighFeeDialog({
   open,
@@ -18,20 +50,16 @@ export function HighFeeDialog({
 }) {
   const { t } = useI18n();
   const fmt = useFormat();
+  const fee = fmt.sats(feeSats);
   return (
-    <Dialog open={open} title={t("send.high_fee_title")} onClose={onCancel}>
-      <div className="column">
-        <p role="alert">
-          {t("send.high_fee_text", { fee: fmt.sats(feeSats), amount: fmt.sats(amountSats) })}
-        </p>
-        <button type="button" className="button button-primary" onClick={onConfirm}>
-          {t("send.high_fee_confirm", { fee: fmt.sats(feeSats) })}
-        </button>
-        <button type="button" className="button" onClick={onCancel}>
-          {t("common.cancel")}
-        </button>
-      </div>
-    </Dialog>
+    <AskAgain
+      open={open}
+      title={t("send.high_fee_title")}
+      text={t("send.high_fee_text", { fee, amount: fmt.sats(amountSats) })}
+      confirmLabel={t("send.high_fee_confirm", { fee })}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    />
   );
 }
 
@@ -50,17 +78,14 @@ export function RepeatDialog({
   const { t } = useI18n();
   const fmt = useFormat();
   return (
-    <Dialog open={minutes !== null} title={t("send.repeat_title")} onClose={onCancel}>
-      <div className="column">
-        <p role="alert">{t("send.repeat_text", { amount: fmt.sats(amountSats), minutes: minutes ?? "1" })}</p>
-        <button type="button" className="button" onClick={onCancel}>
-          {t("common.cancel")}
-        </button>
-        <button type="button" className="button button-primary" onClick={onConfirm}>
-          {t("send.repeat_confirm")}
-        </button>
-      </div>
-    </Dialog>
+    <AskAgain
+      open={minutes !== null}
+      title={t("send.repeat_title")}
+      text={t("send.repeat_text", { amount: fmt.sats(amountSats), minutes: minutes ?? "1" })}
+      confirmLabel={t("send.repeat_confirm")}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    />
   );
 }
 

@@ -14,16 +14,11 @@ import { truncateMiddle } from "../../ui/format";
 import { normaliseSatsInput } from "../../ui/money";
 import { useToast } from "../../ui/toast";
 import { useView, useWallet } from "../../ui/wallet";
+import { adminActions, CLOSE_WORDS, type CloseKind } from "./channel-actions";
 
-type ChannelAction = { channel: ChannelView; kind: (typeof CHANNEL_ACTIONS)[number] };
+type ChannelAction = { channel: ChannelView; kind: CloseKind };
 
-/** What the owner can do to a channel, each with its button's words and the question asked first. */
-const CHANNEL_ACTIONS = ["close", "force", "abandon"] as const;
-const ACTION_WORDS = {
-  close: { title: "channels.close", confirm: "channels.close_confirm" },
-  force: { title: "channels.force_close", confirm: "channels.force_close_confirm" },
-  abandon: { title: "admin.abandon", confirm: "admin.abandon_confirm" },
-} as const;
+const stateRank = (c: ChannelView) => (c.never_opened ? 2 : c.opening ? 1 : 0);
 
 /** The admin page (spec 2): servers, the node, peers, channels, zaps to hodl, resync, logs. */
 export function Admin() {
@@ -35,7 +30,8 @@ export function Admin() {
   const config = useWalletConfig();
   const live = useView("live");
   const settings = useView("settings");
-  const channels = useView("channels") ?? [];
+  // Open channels first, then those opening, then those that never opened: the same order on every visit.
+  const channels = [...(useView("channels") ?? [])].sort((a, b) => stateRank(a) - stateRank(b));
   const [peers, setPeers] = useState<PeerRow[]>([]);
   const [action, setAction] = useState<ChannelAction | null>(null);
   const { busy, run: act } = useAction();
@@ -192,15 +188,20 @@ export function Admin() {
         <h2 id="admin-channels">{t("admin.channels")}</h2>
         <ul className="item-list">
           {channels.map((c) => (
-            <li key={c.channel_id}>
-              <span>
-                <code title={c.channel_id}>{truncateMiddle(c.channel_id)}</code>{" "}
-                {t("channels.size", { amount: fmt.sats(c.size) })}
-              </span>
+            <li key={c.channel_id} className="admin-channel">
               <div className="row">
-                {CHANNEL_ACTIONS.map((kind) => (
+                <span>{t("channels.size", { amount: fmt.sats(c.size) })}</span>
+                {c.never_opened || c.opening ? (
+                  <span className={c.never_opened ? "badge badge-danger" : "badge"}>
+                    {t(c.never_opened ? "channels.state_never_opened" : "channels.opening")}
+                  </span>
+                ) : null}
+              </div>
+              <code title={c.channel_id}>{truncateMiddle(c.channel_id)}</code>
+              <div className="row">
+                {adminActions(c).map((kind) => (
                   <Button small key={kind} onClick={() => setAction({ channel: c, kind })}>
-                    {t(ACTION_WORDS[kind].title)}
+                    {t(CLOSE_WORDS[kind].title)}
                   </Button>
                 ))}
               </div>
@@ -212,8 +213,8 @@ export function Admin() {
 
       <ConfirmDialog
         open={action !== null}
-        title={action ? t(ACTION_WORDS[action.kind].title) : ""}
-        message={action ? t(ACTION_WORDS[action.kind].confirm) : ""}
+        title={action ? t(CLOSE_WORDS[action.kind].title) : ""}
+        message={action ? t(CLOSE_WORDS[action.kind].confirm) : ""}
         danger={action?.kind !== "close"}
         onConfirm={confirmAction}
         onCancel={() => setAction(null)}

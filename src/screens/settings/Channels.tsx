@@ -12,6 +12,7 @@ import { truncateMiddle } from "../../ui/format";
 import { useToast } from "../../ui/toast";
 import { useView, useWallet } from "../../ui/wallet";
 import { InterruptedOpens } from "../home/InterruptedOpens";
+import { CLOSE_WORDS } from "./channel-actions";
 
 /**
  * How a channel's peer is shown: connected (closed cooperatively), being dialled (nothing to close: it is
@@ -21,13 +22,6 @@ type PeerShown =
   | { readonly kind: "online" }
   | { readonly kind: "connecting" }
   | { readonly kind: "offline"; readonly since: number | null };
-
-/** The confirmation's words for each way a channel can end. */
-const CLOSE_WORDS = {
-  close: { title: "channels.close", confirm: "channels.close_confirm" },
-  force: { title: "channels.force_close", confirm: "channels.force_close_confirm" },
-  abandon: { title: "admin.abandon", confirm: "admin.abandon_confirm" },
-} as const;
 
 /** One channel: what we can send and receive as a bar, its funding on the explorer, and a close button. */
 function ChannelRow({
@@ -125,6 +119,7 @@ export function Channels() {
     if (link.since === null || !forceCloseOffered(link.since, now)) return undefined;
     return () => setClosing({ channel: c, force: true });
   };
+  const words = CLOSE_WORDS[closing?.abandon ? "abandon" : closing?.force ? "force" : "close"];
   const list = (title: string, rows: ChannelView[], kind: PeerShown["kind"]) => (
     <details open>
       <summary>
@@ -193,9 +188,9 @@ export function Channels() {
       )}
       <ConfirmDialog
         open={closing !== null}
-        title={t(CLOSE_WORDS[closing?.abandon ? "abandon" : closing?.force ? "force" : "close"].title)}
-        message={t(CLOSE_WORDS[closing?.abandon ? "abandon" : closing?.force ? "force" : "close"].confirm)}
-        confirmLabel={t(CLOSE_WORDS[closing?.abandon ? "abandon" : closing?.force ? "force" : "close"].title)}
+        title={t(words.title)}
+        message={t(words.confirm)}
+        confirmLabel={t(words.title)}
         onConfirm={() => void close()}
         onCancel={() => setClosing(null)}
       />

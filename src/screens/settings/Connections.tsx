@@ -3,7 +3,7 @@ import { useLocation, useSearch } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import type { NwcProfileView } from "../../projections/nwc";
 import { BackControl } from "../../ui/BackControl";
-import { ConfirmDialog, Dialog } from "../../ui/Dialog";
+import { ConfirmDialog, Dialog, NoticeDialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
 import { useView, useWallet } from "../../ui/wallet";
 import { ConnectionCard, ConnectionUri } from "./connections/ConnectionCard";
@@ -97,17 +97,15 @@ export function Connections() {
           />
         )}
       </Dialog>
-      <Dialog
+      <NoticeDialog
         open={opened !== null}
         title={t("settings.connections.open_app")}
+        message={t("settings.connections.open_app_hint")}
+        actionLabel={t("settings.connections.done")}
         onClose={() => setOpened(null)}
       >
-        <p>{t("settings.connections.open_app_hint")}</p>
         {opened !== null ? <ConnectionUri index={opened} /> : null}
-        <button type="button" className="button button-primary" onClick={() => setOpened(null)}>
-          {t("settings.connections.done")}
-        </button>
-      </Dialog>
+      </NoticeDialog>
       <ConfirmDialog
         open={deleting !== null}
         title={t("settings.connections.delete")}

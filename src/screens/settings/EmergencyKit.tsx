@@ -7,6 +7,7 @@ import { useRef, useState } from "react";
 import { CommandFailed } from "../../commands/client";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
+import { DangerZone } from "../../ui/DangerZone";
 import { ConfirmDialog, Dialog } from "../../ui/Dialog";
 import { useEmergency } from "../../ui/emergency";
 import { useToast } from "../../ui/toast";
@@ -255,13 +256,11 @@ export function EmergencyKit() {
         </label>
       </section>
 
-      <section className="card column danger-zone" aria-labelledby="ek-danger">
-        <h2 id="ek-danger">{t("settings.emergency_kit.danger_zone")}</h2>
-        <p>{t("settings.emergency_kit.delete_everything.caption")}</p>
+      <DangerZone id="ek-danger" caption={t("settings.emergency_kit.delete_everything.caption")}>
         <button type="button" className="button button-danger" onClick={() => setDeleteOpen(true)}>
           {t("settings.emergency_kit.delete_everything.delete")}
         </button>
-      </section>
+      </DangerZone>
 
       <PasswordDialog
         open={exportOpen}

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
+import { DangerZone } from "../../ui/DangerZone";
 import { CopyButton } from "../../ui/CopyButton";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { ErrorBox, useErrorText } from "../../ui/errors";
@@ -123,9 +124,7 @@ export function NostrKeys() {
       ) : null}
       <NostrServersForm />
       {/* Deleting the profile is apart from the everyday buttons, last, as the emergency kit keeps its own. */}
-      <section className="card column danger-zone" aria-labelledby="nostr-danger">
-        <h2 id="nostr-danger">{t("settings.emergency_kit.danger_zone")}</h2>
-        <p>{t("nostr_keys.delete_caption")}</p>
+      <DangerZone id="nostr-danger" caption={t("nostr_keys.delete_caption")}>
         <button
           type="button"
           className="button button-danger"
@@ -134,7 +133,7 @@ export function NostrKeys() {
         >
           {t("nostr_keys.delete_account")}
         </button>
-      </section>
+      </DangerZone>
       <ConfirmDialog
         open={confirmDelete}
         danger
