@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { waitForUrl } from "../harness/http";
 import { benchContext, launchChromium } from "./chromium";
+import { newWalletPage } from "./wallet-page";
 
 /** Cold load of an existing wallet to an interactive home with its balance, median of 15 loads. */
 export const benchColdLoad = async (esplora: string) => {
@@ -14,14 +15,7 @@ export const benchColdLoad = async (esplora: string) => {
     await waitForUrl(`http://127.0.0.1:${port}/`);
     const browser = await launchChromium();
     const context = await benchContext(browser);
-    await context.addInitScript((url) => localStorage.setItem("USER_SETTINGS_esplora", url), esplora);
-    const page = await context.newPage();
-    await page.goto(`http://127.0.0.1:${port}/setup`);
-    await page.getByRole("button", { name: "New wallet" }).click();
-    // A new wallet is offered a nostr profile first: skipped, as in the end-to-end tests.
-    await page.waitForURL(/\/(newprofile)?$/);
-    if (page.url().endsWith("/newprofile")) await page.getByRole("button", { name: "Skip" }).click();
-    await page.getByTestId("onchain-balance").waitFor();
+    const page = await newWalletPage(context, `http://127.0.0.1:${port}`, esplora);
     await page.close();
     const times: number[] = [];
     for (let i = 0; i < 15; i++) {
