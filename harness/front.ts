@@ -51,7 +51,10 @@ export const nginxConfig = (o: FrontOptions, dir: string): string => {
   const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]
     .map((t) => `  ${t}_temp_path ${join(dir, t)};`)
     .join("\n");
-  return `daemon off;
+  // Started as root, nginx's workers would drop to an unprivileged user, who cannot read a checkout in a
+  // private directory (a CI clone under a 0700 temporary folder): they stay the user who runs the tests.
+  const user = process.getuid?.() === 0 ? "user root;\n" : "";
+  return `${user}daemon off;
 worker_processes 1;
 pid ${join(dir, "nginx.pid")};
 error_log ${join(dir, "error.log")} warn;
@@ -96,7 +99,7 @@ export const startFront = async (kind: FrontKind, o: FrontOptions): Promise<Runn
   const dir = mkdtempSync(join(tmpdir(), `front-${kind}-`));
   let child: ChildProcess;
   if (kind === "nginx") {
-    // nginx's workers drop to an unprivileged user when started as root: they read and write here.
+    // Readable and writable by nginx's workers whichever user they run as.
     chmodSync(dir, 0o755);
     for (const t of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, t), 0o777);
     const file = join(dir, "nginx.conf");
