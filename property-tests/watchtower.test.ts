@@ -73,7 +73,12 @@ describe("a partner publishing a revoked state", () => {
           // The wallet has something first, so payments can go both ways.
           const outbound = (node: LightningNode) =>
             node.channels().find((c) => c.channelId === pending.channelId)?.outboundSats ?? 0n;
-          for (const s of [{ toWallet: true, sats: 50_000 }, ...steps]) {
+          const sendable = (node: LightningNode) =>
+            node.channels().find((c) => c.channelId === pending.channelId)?.sendableSats ?? 0n;
+          for (const asked of [{ toWallet: true, sats: 50_000 }, ...steps]) {
+            // A step its payer cannot afford goes the other way: the property is about states, not refusals.
+            const payer = asked.toWallet ? h.lightning.node : wallet;
+            const s = sendable(payer) >= BigInt(asked.sats) ? asked : { ...asked, toWallet: !asked.toWallet };
             const msat = BigInt(s.sats) * 1000n;
             // The payment is settled on both sides (the commitment dance over) before the next one.
             const receiver = s.toWallet ? wallet : h.lightning.node;
