@@ -38,6 +38,7 @@ import { startHermes } from "./hermes/hermes";
 import type { SqlDb } from "./storage/db";
 import { startStorage } from "./storage/service";
 import type { ChannelGossip } from "../src/engine/lightning/gossip";
+import { RGS_PART_PIECES } from "./gossip/rgs";
 import { sqlGossip } from "./gossip/store";
 import { CHAIN_HASHES, type GossipNode, startGossipNode } from "./gossip/node";
 import { sqlNameBook } from "./hermes/names";
@@ -112,12 +113,6 @@ export class StartProblem extends Error {}
 const GOSSIP_STALE_S = 36 * 3600;
 /** How often the health of everything is checked in the background (its changes logged). */
 const MONITOR_MS = 30_000;
-/**
- * Pieces (announcements and updates) in one part of a snapshot asked for in parts: a browser tab applies
- * one in well under 250 ms on a busy phone-class core (bench/graph.ts).
- */
-const RGS_PART_PIECES = 1_000;
-
 /** How long after a failed start the gossip node is started again. */
 const GOSSIP_RETRY_MS = 30_000;
 
