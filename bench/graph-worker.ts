@@ -5,12 +5,18 @@
  */
 /// <reference lib="webworker" />
 import * as ldk from "lightningdevkit";
+import { applyRgs } from "../src/engine/lightning/gossip";
 import { initializeWith } from "../src/engine/lightning/ldk-wasm";
 import { ldkLogger } from "../src/engine/lightning/logger";
 import { Routing } from "../src/engine/lightning/routing";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
 
-type Job = { snapshot: ArrayBuffer; from: string; destinations: string[]; wasm: string };
+type Job = { snapshot: ArrayBuffer; parts: ArrayBuffer; from: string; destinations: string[]; wasm: string };
+
+// A command to the node's worker: answered at once, when the worker gets to it (the page times the wait).
+self.addEventListener("message", (ev: MessageEvent) => {
+  if ((ev.data as { kind?: string })?.kind === "ping") self.postMessage({ kind: "pong", id: ev.data.id });
+});
 
 let memory: WebAssembly.Memory | null = null;
 const wasmMb = () => (memory ? memory.buffer.byteLength / 1_048_576 : 0);
@@ -21,6 +27,9 @@ const percentile = (xs: number[], p: number) => {
 };
 
 self.onmessage = async (ev: MessageEvent<Job>) => {
+  if ((ev.data as { kind?: string })?.kind === "ping") return;
+  // One job; what comes after it is a "go" or a ping.
+  self.onmessage = null;
   const job = ev.data;
   const own = WebAssembly.instantiate;
   // LDK's linear memory, to tell how much the graph takes there (it is outside the JavaScript heap).
@@ -38,13 +47,20 @@ self.onmessage = async (ev: MessageEvent<Job>) => {
   const store = new MemoryBlobStore();
   const regtest = ldk.Network.LDKNetwork_Regtest;
   self.postMessage({ kind: "ready", wasmMb: wasmMb() });
-  await new Promise<void>((r) => {
-    self.onmessage = () => r();
-  });
+  await go();
 
   const routing = await Routing.load(store, regtest, logger, log, now);
+  // As the node applies a first sync: part by part, each in a call of its own, commands answered between.
+  const steps: number[] = [];
   let t = performance.now();
-  routing.applySnapshot(new Uint8Array(job.snapshot));
+  await routing.applyInSteps(new Uint8Array(job.parts), (f) => {
+    const s = performance.now();
+    try {
+      return f();
+    } finally {
+      steps.push(performance.now() - s);
+    }
+  });
   const applyMs = performance.now() - t;
   t = performance.now();
   const blobs = routing.blobs();
@@ -56,15 +72,15 @@ self.onmessage = async (ev: MessageEvent<Job>) => {
   self.postMessage({
     kind: "applied",
     applyMs,
+    parts: steps.length - 1,
+    longestStep: Math.max(...steps),
     writeMs,
     channels,
     graphBytes,
     scorerBytes,
     wasmMb: wasmMb(),
   });
-  await new Promise<void>((r) => {
-    self.onmessage = () => r();
-  });
+  await go();
 
   t = performance.now();
   const reloaded = await Routing.load(store, regtest, logger, log, now);
@@ -112,6 +128,25 @@ self.onmessage = async (ev: MessageEvent<Job>) => {
     medianHops: percentile(hops, 50),
     wasmMb: wasmMb(),
   });
+  await go();
+
+  // The same snapshot whole, in one LDK call (how a first sync was applied before it came in parts).
+  const whole = ldk.NetworkGraph.constructor_new(regtest, logger);
+  t = performance.now();
+  applyRgs(whole, logger, new Uint8Array(job.snapshot), Math.floor(Date.now() / 1000));
+  const wholeMs = performance.now() - t;
+  self.postMessage({ kind: "whole", wholeMs });
 };
+
+/** The page's next "go". */
+const go = () =>
+  new Promise<void>((r) => {
+    const on = (ev: MessageEvent) => {
+      if ((ev.data as { kind?: string })?.kind === "ping") return;
+      self.removeEventListener("message", on);
+      r();
+    };
+    self.addEventListener("message", on);
+  });
 
 const hexBytes = (h: string) => Uint8Array.from(h.match(/../g) ?? [], (b) => Number.parseInt(b, 16));

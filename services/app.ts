@@ -5,7 +5,8 @@
  *
  *   ws  /v1/<host>/<port>     the WebSocket-to-TCP proxy to lightning peers (services/proxy.ts)
  *   POST /storage/<call>      the versioned storage server (harness/storage), state in the database
- *   GET  /rgs/snapshot/<t>    rapid gossip sync from the gossip node's graph (services/gossip-node.ts), its
+ *   GET  /rgs/snapshot/<t>    rapid gossip sync from the gossip node's graph (services/gossip-node.ts), whole,
+ *                             or in parts with `?parts` (services/gossip/rgs.ts); its
  *                             history in the database every process shares (services/gossip-store.ts)
  *   /.well-known/lnurlp/…, /hermes/…   the lightning-address service (harness/hermes.ts), names and
  *                             members in the database
@@ -37,6 +38,7 @@ import { startHermes } from "./hermes/hermes";
 import type { SqlDb } from "./storage/db";
 import { startStorage } from "./storage/service";
 import type { ChannelGossip } from "../src/engine/lightning/gossip";
+import { RGS_PART_PIECES } from "./gossip/rgs";
 import { sqlGossip } from "./gossip/store";
 import { CHAIN_HASHES, type GossipNode, startGossipNode } from "./gossip/node";
 import { sqlNameBook } from "./hermes/names";
@@ -318,7 +320,12 @@ export const startServices = async (
     [
       "GET",
       /^\/rgs\/snapshot\/(\d{1,10})$/,
-      async (m) => ({ bytes: Buffer.from((await rgs.snapshot(Number(m[1]))).bytes) }),
+      // `?parts`: the same snapshot in parts (LDK's own client asks without it and reads the whole).
+      async (m, _body, _headers, query) => ({
+        bytes: Buffer.from(
+          (await rgs.snapshot(Number(m[1]), query?.has("parts") ? RGS_PART_PIECES : undefined)).bytes,
+        ),
+      }),
     ],
     ...hermes.routes,
     ...(plus?.routes ?? []),

@@ -6,6 +6,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { unpackParts } from "../src/engine/lightning/gossip";
 import WebSocket from "ws";
 import { feedbackBody } from "../src/engine/feedback/send";
 import { serveNostr } from "../harness/nostr/standalone";
@@ -110,6 +111,12 @@ describe("the services process", () => {
     const snapshot = new Uint8Array(await (await fetch(`${services.url}/rgs/snapshot/0`)).arrayBuffer());
     expect([...snapshot.slice(0, 4)]).toEqual([76, 68, 75, 1]);
     expect(Buffer.from(snapshot.slice(4, 36)).toString("hex")).toBe(CHAIN_HASHES.signet);
+    // Asked for in parts (the wallet does), the same snapshot in one body of parts; LDK's client asks without.
+    const parted = unpackParts(
+      new Uint8Array(await (await fetch(`${services.url}/rgs/snapshot/0?parts`)).arrayBuffer()),
+    );
+    expect(parted).toHaveLength(1);
+    expect(parted[0]).toEqual(snapshot);
     const tip = await fetch(`${services.url}/esplora/blocks/tip/height`);
     expect(await tip.text()).toBe("4242");
     expect((await fetch(`${services.url}/esplora/nothing`)).status).toBe(404);

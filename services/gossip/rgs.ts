@@ -100,6 +100,22 @@ const mode = <T>(values: readonly T[], fallback: T): T => {
   return best;
 };
 
+/**
+ * Pieces (announcements and updates) in one part of a snapshot asked for in parts: a browser tab applies
+ * one in well under 250 ms on a busy machine (bench/graph.ts).
+ */
+export const RGS_PART_PIECES = 1_000;
+
+type Update = { scid: bigint; direction: 0 | 1; value: DirectionPolicy; base: DirectionPolicy | null };
+
+/** A snapshot cut in parts (`GossipHistory.snapshotParts`), each one a snapshot LDK's client reads. */
+export interface SnapshotParts {
+  readonly parts: readonly Uint8Array[];
+  readonly latestSeen: number;
+  readonly announcements: number;
+  readonly updates: number;
+}
+
 export interface Snapshot {
   readonly bytes: Uint8Array;
   readonly latestSeen: number;
@@ -199,6 +215,72 @@ export class GossipHistory {
 
   /** The snapshot for a client whose last sync returned `since` (0: never synced, the full graph). */
   snapshot(since: number): Snapshot {
+    const { latest, announced, updates } = this.pieces(since);
+    const bytes = this.write(latest, announced, updates);
+    return { bytes, latestSeen: latest, announcements: announced.length, updates: updates.length };
+  }
+
+  /**
+   * The same snapshot cut in parts of about `perPart` pieces (announcements and updates) each: every part a
+   * snapshot of its own with the whole's latest_seen_timestamp, a channel's announcement and updates in the
+   * same part, so the parts applied one after another give the graph the whole gives, and each is a short
+   * step for the client that applies it. A part lists the node ids its announcements name, and the client
+   * parses each one it reads (a secp256k1 point): channels go in parts by the node that has fewer of them,
+   * those nodes grouped by their largest neighbour, so a node is named in as few parts as can be.
+   */
+  snapshotParts(since: number, perPart: number): SnapshotParts {
+    const { latest, announced, updates } = this.pieces(since);
+    const degree = new Map<string, number>();
+    for (const r of announced) for (const n of [r.node1, r.node2]) degree.set(n, (degree.get(n) ?? 0) + 1);
+    const smaller = (a: string, b: string) => {
+      const da = degree.get(a) ?? 0;
+      const db = degree.get(b) ?? 0;
+      return da < db || (da === db && a < b);
+    };
+    const largestNeighbour = new Map<string, string>();
+    for (const r of announced) {
+      const [own, other] = smaller(r.node1, r.node2) ? [r.node1, r.node2] : [r.node2, r.node1];
+      const held = largestNeighbour.get(own);
+      if (!held || smaller(held, other)) largestNeighbour.set(own, other);
+    }
+    // Each channel's place: its smaller node's largest neighbour, then that node (updates of channels the
+    // client has already come first, by short channel id).
+    const place = new Map<bigint, string>();
+    for (const r of announced) {
+      const own = smaller(r.node1, r.node2) ? r.node1 : r.node2;
+      place.set(r.scid, `${largestNeighbour.get(own)}${own}`);
+    }
+    const items = new Map<bigint, { announced: ChannelRecord | null; updates: Update[]; place: string }>();
+    const item = (scid: bigint) => {
+      let it = items.get(scid);
+      if (!it) {
+        it = { announced: null, updates: [], place: place.get(scid) ?? "" };
+        items.set(scid, it);
+      }
+      return it;
+    };
+    for (const r of announced) item(r.scid).announced = r;
+    for (const u of updates) item(u.scid).updates.push(u);
+    const byScid = (x: { scid: bigint }, y: { scid: bigint }) =>
+      x.scid < y.scid ? -1 : x.scid > y.scid ? 1 : 0;
+    const ordered = [...items.values()].sort((x, y) => (x.place < y.place ? -1 : x.place > y.place ? 1 : 0));
+    const parts: Uint8Array[] = [];
+    let part: { announced: ChannelRecord[]; updates: Update[] } = { announced: [], updates: [] };
+    const cut = () => {
+      parts.push(this.write(latest, part.announced.sort(byScid), part.updates.sort(byScid)));
+      part = { announced: [], updates: [] };
+    };
+    for (const it of ordered) {
+      if (it.announced) part.announced.push(it.announced);
+      part.updates.push(...it.updates);
+      if (part.announced.length + part.updates.length >= perPart) cut();
+    }
+    if (parts.length === 0 || part.announced.length + part.updates.length > 0) cut();
+    return { parts, latestSeen: latest, announcements: announced.length, updates: updates.length };
+  }
+
+  /** What a snapshot since `since` holds, in short channel id order; marks its timestamp served. */
+  private pieces(since: number): { latest: number; announced: ChannelRecord[]; updates: Update[] } {
     const records = [...this.channels.values()].sort((a, b) => (a.scid < b.scid ? -1 : 1));
     let latest = since;
     for (const r of records) {
@@ -210,17 +292,6 @@ export class GossipHistory {
     this.served = Math.max(this.served, latest);
 
     const announced = records.filter((r) => r.announced > since);
-    const nodes: string[] = [];
-    const index = new Map<string, number>();
-    for (const r of announced) {
-      for (const n of [r.node1, r.node2]) {
-        if (!index.has(n)) {
-          index.set(n, nodes.length);
-          nodes.push(n);
-        }
-      }
-    }
-    type Update = { scid: bigint; direction: 0 | 1; value: DirectionPolicy; base: DirectionPolicy | null };
     const updates: Update[] = [];
     for (const r of records) {
       for (const direction of [0, 1] as const) {
@@ -230,6 +301,21 @@ export class GossipHistory {
         // The update the client holds: the latest one seen at or before its last sync.
         const base = since === 0 ? null : ([...h].reverse().find((u) => u.seen <= since)?.value ?? null);
         updates.push({ scid: r.scid, direction, value: last.value, base });
+      }
+    }
+    return { latest, announced, updates };
+  }
+
+  /** One snapshot in LDK's format: `announced` and `updates` in short channel id order. */
+  private write(latest: number, announced: readonly ChannelRecord[], updates: readonly Update[]): Uint8Array {
+    const nodes: string[] = [];
+    const index = new Map<string, number>();
+    for (const r of announced) {
+      for (const n of [r.node1, r.node2]) {
+        if (!index.has(n)) {
+          index.set(n, nodes.length);
+          nodes.push(n);
+        }
       }
     }
     const full = updates.filter((u) => u.base === null).map((u) => u.value);
@@ -256,7 +342,6 @@ export class GossipHistory {
         0n,
       ),
     };
-
     const w = new Writer().bytes(new Uint8Array([76, 68, 75, 1])).bytes(fromHex(this.chainHash));
     w.u32(latest).u32(nodes.length);
     for (const n of nodes) w.bytes(fromHex(n));
@@ -291,6 +376,6 @@ export class GossipHistory {
       if (flags & 0x08) w.u32(v.feeProportionalMillionths);
       if (flags & 0x04) w.u64(v.htlcMaximumMsat);
     }
-    return { bytes: w.done(), latestSeen: latest, announcements: announced.length, updates: updates.length };
+    return w.done();
   }
 }

@@ -9,6 +9,7 @@
  */
 import type { ChannelGossip, DirectionPolicy } from "../../src/engine/lightning/gossip";
 import { type ChannelRecord, GossipHistory, type Seen, type Snapshot } from "./rgs";
+import { packParts } from "../../src/engine/lightning/gossip";
 import { type Sql, type SqlDb, tablesOnFirstUse } from "../storage/db";
 
 const SCHEMA = [
@@ -117,7 +118,7 @@ export const sqlGossip = (
   now: () => number = () => Math.floor(Date.now() / 1000),
 ) => {
   const open = tablesOnFirstUse(db, SCHEMA);
-  let cache: { generation: number; snapshots: Map<number, Snapshot> } = {
+  let cache: { generation: number; snapshots: Map<string, Snapshot> } = {
     generation: -1,
     snapshots: new Map(),
   };
@@ -157,13 +158,15 @@ export const sqlGossip = (
 
   /**
    * The snapshot for a client whose last sync returned `since`: the same bytes from every process for the
-   * same history, built once per change of it.
+   * same history, built once per change of it. With `perPart`, the same snapshot cut in parts of about that
+   * many pieces, in one body (`packParts`).
    */
-  const snapshot = async (since: number): Promise<Snapshot> => {
+  const snapshot = async (since: number, perPart?: number): Promise<Snapshot> => {
     const d = await open();
     const { generation } = await readMeta(d, false);
     if (cache.generation !== generation) cache = { generation, snapshots: new Map() };
-    const kept = cache.snapshots.get(since);
+    const key = perPart ? `${since}/${perPart}` : `${since}`;
+    const kept = cache.snapshots.get(key);
     if (kept) return kept;
     const built = await d.transaction(async (tx) => {
       const meta = await readMeta(tx, true);
@@ -172,14 +175,23 @@ export const sqlGossip = (
         meta.served,
         meta.newest,
       );
-      const s = history.snapshot(since);
+      let s: Snapshot;
+      if (perPart) {
+        const p = history.snapshotParts(since, perPart);
+        s = {
+          bytes: packParts(p.parts),
+          latestSeen: p.latestSeen,
+          announcements: p.announcements,
+          updates: p.updates,
+        };
+      } else s = history.snapshot(since);
       if (history.servedUpTo > meta.served)
         await tx.query("UPDATE rgs_meta SET served=$1 WHERE id=1", [history.servedUpTo]);
       return { s, generation: meta.generation };
     });
     if (built.generation === cache.generation) {
       if (cache.snapshots.size >= 1_000) cache.snapshots.clear();
-      cache.snapshots.set(since, built.s);
+      cache.snapshots.set(key, built.s);
     }
     return built.s;
   };

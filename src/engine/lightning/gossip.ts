@@ -70,6 +70,45 @@ export const graphChannels = (graph: ldk.NetworkGraph): ChannelGossip[] => {
 export class GossipError extends Error {}
 
 /**
+ * A snapshot in parts, as the operator's server sends one when asked (`?parts`): "RGSP", a version byte
+ * (1), a u32 part count, then each part as a u32 length and its bytes, every part an RGS snapshot of its
+ * own. A server that does not know the query answers a plain snapshot ("LDK" …), read as one part.
+ */
+const PARTS_MAGIC = [0x52, 0x47, 0x53, 0x50, 1] as const;
+
+/** The parts in one body (the server's side). */
+export const packParts = (parts: readonly Uint8Array[]): Uint8Array => {
+  const out = new Uint8Array(9 + parts.reduce((n, p) => n + 4 + p.length, 0));
+  const view = new DataView(out.buffer);
+  out.set(PARTS_MAGIC);
+  view.setUint32(5, parts.length);
+  let at = 9;
+  for (const p of parts) {
+    view.setUint32(at, p.length);
+    out.set(p, at + 4);
+    at += 4 + p.length;
+  }
+  return out;
+};
+
+/** The parts of a body: a plain snapshot is one part; a body cut short is refused whole. */
+export const unpackParts = (body: Uint8Array): Uint8Array[] => {
+  if (!PARTS_MAGIC.every((b, i) => body[i] === b)) return [body];
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  if (body.length < 9) throw new GossipError("The gossip snapshot is cut short");
+  const count = view.getUint32(5);
+  const parts: Uint8Array[] = [];
+  let at = 9;
+  for (let i = 0; i < count; i++) {
+    const n = at + 4 <= body.length ? view.getUint32(at) : -1;
+    if (n < 0 || at + 4 + n > body.length) throw new GossipError("The gossip snapshot is cut short");
+    parts.push(body.subarray(at + 4, at + 4 + n));
+    at += 4 + n;
+  }
+  return parts;
+};
+
+/**
  * Applies a rapid gossip sync snapshot to `graph` with LDK's client; answers the timestamp to ask the
  * next delta from. `nowSecs` lets LDK refuse data more than two weeks old and prune stale channels.
  */
@@ -77,10 +116,13 @@ export const applyRgs = (
   graph: ldk.NetworkGraph,
   logger: ldk.Logger,
   bytes: Uint8Array,
-  nowSecs: number,
+  nowSecs: number | null,
 ): number => {
   const sync = ldk.RapidGossipSync.constructor_new(graph, logger);
-  const r = sync.update_network_graph_no_std(bytes, ldk.Option_u64Z.constructor_some(BigInt(nowSecs)));
+  const r = sync.update_network_graph_no_std(
+    bytes,
+    nowSecs === null ? ldk.Option_u64Z.constructor_none() : ldk.Option_u64Z.constructor_some(BigInt(nowSecs)),
+  );
   if (r instanceof ldk.Result_u32GraphSyncErrorZ_OK) return r.res >>> 0;
   const err = (r as ldk.Result_u32GraphSyncErrorZ_Err).err;
   const why =
@@ -90,4 +132,45 @@ export const applyRgs = (
         ? `decode error (${err.decode_error.constructor.name})`
         : "unknown error";
   throw new GossipError(`The gossip snapshot could not be applied: ${why}`);
+};
+
+/** A turn of the event loop: what waits for the worker (a command, the node's loop) runs first. */
+const nextTurn = () => new Promise<void>((r) => setTimeout(r, 0));
+
+/**
+ * Applies a body of snapshot parts (`unpackParts`) one at a time, each in `step` (the node's own call),
+ * with a turn of the event loop between them: a command waits at most one part. LDK checks the snapshot's
+ * age on the first part and prunes stale channels after the last; the graph's sync timestamp moves only
+ * once the last part is in (until then, and after a part LDK refuses, it is what it was, so a graph stored
+ * meanwhile asks for the whole again). Answers the timestamp to ask from next.
+ */
+export const applyRgsParts = async (
+  graph: ldk.NetworkGraph,
+  logger: ldk.Logger,
+  body: Uint8Array,
+  nowSecs: number,
+  step: <T>(f: () => T) => T,
+  turn: () => Promise<void> = nextTurn,
+): Promise<number> => {
+  const parts = unpackParts(body);
+  const before = step(() => {
+    const t = graph.get_last_rapid_gossip_sync_timestamp();
+    return t instanceof ldk.Option_u32Z_Some ? t.some >>> 0 : 0;
+  });
+  let next = before;
+  for (const [i, part] of parts.entries()) {
+    if (i > 0) await turn();
+    const last = i === parts.length - 1;
+    try {
+      next = step(() => {
+        const at = applyRgs(graph, logger, part, i === 0 || last ? nowSecs : null);
+        if (!last) graph.set_last_rapid_gossip_sync_timestamp(before);
+        return at;
+      });
+    } catch (e) {
+      if (i > 0) step(() => graph.set_last_rapid_gossip_sync_timestamp(before));
+      throw e;
+    }
+  }
+  return next;
 };

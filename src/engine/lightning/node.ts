@@ -246,12 +246,12 @@ export class LightningNode {
   }
 
   /**
-   * Applies a rapid gossip sync snapshot to the graph, then stores graph and scorer (so a restart asks
-   * only for a delta); answers the timestamp to ask from next. Throws `GossipError` for a snapshot LDK
-   * refuses (the graph is unchanged by what it could not read).
+   * Applies a rapid gossip sync snapshot to the graph part by part (routing.ts), then stores graph and
+   * scorer (so a restart asks only for a delta); answers the timestamp to ask from next. Throws
+   * `GossipError` for a snapshot LDK refuses (the sync timestamp stays as it was).
    */
   async applyGossipSnapshot(bytes: Uint8Array): Promise<number> {
-    const next = this.core.call(() => this.core.routing.applySnapshot(bytes));
+    const next = await this.core.routing.applyInSteps(bytes, (f) => this.core.call(f));
     await this.saveRouting();
     return next;
   }

@@ -7,7 +7,7 @@
  */
 import * as ldk from "lightningdevkit";
 import type { Log } from "./chain";
-import { applyRgs, type ChannelGossip, graphChannels } from "./gossip";
+import { applyRgs, applyRgsParts, type ChannelGossip, graphChannels } from "./gossip";
 import type { BlobStore } from "./store";
 import { LN_PREFIX } from "./store";
 
@@ -79,6 +79,14 @@ export class Routing {
   /** Applies a rapid gossip sync snapshot; answers the timestamp to ask from next. */
   applySnapshot(bytes: Uint8Array): number {
     return applyRgs(this.graph, this.logger, bytes, Math.floor(this.now() / 1000));
+  }
+
+  /**
+   * Applies a snapshot sent in parts (or a plain one, as one part), each part in `step` with a turn of the
+   * event loop between them, so the node answers commands while a first sync is applied.
+   */
+  applyInSteps(body: Uint8Array, step: <T>(f: () => T) => T): Promise<number> {
+    return applyRgsParts(this.graph, this.logger, body, Math.floor(this.now() / 1000), step);
   }
 
   channels(): ChannelGossip[] {
