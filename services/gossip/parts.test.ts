@@ -105,6 +105,31 @@ describe("a rapid gossip sync snapshot in parts", () => {
     expect(lastSync(byParts)).toBe(whole.latestSeen);
   });
 
+  test("a command that arrives while a first sync is applied waits at most one part", async () => {
+    const history = new GossipHistory();
+    history.observe(channels);
+    const parted = history.snapshotParts(0, PER_PART);
+    const g = newGraph();
+    // What the worker does: each part is one call on the node; a command is a task queued meanwhile.
+    const order: ("part" | "command")[] = [];
+    let applying = true;
+    const command = () => {
+      if (!applying) return;
+      order.push("command");
+      setTimeout(command, 0);
+    };
+    setTimeout(command, 0);
+    await applyRgsParts(g, logger, packParts(parted.parts), nowSecs(), (f) => {
+      order.push("part");
+      return f();
+    });
+    applying = false;
+    // The first step reads the sync timestamp; from then on no two parts run without a command between them.
+    const steps = order.slice(order.indexOf("part") + 1);
+    expect(steps.filter((s) => s === "part")).toHaveLength(parted.parts.length);
+    expect(steps.join(" ")).not.toContain("part part");
+  });
+
   test("a part LDK refuses leaves the sync timestamp where it was", async () => {
     const history = new GossipHistory();
     history.observe(channels);
