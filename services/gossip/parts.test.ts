@@ -2,7 +2,7 @@
  * A snapshot in parts: applied one part at a time by the wallet's client (LDK's own, a part per call), the
  * parts give the graph the whole snapshot gives, for a first sync of a mainnet-shaped graph and for a delta
  * after it; the sync timestamp moves only once the last part is in, and stays where it was when a part is
- * refused.
+ * refused; a command queued meanwhile waits at most one part.
  */
 import * as ldk from "lightningdevkit";
 import { beforeAll, describe, expect, test } from "vitest";
