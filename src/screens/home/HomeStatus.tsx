@@ -78,7 +78,7 @@ export function HomeStatus() {
           type="button"
           className="status-more"
           aria-expanded={open}
-          aria-controls="home-status-more"
+          aria-controls={open ? "home-status-more" : undefined}
           onClick={() => setOpen(!open)}
         >
           {t("home.status.more", { count: rest.length })}
