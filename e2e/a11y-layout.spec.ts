@@ -447,6 +447,10 @@ test("the same words on a second device: the restore card's figures are the wall
   funded,
 }, info) => {
   test.setTimeout(600_000);
+  // The walks leave the wallet in German: back to English, where the steps read their buttons.
+  await funded.page.evaluate(() => localStorage.setItem("i18nextLng", "en"));
+  await funded.page.goto("/");
+  await settleHome(funded.page, "en");
   const views = await ownViews(funded.page, info.outputPath("first-device.json"));
   const other = await secondDevice(browser, funded, esplora);
   try {
