@@ -4,7 +4,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { ROUTES_BUILT } from "../src/screens/routes";
 import { postJson } from "../harness/http";
-import { expect, type FundedWallet, navigate, test } from "./funded";
+import { expect, type FundedWallet, navigate, secondDevice, test } from "./funded";
 
 /** The catalogue's words in `lang`, as a person reads them on the buttons. */
 const words = (lang: string): Record<string, string> =>
@@ -166,9 +166,9 @@ const violationsOf = async (page: Page) => {
   }));
 };
 
-/** A catalogue text with `{date}` as a pattern: the words around the date, whatever the date. */
+/** A catalogue text with its `{placeholders}` as a pattern: the words around them, whatever they hold. */
 const withDate = (text: string | undefined) =>
-  new RegExp(`^${(text ?? "").replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{date\}/, ".+")}$`);
+  new RegExp(`^${(text ?? "").replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{\w+\}/g, ".+")}$`);
 
 /**
  * What is on screen that differs from run to run: addresses, codes, keys, QR codes, times and dates, the
@@ -179,6 +179,8 @@ const masks = (page: Page, lang: string) => [
   page.getByText(/lnbcrt\w{20,}/),
   page.getByText(/npub1\w{20,}/),
   page.getByText(withDate(words(lang)["settings.plus.renews"])),
+  // The mint's shutdown, counted down each minute.
+  page.getByText(withDate(words(lang)["home.status.ending"])),
   page.locator("input[id^='server-']"),
   page.locator("code"),
   page.locator("time"),
@@ -234,7 +236,10 @@ const ownViews = async (page: Page, file: string) => {
     encoding: "utf8",
   });
   return JSON.parse(json) as {
-    balance: Record<"lightning" | "lightning_pending" | "lightning_sendable" | "total", string>;
+    balance: Record<
+      "lightning" | "lightning_pending" | "lightning_sendable" | "federation" | "total",
+      string
+    >;
     channel_totals: Record<"balance" | "pending", string>;
     activity: { items: { kind: string; dropped: boolean }[] };
   };
@@ -264,6 +269,17 @@ test("on a funded wallet the money a person reads is the wallet's own: opening p
     `Pending: ${satsText(views.balance.lightning_pending)}`,
   );
   await expect(page.getByTestId("total-balance")).toHaveText(satsText(views.balance.total));
+  // The mint shutting down: the status line at the top of home says so, before the balance, and the balance
+  // marks its ecash at risk.
+  const ending = page.getByRole("alert", { name: "A federation is shutting down" });
+  await expect(ending).toContainText(/^Local World Mint stops serving in 2 d 2\d h \d+ min\. Move my ecash$/);
+  const card = page.getByRole("region", { name: "Balance" });
+  expect((await ending.boundingBox())?.y ?? 0).toBeLessThan((await card.boundingBox())?.y ?? 0);
+  const ecash = card.getByTestId("custody-label");
+  await expect(ecash.locator(".balance-amount")).toHaveText(
+    `${BigInt(views.balance.federation).toLocaleString("en-US")} e-sats`,
+  );
+  await expect(ecash.getByTestId("ecash-at-risk")).toHaveText("Shutting down: move it out");
   // The open whose funding was refused: one row, as not opened, and no debit.
   expect(views.activity.items.filter((i) => i.kind === "ChannelOpen" && i.dropped)).toHaveLength(1);
   const refused = page.getByRole("button", { name: /Nothing was spent.*Channel not opened/ });
@@ -281,7 +297,6 @@ test("on a funded wallet the money a person reads is the wallet's own: opening p
   try {
     await total.click();
     await expect(total).not.toHaveText(/sats$/);
-    const card = page.getByRole("region", { name: "Balance" });
     const rows = [
       page.getByTestId("lightning-balance"),
       page.getByTestId("lightning-pending-badge").locator("span").first(),
@@ -321,8 +336,8 @@ test("on a funded wallet the money a person reads is the wallet's own: opening p
     "the history's tabs end above the bottom bar",
   ).toBeLessThanOrEqual(barTop);
   expect(
-    (first?.y ?? 0) + 24,
-    "the history's first row starts a line above the bottom bar",
+    (first?.y ?? 0) + (first?.height ?? 0),
+    "the history's first row stands wholly above the bottom bar",
   ).toBeLessThanOrEqual(barTop);
   await expect.soft(page).toHaveScreenshot(["en", "phone-360x740", "home.png"], { mask: masks(page, "en") });
   await page.setViewportSize(VIEWPORTS.phone);
@@ -353,6 +368,12 @@ test("on a funded wallet the money a person reads is the wallet's own: opening p
     page.getByText(`At most ${satsText(views.balance.lightning_sendable)} can leave over lightning now`),
   ).toBeVisible();
   await expect(page.getByRole("button", { name: "Confirm send" })).toBeDisabled();
+
+  // The member's lightning address, what friends pay: on the profile and on Receive.
+  await navigate(page, "/profile");
+  await expect(page.getByTestId("plus-address")).toHaveText(funded.address);
+  await navigate(page, "/receive");
+  await expect(page.getByTestId("plus-address")).toHaveText(funded.address);
   await navigate(page, "/");
 });
 
@@ -419,3 +440,40 @@ for (const lang of ["en", "de"] as const) {
     }
   });
 }
+
+test("the same words on a second device: the restore card's figures are the wallet's, each payment listed once", async ({
+  browser,
+  esplora,
+  funded,
+}, info) => {
+  test.setTimeout(600_000);
+  // The walks leave the wallet in German: back to English, where the steps read their buttons.
+  await funded.page.evaluate(() => localStorage.setItem("i18nextLng", "en"));
+  await funded.page.goto("/");
+  await settleHome(funded.page, "en");
+  const views = await ownViews(funded.page, info.outputPath("first-device.json"));
+  const other = await secondDevice(browser, funded, esplora);
+  try {
+    await other.setViewportSize(VIEWPORTS.phone);
+    // The channels the first device had (the open one and the opening one, not the one never opened),
+    // holding what its lightning and its pending lightning add up to.
+    const found = other.getByRole("region", { name: "Brought back from your storage server" });
+    const held = BigInt(views.balance.lightning) + BigInt(views.balance.lightning_pending);
+    await expect(found).toContainText(`2 channels holding ${satsText(held.toString())}`);
+    // Lightning on the second device is the first's, and every payment shows once in the history.
+    await expect(other.getByTestId("lightning-balance")).toHaveText(satsText(views.balance.lightning), {
+      timeout: 120_000,
+    });
+    const restored = await ownViews(other, info.outputPath("second-device.json"));
+    expect(restored.balance.lightning).toBe(views.balance.lightning);
+    expect(restored.balance.lightning_pending).toBe(views.balance.lightning_pending);
+    const rows = (v: typeof views) => v.activity.items.map((i) => JSON.stringify(i)).sort();
+    expect(new Set(rows(restored)).size, "no payment is listed twice").toBe(rows(restored).length);
+    await navigate(other, "/");
+    await expect(other.getByTestId("lightning-pending-badge")).toHaveText(
+      `Pending: ${satsText(views.balance.lightning_pending)}`,
+    );
+  } finally {
+    await other.context().close();
+  }
+});

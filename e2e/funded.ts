@@ -1,5 +1,5 @@
 import { NWCClient } from "@getalby/sdk/nwc";
-import type { BrowserContext, Page, Route } from "@playwright/test";
+import type { Browser, BrowserContext, Page, Route } from "@playwright/test";
 import { hex } from "@scure/base";
 import { Transaction } from "@scure/btc-signer";
 import { nip19 } from "nostr-tools";
@@ -8,7 +8,7 @@ import { SimplePool } from "nostr-tools/pool";
 import WebSocket from "ws";
 import { postJson } from "../harness/http";
 import { test as base, createWallet, expect, fundOnchain, syncNow } from "./fixtures";
-import { confirmChannel } from "./steps";
+import { confirmChannel, freshBrowserPage, restoreWords } from "./steps";
 
 // Node 20 has no global WebSocket; the outside app and the chat partner in this test process use it.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -19,8 +19,9 @@ import { confirmChannel } from "./steps";
  *   funding transaction waits in the mempool: the world's miner leaves it out of every block, so it stays
  *   unconfirmed however many blocks other tests mine); and a third of 100,000 that never opened (the chain
  *   server refused its funding, so nothing was spent);
- * - 10,000 e-sats at the world's mint;
- * - Plus membership (5,000 sats paid from lightning);
+ * - 10,000 e-sats at the world's mint, which announces (to this wallet alone, under its own scope) that it
+ *   stops serving in three days: its ecash is at risk;
+ * - Plus membership (5,000 sats paid from lightning) and a lightning address, `funded-<base36 time>@<host>`;
  * - two contacts: Ann (a nostr person of the world, with an npub and a lightning address) and Ben (a
  *   lightning address only);
  * - a chat with Ann: the owner's message, two of hers, and her request for 5,000 sats;
@@ -32,6 +33,10 @@ export interface FundedWallet {
   /** Ann's contact id: `/chat/:id` and `/request/:id` open with it. */
   readonly annId: string;
   readonly annName: string;
+  /** The member's lightning address, as the profile and Receive show it. */
+  readonly address: string;
+  /** The end of service the wallet's mint announces (Unix seconds). */
+  readonly mintEnds: number;
 }
 
 const CHANNEL_SATS = 400_000;
@@ -71,9 +76,13 @@ const build = async (context: BrowserContext, esplora: string, clients: { close:
   await navigate(page, "/settings/channels");
   await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 60_000 });
 
-  // Ecash at the world's mint, paid in by the world's node.
+  // Ecash at the world's mint, paid in by the world's node. The mint, as this wallet reaches it (its own
+  // scope), announces it stops serving in three days; every other wallet of the run sees it serving on.
+  const scope = `funded-${Date.now().toString(36)}`;
+  const mintEnds = Math.floor(Date.now() / 1000) + 3 * 86_400;
+  await postJson(esplora, "/hostile", { service: "cashu", scope, mode: "ending", at: mintEnds });
   await navigate(page, "/settings/federations");
-  await page.getByLabel("Federation invite code or mint URL").fill(`${esplora}/cashu`);
+  await page.getByLabel("Federation invite code or mint URL").fill(`${esplora}/cashu/hostile/${scope}`);
   await page.getByRole("button", { name: "Add" }).click();
   const mint = page.getByRole("article", { name: "Local World Mint" });
   await expect(mint).toBeVisible({ timeout: 30_000 });
@@ -89,6 +98,13 @@ const build = async (context: BrowserContext, esplora: string, clients: { close:
   await expect(join).toBeEnabled({ timeout: 90_000 });
   await join.click();
   await expect(page.getByRole("heading", { name: "You are a Plus member" })).toBeVisible({ timeout: 90_000 });
+  // The member's lightning address: a name of the same length on every run.
+  await navigate(page, "/settings/lightningaddress");
+  const name = `funded-${Date.now().toString(36)}`;
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Reserve name" }).click();
+  const address = `${name}@${new URL(esplora).host}`;
+  await expect(page.getByTestId("lightning-address")).toHaveText(address, { timeout: 30_000 });
 
   // Contacts: Ann is a person of the world's nostr; Ben has a lightning address only.
   const ann = (await postJson(esplora, "/nostr/seed", {
@@ -200,7 +216,31 @@ const build = async (context: BrowserContext, esplora: string, clients: { close:
   }).toPass({ timeout: 120_000 });
   await expect(page.getByText("Opening (1)")).toBeVisible();
   await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 60_000 });
-  return { page, annId, annName: "Ann" };
+  return { page, annId, annName: "Ann", address, mintEnds };
+};
+
+/**
+ * The same words on a second device: the wallet's 12 words read from its backup screen, its node stopped
+ * (one device at a time, the storage server's lock given up), then restored in a new browser, whose home is
+ * answered once its restore card shows. The first device's page is left on its stopped node.
+ */
+export const secondDevice = async (browser: Browser, funded: FundedWallet, esplora: string) => {
+  const first = funded.page;
+  await navigate(first, "/settings/backup");
+  await first.getByRole("button", { name: "Show the 12 words" }).click();
+  const seed = first.getByRole("list", { name: "Seed words" }).getByRole("listitem");
+  await expect(seed).toHaveCount(12);
+  const words = (await seed.allTextContents()).map((w) => w.trim());
+  await navigate(first, "/settings/admin");
+  await expect(first.getByText("Status: running")).toBeVisible({ timeout: 90_000 });
+  await first.getByRole("button", { name: "Stop node" }).click();
+  await expect(first.getByText("Status: stopped")).toBeVisible();
+  const other = await freshBrowserPage(browser, esplora);
+  await restoreWords(other, words);
+  await expect(other.getByRole("region", { name: "Brought back from your storage server" })).toBeVisible({
+    timeout: 120_000,
+  });
+  return other;
 };
 
 /** The wallet's own nostr public key (hex), from its keys screen. */

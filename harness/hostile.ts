@@ -130,6 +130,11 @@ export const HOSTILE_MODES = {
     "wrong-amount",
     /** Melt quotes name (`request`) an invoice of the mint's own node, for the same amount, not the one asked. */
     "other-invoice",
+    /**
+     * Not a lie: the mint's info announces it stops serving at `at` (Unix seconds), to this scope's wallets
+     * alone, so a test shows a mint shutting down without the others beside it seeing it.
+     */
+    "ending",
   ],
 } as const;
 

@@ -347,8 +347,11 @@ describe("the world's Cashu mints, driven by cashu-ts", () => {
   }, 120_000);
 
   describe("lying under /hostile/<scope>", () => {
-    const hostile = async (scope: string, mode: string | null) => {
-      const r = await post(`${h.esploraUrl}/hostile`, JSON.stringify({ service: "cashu", scope, mode }));
+    const hostile = async (scope: string, mode: string | null, options: Record<string, unknown> = {}) => {
+      const r = await post(
+        `${h.esploraUrl}/hostile`,
+        JSON.stringify({ service: "cashu", scope, mode, ...options }),
+      );
       expect(r.status).toBe(200);
       return `${h.cashu.mintUrl}/hostile/${scope}`;
     };
@@ -397,6 +400,15 @@ describe("the world's Cashu mints, driven by cashu-ts", () => {
       // Trying again does not pay twice.
       expect(await refusal(w.meltProofsBolt11(quote, send))).toBe(20006);
     }, 120_000);
+
+    it("a mint that announces its end of service to one scope only", async () => {
+      const at = Math.floor(Date.now() / 1000) + 3 * 86_400;
+      const url = await hostile("ending", "ending", { at });
+      expect((await (await fetch(`${url}/v1/info`)).json()).end_of_service).toBe(at);
+      expect((await (await fetch(`${h.cashu.mintUrl}/v1/info`)).json()).end_of_service).toBeNull();
+      await hostile("ending", null);
+      expect((await (await fetch(`${url}/v1/info`)).json()).end_of_service).toBeNull();
+    });
 
     it("a mint that never answers", async () => {
       const url = await hostile("hang", "never-answers");

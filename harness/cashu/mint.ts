@@ -334,7 +334,8 @@ export class CashuMint {
     options: Readonly<Record<string, unknown>> = {},
   ): Promise<unknown> {
     if (method === "GET") {
-      if (path === "/v1/info") return this.info();
+      if (path === "/v1/info")
+        return mode === "ending" ? { ...this.info(), end_of_service: Number(options.at) } : this.info();
       if (path === "/admin/ledger") return this.ledger();
       if (path === "/v1/keys") return { keysets: [this.keysJson()] };
       const keys = /^\/v1\/keys\/([^/]+)$/.exec(path);

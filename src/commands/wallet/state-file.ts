@@ -206,9 +206,10 @@ const checkContents = (
       ids.add(e.id);
       valid.push(e);
     }
-    const created = valid.find((e) => e.type === "wallet.created");
-    if (created?.type !== "wallet.created" || created.payload.walletId !== walletId)
-      return yield* damaged("the log does not start a wallet");
+    // A wallet restored from its storage server holds the log it was made with on that device and the
+    // one it restored, each with its creation: one of them is the wallet's.
+    const created = valid.some((e) => e.type === "wallet.created" && e.payload.walletId === walletId);
+    if (!created) return yield* damaged("the log does not start a wallet");
     if (!kv.some((r) => r.key === KV.seed)) return yield* damaged("no seed");
     // The document's changes must fold: a corrupt change would break every later start.
     let folded: States;

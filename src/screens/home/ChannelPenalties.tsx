@@ -1,6 +1,7 @@
 import { useI18n } from "../../i18n/intl";
 import { useFormat } from "../../ui/useFormat";
 import { useView } from "../../ui/wallet";
+import type { Notice } from "./notice";
 
 /** How long home keeps telling of a partner punished for publishing an old state (the activity always does). */
 export const PENALTY_SHOWN_MS = 14 * 24 * 60 * 60 * 1000;
@@ -9,23 +10,17 @@ export const PENALTY_SHOWN_MS = 14 * 24 * 60 * 60 * 1000;
  * A channel partner published a revoked state and the wallet took the whole channel: said in plain words on
  * home, with what came back (or is on its way) on-chain.
  */
-export function ChannelPenalties() {
+export function usePenaltyNotices(): Notice[] {
   const { t } = useI18n();
   const fmt = useFormat();
   const penalties = useView("penalties") ?? [];
   const now = Date.now();
-  const shown = penalties.filter((p) => now - p.at < PENALTY_SHOWN_MS);
-  if (shown.length === 0) return null;
-  return (
-    <ul className="interrupted-opens">
-      {shown.map((p) => (
-        <li key={p.channel_id} className="card" role="status">
-          <strong>{t("channels.penalty_title")}</strong>
-          <p className="hint">
-            {t(p.swept ? "channels.penalty" : "channels.penalty_pending", { amount: fmt.sats(p.amount) })}
-          </p>
-        </li>
-      ))}
-    </ul>
-  );
+  return penalties
+    .filter((p) => now - p.at < PENALTY_SHOWN_MS)
+    .map((p) => ({
+      id: `penalty-${p.channel_id}`,
+      tone: "status",
+      label: t("channels.penalty_title"),
+      text: `${t("channels.penalty_title")}. ${t(p.swept ? "channels.penalty" : "channels.penalty_pending", { amount: fmt.sats(p.amount) })}`,
+    }));
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { useView } from "../../ui/wallet";
+import type { Notice } from "./notice";
 
 const countdown = (seconds: number) => {
   const s = Math.max(0, seconds);
@@ -13,9 +14,10 @@ const countdown = (seconds: number) => {
 
 /**
  * The expiry warning (spec 1 home): a custodian announced the date it stops serving; the owner is asked
- * to move the ecash out before then, with the time left counted down each minute.
+ * to move the ecash out before then, with the time left counted down each minute. One notice per
+ * custodian, its action the transfer out.
  */
-export function ExpiryBanner() {
+export function useExpiryNotices(): Notice[] {
   const { t } = useI18n();
   const federations = useView("federations");
   const [now, setNow] = useState(() => Date.now());
@@ -23,31 +25,23 @@ export function ExpiryBanner() {
     const timer = setInterval(() => setNow(Date.now()), 60_000);
     return () => clearInterval(timer);
   }, []);
-  const ending = (federations ?? []).filter((f) => f.popup_end_timestamp !== null);
-  if (ending.length === 0) return null;
-  return (
-    <>
-      {ending.map((f) => {
-        const left = (f.popup_end_timestamp ?? 0) - Math.floor(now / 1000);
-        return (
-          <section
-            key={f.federation_id}
-            className="card expiry-banner"
-            role="alert"
-            aria-label={t("expiry.title")}
-          >
-            <strong>{t("expiry.title")}</strong>
-            <p>
-              {left > 0
-                ? t("expiry.message", { name: f.federation_name, ...countdown(left) })
-                : t("expiry.ended", { name: f.federation_name })}
-            </p>
-            <Link href={`/transfer?from=${encodeURIComponent(f.federation_id)}`} className="link">
-              {t("expiry.move")}
-            </Link>
-          </section>
-        );
-      })}
-    </>
-  );
+  return (federations ?? [])
+    .filter((f) => f.popup_end_timestamp !== null)
+    .map((f) => {
+      const left = (f.popup_end_timestamp ?? 0) - Math.floor(now / 1000);
+      return {
+        id: `expiry-${f.federation_id}`,
+        tone: "alert",
+        label: t("expiry.title"),
+        text:
+          left > 0
+            ? t("home.status.ending", { name: f.federation_name, ...countdown(left) })
+            : t("expiry.ended", { name: f.federation_name }),
+        action: (
+          <Link href={`/transfer?from=${encodeURIComponent(f.federation_id)}`} className="link">
+            {t("expiry.move")}
+          </Link>
+        ),
+      };
+    });
 }

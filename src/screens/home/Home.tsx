@@ -10,13 +10,8 @@ import { useSyncExternalStore } from "react";
 import { ActivityList } from "./ActivityList";
 import { FriendsZaps } from "./FriendsZaps";
 import { BalanceCard } from "./BalanceCard";
-import { ExpiryBanner } from "./ExpiryBanner";
-import { ChannelPenalties } from "./ChannelPenalties";
-import { ClosedTooLong } from "./ClosedTooLong";
-import { InterruptedOpens } from "./InterruptedOpens";
-import { StorageBanner } from "./StorageBanner";
-import { StorageRestoreCard } from "./StorageRestoreCard";
 import { ShutdownWarning } from "./ShutdownWarning";
+import { HomeStatus } from "./HomeStatus";
 import { ContactsStrip } from "./ContactsStrip";
 import { HomeRequests } from "./HomeRequests";
 import { NwcRequests } from "./NwcRequests";
@@ -27,7 +22,7 @@ const TABS = ["me", "friends", "requests"] as const;
 type Tab = (typeof TABS)[number];
 
 /**
- * Home (spec 1 §2): header, the status notices, the balance card with the actions after it, the three tabs
+ * Home (spec 1 §2): header, the status line, the balance card with the actions after it, the three tabs
  * of activity, then the contacts. On a phone the balance, the actions and the first payments fit the screen.
  */
 export function Home() {
@@ -83,21 +78,8 @@ export function Home() {
           <Settings aria-hidden="true" size={24} />
         </Link>
       </header>
-      {/* Home's one place for notices, above the balance: what needs the owner's attention, each with one
-          action (the storage server, a custodian shutting down, an open cut short, the restore, the backup). */}
-      <div className="home-status">
-        <StorageBanner />
-        <ExpiryBanner />
-        <StorageRestoreCard />
-        <ChannelPenalties />
-        <ClosedTooLong />
-        <InterruptedOpens recent />
-        {wallet?.exists && !wallet.has_backed_up ? (
-          <Link href="/settings/backup" className="backup-prompt">
-            {t("home.backup_prompt")}
-          </Link>
-        ) : null}
-      </div>
+      {/* Home's one status line, above the balance: the most pressing notice and its one action. */}
+      <HomeStatus />
       <ShutdownWarning />
       {/* The balance, then the actions (Send, Receive, Scan: the phone's bottom bar, next in the keyboard's
           order), then the history. */}

@@ -4,14 +4,16 @@ import type { StorageRestore } from "../../projections/live";
 import { keepRestore, keptRestore } from "../../ui/prefs";
 import { useFormat } from "../../ui/useFormat";
 import { useView } from "../../ui/wallet";
+import type { Notice } from "./notice";
 
 /**
  * What a restore brought back from the storage server (issue 32), on home after the first start on a new
  * browser: the channels and their balance, the payments of the history as the person counts them (its
  * rows), contacts and settings, the ecash mints, and what the 12 words cannot bring back (a federation's
- * ecash). Kept on this browser until the owner closes it, across reloads.
+ * ecash). Kept on this browser until the owner closes it, across reloads. Its figures are a card of their
+ * own on home's status line, read before any other notice but lightning's.
  */
-export function StorageRestoreCard() {
+export function useRestoreNotice(): Notice | null {
   const { t } = useI18n();
   const fmt = useFormat();
   const live = useView("live")?.storage_restore ?? null;
@@ -29,7 +31,7 @@ export function StorageRestoreCard() {
     keepRestore(null);
     setKept(null);
   };
-  return (
+  const card = (
     <section className="card storage-restore" aria-labelledby="storage-restore-title">
       <h2 id="storage-restore-title">{t("storage.restored.title")}</h2>
       <p>
@@ -54,4 +56,5 @@ export function StorageRestoreCard() {
       </button>
     </section>
   );
+  return { id: "restore", tone: "status", card };
 }
