@@ -15,6 +15,9 @@ export interface PaymentOutcome {
   readonly paymentHash: string;
   readonly amountSats: bigint;
   readonly feeSats: bigint;
+  /** A payment that succeeded: its preimage (the proof of payment) and the exact routing fee. */
+  readonly preimage?: string;
+  readonly feeMsat?: bigint;
 }
 
 export interface PeerRow {

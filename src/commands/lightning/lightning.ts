@@ -180,6 +180,8 @@ export const settlePayment = (r: PaymentResult, amountSats: bigint, now = Date.n
       paymentHash: r.paymentHash,
       amountSats,
       feeSats: msatToSatsUp(r.feeMsat),
+      preimage: r.preimage,
+      feeMsat: r.feeMsat,
     };
   if (r.status === "pending")
     return { status: "pending", paymentHash: r.paymentHash, amountSats, feeSats: 0n };

@@ -17,6 +17,7 @@ import {
 import { decodeBolt11, networkAccepted } from "../../engine/parse";
 import type { NwcProfileRecord } from "../../crdt/doc";
 import type { States } from "../../projections";
+import type { PaymentOutcome } from "../command";
 import { ALREADY_PAID, alreadyPaid, feeLimitMsatOf, place } from "./budget";
 import { type Desk, nextCommit, type PaymentPart, profileOf, recordAnswer, type Turn } from "./turn";
 
@@ -155,25 +156,33 @@ export const decideKeysend: DecidePayment = (desk, t, s, profile, now, ask) => {
     t.answer(failure(r.method, "QUOTA_EXCEEDED", "This payment is over the connection's budget."));
 };
 
+const paidAnswer = (part: PaymentPart, paymentHash: string, preimage: string, feeMsat: bigint) =>
+  success(part.method, {
+    preimage,
+    fees_paid: Number(feeMsat),
+    ...(part.keysendTo !== null ? { payment_hash: paymentHash } : {}),
+  });
+
 /** Waits until the log holds the payment's final outcome (a payment that timed out is still on its way). */
 const settled = async (desk: Desk, part: PaymentPart, paymentHash: string): Promise<Nip47Response> => {
   for (;;) {
     const s = desk.host.states();
     const all = [...s.lightning.payments.values()].filter((p) => p.paymentHash === paymentHash);
     const won = all.find((p) => p.status === "succeeded");
-    if (won)
-      return success(part.method, {
-        preimage: won.preimage ?? "",
-        fees_paid: Number(won.feeMsat),
-        ...(part.keysendTo !== null ? { payment_hash: paymentHash } : {}),
-      });
+    if (won) return paidAnswer(part, paymentHash, won.preimage ?? "", won.feeMsat);
     if (all.length > 0 && all.every((p) => p.status === "failed"))
       return failure(part.method, "PAYMENT_FAILED", all.at(-1)?.reason ?? "The payment failed.");
     await nextCommit(desk);
   }
 };
 
-/** Makes an accepted payment through the owner's own payment command and answers with its outcome. */
+/**
+ * Makes an accepted payment through the owner's own payment command and answers with its outcome: at once
+ * when the node says it succeeded (its preimage and fee), else once the log holds its final outcome. The
+ * answer is recorded in the queue while it goes out: the app waits for nothing but the payment. Recorded or
+ * not, the request is decided (it is never paid again); one a stop left unrecorded is answered again, alike,
+ * at the next start (`recover.ts`).
+ */
 export const pay = async (desk: Desk, index: number, part: PaymentPart): Promise<Reply> => {
   const { host } = desk;
   if (part.keysendTo !== null || part.bolt11 !== null) await host.whenChannelsBack();
@@ -194,8 +203,11 @@ export const pay = async (desk: Desk, index: number, part: PaymentPart): Promise
   );
   let response: Nip47Response;
   if (answer.ok) {
-    const v = answer.value as { status: string; paymentHash: string };
-    response = await settled(desk, part, v.paymentHash);
+    const v = answer.value as PaymentOutcome;
+    response =
+      v.status === "succeeded" && v.preimage !== undefined && v.feeMsat !== undefined
+        ? paidAnswer(part, v.paymentHash, v.preimage, v.feeMsat)
+        : await settled(desk, part, v.paymentHash);
   } else {
     const code =
       answer.error._tag === "InsufficientFunds"
@@ -205,6 +217,6 @@ export const pay = async (desk: Desk, index: number, part: PaymentPart): Promise
           : "OTHER";
     response = failure(part.method, code, answer.error.message);
   }
-  await recordAnswer(desk, part.requestId, response);
+  void recordAnswer(desk, part.requestId, response).catch(() => undefined);
   return part.d === undefined ? { response } : { response, d: part.d };
 };

@@ -132,17 +132,48 @@ const socketClass = (make: WebSocketFactory, oversized: () => void): typeof WebS
     { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 },
   ) as unknown as typeof WebSocket;
 
-const encrypt = (keys: NwcKeys, to: string, text: string, encryption: NwcEncryption): string =>
+/**
+ * NIP-44 conversation keys (one elliptic-curve multiplication each), kept per connection key and app: a
+ * request's decrypt, its answer and the notifications after it use the same one. Only a connection's own
+ * app reaches these (strangers are dropped unread), so there are as many as connections.
+ */
+const conversations = (): ((keys: NwcKeys, peer: string) => Uint8Array) => {
+  const known = new Map<string, Uint8Array>();
+  return (keys, peer) => {
+    const id = `${keys.servicePubkey}:${peer}`;
+    let key = known.get(id);
+    if (!key) {
+      key = nip44.utils.getConversationKey(keys.serviceSecret, peer);
+      known.set(id, key);
+    }
+    return key;
+  };
+};
+type Conversation = ReturnType<typeof conversations>;
+
+const encrypt = (
+  conversation: Conversation,
+  keys: NwcKeys,
+  to: string,
+  text: string,
+  encryption: NwcEncryption,
+): string =>
   encryption === "nip44_v2"
-    ? nip44.encrypt(text, nip44.utils.getConversationKey(keys.serviceSecret, to))
+    ? nip44.encrypt(text, conversation(keys, to))
     : nip04.encrypt(keys.serviceSecret, to, text);
 
-const decrypt = (keys: NwcKeys, from: string, text: string, encryption: NwcEncryption): string | null => {
+const decrypt = (
+  conversation: Conversation,
+  keys: NwcKeys,
+  from: string,
+  text: string,
+  encryption: NwcEncryption,
+): string | null => {
   // A request larger than any NIP-47 request needs is not read.
   if (text.length > 200_000) return null;
   try {
     return encryption === "nip44_v2"
-      ? nip44.decrypt(text, nip44.utils.getConversationKey(keys.serviceSecret, from))
+      ? nip44.decrypt(text, conversation(keys, from))
       : nip04.decrypt(keys.serviceSecret, from, text);
   } catch {
     return null;
@@ -165,6 +196,7 @@ export const startNwcService = async (
     maxWaitForConnection: 10_000,
   });
   const keyCache = new Map<number, NwcKeys>();
+  const conversation = conversations();
   const keysOf = (index: number): NwcKeys => {
     let k = keyCache.get(index);
     if (!k) {
@@ -190,7 +222,7 @@ export const startNwcService = async (
           kind: RESPONSE_KIND,
           created_at: Math.floor(Date.now() / 1000),
           tags: [["p", to.app], ["e", to.requestId], ...(r.d !== undefined ? [["d", r.d]] : [])],
-          content: encrypt(keys, to.app, JSON.stringify(r.response), to.encryption),
+          content: encrypt(conversation, keys, to.app, JSON.stringify(r.response), to.encryption),
         },
         keys.serviceSecret,
       );
@@ -233,14 +265,14 @@ export const startNwcService = async (
       dropped.limited++;
       if (!rate.refusals.take(now)) return;
       const method = parseRequestContent(
-        decrypt(keys, event.pubkey, event.content, encryption) ?? "",
+        decrypt(conversation, keys, event.pubkey, event.content, encryption) ?? "",
       )?.method;
       await sendReplies(target, [
         { response: failure(method ?? "", "RATE_LIMITED", "Too many requests: wait a moment.") },
       ]).catch(() => undefined);
       return;
     }
-    const text = decrypt(keys, event.pubkey, event.content, encryption);
+    const text = decrypt(conversation, keys, event.pubkey, event.content, encryption);
     const content = text === null ? null : parseRequestContent(text);
     if (!content) return;
     const replies = await hooks.request({
@@ -332,7 +364,7 @@ export const startNwcService = async (
               kind,
               created_at: Math.floor(Date.now() / 1000),
               tags: [["p", app]],
-              content: encrypt(keys, app, text, encryption),
+              content: encrypt(conversation, keys, app, text, encryption),
             },
             keys.serviceSecret,
           ),
