@@ -11,7 +11,7 @@ import { readEvents } from "../../events/log";
 import { deriveViews, foldEvents } from "../../projections";
 import type { AllViews } from "../../projections/live";
 import type { WalletHost } from "../host/host";
-import { ok, openWorldHost, worldLspConfig } from "../host/host.testing";
+import { fundFromWorld, ok, openWorldHost, worldLspConfig } from "../host/host.testing";
 
 let h: Harness;
 let host: WalletHost;
@@ -35,10 +35,7 @@ describe("a channel whose funding broadcast the server refuses", () => {
   it("keeps the coins on-chain, counted once and spendable", async () => {
     ok(await host.run({ _tag: "CreateWallet" }));
     await host.whenLightning();
-    const { address } = ok<{ address: string }>(await host.run({ _tag: "GetNewAddress", labels: [] }));
-    await h.faucet(address, 300_000n);
-    await h.mine(1);
-    ok(await host.run({ _tag: "SyncOnchain" }));
+    await fundFromWorld(h, host, 300_000n);
     expect(views.balance?.total).toBe(300_000n);
 
     h.hostility.set("esplora", SCOPE, "broadcast-refused");

@@ -2,20 +2,21 @@ import { createServer, type AddressInfo, type Socket } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../../harness/until";
 import { DEFAULT_LSP_FEES, lspFeeMsat } from "../../../harness/lsp";
-import { type Harness, startHarness } from "../../../harness/world";
+import type { Harness } from "../../../harness/world";
 import { decodeBolt11 } from "../../engine/parse/bolt11";
 import { WalletDb } from "../../events/db";
 import type { WalletHost } from "../host/host";
-import { ok, openNewWorldWallet, worldLspConfig } from "../host/host.testing";
+import { ok, startWorldWallet, worldLspConfig } from "../host/host.testing";
 import type { AllViews } from "../../projections/live";
-import type { WalletConfig } from "../../config";
 import { stopAfterAll } from "../../../harness/stop-after-all";
 
 let h: Harness;
-let config: WalletConfig;
 const db = new WalletDb("jit-host");
 let host: WalletHost;
 let views: Partial<AllViews> = {};
+const onViews = (v: Partial<AllViews>) => {
+  views = { ...views, ...v };
+};
 
 const post = async (path: string, body: unknown) =>
   fetch(`${h.esploraUrl}${path}`, {
@@ -30,11 +31,7 @@ const paid = async (paymentHash: string) =>
   );
 
 beforeAll(async () => {
-  h = await startHarness({ port: 0 });
-  config = worldLspConfig(h);
-  host = await openNewWorldWallet(db, config, (v) => {
-    views = { ...views, ...v };
-  });
+  ({ h, host } = await startWorldWallet(db, worldLspConfig, onViews));
   views = host.views();
 }, 180_000);
 
