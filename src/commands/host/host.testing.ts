@@ -3,6 +3,7 @@
  * real engines: on-chain on the world's Esplora, lightning on LDK with peers through the world's proxy; and
  * the nostr engine alone on the world's nostr services.
  */
+import { beforeAll } from "vitest";
 import { postJson } from "../../../harness/http";
 import { Link } from "../../../harness/link";
 import { DEFAULT_LSPS_TOKEN } from "../../../harness/lsps2";
@@ -15,6 +16,7 @@ import { lightningEngine } from "../../engine/lightning/engine";
 import { nwcEngine } from "../../engine/nwc/engine";
 import { onchainEngine } from "../../engine/onchain/engine";
 import type { WalletDb } from "../../events/db";
+import { stopAfterAll } from "../../../harness/stop-after-all";
 import { until } from "../../../harness/until";
 import { type Harness, startHarness } from "../../../harness/world";
 import type { Command } from "../command";
@@ -90,6 +92,39 @@ export const startWorldWallet = async (
     await h.stop();
     throw e;
   }
+};
+
+/** A test file's wallet on its world as it is now: the world, the config, the host and the views it pushed. */
+export interface WorldWallet {
+  readonly h: Harness;
+  readonly config: WalletConfig;
+  readonly host: WalletHost;
+  readonly views: Partial<AllViews>;
+}
+
+/**
+ * `startWorldWallet` for one test file: before its tests, on `db`; the host and the world stopped after them. `onChange` hears the wallet once it has started, and again at each push of its views.
+ */
+export const worldWalletForTests = (
+  db: WalletDb,
+  configOf: (h: Harness) => WalletConfig,
+  onChange: (wallet: WorldWallet) => void,
+): void => {
+  let wallet: WorldWallet | undefined;
+  let views: Partial<AllViews> = {};
+  beforeAll(async () => {
+    const started = await startWorldWallet(db, configOf, (v) => {
+      views = { ...views, ...v };
+      if (wallet) {
+        wallet = { ...wallet, views };
+        onChange(wallet);
+      }
+    });
+    views = started.host.views();
+    wallet = { ...started, views };
+    onChange(wallet);
+  }, 180_000);
+  stopAfterAll(() => [wallet?.host, wallet?.h]);
 };
 
 /** The world's faucet pays `sats` to a new address of the wallet, in a block the wallet has synced. */

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_LSPS_TOKEN } from "../../../harness/lsps2";
 import { postJson } from "../../../harness/http";
 import { until } from "../../../harness/until";
@@ -6,17 +6,15 @@ import type { Harness } from "../../../harness/world";
 import { decodeBolt11 } from "../../engine/parse/bolt11";
 import { WalletDb } from "../../events/db";
 import type { WalletHost } from "../host/host";
-import { ok, startWorldWallet, worldLsps2Config } from "../host/host.testing";
+import { ok, worldWalletForTests, worldLsps2Config } from "../host/host.testing";
 import type { AllViews } from "../../projections/live";
-import { stopAfterAll } from "../../../harness/stop-after-all";
 
 let h: Harness;
-const db = new WalletDb("lsps2-host");
 let host: WalletHost;
 let views: Partial<AllViews> = {};
-const onViews = (v: Partial<AllViews>) => {
-  views = { ...views, ...v };
-};
+worldWalletForTests(new WalletDb("lsps2-host"), worldLsps2Config, (w) => {
+  ({ h, host, views } = w);
+});
 
 const check = async (paymentHash: string) =>
   ok<{ paid: string | null; amountSats: bigint; refused?: { keptSats: bigint; promisedSats: bigint } }>(
@@ -24,13 +22,6 @@ const check = async (paymentHash: string) =>
   );
 
 const pay = (bolt11: string): Promise<{ status: string }> => postJson(h.esploraUrl, "/ln/pay", { bolt11 });
-
-beforeAll(async () => {
-  ({ h, host } = await startWorldWallet(db, worldLsps2Config, onViews));
-  views = host.views();
-}, 180_000);
-
-stopAfterAll(() => [host, h]);
 
 describe("receiving over a just-in-time channel from an LSPS2 LSP", () => {
   it("shows the setup fee, then the wallet's own invoice through the LSP; what arrives is the amount less the fee", async () => {

@@ -3,7 +3,7 @@
  * world's LSP cheats on demand, the wallet's node claims everything with LDK's justice transaction, home and
  * the activity say so in plain words, and the balance counts what came back once.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { postJson } from "../../../harness/http";
 import { until } from "../../../harness/until";
 import type { Harness } from "../../../harness/world";
@@ -13,28 +13,19 @@ import {
   mineAndSyncHost,
   ok,
   receiveFromWorld,
-  startWorldWallet,
+  worldWalletForTests,
   worldLspConfig,
 } from "../host/host.testing";
 import type { AllViews } from "../../projections/live";
-import { stopAfterAll } from "../../../harness/stop-after-all";
 
 let h: Harness;
-const db = new WalletDb("penalty-host");
 let host: WalletHost;
 let views: Partial<AllViews> = {};
-const onViews = (v: Partial<AllViews>) => {
-  views = { ...views, ...v };
-};
+worldWalletForTests(new WalletDb("penalty-host"), worldLspConfig, (w) => {
+  ({ h, host, views } = w);
+});
 
 const mine = (n: number) => mineAndSyncHost(h, host, n);
-
-beforeAll(async () => {
-  ({ h, host } = await startWorldWallet(db, worldLspConfig, onViews));
-  views = host.views();
-}, 180_000);
-
-stopAfterAll(() => [host, h]);
 
 describe("a partner publishing an old state while the wallet is open", () => {
   it("loses the whole channel to the wallet, said in plain words and counted once", async () => {
