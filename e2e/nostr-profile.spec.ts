@@ -1,5 +1,5 @@
 import { postJson } from "../harness/http";
-import { Link } from "../harness/link";
+import { linkUpTo } from "../harness/link";
 import { createWallet, expect, test, walletMade } from "./fixtures";
 import { eventsOnRelay } from "./relay";
 import { freshBrowserPage } from "./steps";
@@ -109,8 +109,7 @@ test("an edit made while the relay is unreachable is published once it is reacha
   esplora,
 }) => {
   test.setTimeout(180_000);
-  const link = new Link(Number(new URL(esplora).port));
-  await link.up();
+  const link = await linkUpTo(esplora);
   try {
     await page.addInitScript(
       (port) => localStorage.setItem("USER_SETTINGS_nostr_relays", `ws://127.0.0.1:${port}/nostr`),

@@ -5,7 +5,7 @@
  */
 import { beforeAll } from "vitest";
 import { postJson } from "../../../harness/http";
-import { Link } from "../../../harness/link";
+import { type Link, linkUpTo } from "../../../harness/link";
 import { DEFAULT_LSPS_TOKEN } from "../../../harness/lsps2";
 import { serveNostr } from "../../../harness/nostr/standalone";
 import type { NostrWorld } from "../../../harness/nostr/world";
@@ -206,8 +206,7 @@ export interface NostrTestWorld {
 
 export const startNostrWorld = async (): Promise<NostrTestWorld> => {
   const world = await serveNostr();
-  const link = new Link(Number(new URL(world.base).port));
-  await link.up();
+  const link = await linkUpTo(world.base);
   return {
     nostr: world.nostr,
     base: world.base,
