@@ -1,4 +1,5 @@
 import { chooseSetting, createWallet, deleteEverything, expect, saveStateFile, test } from "./fixtures";
+import { fillStateFileImport } from "./state-file";
 
 test("a new wallet lands on home with an empty activity list and the backup prompt", async ({ page }) => {
   await createWallet(page);
@@ -71,13 +72,7 @@ test("save state, delete everything, import the file: the same wallet comes back
   expect(JSON.parse(text)).toMatchObject({ format: "mutiny-state", version: 1, network: "regtest" });
   await deleteEverything(page);
 
-  await page.goto("/settings/emergencykit");
-  const chooser = page.waitForEvent("filechooser");
-  await page.getByRole("button", { name: "Import state from file" }).click();
-  await (await chooser).setFiles(file);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel("Password").fill("wrong password");
-  await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();
+  await (await fillStateFileImport(page, file, "wrong password")).click();
   await expect(page.getByText("Incorrect password entered.")).toBeVisible();
   await page.getByLabel("Password").fill("correct horse battery staple");
   await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();
