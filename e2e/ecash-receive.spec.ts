@@ -1,29 +1,10 @@
-import { SimplePool, useWebSocketImplementation as setPoolSocket } from "nostr-tools/pool";
-import { verifyEvent } from "nostr-tools/pure";
-import { decode } from "nostr-tools/nip19";
-import WebSocket from "ws";
 import { postJson } from "../harness/http";
 import { createWallet, expect, test } from "./fixtures";
+import { eventsOnRelay } from "./relay";
 import { joinWorldMint } from "./steps";
 
-setPoolSocket(WebSocket);
-
-/** The owner's recommendations (kind 38000) on the world's relay, read by nostr-tools, signatures checked. */
-const recommendationsOnRelay = async (esplora: string, npub: string) => {
-  const decoded = decode(npub);
-  if (decoded.type !== "npub") throw new Error("not an npub");
-  const pool = new SimplePool();
-  try {
-    const events = await pool.querySync([`${esplora.replace(/^http/, "ws")}/nostr`], {
-      kinds: [38000],
-      authors: [decoded.data],
-    });
-    for (const e of events) expect(verifyEvent(e)).toBe(true);
-    return events;
-  } finally {
-    pool.destroy();
-  }
-};
+/** The owner's recommendations (kind 38000) on the world's relay. */
+const recommendationsOnRelay = (esplora: string, npub: string) => eventsOnRelay(esplora, npub, 38000);
 
 test("receive into ecash from the receive screen's method choice, then recommend the mint on nostr", async ({
   page,

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { createWallet, expect, test } from "./fixtures";
+import { chooseSetting, createWallet, downloadFrom, expect, test } from "./fixtures";
 
 // The worker's script must reach the page through the network (where the test breaks it), not from the
 // service worker's cache.
@@ -23,10 +23,7 @@ test("when the wallet's worker cannot start, the emergency kit saves the state, 
   // Several real-cost password stretches (the file's seal and open) and many page loads on two busy cores.
   test.setTimeout(240_000);
   await createWallet(page);
-  await page.goto("/settings/currency");
-  await page.getByLabel("Currency", { exact: true }).selectOption("JPY");
-  await page.getByRole("button", { name: "Select currency" }).click();
-  await expect(page).toHaveURL(/\/$/);
+  await chooseSetting(page, "currency", "JPY");
 
   // The wallet's worker cannot load (a broken deploy, a network fault): every start fails.
   await page.route(WORKER_SCRIPT, (route) => route.fulfill({ status: 500, body: "" }));
@@ -34,13 +31,12 @@ test("when the wallet's worker cannot start, the emergency kit saves the state, 
   await openKitFromFailure(page);
 
   // The logs say why.
-  const logs = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Download logs" }).click();
-  const log = await logs;
-  expect(log.suggestedFilename()).toBe("mutiny-logs.txt");
-  const logFile = info.outputPath("mutiny-logs.txt");
-  await log.saveAs(logFile);
-  expect(await readFile(logFile, "utf8")).toContain("Failed to initialize Mutiny");
+  const logs = await downloadFrom(
+    page.getByRole("button", { name: "Download logs" }),
+    info,
+    "mutiny-logs.txt",
+  );
+  expect(logs.text).toContain("Failed to initialize Mutiny");
 
   // Save state works without the wallet's worker.
   await page.getByRole("button", { name: "Save state as file" }).click();

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { test as base, expect, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { postJson } from "../harness/http";
 import { fillStateFileImport } from "./state-file";
 
@@ -75,18 +75,31 @@ export const fundOnchain = async (page: Page, esplora: string, sats: number) => 
   await expect(page.getByTestId("onchain-balance")).toHaveText(`${sats.toLocaleString("en-US")} sats`);
 };
 
+/** Clicks `button`, which downloads a file named `name`, and keeps it in the test's output: its path and text. */
+export const downloadFrom = async (button: Locator, info: TestInfo, name: string) => {
+  const downloading = button.page().waitForEvent("download");
+  await button.click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(name);
+  const file = info.outputPath(name);
+  await download.saveAs(file);
+  return { file, text: await readFile(file, "utf8") };
+};
+
 /** Saves the wallet's state from the emergency kit, encrypted with `password`; answers the file's path and text. */
 export const saveStateFile = async (page: Page, info: TestInfo, password: string) => {
   await page.goto("/settings/emergencykit");
   await page.getByRole("button", { name: "Save state as file" }).click();
   await page.getByLabel("Password").fill(password);
-  const downloading = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Download" }).click();
-  const download = await downloading;
-  expect(download.suggestedFilename()).toBe("mutiny-state.json");
-  const file = info.outputPath("mutiny-state.json");
-  await download.saveAs(file);
-  return { file, text: await readFile(file, "utf8") };
+  return downloadFrom(page.getByRole("button", { name: "Download" }), info, "mutiny-state.json");
+};
+
+/** Chooses `value` on the settings page of the wallet's `what`, and waits for home. */
+export const chooseSetting = async (page: Page, what: "language" | "currency", value: string) => {
+  await page.goto(`/settings/${what}`);
+  await page.getByLabel(what === "language" ? "Language" : "Currency", { exact: true }).selectOption(value);
+  await page.getByRole("button", { name: `Select ${what}` }).click();
+  await expect(page).toHaveURL(/\/$/);
 };
 
 /** Deletes everything from the emergency kit, and waits for the welcome screen. */

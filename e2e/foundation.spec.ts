@@ -1,4 +1,5 @@
-import { createWallet, deleteEverything, expect, saveStateFile, test } from "./fixtures";
+import { chooseSetting, createWallet, deleteEverything, expect, saveStateFile, test } from "./fixtures";
+import { fillStateFileImport } from "./state-file";
 
 test("a new wallet lands on home with an empty activity list and the backup prompt", async ({ page }) => {
   await createWallet(page);
@@ -33,10 +34,7 @@ test("an unknown path shows not found with a way home", async ({ page }) => {
 
 test("switching the language to Deutsch changes the visible text", async ({ page }) => {
   await createWallet(page);
-  await page.goto("/settings/language");
-  await page.getByLabel("Language", { exact: true }).selectOption("de");
-  await page.getByRole("button", { name: "Select language" }).click();
-  await expect(page).toHaveURL(/\/$/);
+  await chooseSetting(page, "language", "de");
   await expect(page.getByRole("tab", { name: "Nur ich" })).toBeVisible();
   await page.reload();
   await expect(page.getByRole("tab", { name: "Nur ich" })).toBeVisible();
@@ -44,10 +42,7 @@ test("switching the language to Deutsch changes the visible text", async ({ page
 
 test("the chosen currency shows in the balance", async ({ page }) => {
   await createWallet(page);
-  await page.goto("/settings/currency");
-  await page.getByLabel("Currency", { exact: true }).selectOption("EUR");
-  await page.getByRole("button", { name: "Select currency" }).click();
-  await expect(page).toHaveURL(/\/$/);
+  await chooseSetting(page, "currency", "EUR");
   // The total is the one button that changes how every amount shows; the parts follow it.
   const total = page.getByTestId("total-balance");
   const onchain = page.getByTestId("onchain-balance");
@@ -66,10 +61,7 @@ test("save state, delete everything, import the file: the same wallet comes back
   // Each save and import stretches the file's password with real iterations, on two busy cores.
   test.setTimeout(180_000);
   await createWallet(page);
-  await page.goto("/settings/currency");
-  await page.getByLabel("Currency", { exact: true }).selectOption("JPY");
-  await page.getByRole("button", { name: "Select currency" }).click();
-  await expect(page).toHaveURL(/\/$/);
+  await chooseSetting(page, "currency", "JPY");
 
   // A state file is always encrypted: no password, no file.
   await page.goto("/settings/emergencykit");
@@ -80,13 +72,7 @@ test("save state, delete everything, import the file: the same wallet comes back
   expect(JSON.parse(text)).toMatchObject({ format: "mutiny-state", version: 1, network: "regtest" });
   await deleteEverything(page);
 
-  await page.goto("/settings/emergencykit");
-  const chooser = page.waitForEvent("filechooser");
-  await page.getByRole("button", { name: "Import state from file" }).click();
-  await (await chooser).setFiles(file);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel("Password").fill("wrong password");
-  await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();
+  await (await fillStateFileImport(page, file, "wrong password")).click();
   await expect(page.getByText("Incorrect password entered.")).toBeVisible();
   await page.getByLabel("Password").fill("correct horse battery staple");
   await page.getByRole("dialog").getByRole("button", { name: "Import state from file" }).click();

@@ -9,6 +9,7 @@ import {
   saveStateFile,
   test,
 } from "./fixtures";
+import { openSend } from "./steps";
 
 /**
  * Servers that lie about money. Each test points its wallet at its own scope of the world's hostile
@@ -57,9 +58,7 @@ test("a fee spike asks a second confirmation stating the fee, and an absurd rate
   await fundOnchain(page, esplora, 200_000);
   try {
     await lie(esplora, scope, "fee-spike", { rate: 400 });
-    await page.getByRole("link", { name: "Send" }).first().click();
-    await page.getByLabel("Address, invoice, lightning address or LNURL").fill(PAYEE);
-    await page.getByLabel("Amount (sats)").fill("10000");
+    await openSend(page, PAYEE, 10_000);
     await expect(page.getByTestId("send-fee")).toBeVisible();
     await page.getByRole("button", { name: "Confirm send" }).click();
     const ask = page.getByRole("dialog", { name: "A high fee" });
@@ -87,9 +86,7 @@ test("a fee spike asks a second confirmation stating the fee, and an absurd rate
     await postJson(esplora, "/mine", { blocks: 1 });
     await page.goto("/");
     await page.getByRole("button", { name: "Sync now" }).click();
-    await page.getByRole("link", { name: "Send" }).first().click();
-    await page.getByLabel("Address, invoice, lightning address or LNURL").fill(PAYEE);
-    await page.getByLabel("Amount (sats)").fill("10000");
+    await openSend(page, PAYEE, 10_000);
     await expect(page.getByRole("alert")).toContainText("5,000 sat/vB");
     await expect(page.getByRole("button", { name: "Confirm send" })).toBeDisabled();
   } finally {
@@ -108,9 +105,7 @@ test("a broadcast answered with a page instead of the txid records nothing, and 
   await fundOnchain(page, esplora, 100_000);
   try {
     await lie(esplora, scope, "broadcast-lie");
-    await page.getByRole("link", { name: "Send" }).first().click();
-    await page.getByLabel("Address, invoice, lightning address or LNURL").fill(PAYEE);
-    await page.getByLabel("Amount (sats)").fill("20000");
+    await openSend(page, PAYEE, 20_000);
     await expect(page.getByTestId("send-fee")).toBeVisible();
     await page.getByRole("button", { name: "Confirm send" }).click();
     await expect(page.getByRole("dialog", { name: "Payment failed" })).toContainText(
@@ -160,9 +155,7 @@ test("a server's long unbroken words wrap inside the failure dialog at 320 px", 
   await fundOnchain(page, esplora, 100_000);
   try {
     await lie(esplora, scope, "broadcast-refused", { text: "X".repeat(400) });
-    await page.getByRole("link", { name: "Send" }).first().click();
-    await page.getByLabel("Address, invoice, lightning address or LNURL").fill(PAYEE);
-    await page.getByLabel("Amount (sats)").fill("20000");
+    await openSend(page, PAYEE, 20_000);
     await expect(page.getByTestId("send-fee")).toBeVisible();
     await page.getByRole("button", { name: "Confirm send" }).click();
     const dialog = page.getByRole("dialog", { name: "Payment failed" });

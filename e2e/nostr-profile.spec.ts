@@ -1,13 +1,8 @@
-import { SimplePool, useWebSocketImplementation as setPoolSocket } from "nostr-tools/pool";
-import { verifyEvent } from "nostr-tools/pure";
-import { decode } from "nostr-tools/nip19";
-import WebSocket from "ws";
 import { postJson } from "../harness/http";
-import { Link } from "../harness/link";
+import { linkUpTo } from "../harness/link";
 import { createWallet, expect, test, walletMade } from "./fixtures";
+import { eventsOnRelay } from "./relay";
 import { freshBrowserPage } from "./steps";
-
-setPoolSocket(WebSocket);
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
@@ -15,23 +10,11 @@ const PNG = Buffer.from(
   "base64",
 );
 
-/** The newest profile of `npub` on the world's relay, read by nostr-tools (not the wallet), signature checked. */
+/** The newest profile of `npub` on the world's relay, read by nostr-tools (not the wallet), signatures checked. */
 const profileOnRelay = async (esplora: string, npub: string) => {
-  const decoded = decode(npub);
-  if (decoded.type !== "npub") throw new Error("not an npub");
-  const pool = new SimplePool();
-  try {
-    const events = await pool.querySync([`${esplora.replace(/^http/, "ws")}/nostr`], {
-      kinds: [0],
-      authors: [decoded.data],
-    });
-    const newest = events.sort((a, b) => b.created_at - a.created_at)[0];
-    if (!newest) return null;
-    expect(verifyEvent(newest)).toBe(true);
-    return JSON.parse(newest.content) as Record<string, unknown>;
-  } finally {
-    pool.destroy();
-  }
+  const events = await eventsOnRelay(esplora, npub, 0);
+  const newest = events.sort((a, b) => b.created_at - a.created_at)[0];
+  return newest ? (JSON.parse(newest.content) as Record<string, unknown>) : null;
 };
 
 test("a new wallet creates a profile with a picture; the profile shows it, the relay has it, and a second browser imports the key", async ({
@@ -126,8 +109,7 @@ test("an edit made while the relay is unreachable is published once it is reacha
   esplora,
 }) => {
   test.setTimeout(180_000);
-  const link = new Link(Number(new URL(esplora).port));
-  await link.up();
+  const link = await linkUpTo(esplora);
   try {
     await page.addInitScript(
       (port) => localStorage.setItem("USER_SETTINGS_nostr_relays", `ws://127.0.0.1:${port}/nostr`),

@@ -1,4 +1,15 @@
+import type { Page } from "@playwright/test";
 import { createWallet, expect, test } from "./fixtures";
+
+/** A lightning node's id, for connection strings nothing answers at. */
+const NODE = "02eec7245d6b7d2ccb30380bfbe2a3648cd7a942653f5aa340edcea1f283686619";
+
+/** Types an LSPS connection string and its token in the servers form, and saves it. */
+const saveLsps = async (page: Page, connection: string, token: string) => {
+  await page.getByLabel("LSPS connection string").fill(connection);
+  await page.getByLabel("LSPS token").fill(token);
+  await page.getByRole("button", { name: "Save servers" }).click();
+};
 
 test("the servers form refuses an onion address and both kinds of lightning server, then saves and reloads", async ({
   page,
@@ -16,11 +27,7 @@ test("the servers form refuses an onion address and both kinds of lightning serv
   await expect(page.getByRole("alert")).toHaveText("Tor (.onion) addresses are not supported here.");
   await page.getByLabel("Esplora server").fill(esplora);
 
-  await page
-    .getByLabel("LSPS connection string")
-    .fill("02eec7245d6b7d2ccb30380bfbe2a3648cd7a942653f5aa340edcea1f283686619@127.0.0.1:9735");
-  await page.getByLabel("LSPS token").fill("a-token");
-  await page.getByRole("button", { name: "Save servers" }).click();
+  await saveLsps(page, `${NODE}@127.0.0.1:9735`, "a-token");
   await expect(page.getByRole("alert")).toHaveText(
     "Use either an LSP address or an LSPS connection string with its token, not both.",
   );
@@ -36,11 +43,7 @@ test("the servers form refuses an onion address and both kinds of lightning serv
   await expect(page.getByRole("alert")).toHaveText("An LSP is required.");
 
   // A lightning service that does not answer is not saved.
-  await page
-    .getByLabel("LSPS connection string")
-    .fill("02eec7245d6b7d2ccb30380bfbe2a3648cd7a942653f5aa340edcea1f283686619@127.0.0.1:9");
-  await page.getByLabel("LSPS token").fill("a-token");
-  await page.getByRole("button", { name: "Save servers" }).click();
+  await saveLsps(page, `${NODE}@127.0.0.1:9`, "a-token");
   await expect(page.getByRole("alert")).toHaveText(
     "Failed to make a request to the LSP. The lightning service was not changed.",
     { timeout: 30_000 },
@@ -49,9 +52,7 @@ test("the servers form refuses an onion address and both kinds of lightning serv
 
   // The world's LSPS2 service answers for its token.
   const { address } = (await (await fetch(`${esplora}/ln/info`)).json()) as { address: string };
-  await page.getByLabel("LSPS connection string").fill(address);
-  await page.getByLabel("LSPS token").fill("local-world");
-  await page.getByRole("button", { name: "Save servers" }).click();
+  await saveLsps(page, address, "local-world");
   // Saved: the wallet reloads with them.
   await expect(page.getByTestId("onchain-balance")).toHaveText("0 sats");
   await page.goto("/settings/servers");

@@ -33,6 +33,13 @@ export const receiveFromWorld = async (page: Page, esplora: string, sats: number
   await page.getByRole("link", { name: "Home" }).last().click();
 };
 
+/** From home, opens Send to `payee` and types `sats` as the amount; what Send shows next is the caller's to wait for. */
+export const openSend = async (page: Page, payee: string, sats: number) => {
+  await page.getByRole("link", { name: "Send" }).first().click();
+  await page.getByLabel("Address, invoice, lightning address or LNURL").fill(payee);
+  await page.getByLabel("Amount (sats)").fill(String(sats));
+};
+
 /**
  * From home, pays an invoice of `sats` the world's node made (for `description`) from Send, the amount shown
  * before confirming; waits up to `timeoutMs` for it to be sent and goes back home.

@@ -34,3 +34,10 @@ export class Link {
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }
+
+/** A link to the server at `url` (its port on this machine), up. */
+export const linkUpTo = async (url: string): Promise<Link> => {
+  const link = new Link(Number(new URL(url).port));
+  await link.up();
+  return link;
+};

@@ -170,3 +170,31 @@ export const closingTransaction = async (
   await world.waitForTx(closingTxid);
   return closingTxid;
 };
+
+/**
+ * A partner's cheat `cheatTxid` mined, then the justice transaction the world's watchtower broadcasts for it
+ * (from the appointments it holds) mined too; answers the justice transaction's id.
+ */
+export const towerPunishes = async (
+  world: Pick<Harness, "mine" | "waitForTx" | "storage">,
+  cheatTxid: string,
+): Promise<string> => {
+  await world.waitForTx(cheatTxid);
+  await world.mine(1);
+  let justice = "";
+  await until(
+    "the tower's justice transaction",
+    async () => {
+      const rows = await (await world.storage.db()).query<{ justice_txid: string | null }>(
+        "SELECT justice_txid FROM tower_breaches",
+      );
+      justice = rows.rows[0]?.justice_txid ?? "";
+      return justice !== "";
+    },
+    60_000,
+    250,
+  );
+  await world.waitForTx(justice);
+  await world.mine(1);
+  return justice;
+};

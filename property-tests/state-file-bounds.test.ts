@@ -17,6 +17,7 @@ import type { WalletEvent } from "../src/events/types";
 import { MAX_MONEY_SATS } from "../src/money";
 import { foldEvents } from "../src/projections";
 import { toEvents } from "./arbitraries";
+import { dropDbs } from "../src/events/events.testing";
 
 const cipher = weakStateCipher;
 const SEED = { key: KV.seed, value: { mnemonic: "abandon ".repeat(11).concat("about") } };
@@ -113,10 +114,7 @@ describe("a state file's balances", () => {
             expect(Result.isFailure(r) && r.failure).toMatchObject({ _tag: "ImportRejected" });
             expect(await snapshot(target)).toEqual(before);
           }
-          for (const db of [source, target]) {
-            db.close();
-            await db.delete();
-          }
+          await dropDbs(source, target);
         },
       ),
       { numRuns: 30 },
@@ -147,10 +145,7 @@ describe("a state file's balances", () => {
             expect(Result.isFailure(r) && r.failure).toMatchObject({ _tag: "ImportRejected" });
             expect(await snapshot(device)).toEqual(before);
           }
-          for (const db of [device, other]) {
-            db.close();
-            await db.delete();
-          }
+          await dropDbs(device, other);
         },
       ),
       { numRuns: 25 },

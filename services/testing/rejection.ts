@@ -7,3 +7,13 @@ export const rejection = async (p: Promise<unknown>): Promise<unknown> => {
   }
   throw new Error("expected a rejection");
 };
+
+/** What `p` is rejected with, an instance of `type`; a test fails when it resolves or is rejected otherwise. */
+export const rejectionOf = async <E>(
+  p: Promise<unknown>,
+  type: abstract new (...args: never[]) => E,
+): Promise<E> => {
+  const e = await rejection(p);
+  if (e instanceof type) return e;
+  throw e;
+};

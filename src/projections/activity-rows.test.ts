@@ -1,17 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type NewEvent, newEvent, stamp } from "../events/make";
+import { type NewEvent, newEvent } from "../events/make";
 import { activityItems, lightningDetails, neverOpened, onchainDetails, ownerFee } from "./activity";
-import { channelGroups, deriveViews, FORCE_CLOSE_AFTER_MS, foldEvents, forceCloseOffered } from "./index";
+import { channelGroups, deriveViews, FORCE_CLOSE_AFTER_MS, forceCloseOffered } from "./index";
+import { channel, channelPending, fold as foldAt, hash, LSP } from "./projections.testing";
 
-const LSP = `02${"aa".repeat(32)}`;
-const hash = (n: number) => n.toString(16).padStart(64, "0");
-const channel = (n: number) => `c${n}`.padStart(64, "0");
-
-const fold = (events: NewEvent[]) => {
-  let t = 1_000_000;
-  let id = 0;
-  return foldEvents(stamp(events, { uuid: () => `e${++id}`, now: () => (t += 1000), device: "d" }));
-};
+const fold = (events: NewEvent[]) => foldAt(events, 1_000_000);
 
 /** A 25,000 sat receive the LSP delivered over a 100,000 sat channel it opened for it, keeping 2,000. */
 const jitReceive = (): NewEvent[] => [
@@ -24,15 +17,7 @@ const jitReceive = (): NewEvent[] => [
     expires_at: 9_999_999_999,
   }),
   newEvent("ln.lsp_fee", { payment_hash: hash(1), fee_msat: "2000000", lsp: LSP }),
-  newEvent("ln.channel_pending", {
-    channel_id: channel(1),
-    peer: LSP,
-    outpoint: `${hash(101)}:0`,
-    capacity_sats: "100000",
-    fee_sats: "0",
-    is_outbound: false,
-    labels: [],
-  }),
+  channelPending(1, channel(1), LSP, { capacity_sats: "100000", fee_sats: "0", is_outbound: false }),
   newEvent("ln.payment_received", { payment_hash: hash(1), amount_msat: "23000000" }),
 ];
 

@@ -1,29 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { type NewEvent, newEvent, stamp } from "../events/make";
+import { newEvent, stamp } from "../events/make";
 import { validateEvent } from "../events/validate";
-import { deriveViews, foldEvents } from "./index";
+import { deriveViews } from "./index";
+import { channelPending, fold, hash, LSP, OTHER } from "./projections.testing";
 
-const LSP = `02${"aa".repeat(32)}`;
-const OTHER = `03${"bb".repeat(32)}`;
-const hash = (n: number) => n.toString(16).padStart(64, "0");
-
-const fold = (events: NewEvent[]) => {
-  let t = 1_000;
-  let id = 0;
-  return foldEvents(stamp(events, { uuid: () => `e${++id}`, now: () => (t += 1000), device: "d" }));
-};
 const requested = (id: string, peer: string, sats: bigint) =>
   newEvent("ln.open_requested", { request_id: id, peer, amount_sats: sats.toString() });
 const funded = (n: number, peer: string, outbound = true) =>
-  newEvent("ln.channel_pending", {
-    channel_id: hash(n),
-    peer,
-    outpoint: `${hash(100 + n)}:0`,
-    capacity_sats: "200000",
-    fee_sats: "300",
-    is_outbound: outbound,
-    labels: [],
-  });
+  channelPending(n, hash(n), peer, { capacity_sats: "200000", fee_sats: "300", is_outbound: outbound });
 
 describe("a channel open asked for, until its funding is out", () => {
   it("stays asked for until the funding of an open to that peer is out, oldest first", () => {

@@ -1,18 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type NewEvent, newEvent, stamp } from "../events/make";
+import { newEvent } from "../events/make";
 import { channelDetails } from "./activity";
-import { foldEvents } from "./index";
-
-const LSP = `02${"aa".repeat(32)}`;
-const OTHER = `03${"bb".repeat(32)}`;
-const hash = (n: number) => n.toString(16).padStart(64, "0");
-const channel = (n: number) => `c${n}`.padStart(64, "0");
-
-const fold = (events: NewEvent[]) => {
-  let t = 1_000;
-  let id = 0;
-  return foldEvents(stamp(events, { uuid: () => `e${++id}`, now: () => (t += 1000), device: "d" }));
-};
+import { channel, channelPending, fold, hash, LSP, OTHER } from "./projections.testing";
 
 const invoice = (n: number, msat: bigint) =>
   newEvent("ln.invoice_created", {
@@ -25,15 +14,7 @@ const invoice = (n: number, msat: bigint) =>
   });
 
 const inbound = (n: number, peer: string) =>
-  newEvent("ln.channel_pending", {
-    channel_id: channel(n),
-    peer,
-    outpoint: `${hash(100 + n)}:0`,
-    capacity_sats: "100000",
-    fee_sats: "0",
-    is_outbound: false,
-    labels: [],
-  });
+  channelPending(n, channel(n), peer, { capacity_sats: "100000", fee_sats: "0", is_outbound: false });
 
 describe("the LSP's setup fee on the channel it opened", () => {
   it("shows on the LSP's inbound channel opened for the payment; the payment is what arrived", () => {

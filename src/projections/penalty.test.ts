@@ -1,16 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { type NewEvent, newEvent, stamp } from "../events/make";
 import { validateEvent } from "../events/validate";
-import { deriveViews, foldEvents } from "./index";
+import { deriveViews } from "./index";
+import { hash, fold } from "./projections.testing";
 
-const hash = (n: number) => n.toString(16).padStart(64, "0");
 const CHANNEL = hash(1);
 
-const fold = (events: NewEvent[]) => {
-  let t = 1_000;
-  let id = 0;
-  return foldEvents(stamp(events, { uuid: () => `e${++id}`, now: () => (t += 1000), device: "d" }));
-};
 /** A 200,000-sat channel whose partner published a revoked state: ours (170,000) and theirs (29,500) come. */
 const breached = [
   newEvent("ln.channel_closed", {

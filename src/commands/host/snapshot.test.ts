@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { WalletDb } from "../../events/db";
-import { joinedCashu } from "../../events/events.testing";
+import { joinedCashu, dropDbs } from "../../events/events.testing";
 import { appendEvents, readEvents } from "../../events/log";
 import { stamp } from "../../events/make";
 import { deriveViews, foldEvents } from "../../projections";
@@ -66,8 +66,7 @@ describe("a restart from the snapshot of the folded log", () => {
     expect(views).toEqual(await ofLog(db));
     expect(views.contacts.map((c) => c.name).sort()).toEqual(["Alice B", "Bob"]);
     expect(views.settings).toEqual((await ofLog(db)).settings);
-    db.close();
-    await db.delete();
+    await dropDbs(db);
   });
 
   it("events written to the log past the running host are not hidden from the next start", async () => {
@@ -85,8 +84,7 @@ describe("a restart from the snapshot of the folded log", () => {
     expect(views).toEqual(await ofLog(db));
     expect(views.contacts.map((c) => c.name)).toEqual(["Erin"]);
     expect(views.federations.map((f) => f.federation_name)).toEqual(["Past mint"]);
-    db.close();
-    await db.delete();
+    await dropDbs(db);
   });
 
   it("a log replaced by an import, or emptied, is folded anew", async () => {
@@ -117,9 +115,6 @@ describe("a restart from the snapshot of the folded log", () => {
     await last.stop();
     expect(await db.snapshots.get(STATES_SNAPSHOT)).toBeUndefined();
     expect((await viewsOf(db)).wallet.exists).toBe(false);
-    for (const d of [db, other]) {
-      d.close();
-      await d.delete();
-    }
+    await dropDbs(db, other);
   });
 });

@@ -5,12 +5,20 @@
  * it starts again, counted once.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { postJson } from "../../../harness/http";
 import { until } from "../../../harness/until";
+import { towerPunishes } from "../../../harness/wallet-node";
 import { type Harness, startHarness } from "../../../harness/world";
-import { DEFAULT_SERVERS, type WalletConfig } from "../../config";
 import { WalletDb } from "../../events/db";
 import type { WalletHost } from "../host/host";
-import { ok, openNewWorldWallet, openWorldHost, worldLspConfig } from "../host/host.testing";
+import {
+  mineAndSyncHost,
+  openNewWorldWallet,
+  openWorldHost,
+  receiveFromWorld,
+  worldLspConfig,
+  worldServersConfig,
+} from "../host/host.testing";
 import type { AllViews } from "../../projections/live";
 import { stopAfterAll } from "../../../harness/stop-after-all";
 
@@ -21,39 +29,13 @@ const onViews = (v: Partial<AllViews>) => {
   views = { ...views, ...v };
 };
 
-const post = async (path: string, body: unknown) => {
-  const r = await fetch(`${h.esploraUrl}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-};
-
-const receive = async (wallet: WalletHost, sats: bigint) => {
-  const shown = ok<{ invoice: string; paymentHash: string }>(
-    await wallet.run({ _tag: "CreateReceive", amountSats: sats, labels: [], flavor: "lightning" }),
-  );
-  expect(await post("/ln/pay", { bolt11: shown.invoice })).toMatchObject({ status: "succeeded" });
-  await until(
-    "received",
-    async () =>
-      ok<{ paid: string | null }>(
-        await wallet.run({ _tag: "CheckReceived", address: null, paymentHash: shown.paymentHash }),
-      ).paid === "lightning_paid",
-    60_000,
-  );
-};
-
 /** Mines a block at a time until `done`, the wallet syncing after each. */
 const mineUntil = async (what: string, done: () => boolean) => {
   await until(
     what,
     async () => {
-      await h.mine(1);
-      await h.lightning.node.sync();
-      if (host) ok(await host.run({ _tag: "SyncOnchain" }));
+      if (!host) throw new Error("no wallet open");
+      await mineAndSyncHost(h, host, 1);
       return done();
     },
     240_000,
@@ -69,21 +51,15 @@ stopAfterAll(() => [host, h]);
 describe("a channel while the tab is closed", () => {
   it("a partner that cheats loses the channel to the watchtower; the wallet shows it once when it opens", async () => {
     const db = new WalletDb("closed-tab-tower");
-    const config: WalletConfig = {
-      ...worldLspConfig(h),
-      servers: {
-        ...DEFAULT_SERVERS.regtest,
-        esplora: h.esploraUrl,
-        proxy: h.proxyUrl,
-        lsp: h.esploraUrl,
-        rgs: "",
-        storage: "",
-        tower: h.towerUrl,
-      },
-    };
+    const config = worldServersConfig(h, {
+      lsp: h.esploraUrl,
+      rgs: "",
+      storage: "",
+      tower: h.towerUrl,
+    });
     host = await openNewWorldWallet(db, config, onViews);
-    await receive(host, 50_000n);
-    await receive(host, 10_000n);
+    await receiveFromWorld(h, host, 50_000n);
+    await receiveFromWorld(h, host, 10_000n);
     await until("balance", () => views.balance?.lightning === 58_000n, 60_000);
     const channel = views.channels![0]!;
     // The revoked states reached the tower (it opens its database on the first one: slow on a busy machine).
@@ -91,24 +67,10 @@ describe("a channel while the tab is closed", () => {
 
     await host.stop();
     host = null;
-    const cheat = (await post("/ln/cheat", { channel_id: channel.channel_id })) as { txid: string };
-    await h.waitForTx(cheat.txid);
-    await h.mine(1);
-    let justice = "";
-    await until(
-      "the tower's justice transaction",
-      async () => {
-        const rows = await (await h.storage.db()).query<{ justice_txid: string | null }>(
-          "SELECT justice_txid FROM tower_breaches",
-        );
-        justice = rows.rows[0]?.justice_txid ?? "";
-        return justice !== "";
-      },
-      60_000,
-      250,
-    );
-    await h.waitForTx(justice);
-    await h.mine(1);
+    const cheat = (await postJson(h.esploraUrl, "/ln/cheat", { channel_id: channel.channel_id })) as {
+      txid: string;
+    };
+    await towerPunishes(h, cheat.txid);
 
     views = {};
     host = await openWorldHost(db, config, onViews);
@@ -139,12 +101,12 @@ describe("a channel while the tab is closed", () => {
     const config = worldLspConfig(h);
     host = await openNewWorldWallet(db, config, onViews);
     views = host.views();
-    await receive(host, 50_000n);
+    await receiveFromWorld(h, host, 50_000n);
     await until("balance", () => views.balance?.lightning === 48_000n, 60_000);
     const channel = views.channels![0]!;
     await host.stop();
     host = null;
-    await post("/ln/close", { channel_id: channel.channel_id, force: true });
+    await postJson(h.esploraUrl, "/ln/close", { channel_id: channel.channel_id, force: true });
     await h.mine(1);
 
     views = {};

@@ -6,13 +6,14 @@
  */
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { postJson } from "../../../harness/http";
+import { stopAfterAll } from "../../../harness/stop-after-all";
 import { type Harness, startHarness } from "../../../harness/world";
 import { WalletDb } from "../../events/db";
 import type { AllViews } from "../../projections/live";
 import { forceCloseBlocked } from "./channels";
-import { ok, openWorldHost, worldLspConfig, worldStorageConfig } from "../host/host.testing";
+import { fundFromWorld, ok, openWorldHost, worldLspConfig, worldStorageConfig } from "../host/host.testing";
 import { until } from "../../../harness/until";
 
 let h: Harness;
@@ -22,9 +23,7 @@ beforeAll(async () => {
   await h.storage.db();
 }, 180_000);
 
-afterAll(async () => {
-  await h?.stop();
-});
+stopAfterAll(() => [h]);
 
 const open = async (name: string, storage: string, words?: string[]) => {
   let views: Partial<AllViews> = {};
@@ -95,10 +94,7 @@ describe("a force close where the node runs", () => {
     try {
       ok(await host.run({ _tag: "CreateWallet" }));
       await host.whenLightning();
-      const { address } = ok<{ address: string }>(await host.run({ _tag: "GetNewAddress", labels: [] }));
-      await h.faucet(address, 300_000n);
-      await h.mine(1);
-      ok(await host.run({ _tag: "SyncOnchain" }));
+      await fundFromWorld(h, host, 300_000n);
       ok(await host.run({ _tag: "OpenChannel", amountSats: 200_000n }));
       await until("the channel funded", () => views.channels?.some((c) => c.outpoint) ?? false, 120_000);
       const channel = views.channels?.find((c) => c.outpoint);

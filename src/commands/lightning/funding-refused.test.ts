@@ -2,16 +2,15 @@
  * A channel open whose funding transaction the server refuses: the coins never left the wallet, so they are
  * counted once, on-chain, and stay spendable; the channel that never opened holds nothing of the owner's.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { until } from "../../../harness/until";
-import { type Harness, startHarness } from "../../../harness/world";
-import { stopAfterAll } from "../../../harness/stop-after-all";
+import type { Harness } from "../../../harness/world";
 import { WalletDb } from "../../events/db";
 import { readEvents } from "../../events/log";
 import { deriveViews, foldEvents } from "../../projections";
 import type { AllViews } from "../../projections/live";
 import type { WalletHost } from "../host/host";
-import { ok, openWorldHost, worldLspConfig } from "../host/host.testing";
+import { fundFromWorld, ok, worldLspConfig, worldWalletForTests } from "../host/host.testing";
 
 let h: Harness;
 let host: WalletHost;
@@ -19,26 +18,18 @@ let views: Partial<AllViews> = {};
 const db = new WalletDb("funding-refused");
 const SCOPE = "funding-refused";
 
-beforeAll(async () => {
-  h = await startHarness({ port: 0 });
-  // The wallet's chain server refuses transactions only while this test says so; reads stay honest.
-  const config = { ...worldLspConfig(h), esplora: h.hostileEsploraUrl(SCOPE) };
-  host = await openWorldHost(db, config, (v) => {
-    views = { ...views, ...v };
-  });
-  views = host.views();
-}, 180_000);
-
-stopAfterAll(() => [host, h]);
+// The wallet's chain server refuses transactions only while this test says so; reads stay honest.
+worldWalletForTests(
+  db,
+  (world) => ({ ...worldLspConfig(world), esplora: world.hostileEsploraUrl(SCOPE) }),
+  (w) => {
+    ({ h, host, views } = w);
+  },
+);
 
 describe("a channel whose funding broadcast the server refuses", () => {
   it("keeps the coins on-chain, counted once and spendable", async () => {
-    ok(await host.run({ _tag: "CreateWallet" }));
-    await host.whenLightning();
-    const { address } = ok<{ address: string }>(await host.run({ _tag: "GetNewAddress", labels: [] }));
-    await h.faucet(address, 300_000n);
-    await h.mine(1);
-    ok(await host.run({ _tag: "SyncOnchain" }));
+    await fundFromWorld(h, host, 300_000n);
     expect(views.balance?.total).toBe(300_000n);
 
     h.hostility.set("esplora", SCOPE, "broadcast-refused");

@@ -1,21 +1,20 @@
 import { createServer, type AddressInfo, type Socket } from "node:net";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { until } from "../../../harness/until";
 import { DEFAULT_LSP_FEES, lspFeeMsat } from "../../../harness/lsp";
-import { type Harness, startHarness } from "../../../harness/world";
+import type { Harness } from "../../../harness/world";
 import { decodeBolt11 } from "../../engine/parse/bolt11";
 import { WalletDb } from "../../events/db";
 import type { WalletHost } from "../host/host";
-import { ok, openNewWorldWallet, worldLspConfig } from "../host/host.testing";
+import { ok, worldWalletForTests, worldLspConfig } from "../host/host.testing";
 import type { AllViews } from "../../projections/live";
-import type { WalletConfig } from "../../config";
-import { stopAfterAll } from "../../../harness/stop-after-all";
 
 let h: Harness;
-let config: WalletConfig;
-const db = new WalletDb("jit-host");
 let host: WalletHost;
 let views: Partial<AllViews> = {};
+worldWalletForTests(new WalletDb("jit-host"), worldLspConfig, (w) => {
+  ({ h, host, views } = w);
+});
 
 const post = async (path: string, body: unknown) =>
   fetch(`${h.esploraUrl}${path}`, {
@@ -28,17 +27,6 @@ const paid = async (paymentHash: string) =>
   ok<{ paid: string | null; amountSats: bigint }>(
     await host.run({ _tag: "CheckReceived", address: null, paymentHash }),
   );
-
-beforeAll(async () => {
-  h = await startHarness({ port: 0 });
-  config = worldLspConfig(h);
-  host = await openNewWorldWallet(db, config, (v) => {
-    views = { ...views, ...v };
-  });
-  views = host.views();
-}, 180_000);
-
-stopAfterAll(() => [host, h]);
 
 describe("receiving over a just-in-time channel from the LSP", () => {
   it("a new wallet with no channel receives 50,000 sats; the LSP keeps its setup fee", async () => {

@@ -5,7 +5,7 @@ import { WalletDb } from "../../events/db";
 import { readEvents } from "../../events/log";
 import { deriveViews, foldEvents } from "../../projections";
 import { WalletHost } from "../host/host";
-import { ok, openWorldHost, testCipher, worldLspConfig } from "../host/host.testing";
+import { mineAndSyncHost, ok, openWorldHost, testCipher, worldLspConfig } from "../host/host.testing";
 import type { AllViews } from "../../projections/live";
 import type { WalletConfig } from "../../config";
 import { stopAfterAll } from "../../../harness/stop-after-all";
@@ -27,11 +27,7 @@ const open = async () => {
   views = host.views();
 };
 
-const mine = async (n: number) => {
-  await h.mine(n);
-  await h.lightning.node.sync();
-  ok(await host.run({ _tag: "SyncOnchain" }));
-};
+const mine = (n: number) => mineAndSyncHost(h, host, n);
 
 beforeAll(async () => {
   h = await startHarness({ port: 0 });

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LSPS_TOKEN } from "../../../harness/lsps2";
+import { postJson } from "../../../harness/http";
 import { until } from "../../../harness/until";
-import { type Harness, startHarness } from "../../../harness/world";
-import { DEFAULT_SERVERS, type WalletConfig } from "../../config";
+import type { Harness } from "../../../harness/world";
+import type { WalletConfig } from "../../config";
 import { WalletDb } from "../../events/db";
 import type { AllViews } from "../../projections/live";
 import { stopAfterAll } from "../../../harness/stop-after-all";
 import type { WalletHost } from "../host/host";
-import { ok, openNewWorldWallet, openWorldHost, worldLspConfig } from "../host/host.testing";
+import { ok, openWorldHost, startWorldWallet, worldLsps2Config } from "../host/host.testing";
 
 let h: Harness;
 let config: WalletConfig;
@@ -28,31 +29,10 @@ const lspAllows = (blocks: number | null) => {
   );
 };
 
-const pay = async (bolt11: string) => {
-  const r = await fetch(`${h.esploraUrl}/ln/pay`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ bolt11 }),
-  });
-  return (await r.json()) as { status: string };
-};
+const pay = (bolt11: string): Promise<{ status: string }> => postJson(h.esploraUrl, "/ln/pay", { bolt11 });
 
 beforeAll(async () => {
-  h = await startHarness({ port: 0 });
-  config = {
-    ...worldLspConfig(h),
-    lsp: null,
-    servers: {
-      ...DEFAULT_SERVERS.regtest,
-      esplora: h.esploraUrl,
-      proxy: h.proxyUrl,
-      lsp: "",
-      storage: "",
-      lsps_connection_string: h.lsps2.connectionString,
-      lsps_token: DEFAULT_LSPS_TOKEN,
-    },
-  };
-  host = await openNewWorldWallet(db, config, onViews);
+  ({ h, config, host } = await startWorldWallet(db, worldLsps2Config, onViews));
   views = host.views();
 }, 180_000);
 

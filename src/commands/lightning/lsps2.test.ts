@@ -1,59 +1,27 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_LSPS_TOKEN } from "../../../harness/lsps2";
+import { postJson } from "../../../harness/http";
 import { until } from "../../../harness/until";
-import { type Harness, startHarness } from "../../../harness/world";
-import { DEFAULT_SERVERS } from "../../config";
+import type { Harness } from "../../../harness/world";
 import { decodeBolt11 } from "../../engine/parse/bolt11";
 import { WalletDb } from "../../events/db";
 import type { WalletHost } from "../host/host";
-import { ok, openNewWorldWallet, worldLspConfig } from "../host/host.testing";
+import { ok, worldWalletForTests, worldLsps2Config } from "../host/host.testing";
 import type { AllViews } from "../../projections/live";
-import type { WalletConfig } from "../../config";
-import { stopAfterAll } from "../../../harness/stop-after-all";
 
 let h: Harness;
-let config: WalletConfig;
-const db = new WalletDb("lsps2-host");
 let host: WalletHost;
 let views: Partial<AllViews> = {};
+worldWalletForTests(new WalletDb("lsps2-host"), worldLsps2Config, (w) => {
+  ({ h, host, views } = w);
+});
 
 const check = async (paymentHash: string) =>
   ok<{ paid: string | null; amountSats: bigint; refused?: { keptSats: bigint; promisedSats: bigint } }>(
     await host.run({ _tag: "CheckReceived", address: null, paymentHash }),
   );
 
-const pay = async (bolt11: string) => {
-  const r = await fetch(`${h.esploraUrl}/ln/pay`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ bolt11 }),
-  });
-  return (await r.json()) as { status: string };
-};
-
-beforeAll(async () => {
-  h = await startHarness({ port: 0 });
-  // The wallet's lightning service is the world's LSPS2 LSP, over the lightning connection only.
-  config = {
-    ...worldLspConfig(h),
-    lsp: null,
-    servers: {
-      ...DEFAULT_SERVERS.regtest,
-      esplora: h.esploraUrl,
-      proxy: h.proxyUrl,
-      lsp: "",
-      storage: "",
-      lsps_connection_string: h.lsps2.connectionString,
-      lsps_token: DEFAULT_LSPS_TOKEN,
-    },
-  };
-  host = await openNewWorldWallet(db, config, (v) => {
-    views = { ...views, ...v };
-  });
-  views = host.views();
-}, 180_000);
-
-stopAfterAll(() => [host, h]);
+const pay = (bolt11: string): Promise<{ status: string }> => postJson(h.esploraUrl, "/ln/pay", { bolt11 });
 
 describe("receiving over a just-in-time channel from an LSPS2 LSP", () => {
   it("shows the setup fee, then the wallet's own invoice through the LSP; what arrives is the amount less the fee", async () => {

@@ -3,73 +3,43 @@
  * world's LSP cheats on demand, the wallet's node claims everything with LDK's justice transaction, home and
  * the activity say so in plain words, and the balance counts what came back once.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { postJson } from "../../../harness/http";
 import { until } from "../../../harness/until";
-import { type Harness, startHarness } from "../../../harness/world";
+import type { Harness } from "../../../harness/world";
 import { WalletDb } from "../../events/db";
 import type { WalletHost } from "../host/host";
-import { ok, openNewWorldWallet, worldLspConfig } from "../host/host.testing";
+import {
+  mineAndSyncHost,
+  ok,
+  receiveFromWorld,
+  worldWalletForTests,
+  worldLspConfig,
+} from "../host/host.testing";
 import type { AllViews } from "../../projections/live";
-import { stopAfterAll } from "../../../harness/stop-after-all";
 
 let h: Harness;
-const db = new WalletDb("penalty-host");
 let host: WalletHost;
 let views: Partial<AllViews> = {};
+worldWalletForTests(new WalletDb("penalty-host"), worldLspConfig, (w) => {
+  ({ h, host, views } = w);
+});
 
-const post = async (path: string, body: unknown) => {
-  const r = await fetch(`${h.esploraUrl}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-};
-
-/** Receives `sats` over lightning from the world (a just-in-time channel the first time). */
-const receive = async (sats: bigint) => {
-  const shown = ok<{ invoice: string; paymentHash: string }>(
-    await host.run({ _tag: "CreateReceive", amountSats: sats, labels: [], flavor: "lightning" }),
-  );
-  expect(await post("/ln/pay", { bolt11: shown.invoice })).toMatchObject({ status: "succeeded" });
-  await until(
-    "received",
-    async () =>
-      ok<{ paid: string | null }>(
-        await host.run({ _tag: "CheckReceived", address: null, paymentHash: shown.paymentHash }),
-      ).paid === "lightning_paid",
-    60_000,
-  );
-};
-
-const mine = async (n: number) => {
-  await h.mine(n);
-  await h.lightning.node.sync();
-  ok(await host.run({ _tag: "SyncOnchain" }));
-};
-
-beforeAll(async () => {
-  h = await startHarness({ port: 0 });
-  host = await openNewWorldWallet(db, worldLspConfig(h), (v) => {
-    views = { ...views, ...v };
-  });
-  views = host.views();
-}, 180_000);
-
-stopAfterAll(() => [host, h]);
+const mine = (n: number) => mineAndSyncHost(h, host, n);
 
 describe("a partner publishing an old state while the wallet is open", () => {
   it("loses the whole channel to the wallet, said in plain words and counted once", async () => {
-    await receive(50_000n);
-    await receive(10_000n);
+    await receiveFromWorld(h, host, 50_000n);
+    await receiveFromWorld(h, host, 10_000n);
     await until("balance", () => views.balance?.lightning === 58_000n, 60_000);
     const channel = views.channels?.[0];
     if (!channel) throw new Error("no channel");
     const size = channel.size;
 
     // The LSP publishes the channel's first state, in which it held everything.
-    const cheat = (await post("/ln/cheat", { channel_id: channel.channel_id })) as { txid: string };
+    const cheat = (await postJson(h.esploraUrl, "/ln/cheat", { channel_id: channel.channel_id })) as {
+      txid: string;
+    };
     await h.waitForTx(cheat.txid);
     await mine(1);
     await until(

@@ -26,36 +26,37 @@ const configOf = (relays: string[]) => world.configOf(relays);
 const viaLink = () => world.viaLink();
 const openHost = (db: WalletDb, relays = viaLink()) => openNostrHost(db, configOf(relays));
 
-/** The newest kind 0 of `pubkey` as an outside client reads it from the world's relay (not through the link). */
-const profileOnRelay = async (pubkey: string) => {
+/** The newest event of `kind` `pubkey` signed, as an outside client reads it from the world's relay (not through the link). */
+const newestOnRelay = async (pubkey: string, kind: number) => {
   const pool = new SimplePool();
   try {
-    const events = await pool.querySync([world.nostr.relayUrl], { kinds: [0], authors: [pubkey] });
+    const events = await pool.querySync([world.nostr.relayUrl], { kinds: [kind], authors: [pubkey] });
     const newest = events.sort((a, b) => b.created_at - a.created_at)[0];
     if (newest) expect(verifyEvent(newest)).toBe(true);
-    return newest ? (JSON.parse(newest.content) as Record<string, unknown>) : null;
+    return newest;
   } finally {
     pool.destroy();
   }
 };
 
-/** The keys the newest follow list of `pubkey` on the world's relay follows, read by an outside client. */
-const listOnRelay = async (pubkey: string) => {
-  const pool = new SimplePool();
-  try {
-    const events = await pool.querySync([world.nostr.relayUrl], { kinds: [3], authors: [pubkey] });
-    const newest = events.sort((a, b) => b.created_at - a.created_at)[0];
-    if (newest) expect(verifyEvent(newest)).toBe(true);
-    return newest ? newest.tags.filter((t) => t[0] === "p").map((t) => t[1]) : [];
-  } finally {
-    pool.destroy();
-  }
+/** The newest profile (kind 0) of `pubkey` on the world's relay. */
+const profileOnRelay = async (pubkey: string) => {
+  const newest = await newestOnRelay(pubkey, 0);
+  return newest ? (JSON.parse(newest.content) as Record<string, unknown>) : null;
 };
+
+/** The keys the newest follow list (kind 3) of `pubkey` on the world's relay follows. */
+const listOnRelay = async (pubkey: string) =>
+  ((await newestOnRelay(pubkey, 3))?.tags ?? []).filter((t) => t[0] === "p").map((t) => t[1]);
 
 const seedPubkey = async (host: WalletHost) => {
   const { words } = ok<{ words: string[] }>(await host.run({ _tag: "ShowSeed" }));
   return pubkeyOf(seedSecretKey(words.join(" ")));
 };
+
+/** Waits until the wallet's outbox has sent every profile change to the relays. */
+const outboxEmpty = (host: WalletHost) =>
+  vi.waitFor(() => expect(host.views().profile.pending).toBe(0), { timeout: 60_000, interval: 200 });
 
 describe("nostr keys", () => {
   it("uses the seed's NIP-06 key, imports an nsec sealed as a secret, refuses a bad one, and unlinks", async () => {
@@ -186,10 +187,7 @@ describe("profile and outbox", () => {
     await world.link.up();
     host = await openHost(db);
     try {
-      await vi.waitFor(() => expect(host.views().profile.pending).toBe(0), {
-        timeout: 60_000,
-        interval: 200,
-      });
+      await outboxEmpty(host);
       expect(await profileOnRelay(pubkey)).toMatchObject({
         name: "Offline Olga",
         display_name: "Offline Olga",
@@ -200,8 +198,7 @@ describe("profile and outbox", () => {
   });
 
   it("an outside client reads the profile, and sees an edit made offline once the relay is back", async () => {
-    const db = new WalletDb(`nostr-${++n}`);
-    const host = await openHost(db);
+    const host = await openHost(new WalletDb(`nostr-${++n}`));
     try {
       ok(await host.run({ _tag: "CreateWallet" }));
       const pubkey = await seedPubkey(host);
@@ -216,10 +213,7 @@ describe("profile and outbox", () => {
       );
       expect(new Uint8Array(await (await fetch(url)).arrayBuffer())).toEqual(png);
       ok(await host.run({ _tag: "SetupNewProfile", name: "Paula", imageUrl: url }));
-      await vi.waitFor(() => expect(host.views().profile.pending).toBe(0), {
-        timeout: 60_000,
-        interval: 200,
-      });
+      await outboxEmpty(host);
       expect(await profileOnRelay(pubkey)).toMatchObject({ name: "Paula", picture: url });
 
       const refused = await host.run({
@@ -245,10 +239,7 @@ describe("profile and outbox", () => {
       });
       expect(await profileOnRelay(pubkey)).toMatchObject({ name: "Paula" });
       await world.link.up();
-      await vi.waitFor(() => expect(host.views().profile.pending).toBe(0), {
-        timeout: 60_000,
-        interval: 200,
-      });
+      await outboxEmpty(host);
       expect(await profileOnRelay(pubkey)).toMatchObject({
         name: "Paula P",
         lud16: "paula@example.com",
@@ -257,10 +248,7 @@ describe("profile and outbox", () => {
 
       // Deleting publishes a profile marked deleted, which the wallet honours.
       ok(await host.run({ _tag: "DeleteProfile" }));
-      await vi.waitFor(() => expect(host.views().profile.pending).toBe(0), {
-        timeout: 60_000,
-        interval: 200,
-      });
+      await outboxEmpty(host);
       expect(host.views().profile.profile?.deleted).toBe(true);
       expect(await profileOnRelay(pubkey)).toMatchObject({ deleted: true });
     } finally {

@@ -11,7 +11,7 @@ import { onchainEngine } from "../../engine/onchain/engine";
 import { WalletDb } from "../../events/db";
 import { readEvents } from "../../events/log";
 import { type CommandAnswer, WalletHost } from "../host/host";
-import { chainOnlyConfig, nodePlatform, ok, testCipher } from "../host/host.testing";
+import { chainOnlyConfig, fundFromWorld, nodePlatform, ok, testCipher } from "../host/host.testing";
 import { urlOf } from "../../engine/http/bounded";
 
 const SCOPE = "spend-queue";
@@ -57,10 +57,7 @@ const track = (p: Promise<CommandAnswer>) => {
 
 describe("an on-chain payment against a server that does not answer", () => {
   it("lets other commands run while it waits, holds its coins, and is recorded once the server answers", async () => {
-    const { address } = ok<{ address: string }>(await host.run({ _tag: "GetNewAddress", labels: [] }));
-    await h.faucet(address, 100_000n);
-    await h.mine(1);
-    ok(await host.run({ _tag: "SyncOnchain" }));
+    await fundFromWorld(h, host, 100_000n);
     expect(host.views().balance.confirmed).toBe(100_000n);
 
     // The server accepts every request and answers none.

@@ -21,6 +21,16 @@ import { DeviceLock } from "../../engine/storage/device-lock";
 const storage = storageForTests();
 let n = 0;
 
+/** A new wallet's sealed store on the server at `url` (by default the test's storage server). */
+const newWallet = (url = storage.url) =>
+  openSealedStore({ url, keys: storageKeys(randomBytes(32), randomBytes(32)), network: "regtest" });
+
+/** A wallet made on a device (or `restored` on it). */
+const created = (walletId: string, restored = false): Parameters<typeof newEvent> => [
+  "wallet.created",
+  { walletId, network: "regtest", restored },
+];
+
 const device = (name: string, store: SealedStore) => {
   const db = new WalletDb(`${name}-${++n}`);
   const local = new MemoryBlobStore();
@@ -40,22 +50,24 @@ const device = (name: string, store: SealedStore) => {
   return { db, record, sync, types, inStep };
 };
 
+/** A new wallet made on a phone, its creation synced to the server. */
+const syncedPhone = async () => {
+  const store = newWallet();
+  const phone = device("phone", store);
+  await phone.record(created("w"));
+  await phone.sync();
+  return { store, phone };
+};
+
 describe("the wallet's log on the storage server", () => {
   test("each device gets the other's events once; a restore keeps its own creation to itself", async () => {
-    const store = openSealedStore({
-      url: storage.url,
-      keys: storageKeys(randomBytes(32), randomBytes(32)),
-      network: "regtest",
-    });
+    const store = newWallet();
     const phone = device("phone", store);
-    await phone.record(
-      ["wallet.created", { walletId: "w-phone", network: "regtest", restored: false }],
-      ["wallet.backed_up", {}],
-    );
+    await phone.record(created("w-phone"), ["wallet.backed_up", {}]);
     expect(await phone.sync()).toEqual({ pulled: 0, pushed: 2, first: true });
 
     const laptop = device("laptop", store);
-    await laptop.record(["wallet.created", { walletId: "w-laptop", network: "regtest", restored: true }]);
+    await laptop.record(created("w-laptop", true));
     expect(await laptop.sync()).toEqual({ pulled: 2, pushed: 0, first: true });
     await laptop.record(["wallet.safe_mode_set", { enabled: true }]);
     expect(await laptop.sync()).toEqual({ pulled: 0, pushed: 1, first: false });
@@ -72,14 +84,7 @@ describe("the wallet's log on the storage server", () => {
   }, 120_000);
 
   test("a journal older than the one this device saw is refused, and nothing of it is merged", async () => {
-    const store = openSealedStore({
-      url: storage.url,
-      keys: storageKeys(randomBytes(32), randomBytes(32)),
-      network: "regtest",
-    });
-    const phone = device("phone", store);
-    await phone.record(["wallet.created", { walletId: "w", network: "regtest", restored: false }]);
-    await phone.sync();
+    const { store, phone } = await syncedPhone();
     const oldHead = await store.get(JOURNAL_HEAD);
     await phone.record(["wallet.backed_up", {}]);
     await phone.sync();
@@ -95,14 +100,7 @@ describe("the wallet's log on the storage server", () => {
   }, 120_000);
 
   test("a device syncing after every commit leaves few objects on the server, and a restore gets every event", async () => {
-    const store = openSealedStore({
-      url: storage.url,
-      keys: storageKeys(randomBytes(32), randomBytes(32)),
-      network: "regtest",
-    });
-    const phone = device("phone", store);
-    await phone.record(["wallet.created", { walletId: "w", network: "regtest", restored: false }]);
-    await phone.sync();
+    const { store, phone } = await syncedPhone();
     const bursts = COMPACT_AFTER_APPENDS * 2 + 3;
     for (let i = 0; i < bursts; i++) {
       await phone.record(["wallet.safe_mode_set", { enabled: i % 2 === 0 }]);
@@ -117,19 +115,15 @@ describe("the wallet's log on the storage server", () => {
   }, 180_000);
 
   test("a device is in step with the server while it has all the journal holds and no other device runs", async () => {
-    const store = openSealedStore({
-      url: storage.url,
-      keys: storageKeys(randomBytes(32), randomBytes(32)),
-      network: "regtest",
-    });
+    const store = newWallet();
     const phone = device("phone", store);
-    await phone.record(["wallet.created", { walletId: "w", network: "regtest", restored: false }]);
+    await phone.record(created("w"));
     // A wallet made here, the server's journal still empty.
     expect(await phone.inStep()).toBe(true);
     await phone.sync();
     expect(await phone.inStep()).toBe(true);
     const laptop = device("laptop", store);
-    await laptop.record(["wallet.created", { walletId: "w2", network: "regtest", restored: true }]);
+    await laptop.record(created("w2", true));
     // Restored, the history not brought in yet.
     expect(await laptop.inStep()).toBe(false);
     await laptop.sync();
@@ -147,11 +141,7 @@ describe("the wallet's log on the storage server", () => {
     await tablet.release();
     expect(await laptop.inStep()).toBe(true);
     // A server that cannot be reached is not in step.
-    const away = openSealedStore({
-      url: "http://127.0.0.1:1/storage",
-      keys: storageKeys(randomBytes(32), randomBytes(32)),
-      network: "regtest",
-    });
+    const away = newWallet("http://127.0.0.1:1/storage");
     expect(
       await logInStep(new MemoryBlobStore(), { store: away, lock: away }, "http://127.0.0.1:1/storage"),
     ).toBe(false);

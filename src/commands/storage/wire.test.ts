@@ -6,10 +6,11 @@
 import { hex } from "@scure/base";
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { postJson } from "../../../harness/http";
-import { Link } from "../../../harness/link";
+import { linkUpTo } from "../../../harness/link";
 import { until } from "../../../harness/until";
+import { stopAfterAll } from "../../../harness/stop-after-all";
 import { type Harness, startHarness } from "../../../harness/world";
 import { openLockStore, openSealedStore, storageKeysOfWords } from "../../engine/storage";
 import { DEVICE_LOCK_NAME } from "../../engine/storage/device-lock";
@@ -55,9 +56,7 @@ beforeAll(async () => {
   await h.storage.db();
 }, 180_000);
 
-afterAll(async () => {
-  await h?.stop();
-});
+stopAfterAll(() => [h]);
 
 describe("the node on the storage server", () => {
   it("takes the device lock and keeps its channel state there; a second device is told it already runs, until the first stops", async () => {
@@ -158,8 +157,7 @@ describe("the node on the storage server", () => {
 
   it("says so when the log cannot reach the storage server, and sends it once the server is back", async () => {
     const words = generateMnemonic(wordlist).split(" ");
-    const link = new Link(Number(new URL(h.esploraUrl).port));
-    await link.up();
+    const link = await linkUpTo(h.esploraUrl);
     const tablet = device("storage-log-retry");
     const tabletUrl = `http://127.0.0.1:${link.port}/storage`;
     await tablet.open(tabletUrl, words);
@@ -202,8 +200,7 @@ describe("the node on the storage server", () => {
 
   it("waits for a storage server that does not answer yet when the node starts, then runs on it", async () => {
     const words = generateMnemonic(wordlist).split(" ");
-    const link = new Link(Number(new URL(h.esploraUrl).port));
-    await link.up();
+    const link = await linkUpTo(h.esploraUrl);
     await link.down();
     const tablet = device("storage-tablet");
     const opening = tablet.open(`http://127.0.0.1:${link.port}/storage`, words);

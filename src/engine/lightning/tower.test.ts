@@ -6,7 +6,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { until } from "../../../harness/until";
 import { stopAfterAll } from "../../../harness/stop-after-all";
-import { lspPays, mineAndSync, openUsableChannel, towerWatchedNode } from "../../../harness/wallet-node";
+import {
+  lspPays,
+  mineAndSync,
+  openUsableChannel,
+  towerPunishes,
+  towerWatchedNode,
+} from "../../../harness/wallet-node";
 import { type Harness, startHarness } from "../../../harness/world";
 import type { TowerClient } from "../tower/client";
 import type { LightningNode, NodeEvent } from "./node";
@@ -48,23 +54,7 @@ describe("a partner publishing a revoked state while the wallet is stopped", () 
     // The tab closes; the LSP publishes the state in which it held everything.
     await wallet.stop();
     const cheat = await h.lightning.cheat(pending.outpoint);
-    await h.waitForTx(cheat.txid);
-    await h.mine(1);
-    let justice = "";
-    await until(
-      "the tower's justice transaction",
-      async () => {
-        const rows = await (await h.storage.db()).query<{ justice_txid: string | null }>(
-          "SELECT justice_txid FROM tower_breaches",
-        );
-        justice = rows.rows[0]?.justice_txid ?? "";
-        return justice !== "";
-      },
-      60_000,
-      250,
-    );
-    await h.waitForTx(justice);
-    await h.mine(1);
+    await towerPunishes(h, cheat.txid);
 
     // The wallet starts again and brings the channel's funds home.
     wallet = await start();

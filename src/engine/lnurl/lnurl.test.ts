@@ -19,20 +19,13 @@ import {
   requestPayInvoice,
   submitWithdraw,
 } from "./client";
+import { rejectionOf } from "../../../services/testing/rejection";
 
 const MNEMONIC =
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
 const fetchFn: Fetch = (input, init) => fetch(input, init);
 
-const failure = async (p: Promise<unknown>): Promise<LnurlError> => {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof LnurlError) return e;
-    throw e;
-  }
-  throw new Error("expected an LnurlError");
-};
+const failure = (p: Promise<unknown>) => rejectionOf(p, LnurlError);
 
 describe("LUD-05 linking keys (published vector)", () => {
   it.each(lud05.vectors)("gives the path of $domain", (v) => {

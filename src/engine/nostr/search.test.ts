@@ -20,21 +20,14 @@ import {
   pubkeyOfQuery,
   SEARCH_LIMIT,
 } from "./search";
+import { rejectionOf } from "../../../services/testing/rejection";
 
 poolWebSocket(WebSocket);
 
 const fetchFn = (input: string | URL | Request, init?: RequestInit) => fetch(input, init);
 const now = () => Math.floor(Date.now() / 1000);
 
-const failure = async (p: Promise<unknown>): Promise<CacheFailed> => {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof CacheFailed) return e;
-    throw e;
-  }
-  throw new Error("expected a failure");
-};
+const failure = (p: Promise<unknown>) => rejectionOf(p, CacheFailed);
 
 describe("social-profile cache client against the world's cache service", () => {
   let world: { nostr: NostrWorld; base: string; stop: () => Promise<void> };
