@@ -17,10 +17,15 @@ export function usePenaltyNotices(): Notice[] {
   const now = Date.now();
   return penalties
     .filter((p) => now - p.at < PENALTY_SHOWN_MS)
-    .map((p) => ({
-      id: `penalty-${p.channel_id}`,
-      tone: "status",
-      label: t("channels.penalty_title"),
-      text: `${t("channels.penalty_title")}. ${t(p.swept ? "channels.penalty" : "channels.penalty_pending", { amount: fmt.sats(p.amount) })}`,
-    }));
+    .map((p) => {
+      const what = t(p.swept ? "channels.penalty" : "channels.penalty_pending", {
+        amount: fmt.sats(p.amount),
+      });
+      return {
+        id: `penalty-${p.channel_id}`,
+        tone: "status",
+        label: t("channels.penalty_title"),
+        text: `${t("channels.penalty_title")}. ${what}`,
+      };
+    });
 }
