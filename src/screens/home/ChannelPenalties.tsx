@@ -25,7 +25,8 @@ export function usePenaltyNotices(): Notice[] {
         id: `penalty-${p.channel_id}`,
         tone: "status",
         label: t("channels.penalty_title"),
-        text: `${t("channels.penalty_title")}. ${what}`,
+        heading: t("channels.penalty_title"),
+        text: what,
       };
     });
 }
