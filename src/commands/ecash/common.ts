@@ -67,11 +67,15 @@ export const custodian = (ctx: HandlerContext, id: string) => {
 export const HISTORY_NOT_BACK =
   "Recover ecash once your wallet's history is back from the storage server and it runs on this device only, so nothing is counted twice.";
 
+/** How long a recovery waits for the log to be in step (this device's newest events still going up). */
+export const IN_STEP_WAIT_MS = 20_000;
+
 /**
  * Ecash is recovered from the seed only into a log in step with the storage server (`logInStep`): all the
  * history there, and no other device running. Recovery otherwise would count the proofs it finds, and the
  * other device's events arriving after would count the same ecash again. Without a storage server the log
- * is this device's alone.
+ * is this device's alone. Events this device just recorded may still be on their way up: it asks again,
+ * for at most `IN_STEP_WAIT_MS`, before it refuses.
  */
 export const historyBack = (ctx: HandlerContext): Effect.Effect<void, WalletError> =>
   Effect.gen(function* () {
@@ -86,7 +90,15 @@ export const historyBack = (ctx: HandlerContext): Effect.Effect<void, WalletErro
       ...(ctx.fetch ? { fetchFn: ctx.fetch } : {}),
     };
     const stores = { store: openSealedStore(opts), lock: openLockStore(opts) };
-    if (!(yield* ctx.outside(Effect.promise(() => logInStep(l.secrets.store, stores, url)))))
+    const inStep = async () => {
+      const end = Date.now() + IN_STEP_WAIT_MS;
+      for (;;) {
+        if (await logInStep(l.secrets.store, stores, url)) return true;
+        if (Date.now() >= end) return false;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    };
+    if (!(yield* ctx.outside(Effect.promise(inStep))))
       return yield* Effect.fail(
         new WalletState({ message: HISTORY_NOT_BACK, key: "federations.restore_waits_for_storage" }),
       );

@@ -60,10 +60,12 @@ export function ResyncFederation({ federation: f }: { federation: FederationView
     setConfirm(false);
     setError(null);
     setProgress(null);
+    // The progress dialog opens at once, saying the resync is starting, while the wallet checks it may.
+    setRunning(true);
     try {
       await client.dispatch({ _tag: "ResyncFederation", federationId: f.federation_id });
-      setRunning(true);
     } catch (e) {
+      setRunning(false);
       setError(errorText(e));
     }
   };
