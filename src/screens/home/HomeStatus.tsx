@@ -44,7 +44,11 @@ function Line({ notice }: { readonly notice: Notice }) {
   const title = notice.title || undefined;
   const body = (
     <>
-      {notice.heading ? <strong>{notice.heading}</strong> : null}{" "}
+      {notice.heading ? (
+        <>
+          <strong>{notice.heading}</strong>{" "}
+        </>
+      ) : null}
       {notice.text ? <span>{notice.text}</span> : null} {notice.action}
     </>
   );
