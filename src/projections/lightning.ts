@@ -317,11 +317,15 @@ export const lightningProjection = projection<LightningState, LightningState>({
       }
       case "ln.channel_breached":
         // Seen again after a restart: told once.
-        if (!s.breaches.has(e.payload.channel_id))
+        if (!s.breaches.has(e.payload.channel_id)) {
           s.breaches.set(e.payload.channel_id, {
             claimableSats: BigInt(e.payload.claimable_sats),
             at: e.at,
           });
+          // A part swept before the breach was seen (the watchtower's take, found on the chain at start) is
+          // not all of it: the channel is home at the next sweep that leaves nothing to claim.
+          s.swept.delete(e.payload.channel_id);
+        }
         return s;
       case "ln.channels_changed":
         s.channels = e.payload.channels;

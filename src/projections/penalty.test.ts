@@ -42,6 +42,17 @@ describe("a punished partner's channel coming home in two sweeps", () => {
     expect(home.balance.force_close).toBe(0n);
   });
 
+  it("the watchtower's take, swept at start before the breach is seen, is part of it, not all of it", () => {
+    const [closed, breach] = breached as [NewEvent, NewEvent];
+    // The wallet opens after the tower took the partner's side: the recovery scan sweeps that first.
+    const early = [closed, swept(1, 29_200n, 0n), breach];
+    expect(deriveViews(fold(early)).penalties).toMatchObject([{ amount: 199_500n, swept: false }]);
+    // Then the wallet's own side, and nothing is left to claim: the whole channel, both sweeps.
+    expect(deriveViews(fold([...early, swept(2, 169_400n, 0n)])).penalties).toMatchObject([
+      { amount: 198_600n, swept: true },
+    ]);
+  });
+
   it("a sweep written before the wallet counted what was left brought everything", () => {
     expect(deriveViews(fold([...breached, swept(1, 199_000n)])).penalties).toMatchObject([
       { amount: 199_000n, swept: true },

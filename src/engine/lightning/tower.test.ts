@@ -67,5 +67,7 @@ describe("a partner publishing a revoked state while the wallet is stopped", () 
     expect(total).toBeLessThanOrEqual(200_000n);
     // Seen as it restarted: the wallet says what happened.
     expect(events.some((e) => e.type === "revoked_state_seen")).toBe(true);
+    // The tower's take, found on the chain as the wallet started, is counted as the channel's.
+    for (const e of events) if (e.type === "outputs_swept") expect(e.channelIds).toEqual([pending.channelId]);
   }, 600_000);
 });
