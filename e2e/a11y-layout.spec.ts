@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import type { Locator, Page } from "@playwright/test";
+import type { Locator, Page, Route } from "@playwright/test";
 import { ROUTES_BUILT } from "../src/screens/routes";
 import { postJson } from "../harness/http";
-import { expect, type FundedWallet, navigate, secondDevice, test } from "./funded";
+import { ACTIVITY_PAGE } from "../src/projections/activity";
+import { expect, type FundedWallet, navigate, secondDevice, TIPS, test, tipSats } from "./funded";
 
 /** The catalogue's words in `lang`, as a person reads them on the buttons. */
 const words = (lang: string): Record<string, string> =>
@@ -237,11 +238,28 @@ const ownViews = async (page: Page, file: string) => {
   });
   return JSON.parse(json) as {
     balance: Record<
-      "lightning" | "lightning_pending" | "lightning_sendable" | "federation" | "total",
+      | "confirmed"
+      | "unconfirmed"
+      | "lightning"
+      | "lightning_pending"
+      | "lightning_sendable"
+      | "federation"
+      | "total",
       string
     >;
     channel_totals: Record<"balance" | "pending", string>;
-    activity: { items: { kind: string; dropped: boolean }[] };
+    activity: {
+      items: {
+        kind: string;
+        dropped: boolean;
+        inbound: boolean;
+        amount_sats: string;
+        labels: string[];
+        last_updated: number;
+        seen_at: number;
+      }[];
+      total: number;
+    };
   };
 };
 
@@ -374,6 +392,113 @@ test("on a funded wallet the money a person reads is the wallet's own: opening p
   await expect(page.getByTestId("plus-address")).toHaveText(funded.address);
   await navigate(page, "/receive");
   await expect(page.getByTestId("plus-address")).toHaveText(funded.address);
+  await navigate(page, "/");
+});
+
+test("on a funded wallet with a long history, home lists it newest first, row for row the wallet's own, down to its oldest", async ({
+  funded,
+}, info) => {
+  test.setTimeout(300_000);
+  const page = funded.page;
+  await page.setViewportSize(VIEWPORTS.phone);
+  const views = await ownViews(page, info.outputPath("long-history.json"));
+  const { items, total } = views.activity;
+  // The fixture's 36 tips and the rest: more than a screen of rows, all within what home lists.
+  expect(total).toBeGreaterThanOrEqual(40);
+  expect(total, "home lists the whole history").toBeLessThanOrEqual(ACTIVITY_PAGE);
+  expect(items).toHaveLength(total);
+  // The wallet's own order is newest first: pending rows, then by time.
+  const when = items.map((i) =>
+    i.last_updated === 0 ? Number.POSITIVE_INFINITY : i.last_updated || i.seen_at,
+  );
+  for (let k = 1; k < when.length; k++)
+    expect(when[k], `row ${k + 1} is not newer than row ${k}`).toBeLessThanOrEqual(when[k - 1] ?? 0);
+
+  await navigate(page, "/");
+  const list = page.getByRole("list", { name: "Activity" });
+  const rows = list.getByRole("listitem");
+  await expect(rows).toHaveCount(total);
+  // Each row's amount, as a person reads it, is the view's row at the same place.
+  const amounts = items.map((i) => {
+    const amount = `${BigInt(i.amount_sats).toLocaleString("en-US")} ${i.kind === "Ecash" ? "e-sats" : "sats"}`;
+    return i.dropped ? amount : `${i.inbound ? "+" : "-"}${amount}`;
+  });
+  await expect(rows.locator(".activity-amount")).toHaveText(amounts);
+  // The tips read newest first: tip 36 above tip 35, down to tip 1, each with its amount.
+  const labels = (await rows.locator(".activity-label").allTextContents()).map((l) => l.trim());
+  const tips = labels.filter((l) => /^tip \d+$/.test(l));
+  expect(tips).toEqual(Array.from({ length: TIPS }, (_, k) => `tip ${TIPS - k}`));
+  const newest = rows.filter({ hasText: `tip ${TIPS}` });
+  await expect(newest.locator(".activity-amount")).toHaveText(`+${tipSats(TIPS)} sats`);
+  expect(labels.indexOf(`tip ${TIPS}`)).toBeLessThan(labels.indexOf("tip 1"));
+  // Scrolling down reaches the oldest row, last in the wallet's own view.
+  const oldest = rows.last();
+  await oldest.scrollIntoViewIfNeeded();
+  await expect(oldest).toBeInViewport();
+  await expect(oldest.locator(".activity-amount")).toHaveText(amounts.at(-1) ?? "");
+  await page.evaluate(() => window.scrollTo(0, 0));
+});
+
+test("on a funded wallet whose storage server cannot be reached, home says in one line at its top what still works, and the money a person reads is still the wallet's own", async ({
+  esplora,
+  funded,
+}, info) => {
+  // The device lock runs out a minute after its last refresh; then the node starts again once the server
+  // answers, on two busy cores.
+  test.setTimeout(420_000);
+  const page = funded.page;
+  const en = words("en");
+  await page.setViewportSize(VIEWPORTS.phone);
+  const views = await ownViews(page, info.outputPath("before-storage-away.json"));
+  await navigate(page, "/");
+  const status = page.locator(".home-status");
+  const card = page.getByRole("region", { name: "Balance" });
+  const paused = status.getByRole("status").filter({ hasText: en["home.lightning_paused"] ?? "" });
+  // The notices waiting behind home's line (the mint's, the backup's): the storage's comes on top of them.
+  const more = status.getByRole("button", { name: /^\d+ more$/ });
+  await expect(more).toBeVisible();
+  const behind = Number(((await more.textContent()) ?? "").replace(/\D/g, ""));
+  // Only this wallet's requests to its storage server fail, as if the server were gone: no other test's.
+  const storage = `${new URL("/storage", esplora).href}/**`;
+  const away = (route: Route) => route.abort("connectionrefused");
+  await funded.context.route(storage, away);
+  try {
+    await expect(paused).toBeVisible({ timeout: 180_000 });
+    // One line, at the top of home above the balance, with one action; the others wait behind it.
+    await expect(status.locator(":scope > [role]")).toHaveCount(1);
+    await expect(paused).toContainText(`${en["home.lightning_paused"]} ${en["home.lightning_restart"]}`);
+    await expect(paused.getByRole("button")).toHaveCount(1);
+    await expect(paused.getByRole("button", { name: en["home.lightning_restart"] })).toBeVisible();
+    await expect(more).toHaveText(`${behind + 1} more`);
+    expect((await paused.boundingBox())?.y ?? 0).toBeLessThan((await card.boundingBox())?.y ?? 0);
+    // The money a person reads is the wallet's own, lightning included: nothing is lost while it is paused.
+    await expect(page.getByTestId("lightning-balance")).toHaveText(satsText(views.balance.lightning));
+    await expect(page.getByTestId("lightning-pending-badge")).toHaveText(
+      `Pending: ${satsText(views.balance.lightning_pending)}`,
+    );
+    await expect(page.getByTestId("onchain-balance")).toHaveText(
+      satsText((BigInt(views.balance.confirmed) + BigInt(views.balance.unconfirmed)).toString()),
+    );
+    await expect(card.getByTestId("custody-label").locator(".balance-amount")).toHaveText(
+      `${BigInt(views.balance.federation).toLocaleString("en-US")} e-sats`,
+    );
+    await expect(page.getByTestId("total-balance")).toHaveText(satsText(views.balance.total));
+    // Still paused: the line stays while the server is away.
+    await expect(paused).toBeVisible();
+  } finally {
+    await funded.context.unroute(storage, away);
+  }
+  // The server answers again: the node starts by itself and the line clears; the mint's notice is back on top.
+  await expect(paused).toHaveCount(0, { timeout: 180_000 });
+  await expect(page.getByRole("alert", { name: "A federation is shutting down" })).toBeVisible();
+  await expect(status.locator(":scope > [role]")).toHaveCount(1);
+  await expect(more).toHaveText(`${behind} more`);
+  await expect(page.getByTestId("lightning-balance")).toHaveText(satsText(views.balance.lightning));
+  await expect(page.getByTestId("total-balance")).toHaveText(satsText(views.balance.total));
+  // As the walks after find it: lightning running, its channel online.
+  await expect(page.getByText(en["home.lightning_starting"] ?? "")).toHaveCount(0, { timeout: 120_000 });
+  await navigate(page, "/settings/channels");
+  await expect(page.getByText("Online (1)")).toBeVisible({ timeout: 120_000 });
   await navigate(page, "/");
 });
 

@@ -8,7 +8,7 @@ import { SimplePool } from "nostr-tools/pool";
 import WebSocket from "ws";
 import { postJson } from "../harness/http";
 import { test as base, createWallet, expect, fundOnchain, syncNow } from "./fixtures";
-import { confirmChannel, freshBrowserPage, restoreWords } from "./steps";
+import { confirmChannel, freshBrowserPage, payWorld, restoreWords } from "./steps";
 
 // Node 20 has no global WebSocket; the outside app and the chat partner in this test process use it.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -25,7 +25,9 @@ import { confirmChannel, freshBrowserPage, restoreWords } from "./steps";
  * - two contacts: Ann (a nostr person of the world, with an npub and a lightning address) and Ben (a
  *   lightning address only);
  * - a chat with Ann: the owner's message, two of hers, and her request for 5,000 sats;
- * - a wallet-connect connection ("Careful app") whose payment of 1,500 sats waits for approval.
+ * - a wallet-connect connection ("Careful app") whose payment of 1,500 sats waits for approval;
+ * - a long history: 20,000 sats of rent paid to the world's node, then 36 tips in from it (`tip 1` of 101
+ *   sats to `tip 36` of 136), each in a second of its own and newer than any block, 43 rows in all.
  */
 export interface FundedWallet {
   readonly context: BrowserContext;
@@ -42,6 +44,10 @@ export interface FundedWallet {
 const CHANNEL_SATS = 400_000;
 const OPENING_SATS = 120_000;
 const REFUSED_SATS = 100_000;
+const RENT_SATS = 20_000;
+/** The tips the world's node pays in, the history's newest rows: `tip 1` to `tip 36`, 101 to 136 sats. */
+export const TIPS = 36;
+export const tipSats = (i: number) => 100 + i;
 
 /**
  * Opens `path` as the app's own links do: no reload, so the wallet keeps running (its node stays connected
@@ -177,6 +183,33 @@ const build = async (context: BrowserContext, esplora: string, clients: { close:
   // Answered only when the owner decides; the walk never does.
   app.payInvoice({ invoice: coffee.bolt11 }).catch(() => undefined);
   await expect(page.getByRole("tab", { name: /Requests/ })).toContainText("1 request", { timeout: 60_000 });
+
+  // A long history: a share of the rent paid to the world's node (which leaves the LSP's side of the
+  // channel room to pay back), then small tips in, each invoice asked for by the app and paid by the world's
+  // node, each in a second of its own so the history's order is theirs.
+  // The chain dates its payments by their blocks, which a burst of regtest blocks dates ahead of the clock:
+  // the history's new rows wait until the clock has passed the newest block, so they are newer than every
+  // payment the chain dated and keep their place above them, run after run.
+  const chainTime = async () => {
+    const hash = await (await fetch(`${esplora}/blocks/tip/hash`)).text();
+    return ((await (await fetch(`${esplora}/block/${hash}`)).json()) as { timestamp: number }).timestamp;
+  };
+  const newest = await chainTime();
+  await expect
+    .poll(() => Date.now() / 1000, { timeout: 600_000, intervals: [1_000] })
+    .toBeGreaterThan(newest + 1);
+  await payWorld(page, esplora, RENT_SATS, "rent share");
+  for (let i = 1; i <= TIPS; i++) {
+    const { invoice } = await app.makeInvoice({ amount: tipSats(i) * 1_000, description: `tip ${i}` });
+    const paid = (await postJson(esplora, "/ln/pay", { bolt11: invoice })) as { status: string };
+    expect(paid.status, `tip ${i}`).toBe("succeeded");
+    await new Promise((r) => setTimeout(r, 1_100));
+  }
+  await expect(
+    page.getByRole("list", { name: "Activity" }).getByText(`tip ${TIPS}`, { exact: true }),
+  ).toBeVisible({
+    timeout: 60_000,
+  });
 
   // The second channel: its funding goes out to the mempool, where the world's miner leaves it, so it stays
   // "opening" however many blocks are mined.
