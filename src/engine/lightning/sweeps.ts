@@ -174,10 +174,16 @@ export class Sweeps {
     const shutdown = signer.get_shutdown_scriptpubkey();
     if (shutdown instanceof ldk.Result_ShutdownScriptNoneZ_OK) scripts.push(shutdown.res.into_inner());
     const byChannel = new Map<string, Uint8Array[]>();
+    // The known channels by their funding outpoint (txid:vout), read once for the whole scan.
+    const funding = new Map<string, string>();
+    for (const m of this.core.chainMonitor.list_monitors()) {
+      const at = m.get_a();
+      funding.set(`${displayHex(at.get_txid())}:${at.get_index()}`, hex.encode(m.get_b().get_a()));
+    }
     for (const script of scripts) {
       const scripthash = hex.encode(sha256(script).reverse());
       for (const u of await this.core.opts.chain.client.scriptUtxos(scripthash)) {
-        const channel = (await this.channelPaying(u.txid)) ?? RECOVERED;
+        const channel = (await this.channelPaying(u.txid, funding)) ?? RECOVERED;
         const list = byChannel.get(channel) ?? [];
         byChannel.set(channel, list);
         list.push(
@@ -203,12 +209,7 @@ export class Sweeps {
    * The known channel whose close `txid` is, or whose closing transaction `txid` spends (a justice
    * transaction spends the partner's commitment, which spends the funding output); null when none.
    */
-  private async channelPaying(txid: string): Promise<string | null> {
-    const funding = new Map<string, string>();
-    for (const m of this.core.chainMonitor.list_monitors()) {
-      const at = m.get_a();
-      funding.set(`${displayHex(at.get_txid())}:${at.get_index()}`, hex.encode(m.get_b().get_a()));
-    }
+  private async channelPaying(txid: string, funding: ReadonlyMap<string, string>): Promise<string | null> {
     if (funding.size === 0) return null;
     let tx = await this.core.opts.chain.client.tx(txid);
     for (let up = 0; tx && up < 2; up++) {
