@@ -489,6 +489,21 @@ export interface CommandSpecs {
     output: { recoveredSats: bigint; notRestored: string[] };
   };
   /**
+   * How far the RestoreEcash running now got, polled by its screen: the mint, the keysets begun of its
+   * keysets, the unspent proofs found (each once), and counters asked of all to ask; null when none runs.
+   */
+  EcashRestoreProgress: {
+    input: Empty;
+    output: {
+      mint: string;
+      keyset: number;
+      keysets: number;
+      proofs: number;
+      complete: number;
+      total: number;
+    } | null;
+  };
+  /**
    * recommend_federation: publishes the owner's NIP-87 recommendation (kind 38000) of a joined custodian to
    * the wallet's relays, or (`recommend` false, delete_federation_recommendation) withdraws it.
    */

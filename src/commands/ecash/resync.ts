@@ -50,12 +50,29 @@ export const federationResyncProgress: Handler<"FederationResyncProgress"> = (cm
     );
   });
 
+export const ecashRestoreProgress: Handler<"EcashRestoreProgress"> = (_cmd, ctx) =>
+  Effect.sync(() => {
+    const p = ctx.ecash?.restoreProgress() ?? null;
+    return outcome(
+      p && {
+        mint: p.mint,
+        keyset: p.keyset ?? 0,
+        keysets: p.keysets ?? 0,
+        proofs: p.proofs ?? 0,
+        complete: p.complete,
+        total: p.total,
+      },
+    );
+  });
+
 export const resyncHandlers = {
   ResyncFederation: resyncFederation,
   FederationResyncProgress: federationResyncProgress,
+  EcashRestoreProgress: ecashRestoreProgress,
 } as const;
 
 export const resyncNeeds: Needs = {
   ResyncFederation: "ecash",
   FederationResyncProgress: "ecash",
+  EcashRestoreProgress: "ecash",
 };

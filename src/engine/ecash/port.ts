@@ -93,6 +93,17 @@ export interface MeltResult {
   readonly events: readonly NewEvent[];
 }
 
+/** How far a restore from the seed got: counters asked of all there are to ask (a guess that grows). */
+export interface RestoreProgress {
+  readonly complete: number;
+  readonly total: number;
+  /** A Cashu mint's keysets, and how many of them the restore has begun (several go at once). */
+  readonly keysets?: number;
+  readonly keyset?: number;
+  /** Unspent proofs found so far, each counted once. */
+  readonly proofs?: number;
+}
+
 /** How far a resync got (spec 2: polled each second by the progress dialog). */
 export interface ResyncProgress {
   readonly total: number;
@@ -152,7 +163,7 @@ export interface EcashAdapter {
    */
   readonly restore: (
     mint: string,
-    onProgress?: (p: { complete: number; total: number }) => void,
+    onProgress?: (p: RestoreProgress) => void,
     accountedSats?: bigint,
   ) => Promise<{ amountSats: bigint; events: readonly NewEvent[] }>;
   /** Settles operations a crash interrupted (NUT-07 checks); answers their events. */
@@ -168,6 +179,8 @@ export interface EcashPort extends EcashAdapter {
   readonly resync: (mint: string) => Promise<void>;
   /** How far the last resync of `mint` got; null before one started. */
   readonly resyncProgress: (mint: string) => ResyncProgress | null;
+  /** The restore from the seed running now and how far it got; null when none runs. */
+  readonly restoreProgress: () => (RestoreProgress & { readonly mint: string }) | null;
 }
 
 /** What the host gives the ecash engine beyond the seed and the store. */

@@ -10,6 +10,7 @@ import {
   EcashFailure,
   type EcashHooks,
   type EcashPort,
+  type RestoreProgress,
   type ResyncProgress,
 } from "./port";
 
@@ -59,6 +60,8 @@ export const startEcashRouter = async (env: RouterEnv): Promise<EcashPort> => {
   };
 
   const progress = new Map<string, ResyncProgress>();
+  /** The restore from the seed running now (the owner's "Recover ecash"), with how far it got. */
+  let restoring: (RestoreProgress & { mint: string }) | null = null;
 
   return {
     balance: async (mint) => (await of(mint)).balance(mint),
@@ -74,8 +77,23 @@ export const startEcashRouter = async (env: RouterEnv): Promise<EcashPort> => {
       /^(cashu:(\/\/)?)?cashu[AB]/i.test(token.trim()) || fedHooks.mints().length === 0
         ? cashu.receiveToken(token)
         : (await fed()).receiveToken(token),
-    restore: async (mint, onProgress, accountedSats) =>
-      (await of(mint)).restore(mint, onProgress, accountedSats),
+    restore: async (mint, onProgress, accountedSats) => {
+      const mine = { mint, complete: 0, total: 0 };
+      restoring = mine;
+      try {
+        return await (await of(mint)).restore(
+          mint,
+          (p) => {
+            if (restoring?.mint === mint) restoring = { ...p, mint };
+            onProgress?.(p);
+          },
+          accountedSats,
+        );
+      } finally {
+        if (restoring?.mint === mint) restoring = null;
+      }
+    },
+    restoreProgress: () => restoring,
     recover: (mint) => both(mint, (a) => a.recover(mint)),
 
     resync: async (mint) => {

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useSearch } from "wouter";
 import { useI18n } from "../../i18n/intl";
 import { BackControl } from "../../ui/BackControl";
@@ -6,8 +6,12 @@ import { ErrorBox } from "../../ui/errors";
 import { Form, TextField, useAction } from "../../ui/form";
 import { formatSats } from "../../ui/format";
 import { useView, useWallet } from "../../ui/wallet";
+import type { ResultOf } from "../../commands/command";
 import { FederationCard } from "./FederationCard";
 import { ResyncFederation } from "./ResyncFederation";
+
+/** How often a running restore's progress is asked for. */
+const RESTORE_POLL_MS = 500;
 
 /** A Fedimint invite code (bech32m `fed1…`), as opposed to a Cashu mint's URL. */
 const isFedimintInvite = (code: string): boolean => code.trim().toLowerCase().startsWith("fed1");
@@ -30,6 +34,20 @@ export function Federations() {
   const payFrom = [...(federations ?? [])].sort((a, b) => (b.balance > a.balance ? 1 : -1))[0]?.federation_id;
   const { busy, error, run } = useAction();
   const [restored, setRestored] = useState<string | null>(null);
+  const [restoring, setRestoring] = useState(false);
+  const [progress, setProgress] = useState<ResultOf<"EcashRestoreProgress">>(null);
+
+  // While a restore runs: which keyset it is at and the proofs found so far.
+  useEffect(() => {
+    if (!restoring) return;
+    const timer = setInterval(() => {
+      client
+        .dispatch({ _tag: "EcashRestoreProgress" })
+        .then((p) => setProgress(p))
+        .catch(() => undefined);
+    }, RESTORE_POLL_MS);
+    return () => clearInterval(timer);
+  }, [client, restoring]);
 
   const add = () =>
     run(async () => {
@@ -46,8 +64,10 @@ export function Federations() {
   };
   const restore = () => {
     setRestored(null);
+    setProgress(null);
+    setRestoring(true);
     return run(async () => {
-      const r = await client.dispatch({ _tag: "RestoreEcash" });
+      const r = await client.dispatch({ _tag: "RestoreEcash" }).finally(() => setRestoring(false));
       setRestored(
         [
           t("federations.restored", { amount: formatSats(intl, r.recoveredSats) }),
@@ -107,7 +127,26 @@ export function Federations() {
               {t("federations.restore")}
             </button>
           </div>
-          {restored ? <p role="status">{restored}</p> : null}
+          {restoring ? (
+            <div className="column">
+              <progress
+                max={Math.max(progress?.total ?? 0, 1)}
+                value={progress?.complete ?? 0}
+                aria-label={t("federations.restoring_label")}
+              />
+              <p role="status">
+                {progress && progress.keysets > 0
+                  ? t("federations.restoring", {
+                      keyset: progress.keyset,
+                      keysets: progress.keysets,
+                      proofs: progress.proofs,
+                    })
+                  : t("federations.restoring_label")}
+              </p>
+            </div>
+          ) : restored ? (
+            <p role="status">{restored}</p>
+          ) : null}
         </>
       ) : null}
     </main>

@@ -14,7 +14,7 @@ import { type Harness, startHarness } from "../../../../harness/world";
 import type { NewEvent } from "../../../events/make";
 import { newMnemonic } from "../../keys/mnemonic";
 import { MemoryBlobStore } from "../../lightning/store";
-import type { EcashAdapter } from "../port";
+import type { EcashAdapter, RestoreProgress } from "../port";
 import { startCashu } from "./live";
 import { decodeState, stateKey } from "./state";
 import { urlOf } from "../../http/bounded";
@@ -312,7 +312,7 @@ describe("the Cashu adapter at the world's mints", () => {
       fetch,
       hooks: { mints: () => [mintA], record: async () => undefined },
     });
-    const progress: { complete: number; total: number }[] = [];
+    const progress: RestoreProgress[] = [];
     const r = await (await fresh).restore(mintA, (p) => progress.push(p));
     expect(r.amountSats).toBe(1_000n);
     expect(r.events).toHaveLength(1);
@@ -321,12 +321,18 @@ describe("the Cashu adapter at the world's mints", () => {
       payload: { amount: "1000", via: "restore" },
     });
     expect(await (await fresh).balance(mintA)).toBe(1_000n);
-    // Progress only grows and ends complete; the batches asked are far fewer than the proofs.
+    // Progress only grows and ends complete, every keyset begun and each proof found counted once; the
+    // batches asked are far fewer than the proofs.
     for (const [i, p] of progress.entries()) {
       expect(p.complete).toBeLessThanOrEqual(p.total);
+      expect(p.keyset).toBeLessThanOrEqual(p.keysets!);
       if (i > 0) expect(p.complete).toBeGreaterThanOrEqual(progress[i - 1]!.complete);
+      if (i > 0) expect(p.proofs).toBeGreaterThanOrEqual(progress[i - 1]!.proofs!);
     }
-    expect(progress.at(-1)!.complete).toBe(progress.at(-1)!.total);
+    const last = progress.at(-1)!;
+    expect(last.complete).toBe(last.total);
+    expect(last.keyset).toBe(last.keysets);
+    expect(last.proofs).toBe(1_000);
     expect(progress.length).toBeLessThan(20);
     // Again: nothing new, nothing recorded twice.
     const again = await (await fresh).restore(mintA);

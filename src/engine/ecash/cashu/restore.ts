@@ -2,9 +2,11 @@
  * What the seed holds at a mint (NUT-09 restore over the NUT-13 counters of each keyset), for a wallet that
  * lost its state: the unspent proofs found are the wallet's again, and the counters move past them.
  */
+import type { Wallet } from "@cashu/cashu-ts";
 import { ecashMoved } from "../moved";
-import type { EcashAdapter } from "../port";
-import { failure, toStored, UNREACHABLE, unspent } from "./proofs";
+import type { RestoreProgress } from "../port";
+import { failure, UNREACHABLE } from "./proofs";
+import { MintKeys, restoreBatch } from "./restore-batch";
 import { addProofs, type Cashu, record } from "./session";
 import { settled } from "./settle";
 import { type StoredProof, sumProofs } from "./state";
@@ -16,58 +18,75 @@ const PARALLEL_KEYSETS = 3;
 
 /**
  * What the mint signed for one keyset's counters, a batch of them per request, until a whole batch comes
- * back empty (a gap wider than NUT-13's 100): the proofs found, and the counter after the last one signed.
+ * back empty (a gap wider than NUT-13's 100): the unspent proofs found, and the counter after the last one
+ * signed. The next batch is asked for while the one before is unblinded: after a batch with signatures
+ * another is always needed.
  */
 const scanKeyset = async (
-  w: Awaited<ReturnType<Cashu["walletOf"]>>,
+  cashu: Cashu,
+  w: Wallet,
   keysetId: string,
-  batch: (n: number) => void,
+  batch: (asked: number, found: readonly StoredProof[]) => void,
 ): Promise<{ proofs: StoredProof[]; next: number }> => {
+  const keys = new MintKeys(await w.keyChain.ensureKeysetKeys(keysetId));
+  const ask = (start: number) => restoreBatch(w, cashu.seed(), keys, start, RESTORE_BATCH);
   const proofs: StoredProof[] = [];
   let next = 0;
+  let coming = ask(0);
   for (let start = 0; ; start += RESTORE_BATCH) {
-    const r = await w.restore(start, RESTORE_BATCH, { keysetId });
-    batch(RESTORE_BATCH);
-    if (r.proofs.length === 0) return { proofs, next };
-    proofs.push(...r.proofs.map(toStored));
-    if (r.lastCounterWithSignature !== undefined) next = Math.max(next, r.lastCounterWithSignature + 1);
+    const r = await coming;
+    if (r.signed > 0) coming = ask(start + RESTORE_BATCH);
+    proofs.push(...r.proofs);
+    batch(RESTORE_BATCH, r.proofs);
+    if (r.signed === 0) return { proofs, next };
+    if (r.lastCounter !== null) next = Math.max(next, r.lastCounter + 1);
   }
 };
 
 export const restore = (
   cashu: Cashu,
   mint: string,
-  onProgress: Parameters<EcashAdapter["restore"]>[1],
+  onProgress: ((p: RestoreProgress) => void) | undefined,
   accountedSats?: bigint,
 ) =>
   cashu.withMint(mint, async (s) => {
     if (s.state.pending) await settled(cashu, s);
     const w = await cashu.walletOf(s);
+    // Each proof once, however its counters were asked.
     const found = new Map<string, StoredProof>();
     try {
       const keysets = w.keyChain.getKeysets().filter((k) => k.unit === "sat" && k.hasHexId);
       // Progress in counters asked: each keyset needs at least one batch; more come as proofs are found.
       let asked = 0;
       let total = keysets.length * RESTORE_BATCH;
-      onProgress?.({ complete: 0, total });
+      let begun = 0;
+      const tell = () =>
+        onProgress?.({
+          complete: asked,
+          total,
+          keysets: keysets.length,
+          keyset: Math.max(begun, Math.min(1, keysets.length)),
+          proofs: found.size,
+        });
+      tell();
       const queue = [...keysets];
       const worker = async () => {
         for (let k = queue.shift(); k; k = queue.shift()) {
+          begun++;
           let mine = 0;
-          const r = await scanKeyset(w, k.id, (n) => {
+          const r = await scanKeyset(cashu, w, k.id, (n, proofs) => {
             asked += n;
             mine += n;
             if (mine > RESTORE_BATCH) total += n;
-            onProgress?.({ complete: asked, total });
+            for (const p of proofs) found.set(p.secret, p);
+            tell();
           });
           if (r.next > 0 && (cashu.keysetCounters[k.id] ?? 0) < r.next) cashu.keysetCounters[k.id] = r.next;
-          // Each proof once, however its counters were asked.
-          for (let i = 0; i < r.proofs.length; i += RESTORE_BATCH)
-            for (const p of await unspent(w, r.proofs.slice(i, i + RESTORE_BATCH))) found.set(p.secret, p);
         }
       };
       await Promise.all(Array.from({ length: Math.min(PARALLEL_KEYSETS, keysets.length) }, worker));
-      onProgress?.({ complete: total, total });
+      total = asked;
+      tell();
     } catch (e) {
       throw failure(e, UNREACHABLE);
     }

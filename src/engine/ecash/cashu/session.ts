@@ -64,6 +64,8 @@ export interface Cashu {
   readonly withMint: <T>(mint: string, f: (s: Session) => Promise<T>) => Promise<T>;
   /** The session's cashu-ts wallet: the mint's keys fetched anew, or from the store when it is unreachable. */
   readonly walletOf: (s: Session, offlineOk?: boolean) => Promise<Wallet>;
+  /** The seed the NUT-13 secrets come from (a restore makes its blinded messages itself). */
+  readonly seed: () => Uint8Array;
 }
 
 export const openCashu = async (env: CashuEnv): Promise<Cashu> => {
@@ -162,6 +164,7 @@ export const openCashu = async (env: CashuEnv): Promise<Cashu> => {
     sessionOf,
     withMint,
     walletOf,
+    seed: seedOf,
   };
 };
 
