@@ -5,6 +5,7 @@
  * `hooks.ts`, ...) and is listed in `attachments.ts`; the host calls them all and names none.
  */
 import type { EngineName } from "../engine/engine";
+import type { FetchFn } from "../engine/http/bounded";
 import type { StoredEvent, WalletDb } from "../events/db";
 import type { WalletEvent } from "../events/types";
 import type { BlobStore } from "../engine/lightning/store";
@@ -52,6 +53,10 @@ export interface HostSide {
   readonly ensureEngine: (name: EngineName) => Promise<void>;
   /** Whether engines may start: the wallet exists, is unlocked and runs. */
   readonly canStart: () => boolean;
+  /** The wallet's words, once it exists and is unlocked; null before. */
+  readonly mnemonic: () => Promise<string | null>;
+  /** The platform's fetch, for the host's own requests to the wallet's servers; null where no engine runs. */
+  readonly fetch: FetchFn | null;
 }
 
 export interface Attachment {

@@ -15,7 +15,7 @@ import {
 } from "../../errors";
 import type { HandlerContext } from "../context";
 import { logInStep } from "../storage";
-import { openLockStore, openSealedStore, storageKeysOfWords } from "../../engine/storage";
+import { openWalletStores } from "../../engine/storage";
 
 export const FEDERATION_CONNECT_FAILED = "Failed to connect to a federation.";
 export const INVALID_ARGUMENTS = "Invalid Arguments were given";
@@ -83,13 +83,7 @@ export const historyBack = (ctx: HandlerContext): Effect.Effect<void, WalletErro
     const l = ctx.lifecycle;
     if (!url || !l) return;
     const mnemonic = yield* ctx.keys.mnemonic();
-    const opts = {
-      url,
-      keys: storageKeysOfWords(mnemonic),
-      network: ctx.network,
-      ...(ctx.fetch ? { fetchFn: ctx.fetch } : {}),
-    };
-    const stores = { store: openSealedStore(opts), lock: openLockStore(opts) };
+    const stores = openWalletStores(url, mnemonic, ctx.network, ctx.fetch);
     const inStep = async () => {
       const end = Date.now() + IN_STEP_WAIT_MS;
       for (;;) {

@@ -16,7 +16,7 @@ import { ecashEngine } from "../../engine/ecash/engine";
 import { lightningEngine } from "../../engine/lightning/engine";
 import { onchainEngine } from "../../engine/onchain/engine";
 import { openSealedStore, storageKeysOfWords } from "../../engine/storage";
-import { readHead } from "../../engine/storage/journal";
+import { readHead, readJournal } from "../../engine/storage/journal";
 import { WalletDb } from "../../events/db";
 import { readEvents } from "../../events/log";
 import type { AllViews } from "../../projections/live";
@@ -165,6 +165,88 @@ describe("ecash recovered from the seed beside the log on the storage server", (
       expect(tablet.balance(mint)).toBe(2_000n);
       await tablet.host.stop();
       await link.down();
+    },
+    LONG,
+  );
+
+  it(
+    "keeps the log in step in safe mode, where no node runs: another device's events come in and a mint's resync goes ahead",
+    async () => {
+      const words = generateMnemonic(wordlist).split(" ");
+      const mint = h.cashu.mintUrl;
+      const storageUrl = `${h.esploraUrl}/storage`;
+      const remote = openSealedStore({
+        url: storageUrl,
+        keys: storageKeysOfWords(words.join(" ")),
+        network: "regtest",
+      });
+      /** Waits for the last event `db` recorded to be in the server's journal. */
+      const onServer = async (db: WalletDb) => {
+        const last = (await readEvents(db)).at(-1)!.id;
+        await until(
+          "the log on the server",
+          async () =>
+            (await readJournal(remote, 0)).entries.some((e) => (JSON.parse(e) as { id: string }).id === last),
+          60_000,
+          250,
+        );
+      };
+
+      // The phone joins the mint and turns safe mode on; its log goes up before it stops.
+      const phone = await open("safe-log-phone", storageUrl);
+      ok(await phone.host.run({ _tag: "RestoreWallet", words }));
+      await phone.host.whenLightning();
+      ok(await phone.host.run({ _tag: "JoinFederation", code: mint }));
+      ok(await phone.host.run({ _tag: "SetSafeMode", enabled: true }));
+      await onServer(phone.db);
+      await phone.host.stop();
+
+      // Meanwhile another browser of the same words runs the node, records a choice of its own, and stops.
+      const laptop = await open("safe-log-laptop", storageUrl);
+      ok(await laptop.host.run({ _tag: "RestoreWallet", words }));
+      await laptop.host.whenLightning();
+      await until(
+        "the history back",
+        () => (laptop.views().live?.storage_restore ?? null) !== null,
+        60_000,
+        250,
+      );
+      ok(await laptop.host.run({ _tag: "SetFiat", code: "EUR" }));
+      await onServer(laptop.db);
+      const theirs = (await readEvents(laptop.db)).at(-1)!.id;
+      await laptop.host.stop();
+
+      // The phone opens again in safe mode: no node, no device lock, and still the laptop's choice comes in.
+      const again = await open("safe-log-phone", storageUrl);
+      await until("safe mode", () => again.views().live?.lightning === "safe_mode", 60_000, 250);
+      await until(
+        "the laptop's events on the phone",
+        async () => {
+          return (await readEvents(again.db)).some((e) => e.id === theirs);
+        },
+        60_000,
+        250,
+      );
+      // In step with the server, the mint's resync is not refused.
+      await until(
+        "the ecash engine",
+        async () => (await again.host.run({ _tag: "FederationResyncProgress", federationId: mint })).ok,
+        60_000,
+        250,
+      );
+      ok(await again.host.run({ _tag: "ResyncFederation", federationId: mint }));
+      let progress: { done: boolean; error: string | null } | null = null;
+      await until(
+        "the resync done",
+        async () => {
+          progress = ok(await again.host.run({ _tag: "FederationResyncProgress", federationId: mint }));
+          return progress?.done === true;
+        },
+        60_000,
+        250,
+      );
+      expect(progress).toMatchObject({ done: true, error: null });
+      await again.host.stop();
     },
     LONG,
   );

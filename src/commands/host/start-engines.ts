@@ -15,7 +15,10 @@ import type { Services, WalletLifecycle } from "../lifecycle-port";
 import type { Secrets } from "../wallet";
 
 /** The host as its engines see it. */
-export type EnginesHost = Omit<HostSide, "engines" | "startEngines" | "ensureEngine" | "canStart"> & {
+export type EnginesHost = Omit<
+  HostSide,
+  "engines" | "startEngines" | "ensureEngine" | "canStart" | "mnemonic" | "fetch"
+> & {
   readonly secrets: Secrets;
   readonly list: readonly AnyEngine[];
   /** The platform the engines run on; null for a host that runs none (tests of the log and the secrets). */
@@ -38,9 +41,18 @@ export class HostEngines {
       startEngines: () => this.start(),
       ensureEngine: (name) => this.ensure(name),
       canStart: () => this.canStart(),
+      mnemonic: () => this.mnemonic(),
+      fetch: host.platform?.fetch ?? null,
     };
     this.attached = attachments.map((attach) => attach(side));
     this.services = Object.assign({}, ...this.attached.map((a) => a.services ?? {}));
+  }
+
+  /** The wallet's words, once it exists and is unlocked; null before. */
+  private async mnemonic(): Promise<string | null> {
+    if (!this.host.states().wallet.exists || this.host.secrets.locked) return null;
+    const words = await Effect.runPromise(Effect.result(this.host.secrets.keys.mnemonic()));
+    return Result.isSuccess(words) ? words.success : null;
   }
 
   /** Whether engines may start: the wallet exists and is unlocked. */
@@ -51,8 +63,8 @@ export class HostEngines {
   /** The engines start once the wallet exists and is unlocked, each in the background. */
   async start(): Promise<void> {
     if (!this.host.states().wallet.exists || this.host.secrets.locked) return;
-    const mnemonic = await Effect.runPromise(Effect.result(this.host.secrets.keys.mnemonic()));
-    if (Result.isSuccess(mnemonic)) this.startNeeded(mnemonic.success);
+    const mnemonic = await this.mnemonic();
+    if (mnemonic !== null) this.startNeeded(mnemonic);
     for (const a of this.attached) a.started?.();
   }
 

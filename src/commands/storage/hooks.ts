@@ -3,6 +3,11 @@
  * node runs on the server's state (this device holds the device lock), and again after each commit, one
  * sync at a time. A first sync on a new browser says what came back and what could not
  * (`live.storage_restore`, the restore card on home).
+ *
+ * In safe mode no node runs, so none holds the lock: the log is kept in step all the same whenever no other
+ * device holds it (the journal's conditional appends keep a race from losing an event). Otherwise what this
+ * device recorded, or what another one did, would wait for lightning to run again, and recovering ecash,
+ * which needs the log in step (`historyBack`), would be refused for as long as safe mode lasts.
  */
 import { type LightningPort, snapshotOf } from "../../engine/lightning/live";
 import { noEdits } from "../../projections/crdt";
@@ -11,6 +16,8 @@ import { fundingGoneIn } from "../../projections/onchain";
 import type { StorageRestore } from "../../projections/live";
 import type { States } from "../../projections";
 import type { Attachment, HostSide } from "../attached";
+import { DEVICE_ID_KEY, deviceLockRemainingSecs } from "../../engine/storage/device-lock";
+import { openWalletStores, type SealedStore } from "../../engine/storage";
 import { type LogSyncResult, syncLog } from "./log-sync";
 import { setStorageWaiting } from "./waiting";
 
@@ -46,20 +53,41 @@ export const storageAttachment = (side: HostSide): Attachment => {
   let again = false;
   /** The first sync since the node started (it may bring another device's log in). */
   let fresh = true;
+  /** The wallet runs without lightning (safe mode): no node takes the lock, the log is synced without it. */
+  let lightningOff = false;
+  let opened: { key: string; store: SealedStore; lock: SealedStore } | null = null;
   const remote = () => {
     const ln = side.engines.port("lightning");
     return ln?.remote?.held() ? { ln, remote: ln.remote } : null;
   };
+  /** The storage server's store when no node runs here, if no other device holds the lock; else null. */
+  const withoutNode = async (): Promise<{ store: SealedStore; url: string } | null> => {
+    const url = side.config.servers?.storage;
+    const words = lightningOff && url && !side.emergency ? await side.mnemonic() : null;
+    if (!url || !words) return null;
+    const key = `${url} ${words}`;
+    if (opened?.key !== key)
+      opened = { key, ...openWalletStores(url, words, side.config.network, side.fetch) };
+    const id = await side.blobs.get(DEVICE_ID_KEY);
+    const deviceId = id ? new TextDecoder().decode(id) : "";
+    return (await deviceLockRemainingSecs(opened.lock, deviceId)) === 0 ? { store: opened.store, url } : null;
+  };
   const once = async (last = false): Promise<void> => {
+    if (side.stopped() && !last) return;
     const r = remote();
-    if (!r || (side.stopped() && !last)) return;
     let result: LogSyncResult;
     try {
+      const to = r ? { store: r.remote.sealed, url: r.remote.url } : await withoutNode();
+      if (!to) {
+        // Another device runs the node (it keeps the log), or the server did not say: asked again shortly.
+        if (lightningOff && side.config.servers?.storage && !last) schedule(LOG_RETRY_MS);
+        return;
+      }
       result = await syncLog({
         db: side.db,
         local: side.blobs,
-        store: r.remote.sealed,
-        url: r.remote.url,
+        store: to.store,
+        url: to.url,
         merge: side.merge,
       });
     } catch {
@@ -70,7 +98,7 @@ export const storageAttachment = (side: HostSide): Attachment => {
       return;
     }
     setStorageWaiting(side, "log", false);
-    if (fresh) {
+    if (fresh && r) {
       fresh = false;
       if (result.first && (result.pulled > 0 || r.remote.from === "remote"))
         side.setLive({ storage_restore: restoreSummary(r.ln, side.states(), result.pulled) });
@@ -99,19 +127,18 @@ export const storageAttachment = (side: HostSide): Attachment => {
   return {
     status: (name, status) => {
       if (name !== "lightning") return;
-      if (status.state === "ready") {
-        fresh = true;
-        schedule(0);
-      }
+      lightningOff = status.state === "not_needed";
+      if (status.state === "ready") fresh = true;
+      if (status.state === "ready" || lightningOff) schedule(0);
     },
     committed: () => {
-      if (remote()) schedule(LOG_SYNC_DELAY_MS);
+      if (remote() || lightningOff) schedule(LOG_SYNC_DELAY_MS);
     },
     // The events recorded since the last sync go up before the node stops and gives up the lock.
     stop: async () => {
       if (timer) clearTimeout(timer);
       timer = null;
-      if (!remote()) return;
+      if (!remote() && !lightningOff) return;
       let waited: ReturnType<typeof setTimeout> | undefined;
       const last = (running ?? Promise.resolve()).then(() => once(true));
       await Promise.race([last, new Promise((r) => (waited = setTimeout(r, LOG_STOP_WAIT_MS)))]);

@@ -4,14 +4,7 @@
  * server (local and remote reconciled, never older than a version this device wrote). The node then runs on
  * the mirrored store, so nothing it says to the world goes out before the state is in both.
  */
-import {
-  openLockStore,
-  openSealedStore,
-  type SealedStore,
-  StateTakenOver,
-  StorageUnavailable,
-  storageKeysOfWords,
-} from "../storage";
+import { openWalletStores, type SealedStore, StateTakenOver, StorageUnavailable } from "../storage";
 import { AlreadyRunning, DEVICE_ID_KEY, DeviceLock, type DeviceLockLost } from "../storage/device-lock";
 import type { LightningDeps } from "./live-types";
 import { MirroredBlobStore, type OpenedFrom, type ServerBehind } from "../storage/mirrored-store";
@@ -109,14 +102,12 @@ const retrying = async <T>(f: () => Promise<T>, deadline: number, retryMs: numbe
 export const openRemoteStorage = async (opts: RemoteOptions): Promise<RemoteStorage> => {
   const deadline = Date.now() + (opts.deadlineMs ?? STORAGE_OPEN_DEADLINE_MS);
   const retryMs = opts.retryMs ?? 1_000;
-  const storeOpts = {
-    url: opts.url,
-    keys: storageKeysOfWords(opts.mnemonic),
-    network: opts.network,
-    ...(opts.fetch ? { fetchFn: opts.fetch } : {}),
-  };
-  const remote = openSealedStore(storeOpts);
-  const lockStore = openLockStore(storeOpts);
+  const { store: remote, lock: lockStore } = openWalletStores(
+    opts.url,
+    opts.mnemonic,
+    opts.network,
+    opts.fetch,
+  );
   const lock = new DeviceLock({
     store: lockStore,
     deviceId: await deviceIdOf(opts.local),

@@ -4,7 +4,7 @@
  * encryption and naming, `auth.ts` the signature, `device-lock.ts` one device at a time.
  */
 import { signedAuthorization } from "./auth";
-import { type AuthPurpose, authSecretFor, type StorageKeys, storeIdOf } from "./keys";
+import { type AuthPurpose, authSecretFor, type StorageKeys, storageKeysOfWords, storeIdOf } from "./keys";
 import { type SealedStore, sealedStore } from "./sealed";
 import { type VssClient, vssClient } from "./vss-client";
 import type { FetchFn, RequestLimits } from "../http/bounded";
@@ -44,6 +44,22 @@ export const openSealedStore = (opts: StoreOptions): SealedStore =>
  */
 export const openLockStore = (opts: StoreOptions): SealedStore =>
   openSealedStore({ ...opts, purpose: "lock" });
+
+/** The wallet's own store and its device lock's at the server `url`, opened with the keys of its words. */
+export const openWalletStores = (
+  url: string,
+  mnemonic: string,
+  network: string,
+  fetchFn?: FetchFn | null,
+): { readonly store: SealedStore; readonly lock: SealedStore } => {
+  const opts: StoreOptions = {
+    url,
+    keys: storageKeysOfWords(mnemonic),
+    network,
+    ...(fetchFn ? { fetchFn } : {}),
+  };
+  return { store: openSealedStore(opts), lock: openLockStore(opts) };
+};
 
 export type { SealedStore, SealedValue, SealedWrite } from "./sealed";
 export type { StorageKeys } from "./keys";
