@@ -16,9 +16,8 @@ import { fundingGoneIn } from "../../projections/onchain";
 import type { StorageRestore } from "../../projections/live";
 import type { States } from "../../projections";
 import type { Attachment, HostSide } from "../attached";
-import { DEVICE_ID_KEY, deviceLockRemainingSecs } from "../../engine/storage/device-lock";
 import { openWalletStores, type SealedStore } from "../../engine/storage";
-import { type LogSyncResult, syncLog } from "./log-sync";
+import { type LogSyncResult, noOtherDeviceRuns, syncLog } from "./log-sync";
 import { setStorageWaiting } from "./waiting";
 
 /** How long after a commit the log is sent (commits close together make one append). */
@@ -68,9 +67,7 @@ export const storageAttachment = (side: HostSide): Attachment => {
     const key = `${url} ${words}`;
     if (opened?.key !== key)
       opened = { key, ...openWalletStores(url, words, side.config.network, side.fetch) };
-    const id = await side.blobs.get(DEVICE_ID_KEY);
-    const deviceId = id ? new TextDecoder().decode(id) : "";
-    return (await deviceLockRemainingSecs(opened.lock, deviceId)) === 0 ? { store: opened.store, url } : null;
+    return (await noOtherDeviceRuns(side.blobs, opened.lock)) ? { store: opened.store, url } : null;
   };
   const once = async (last = false): Promise<void> => {
     if (side.stopped() && !last) return;

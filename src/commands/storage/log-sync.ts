@@ -68,6 +68,12 @@ const readRecord = async (local: BlobStore, url: string): Promise<LogRecord | nu
     : null;
 };
 
+/** Whether no other device holds the device lock (this device's own, or none; not when the server is silent). */
+export const noOtherDeviceRuns = async (local: BlobStore, lock: SealedStore): Promise<boolean> => {
+  const id = await local.get(DEVICE_ID_KEY);
+  return (await deviceLockRemainingSecs(lock, id ? new TextDecoder().decode(id) : "")) === 0;
+};
+
 /**
  * Whether this device's log is in step with the storage server at `url` now: it holds everything the
  * server's journal does (the count it last saw is the journal's; a wallet made here and never synced, with
@@ -82,14 +88,9 @@ export const logInStep = async (
 ): Promise<boolean> => {
   const { store, lock } = stores;
   try {
-    const [record, head, id] = await Promise.all([
-      readRecord(local, url),
-      readHead(store),
-      local.get(DEVICE_ID_KEY),
-    ]);
+    const [record, head] = await Promise.all([readRecord(local, url), readHead(store)]);
     if (head.count !== (record?.count ?? 0)) return false;
-    const deviceId = id ? new TextDecoder().decode(id) : "";
-    return (await deviceLockRemainingSecs(lock, deviceId)) === 0;
+    return await noOtherDeviceRuns(local, lock);
   } catch {
     return false;
   }
