@@ -152,7 +152,19 @@ export const hideAndFreeze = async (page: Page, cdp: CDPSession, ms: number) => 
   await toWorkers("Debugger.disable");
   await cdp.send("Target.setAutoAttach", { autoAttach: false, waitForDebuggerOnStart: false });
   cdp.off("Target.attachedToTarget", attached);
-  await page.evaluate(visibility("visible"));
+  // A thread asked to pause while idle may stop at its next statement after the resume above: if the page
+  // does not answer, every thread is resumed once more before it is shown.
+  const shown = page.evaluate(visibility("visible"));
+  const answered = await Promise.race([shown.then(() => true), sleep(60_000).then(() => false)]);
+  if (answered) return;
+  console.log("the tab did not answer 60 s after it was thawed: resuming its threads again");
+  await cdp.send("Debugger.enable");
+  await cdp.send("Debugger.resume").catch(() => undefined);
+  await cdp.send("Debugger.disable");
+  await toWorkers("Debugger.enable");
+  await toWorkers("Debugger.resume");
+  await toWorkers("Debugger.disable");
+  await shown;
 };
 
 /** Rolls that pick, in turn: a drop, latency, a reload, a reload mid-payment, a hidden frozen tab, an LSP restart. */
