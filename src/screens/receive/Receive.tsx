@@ -19,8 +19,10 @@ import {
   RECEIVE_POLL_MS,
   type ReceiveFlavor,
   receiveHint,
+  asksSetupFee,
   receiveMethods,
   SETUP_FEE_DEBOUNCE_MS,
+  SETUP_FEE_WAIT_MS,
   setupFeeNotices,
 } from "./receive-rules";
 
@@ -55,6 +57,8 @@ export function Receive() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [setupFee, setSetupFee] = useState<SetupFee | null>(null);
+  // The LSP is being asked about a setup fee: "Show address" waits for it (a bounded time).
+  const [feeAsking, setFeeAsking] = useState(false);
   // The LSP's refusal of the amount typed (below or above what it opens channels for), in its words.
   const [feeRefused, setFeeRefused] = useState<string | null>(null);
   const [limits, setLimits] = useState<LightningLimits | null>(null);
@@ -85,7 +89,9 @@ export function Receive() {
     setSetupFee(null);
     setFeeRefused(null);
     setDelayAsk(null);
-    if (flavor === "onchain" || into || amount === null || amount <= 0n) return;
+    const asks = amount !== null && asksSetupFee(flavor, into !== null, amount);
+    setFeeAsking(asks);
+    if (!asks || amount === null) return;
     let current = true;
     const timer = setTimeout(() => {
       client
@@ -96,11 +102,16 @@ export function Receive() {
         .catch((e: unknown) => {
           if (current) setFeeRefused(errorText(e));
           if (current) setDelayAsk(delayAskOf(e));
+        })
+        .finally(() => {
+          if (current) setFeeAsking(false);
         });
     }, SETUP_FEE_DEBOUNCE_MS);
+    const waited = setTimeout(() => setFeeAsking(false), SETUP_FEE_DEBOUNCE_MS + SETUP_FEE_WAIT_MS);
     return () => {
       current = false;
       clearTimeout(timer);
+      clearTimeout(waited);
     };
   }, [amount, flavor, into, client, errorText]);
 
@@ -351,7 +362,12 @@ export function Receive() {
           </p>
         ))}
         <ErrorBox text={error} />
-        <button type="submit" className="button button-primary" disabled={busy}>
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={busy || feeAsking}
+          aria-busy={feeAsking || undefined}
+        >
           {t("receive.show_address")}
         </button>
       </form>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { methodKey, nextMethodKey } from "../../ui/amount-entry";
-import { receiveHint, receiveMethods, setupFeeNotices } from "./receive-rules";
+import { asksSetupFee, receiveHint, receiveMethods, setupFeeNotices } from "./receive-rules";
 
 describe("receive notices", () => {
   it("shows the setup fee and what arrives only when a channel is needed", () => {
@@ -63,5 +63,16 @@ describe("receive notices", () => {
     expect(nextMethodKey(methods, "ecash:http://b/cashu")).toBe("lightning");
     // A custodian removed meanwhile: the cycle starts again.
     expect(nextMethodKey(methods, "ecash:http://gone")).toBe("lightning");
+  });
+});
+
+describe("asking the LSP about a setup fee", () => {
+  it("asks for a lightning or unified amount, never for on-chain, ecash or no amount", () => {
+    expect(asksSetupFee("unified", false, 50_000n)).toBe(true);
+    expect(asksSetupFee("lightning", false, 1n)).toBe(true);
+    expect(asksSetupFee("onchain", false, 50_000n)).toBe(false);
+    expect(asksSetupFee("unified", true, 50_000n)).toBe(false);
+    expect(asksSetupFee("unified", false, null)).toBe(false);
+    expect(asksSetupFee("unified", false, 0n)).toBe(false);
   });
 });

@@ -63,6 +63,17 @@ export const SETUP_FEE_NOTICE_SATS = 1000n;
 export const SETUP_FEE_DEBOUNCE_MS = 300;
 
 /**
+ * "Show address" waits this long at most, after the debounce, for the LSP's answer about a setup fee, so
+ * the fee is read before the request is made and its notices do not move the button under a press. A
+ * slower LSP does not hold the owner: past this the button is theirs again and the notices follow.
+ */
+export const SETUP_FEE_WAIT_MS = 3000;
+
+/** Whether the amount typed calls for asking the LSP about a channel setup fee. */
+export const asksSetupFee = (flavor: ReceiveFlavor, intoEcash: boolean, amount: bigint | null): boolean =>
+  flavor !== "onchain" && !intoEcash && amount !== null && amount > 0n;
+
+/**
  * The notices about a channel setup fee, as i18n keys with their values: what the fee is and what will
  * arrive when a channel is needed, and a further notice when the fee is over 1,000 sats.
  */
