@@ -4,10 +4,10 @@ import { hex } from "@scure/base";
 import { Transaction } from "@scure/btc-signer";
 import { nip19 } from "nostr-tools";
 import { wrapEvent } from "nostr-tools/nip17";
-import { SimplePool } from "nostr-tools/pool";
 import WebSocket from "ws";
 import { postJson } from "../harness/http";
 import { test as base, createWallet, expect, fundOnchain, syncNow } from "./fixtures";
+import { patientPool } from "./relay";
 import { confirmChannel, freshBrowserPage, payWorld, restoreWords } from "./steps";
 
 // Node 20 has no global WebSocket; the outside app and the chat partner in this test process use it.
@@ -146,7 +146,7 @@ const build = async (context: BrowserContext, esplora: string, clients: { close:
   const relay = `${esplora.replace(/^http/, "ws")}/nostr`;
   const annKey = nip19.decode(ann.nsec).data as Uint8Array;
   const me = await walletPubkey(page);
-  const pool = new SimplePool();
+  const pool = patientPool();
   clients.push({ close: () => pool.close([relay]) });
   const { bolt11 } = (await postJson(esplora, "/ln/invoice", {
     amount_sats: 5_000,

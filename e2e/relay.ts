@@ -7,11 +7,21 @@ import { expect } from "./fixtures";
 
 setPoolSocket(WebSocket);
 
+/**
+ * A nostr-tools pool as an outside client in these tests: it waits up to a minute for the relay's
+ * handshake (nostr-tools gives up after 3 s, which a busy machine running the world and a browser passes).
+ */
+export const patientPool = (): SimplePool => {
+  const pool = new SimplePool();
+  pool.maxWaitForConnection = 60_000;
+  return pool;
+};
+
 /** The events of `kind` that `npub` signed on the world's relay (at `esplora`), each signature checked. */
 export const eventsOnRelay = async (esplora: string, npub: string, kind: number) => {
   const decoded = decode(npub);
   if (decoded.type !== "npub") throw new Error("not an npub");
-  const pool = new SimplePool();
+  const pool = patientPool();
   try {
     const events = await pool.querySync([`${esplora.replace(/^http/, "ws")}/nostr`], {
       kinds: [kind],
