@@ -9,12 +9,12 @@
 import { hex } from "@scure/base";
 import { NWCWalletService, NWCWalletServiceKeyPair } from "@getalby/sdk/nwc";
 import { getPublicKey } from "nostr-tools/pure";
-import WebSocket from "ws";
+import { installRelaySocket } from "../services/nostr/socket";
 import type { HarnessNode } from "./lightning";
 import type { RouteTable } from "../services/http";
 
-// Node 20 has no global WebSocket; the wallet service's relay connection uses it.
-(globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
+// Node 20 has no global WebSocket: the relay connections use one that a stalled handshake cannot crash.
+installRelaySocket();
 
 export interface OperatorWallet {
   readonly uri: string;

@@ -16,15 +16,15 @@
 import { NWCClient } from "@getalby/sdk/nwc";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { hex } from "@scure/base";
-import WebSocket from "ws";
+import { installRelaySocket } from "../services/nostr/socket";
 import type { HarnessNode } from "./lightning";
 import { HttpError, parseJson, type RouteTable } from "../services/http";
 import { GRACE_S, isActive, nip98Signer, PERIOD_S, type Plan, parseNwc } from "../services/plus/terms";
 
 export { GRACE_S, isActive, nip98Signer, PERIOD_S, type Plan, parseNwc };
 
-// Node 20 has no global WebSocket; the NWC client's relay connection uses it.
-(globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
+// Node 20 has no global WebSocket: the relay connections use one that a stalled handshake cannot crash.
+installRelaySocket();
 
 interface Member {
   readonly pubkey: string;

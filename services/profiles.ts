@@ -11,11 +11,11 @@ import type { Event } from "nostr-tools/pure";
 import { createCache, ZAP_RECEIPT } from "./nostr/cache";
 import { HttpFailure } from "./nostr/http";
 import { createRelay, type NostrRelay } from "./nostr/relay";
-import WebSocket from "ws";
+import { installRelaySocket } from "./nostr/socket";
 import { HttpError, type RouteTable } from "./http";
 
-// Node 20 has no global WebSocket: the pool's relay connections use ws's.
-(globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
+// Node 20 has no global WebSocket: the relay connections use one that a stalled handshake cannot crash.
+installRelaySocket();
 
 /** How long one ask of the relays may take, and the most events kept before the store starts over. */
 const ASK_MS = 4_000;

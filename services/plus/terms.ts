@@ -7,11 +7,11 @@ import type { IncomingHttpHeaders } from "node:http";
 import { hex } from "@scure/base";
 import { unpackEventFromToken, validateEvent } from "nostr-tools/nip98";
 import { getPublicKey } from "nostr-tools/pure";
-import WebSocket from "ws";
+import { installRelaySocket } from "../nostr/socket";
 import { HttpError, schemeOf } from "../http";
 
-// Node 20 has no global WebSocket; the NWC client's relay connection uses it.
-(globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
+// Node 20 has no global WebSocket: the relay connections use one that a stalled handshake cannot crash.
+installRelaySocket();
 
 export interface Plan {
   readonly id: number;
