@@ -236,9 +236,13 @@ export const startWithChannel = async (
   if (pending.type === "channel_pending") await waitForTx(pending.fundingTxid);
   await mine(6);
   await Promise.all([node.node.sync(), lsp.node.sync()]);
+  // Usable on both sides: the LSP's side turns usable only once the node's `channel_ready` reaches it, and
+  // a payment it forwards before then fails.
   await until(
-    "the new node's channel to become usable",
-    () => node.node.channels().some((c) => c.peer === lsp.pubkey && c.isUsable),
+    "the new node's channel to become usable on both sides",
+    () =>
+      node.node.channels().some((c) => c.peer === lsp.pubkey && c.isUsable) &&
+      lsp.node.channels().some((c) => c.peer === node.pubkey && c.isUsable),
     60_000,
   );
   return node;
