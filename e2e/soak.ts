@@ -140,16 +140,19 @@ export const hideAndFreeze = async (page: Page, cdp: CDPSession, ms: number) => 
         .send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id: 9000 + i, method }) })
         .catch(() => undefined);
   };
+  /** Every thread runs again, the page's and each worker's; one that never paused has nothing to resume. */
+  const resumeAll = async () => {
+    await cdp.send("Debugger.resume").catch(() => undefined);
+    await toWorkers("Debugger.resume");
+    await cdp.send("Debugger.disable");
+    await toWorkers("Debugger.disable");
+  };
   await cdp.send("Debugger.enable");
   await toWorkers("Debugger.enable");
   await toWorkers("Debugger.pause");
   await cdp.send("Debugger.pause");
   await sleep(ms);
-  // A thread that ran nothing meanwhile never paused: there is nothing to resume.
-  await cdp.send("Debugger.resume").catch(() => undefined);
-  await toWorkers("Debugger.resume");
-  await cdp.send("Debugger.disable");
-  await toWorkers("Debugger.disable");
+  await resumeAll();
   await cdp.send("Target.setAutoAttach", { autoAttach: false, waitForDebuggerOnStart: false });
   cdp.off("Target.attachedToTarget", attached);
   // A thread asked to pause while idle may stop at its next statement after the resume above: if the page
@@ -159,11 +162,8 @@ export const hideAndFreeze = async (page: Page, cdp: CDPSession, ms: number) => 
   if (answered) return;
   console.log("the tab did not answer 60 s after it was thawed: resuming its threads again");
   await cdp.send("Debugger.enable");
-  await cdp.send("Debugger.resume").catch(() => undefined);
-  await cdp.send("Debugger.disable");
   await toWorkers("Debugger.enable");
-  await toWorkers("Debugger.resume");
-  await toWorkers("Debugger.disable");
+  await resumeAll();
   await shown;
 };
 
