@@ -24,9 +24,19 @@ export class Sweeps {
   /** A sweep asked for once the writes queued now are durable (several channels' outputs come at once). */
   private soon: ReturnType<typeof setTimeout> | null = null;
 
+  /**
+   * Outputs LDK handed that no sweep has read yet (their sats, by the key saving them): still to come home,
+   * though LDK's claimable balances no longer list them.
+   */
+  private readonly handed = new Map<string, bigint>();
+
   /** Keeps LDK's spendable outputs of `channel` until they are swept, then sweeps. */
   keep(channel: string, descriptors: readonly Uint8Array[]): void {
     const key = `${SWEEP_PREFIX}${channel}/${hex.encode(random32().slice(0, 8))}`;
+    this.handed.set(
+      key,
+      descriptors.reduce((n, d) => n + (outputOf(d)?.sats ?? 0n), 0n),
+    );
     void this.core.commit.enqueue([{ key, value: encodeList(descriptors) }]);
     // The outputs LDK hands over together (ours and a punished partner's, matured in one sync) are swept
     // together: the sweep starts after every one of them is saved, not after the first.
@@ -37,10 +47,21 @@ export class Sweeps {
   }
 
   private sweeping: Promise<void> | null = null;
+  /** The pass asked for while one runs: outputs saved meanwhile (the recovery scan's) are not left waiting. */
+  private again: Promise<void> | null = null;
 
   /** Spends every saved spendable output to our on-chain wallet; kept until a spend is accepted. */
   sweep(): Promise<void> {
-    this.sweeping ??= this.sweepSaved().finally(() => {
+    if (this.sweeping) {
+      this.again ??= this.sweeping
+        .catch(() => undefined)
+        .then(() => {
+          this.again = null;
+          return this.sweep();
+        });
+      return this.again;
+    }
+    this.sweeping = this.sweepSaved().finally(() => {
       this.sweeping = null;
     });
     return this.sweeping;
@@ -50,20 +71,29 @@ export class Sweeps {
   private async saved(): Promise<Map<string, SavedOutputs>> {
     const byChannel = new Map<string, SavedOutputs>();
     for (const key of await this.core.opts.store.keys(SWEEP_PREFIX)) {
+      this.handed.delete(key);
       const bytes = await this.core.opts.store.get(key);
       if (!bytes) continue;
       const channel = key.slice(SWEEP_PREFIX.length).split("/")[0]!;
       const group: SavedOutputs = byChannel.get(channel) ?? { keys: [], outputs: new Map() };
       byChannel.set(channel, group);
       group.keys.push(key);
-      for (const d of decodeList(bytes)) {
-        const r = ldk.SpendableOutputDescriptor.constructor_read(d);
-        if (!(r instanceof ldk.Result_SpendableOutputDescriptorDecodeErrorZ_OK)) continue;
-        const at = spentFrom(r.res);
-        if (at) group.outputs.set(at.outpoint, { descriptor: r.res, sats: at.sats });
-      }
+      for (const d of decodeList(bytes)) addOutput(group, d);
     }
     return byChannel;
+  }
+
+  /**
+   * Adds to `groups` what sits at the seed's fixed scripts, unsaved: a watchtower's justice transaction pays
+   * a punished partner's side there, and LDK may hand it after the channel's own outputs, or not at all.
+   * Swept with them, so a channel is never told home while part of it waits on the chain.
+   */
+  private async withStaticOutputs(groups: Map<string, SavedOutputs>): Promise<void> {
+    for (const [channel, descriptors] of await this.staticOutputs()) {
+      const group: SavedOutputs = groups.get(channel) ?? { keys: [], outputs: new Map() };
+      groups.set(channel, group);
+      for (const d of descriptors) addOutput(group, d);
+    }
   }
 
   /**
@@ -75,7 +105,9 @@ export class Sweeps {
   private async sweepSaved(): Promise<void> {
     const swept: { txid: string; sats: bigint; channel: string }[] = [];
     let waiting = 0n;
-    for (const [channel, group] of await this.saved()) {
+    const groups = await this.saved();
+    if (groups.size > 0) await this.withStaticOutputs(groups);
+    for (const [channel, group] of groups) {
       const unspent: ldk.SpendableOutputDescriptor[] = [];
       let unspentSats = 0n;
       let spentBy: string | null = null;
@@ -154,10 +186,13 @@ export class Sweeps {
   /**
    * What the closed channels still have to bring back, as their monitors see it now: a channel whose outputs
    * come home in several sweeps (a punished partner's side a block after ours) is home once this is 0.
+   * Outputs LDK handed that a sweep has yet to read count too.
    */
   private claimsLeft(): bigint {
     const open = this.core.manager.list_channels();
-    return claimsIn(this.core.chainMonitor.get_claimable_balances(open)).totalSats;
+    let left = claimsIn(this.core.chainMonitor.get_claimable_balances(open)).totalSats;
+    for (const sats of this.handed.values()) left += sats;
+    return left;
   }
 
   /**
@@ -167,6 +202,19 @@ export class Sweeps {
    * One a known channel's close (or a justice transaction against it) paid is counted as that channel's.
    */
   async recoverStaticOutputs(): Promise<number> {
+    const byChannel = await this.staticOutputs();
+    if (byChannel.size === 0) return 0;
+    const writes = [...byChannel].map(([channel, descriptors]) => ({
+      key: `${SWEEP_PREFIX}${channel}/${hex.encode(random32().slice(0, 8))}`,
+      value: encodeList(descriptors),
+    }));
+    await this.core.commit.enqueue(writes);
+    await this.sweep();
+    return [...byChannel.values()].reduce((n, d) => n + d.length, 0);
+  }
+
+  /** The unspent outputs at the seed's fixed scripts, as descriptors by the known channel that paid them. */
+  private async staticOutputs(): Promise<Map<string, Uint8Array[]>> {
     const signer = this.core.keys.as_SignerProvider();
     const scripts: Uint8Array[] = [];
     const destination = signer.get_destination_script(new Uint8Array(32));
@@ -195,14 +243,7 @@ export class Sweeps {
         );
       }
     }
-    if (byChannel.size === 0) return 0;
-    const writes = [...byChannel].map(([channel, descriptors]) => ({
-      key: `${SWEEP_PREFIX}${channel}/${hex.encode(random32().slice(0, 8))}`,
-      value: encodeList(descriptors),
-    }));
-    await this.core.commit.enqueue(writes);
-    await this.sweep();
-    return [...byChannel.values()].reduce((n, d) => n + d.length, 0);
+    return byChannel;
   }
 
   /**
@@ -231,6 +272,22 @@ interface SavedOutputs {
     { readonly descriptor: ldk.SpendableOutputDescriptor; readonly sats: bigint }
   >;
 }
+
+/** A saved descriptor, decoded: what it spends, once per outpoint. */
+const addOutput = (group: SavedOutputs, bytes: Uint8Array): void => {
+  const at = outputOf(bytes);
+  if (at && !group.outputs.has(at.outpoint)) group.outputs.set(at.outpoint, at);
+};
+
+/** A descriptor from its bytes, with the outpoint it spends and the sats it holds; null when unreadable. */
+const outputOf = (
+  bytes: Uint8Array,
+): { descriptor: ldk.SpendableOutputDescriptor; outpoint: string; sats: bigint } | null => {
+  const r = ldk.SpendableOutputDescriptor.constructor_read(bytes);
+  if (!(r instanceof ldk.Result_SpendableOutputDescriptorDecodeErrorZ_OK)) return null;
+  const at = spentFrom(r.res);
+  return at ? { descriptor: r.res, ...at } : null;
+};
 
 /** The outpoint (display txid:vout) a descriptor spends and the sats it holds. */
 const spentFrom = (d: ldk.SpendableOutputDescriptor): { outpoint: string; sats: bigint } | null => {
