@@ -59,6 +59,38 @@ describe("a punished partner's channel coming home in two sweeps", () => {
     ]);
   });
 
+  it("the tower's take swept with the wallet's own output, then handed again by LDK, is counted once", () => {
+    // One sweep brings both sides; LDK later hands the tower's take, already spent by that sweep: 0 sats.
+    const again = newEvent("ln.outputs_swept", {
+      txid: hash(201),
+      sats: "0",
+      channel_ids: [CHANNEL],
+      claims_left_sats: "0",
+    });
+    const views = deriveViews(fold([...breached, swept(1, 198_900n, 0n), again]));
+    expect(views.penalties).toMatchObject([{ amount: 198_900n, swept: true }]);
+    expect(views.activity.items.find((i) => i.kind === "ChannelPenalty")?.amount_sats).toBe(198_900n);
+    expect(views.balance.force_close).toBe(0n);
+  });
+
+  it("the wallet's own output swept while the tower's take waits to be: on its way until both came", () => {
+    const first = deriveViews(fold([...breached, swept(1, 169_400n, 29_700n)]));
+    expect(first.penalties).toMatchObject([{ amount: 199_500n, swept: false }]);
+    const home = deriveViews(fold([...breached, swept(1, 169_400n, 29_700n), swept(2, 29_400n, 0n)]));
+    expect(home.penalties).toMatchObject([{ amount: 198_800n, swept: true }]);
+    expect(home.activity.items.find((i) => i.kind === "ChannelPenalty")?.amount_sats).toBe(198_800n);
+  });
+
+  it("a log that told the channel home before the tower's take was swept still counts the take when it comes", () => {
+    const early = deriveViews(fold([...breached, swept(1, 169_400n, 0n)]));
+    // What came back on-chain so far, no more.
+    expect(early.penalties).toMatchObject([{ amount: 169_400n, swept: true }]);
+    const late = deriveViews(fold([...breached, swept(1, 169_400n, 0n), swept(2, 29_200n, 0n)]));
+    expect(late.penalties).toMatchObject([{ amount: 198_600n, swept: true }]);
+    expect(late.activity.items.find((i) => i.kind === "ChannelPenalty")?.amount_sats).toBe(198_600n);
+    expect(late.balance.force_close).toBe(0n);
+  });
+
   it("the log checks what is left as sats", () => {
     const check = (e: NewEvent) =>
       typeof validateEvent({ ...stamp([e], { uuid: () => "x", now: () => 1, device: "d" })[0], seq: 1 });
