@@ -6,7 +6,8 @@ import type { Wallet } from "@cashu/cashu-ts";
 import { ecashMoved } from "../moved";
 import type { RestoreProgress } from "../port";
 import { failure, UNREACHABLE } from "./proofs";
-import { MintKeys, restoreBatch } from "./restore-batch";
+import { nut13Deriver } from "./derive";
+import { askBatch, MintKeys, unspentProofs } from "./restore-batch";
 import { addProofs, type Cashu, record } from "./session";
 import { settled } from "./settle";
 import { type StoredProof, sumProofs } from "./state";
@@ -19,8 +20,8 @@ const PARALLEL_KEYSETS = 3;
 /**
  * What the mint signed for one keyset's counters, a batch of them per request, until a whole batch comes
  * back empty (a gap wider than NUT-13's 100): the unspent proofs found, and the counter after the last one
- * signed. The next batch is asked for while the one before is unblinded: after a batch with signatures
- * another is always needed.
+ * signed. After a batch with signatures another is always needed: it is asked for as soon as the mint has
+ * answered, while this one's states are asked and its unspent proofs unblinded.
  */
 const scanKeyset = async (
   cashu: Cashu,
@@ -29,16 +30,23 @@ const scanKeyset = async (
   batch: (asked: number, found: readonly StoredProof[]) => void,
 ): Promise<{ proofs: StoredProof[]; next: number }> => {
   const keys = new MintKeys(await w.keyChain.ensureKeysetKeys(keysetId));
-  const ask = (start: number) => restoreBatch(w, cashu.seed(), keys, start, RESTORE_BATCH);
+  const derive = nut13Deriver(cashu.seed(), keysetId);
+  const ask = (start: number) => {
+    const asked = askBatch(w, derive, keys, start, RESTORE_BATCH);
+    // Its failure is met where it is awaited, even when this batch's own work fails first.
+    asked.catch(() => undefined);
+    return asked;
+  };
   const proofs: StoredProof[] = [];
   let next = 0;
   let coming = ask(0);
   for (let start = 0; ; start += RESTORE_BATCH) {
     const r = await coming;
-    if (r.signed > 0) coming = ask(start + RESTORE_BATCH);
-    proofs.push(...r.proofs);
-    batch(RESTORE_BATCH, r.proofs);
-    if (r.signed === 0) return { proofs, next };
+    if (r.signed.length > 0) coming = ask(start + RESTORE_BATCH);
+    const found = await unspentProofs(w, r.signed, keys);
+    proofs.push(...found);
+    batch(RESTORE_BATCH, found);
+    if (r.signed.length === 0) return { proofs, next };
     if (r.lastCounter !== null) next = Math.max(next, r.lastCounter + 1);
   }
 };
