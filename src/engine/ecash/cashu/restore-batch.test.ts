@@ -8,7 +8,7 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { bytesToHex } from "@noble/curves/utils.js";
 import { describe, expect, it } from "vitest";
 import { nut13Deriver } from "./derive";
-import { blindCounters, MintKeys, proofsOf, type Signed } from "./restore-batch";
+import { askBatch, blindCounters, MintKeys, proofsOf, type Signed, unspentProofs } from "./restore-batch";
 
 const secret = secp256k1.utils.randomSecretKey();
 const keysetOf = (id: string) => ({
@@ -86,5 +86,59 @@ describe("a restored proof", () => {
     // A proof with a zero s.
     const zero = { s: "00".repeat(32), e: a.sig.dleq?.e as string };
     expect(() => proofsOf([{ ...a, sig: { ...a.sig, dleq: zero } }], keys)).toThrow(/DLEQ/);
+  });
+});
+
+describe("a restore batch", () => {
+  /** A mint that signed counters 3, 5 and 8 of the keyset, and has seen counter 5's proof spent. */
+  const mintOf = (answerStates = true) => {
+    const made = signed(0, 10);
+    const byB = new Map(made.map((x) => [x.blinded.message.B_, x]));
+    const spent = new Set([made[5]?.blinded.Y.toHex(true)]);
+    const asked: string[][] = [];
+    const mint = {
+      restore: async ({ outputs }: { outputs: { B_: string }[] }) => {
+        const found = outputs.filter((o) => [3, 5, 8].some((c) => made[c]?.blinded.message.B_ === o.B_));
+        return { outputs: found, signatures: found.map((o) => byB.get(o.B_)?.sig) };
+      },
+      check: async ({ Ys }: { Ys: string[] }) => {
+        asked.push(Ys);
+        return {
+          states: (answerStates ? Ys : Ys.slice(1)).map((Y) => ({
+            Y,
+            state: spent.has(Y) ? "SPENT" : "UNSPENT",
+            witness: null,
+          })),
+        };
+      },
+    };
+    return { w: { mint } as never, asked };
+  };
+
+  it("finds what the mint signed, asks its states by Y, and unblinds only the unspent", async () => {
+    const { w, asked } = mintOf();
+    const keys = new MintKeys(keyset as never);
+    const r = await askBatch(w, nut13Deriver(seed, keyset.id), keys, 0, 10);
+    expect(r.signed.map((x) => x.blinded.counter)).toEqual([3, 5, 8]);
+    expect(r.lastCounter).toBe(8);
+    const proofs = await unspentProofs(w, r.signed, keys);
+    expect(asked).toEqual([r.signed.map((x) => x.blinded.Y.toHex(true))]);
+    expect(proofs.map((p) => p.secret)).toEqual([r.signed[0]?.blinded.secret, r.signed[2]?.blinded.secret]);
+  });
+
+  it("is refused when the mint leaves out a proof's state", async () => {
+    const { w } = mintOf(false);
+    const keys = new MintKeys(keyset as never);
+    const r = await askBatch(w, nut13Deriver(seed, keyset.id), keys, 0, 10);
+    await expect(unspentProofs(w, r.signed, keys)).rejects.toThrow(/state/);
+  });
+
+  it("with nothing signed asks nothing more", async () => {
+    const { w, asked } = mintOf();
+    const keys = new MintKeys(keyset as never);
+    const r = await askBatch(w, nut13Deriver(seed, keyset.id), keys, 10, 10);
+    expect(r).toEqual({ signed: [], lastCounter: null });
+    expect(await unspentProofs(w, r.signed, keys)).toEqual([]);
+    expect(asked).toEqual([]);
   });
 });
