@@ -12,6 +12,16 @@ import { type EsploraClient, EsploraError } from "../onchain/esplora";
 export const displayHex = (internal: Uint8Array): string => hex.encode(internal.slice().reverse());
 export const internalBytes = (display: string): Uint8Array => hex.decode(display).reverse();
 
+/**
+ * An LDK funding outpoint as "txid:vout", or null for none. The bindings answer an absent one (a channel not
+ * funded yet, or closed before it was) with an outpoint whose txid is all zeros, never with null.
+ */
+export const outpointText = (txo: ldk.OutPoint | null | undefined): string | null => {
+  const txid = txo?.get_txid();
+  if (!txo || !txid || txid.every((b) => b === 0)) return null;
+  return `${displayHex(txid)}:${txo.get_index()}`;
+};
+
 /** The floor every bitcoin node relays at: 1 sat/vB = 253 sat per 1000 weight units. */
 export const MIN_FEERATE_PER_KW = 253;
 

@@ -1,7 +1,7 @@
 /** The node's channels: as the wallet sees them (what is ours, what the reserve holds), opened, closed, abandoned. */
 import { hex } from "@scure/base";
 import * as ldk from "lightningdevkit";
-import { displayHex } from "./chain";
+import { outpointText } from "./chain";
 import { userConfig } from "./node-build";
 import { apiErrorText, type NodeCore, someU64 } from "./node-core";
 import type { ChannelInfo } from "./node-types";
@@ -30,7 +30,7 @@ export class Channels {
         return {
           channelId: hex.encode(c.get_channel_id().get_a()),
           peer,
-          outpoint: txo ? `${displayHex(txo.get_txid())}:${txo.get_index()}` : null,
+          outpoint: outpointText(txo),
           sizeSats: c.get_channel_value_satoshis(),
           outboundSats,
           sendableSats: c.get_next_outbound_htlc_limit_msat() / 1000n,

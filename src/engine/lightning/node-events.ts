@@ -5,7 +5,7 @@
  */
 import { hex } from "@scure/base";
 import * as ldk from "lightningdevkit";
-import { displayHex } from "./chain";
+import { displayHex, outpointText } from "./chain";
 import type { Interception } from "./lsp-intercept";
 import { apiErrorText, type NodeCore, random32, someU64 } from "./node-core";
 import type { Payments } from "./payments";
@@ -164,7 +164,7 @@ const handleEvent = (event: ldk.Event, core: NodeCore, parts: EventParts): void 
       peer: hex.encode(event.counterparty_node_id),
       reason: event.reason.to_str(),
       capacitySats: someU64(event.channel_capacity_sats),
-      outpoint: txo ? `${displayHex(txo.get_txid())}:${txo.get_index()}` : null,
+      outpoint: outpointText(txo),
     });
   } else if (event instanceof ldk.Event_OpenChannelRequest) {
     const peer = hex.encode(event.counterparty_node_id);
