@@ -93,13 +93,8 @@ export class Cheater {
       .filter((i) => i >= 0);
   }
 
-  /**
-   * Publishes an old state of the channel funded at `outpoint`: copy `index`, or by default the newest copy
-   * in which this node held the most (the state a thief would choose: of equal ones, the newest has the
-   * money settled on its side rather than in a payment still in flight). Refused when every kept state pays
-   * this node what the latest does (nothing revoked to publish).
-   */
-  async cheat(outpoint: string, index?: number): Promise<CheatResult> {
+  /** The commitment transaction of the old state `cheat` would publish (copy `index`, or its default). */
+  oldState(outpoint: string, index?: number): { commitment: Transaction; result: CheatResult } {
     const copies = this.copies(outpoint);
     if (copies.length < 2) throw new Error("No older state of that channel is kept");
     const latest = holderClaim(this.read(copies.at(-1)!.bytes));
@@ -133,12 +128,26 @@ export class Cheater {
         );
       });
     if (!commitment) throw new Error("The old state gave no commitment transaction");
-    await this.chain.client.broadcast(commitment.hex);
     return {
-      txid: commitment.id,
-      index: chosen,
-      copies: copies.length,
-      stolen_sats: holderClaim(monitor).toString(),
+      commitment,
+      result: {
+        txid: commitment.id,
+        index: chosen,
+        copies: copies.length,
+        stolen_sats: holderClaim(monitor).toString(),
+      },
     };
+  }
+
+  /**
+   * Publishes an old state of the channel funded at `outpoint`: copy `index`, or by default the newest copy
+   * in which this node held the most (the state a thief would choose: of equal ones, the newest has the
+   * money settled on its side rather than in a payment still in flight). Refused when every kept state pays
+   * this node what the latest does (nothing revoked to publish).
+   */
+  async cheat(outpoint: string, index?: number): Promise<CheatResult> {
+    const { commitment, result } = this.oldState(outpoint, index);
+    await this.chain.client.broadcast(commitment.hex);
+    return result;
   }
 }

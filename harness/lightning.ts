@@ -55,6 +55,8 @@ export interface HarnessNode {
   readonly cheat: (outpoint: string, index?: number) => Promise<CheatResult>;
   /** The kept states of that channel that pay this node otherwise than the latest (revoked ones), by index. */
   readonly revokedStates: (outpoint: string) => number[];
+  /** The txid of the old state's commitment `cheat` would publish (copy `index`), without publishing it. */
+  readonly oldStateTxid: (outpoint: string, index: number) => string;
 }
 
 const listen = (server: TcpServer | Server, port: number, host: string): Promise<number> =>
@@ -195,6 +197,10 @@ export const startLightningNode = async (world: World, opts: LightningNodeOption
       });
     },
     revokedStates: (outpoint) => cheater?.revoked(outpoint) ?? [],
+    oldStateTxid: (outpoint, index) => {
+      if (!cheater) throw new Error("This node keeps no history of its channels");
+      return cheater.oldState(outpoint, index).result.txid;
+    },
     cheat: (outpoint, index) => {
       if (!cheater) return Promise.reject(new Error("This node keeps no history of its channels"));
       return cheater.cheat(outpoint, index);

@@ -3,7 +3,7 @@
  * the world's Esplora, its proxy to reach peers, its faucet to fund channels, and a fixed sweep script.
  * Any other option of `LightningNode.start` may be given and wins.
  */
-import { EsploraChain } from "../src/engine/lightning/chain";
+import { displayHex, EsploraChain } from "../src/engine/lightning/chain";
 import { LightningNode } from "../src/engine/lightning/node";
 import type { NodeEvent, NodeOptions } from "../src/engine/lightning/node-types";
 import { openWebSocketPipe, parsePeerAddress, peerSocketUrl } from "../src/engine/lightning/socket";
@@ -64,8 +64,10 @@ export const startWorldWithNode = async (
 export const towerWatchedNode = (
   world: Harness,
   opts: { readonly seed: Uint8Array; readonly store: MemoryBlobStore; readonly events: NodeEvent[] },
-): { tower: TowerClient; start: () => Promise<LightningNode> } => {
+): { tower: TowerClient; watched: Set<string>; start: () => Promise<LightningNode> } => {
   const { seed, store, events } = opts;
+  // The revoked commitments (display txids) whose justice the wallet handed the tower.
+  const watched = new Set<string>();
   const tower = new TowerClient(
     world.towerUrl,
     towerKey(seed).secret,
@@ -78,9 +80,12 @@ export const towerWatchedNode = (
       store,
       onEvent: (e) => events.push(e),
       paymentTimeoutMs: 30_000,
-      onJustice: (txid, tx) => tower.add(txid, tx),
+      onJustice: (txid, tx) => {
+        watched.add(displayHex(txid));
+        tower.add(txid, tx);
+      },
     });
-  return { tower, start };
+  return { tower, watched, start };
 };
 
 /** Mines `n` blocks, then the world's LSP and `wallet` catch up with them. */

@@ -62,7 +62,7 @@ describe("a partner publishing a revoked state", () => {
           const events: NodeEvent[] = [];
           const seed = crypto.getRandomValues(new Uint8Array(32));
           const store = new MemoryBlobStore();
-          const { tower, start } = towerWatchedNode(h, { seed, store, events });
+          const { tower, watched, start } = towerWatchedNode(h, { seed, store, events });
           let wallet = await start();
           nodes.push(wallet);
           const sync = async () => {
@@ -93,11 +93,14 @@ describe("a partner publishing a revoked state", () => {
           expect(revoked.length).toBeGreaterThan(0);
           const index = revoked[pick % revoked.length]!;
           if (stopped) {
+            // The wallet closes once the tower holds the state the partner will publish: one whose revocation
+            // the wallet never received before it closed is one no one can punish.
+            const published = h.lightning.oldStateTxid(pending.outpoint, index);
             await until(
               "appointments",
               async () => {
                 await tower.flush();
-                return tower.waiting() === 0 && tower.sent > 0;
+                return watched.has(published) && tower.waiting() === 0;
               },
               120_000,
               250,
