@@ -74,6 +74,7 @@ self.onmessage = async (ev: MessageEvent<Job>) => {
     applyMs,
     parts: steps.length - 1,
     longestStep: Math.max(...steps),
+    stepsMs: steps.reduce((a, b) => a + b, 0),
     writeMs,
     channels,
     graphBytes,
