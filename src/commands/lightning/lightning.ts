@@ -290,7 +290,9 @@ export const payInvoice: Handler<"PayInvoice"> = (cmd, ctx) =>
     }
     const maxFee = feeLimitOf(amountSats, cmd.maxFeeSats);
     const amountMsat = decoded.amountMsat ?? amountSats * 1000n;
-    // Routes come from the network graph: bring it up to date first when the last sync is an hour old.
+    // Routes come from the network graph: read from the store if the node has not yet, and brought up to
+    // date first when the last sync is an hour old.
+    yield* ctx.outside(Effect.promise(() => ln.node.routesReady()));
     if (ln.gossip) yield* ctx.outside(Effect.promise(() => ln.gossip?.fresh() ?? Promise.resolve()));
     yield* sameNode(ctx, ln);
     yield* channelConnected(ctx, ln, amountMsat);
@@ -322,6 +324,7 @@ export const keysend: Handler<"Keysend"> = (cmd, ctx) =>
         new InvalidInput({ message: "Satoshi amount is invalid", key: "errors.invalid_amount" }),
       );
     const maxFee = feeLimitOf(cmd.amountSats, cmd.maxFeeSats);
+    yield* ctx.outside(Effect.promise(() => ln.node.routesReady()));
     yield* channelConnected(ctx, ln, cmd.amountSats * 1000n);
     const start = yield* call(() => ln.node.sendKeysend(pubkey, cmd.amountSats * 1000n, maxFee * 1000n));
     return yield* started(start, cmd.amountSats, () =>

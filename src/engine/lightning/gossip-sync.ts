@@ -14,7 +14,8 @@ export const RGS_LIMITS: RequestLimits = { timeoutMs: 30_000, maxBytes: 20_000_0
 
 /** What the sync needs of the node (`LightningNode` has it). */
 export interface GossipTarget {
-  readonly lastGossipSync: () => number;
+  /** Once the stored graph is read (the sync adds to it). */
+  readonly lastGossipSync: () => Promise<number>;
   readonly applyGossipSnapshot: (bytes: Uint8Array) => Promise<number>;
 }
 
@@ -69,8 +70,8 @@ export class GossipSync {
 
   private async once(): Promise<void> {
     const base = this.url.endsWith("/") ? this.url : `${this.url}/`;
-    const since = this.node.lastGossipSync();
     try {
+      const since = await this.node.lastGossipSync();
       // In parts (each a short step for the node); a server that does not cut snapshots sends one whole, or
       // refuses the query and is asked again without it.
       let r = await this.fetch(`${base}${since}?parts`);

@@ -307,9 +307,10 @@ export const startLightning = async (deps: LightningDeps): Promise<LightningPort
   timer = setInterval(() => void sync(), CHAIN_SYNC_MS);
   // Funds of closed channels a restore from the words cannot know of, found by the seed's scripts.
   void started.recoverStaticOutputs().catch((e) => log("warn", `recovery scan: ${String(e)}`));
-  // The graph syncs once the node is up and home is usable (never held back by it), then hourly.
+  // The graph syncs once the node is up, home is usable and the stored graph is read (never holding either
+  // back), then hourly.
   gossip = deps.rgs ? new GossipSync(started, deps.rgs, deps.fetch, log) : null;
-  gossip?.startAfter(deps.homeShown?.() ?? Promise.resolve());
+  gossip?.startAfter(Promise.all([deps.homeShown?.(), started.routesRead]).then(() => undefined));
   return {
     gossip,
     node: started,

@@ -13,7 +13,7 @@ import type { NodeCore } from "./node-core";
 import { random32 } from "./node-core";
 import type { NodeRole } from "./node-types";
 import { NodeError } from "./policy";
-import { Routing } from "./routing";
+import { Routing, switchingRouters } from "./routing";
 import { MANAGER_KEY, MONITOR_PREFIX } from "./store";
 
 const NETWORKS = {
@@ -86,6 +86,12 @@ const monitorWatch = (core: NodeCore) => {
   };
 };
 
+/** The stored graph and scorer (a trained scorer from the `scorer` server first), as the node routes with them. */
+export const readRouting = async (core: NodeCore): Promise<Routing> =>
+  Routing.load(core.opts.store, NETWORKS[core.opts.network], core.logger, core.opts.log, () => core.now(), {
+    remoteScorer: await (core.opts.scorer ?? Promise.resolve(null)),
+  });
+
 /** Builds the LDK objects of `core` from its store: restores the manager and every monitor, or makes a new node. */
 export const buildNode = async (
   core: NodeCore,
@@ -102,20 +108,14 @@ export const buildNode = async (
     core.commit.persister(monitorWatch(core)),
   );
   const network = NETWORKS[opts.network];
-  core.routing = await Routing.load(opts.store, network, core.logger, opts.log, () => core.now(), {
-    remoteScorer: await (opts.scorer ?? Promise.resolve(null)),
-  });
-  const { graph, scorer } = core.routing;
-  const score = ldk.MultiThreadedLockableScore.constructor_new(scorer.as_Score());
   const entropy = core.keys.as_EntropySource();
-  const router = ldk.DefaultRouter.constructor_new(
-    graph,
-    core.logger,
-    entropy,
-    score.as_LockableScore(),
-    ldk.ProbabilisticScoringFeeParameters.constructor_default(),
-  );
-  const messageRouter = ldk.DefaultMessageRouter.constructor_new(graph, entropy);
+  // A wallet starts on an empty graph and reads its stored one once its channels are back
+  // (`LightningNode.routesReady`): a mainnet-sized graph takes a while to read, and the owner's channel
+  // comes first. A routing node takes its peers' gossip into its graph from the start.
+  core.routing = opts.p2pGossip
+    ? await readRouting(core)
+    : Routing.empty(network, core.logger, opts.log, () => core.now());
+  const routers = switchingRouters(() => core.routing.routersFor(entropy));
 
   const monitors: ldk.ChannelMonitor[] = [];
   for (const key of await opts.store.keys(MONITOR_PREFIX)) {
@@ -137,8 +137,8 @@ export const buildNode = async (
     chain.feeEstimator,
     watch,
     broadcaster,
-    router.as_Router(),
-    messageRouter.as_MessageRouter(),
+    routers.router,
+    routers.messages,
     core.logger,
   ] as const;
   if (saved) {
@@ -185,7 +185,7 @@ export const buildNode = async (
   const ignorer = ldk.IgnoringMessageHandler.constructor_new();
   const gossip = opts.p2pGossip
     ? ldk.P2PGossipSync.constructor_new(
-        graph,
+        core.routing.graph,
         ldk.Option_UtxoLookupZ.constructor_none(),
         core.logger,
       ).as_RoutingMessageHandler()

@@ -174,4 +174,9 @@ export interface NodeOptions {
   readonly scorer?: Promise<Uint8Array | null>;
   /** How long `payInvoice` waits for a final state before answering `pending`. */
   readonly paymentTimeoutMs?: number;
+  /**
+   * How long after its start a wallet's node waits for its channels to be back before it reads its stored
+   * graph anyway (a partner away); 5 s when not given. A payment reads it at once.
+   */
+  readonly graphReadWaitMs?: number;
 }

@@ -21,7 +21,7 @@ import * as ldk from "lightningdevkit";
 import type { ChannelGossip } from "./gossip";
 import { Interception } from "./lsp-intercept";
 import { Lsps0 } from "./lsps0";
-import { buildNode } from "./node-build";
+import { buildNode, readRouting } from "./node-build";
 import { isPanic, NodeCore } from "./node-core";
 import { eventHandler } from "./node-events";
 import type { ChannelInfo, NodeOptions, PaymentResult, SendStart } from "./node-types";
@@ -49,6 +49,14 @@ const LOOP_MS = 250;
 const FIRST_SYNC_MAX_WAIT_MS = 15_000;
 // A payment's parts settle within moments of each other: one scorer write for them all.
 const SCORER_SAVE_MS = 2_000;
+/**
+ * A wallet reads its stored graph once every channel whose partner is connected is usable, or this long
+ * after the node is up when one is not (a partner offline), unless a payment asks for routes first
+ * (`NodeOptions.graphReadWaitMs`).
+ */
+const GRAPH_READ_WAIT_MS = 5_000;
+/** How often the node looks whether its channels are back, before it reads its graph. */
+const GRAPH_READ_LOOK_MS = 100;
 
 export class LightningNode {
   private readonly core: NodeCore;
@@ -110,6 +118,50 @@ export class LightningNode {
     this.connections.start();
     core.opts.onRestored?.();
     await this.firstSync();
+    this.readGraphOnceChannelsAreBack();
+  }
+
+  private graphRead: Promise<void> | null = null;
+  private routesReadNow: () => void = () => {};
+  /** Resolves once the stored graph is read, by whatever asked for it first (it never asks for it itself). */
+  readonly routesRead: Promise<void> = new Promise((r) => {
+    this.routesReadNow = r;
+  });
+
+  /**
+   * Resolves once the node routes over its stored graph and scorer, read now if they were not yet: a payment,
+   * and a gossip sync (which must add to the stored graph, not to the empty one before it), wait for this.
+   */
+  routesReady(): Promise<void> {
+    const core = this.core;
+    if (core.routing.read) return Promise.resolve();
+    this.graphRead ??= readRouting(core).then(
+      (routing) => {
+        if (!core.stopped) core.routing = routing;
+        this.routesReadNow();
+      },
+      (e: unknown) => {
+        core.log("warn", `stored network graph: ${String(e)}`);
+        this.routesReadNow();
+      },
+    );
+    return this.graphRead;
+  }
+
+  /** Reads the stored graph once the channels are back (usable, or their partners away), off their way. */
+  private readGraphOnceChannelsAreBack(): void {
+    const core = this.core;
+    const until = Date.now() + (core.opts.graphReadWaitMs ?? GRAPH_READ_WAIT_MS);
+    if (core.routing.read) this.routesReadNow();
+    const look = () => {
+      if (core.stopped || core.broken !== null || this.graphRead || core.routing.read) return;
+      const back = core
+        .call(() => core.manager.list_channels())
+        .every((c) => !c.get_is_channel_ready() || c.get_is_usable());
+      if (back || Date.now() >= until) void this.routesReady();
+      else setTimeout(look, GRAPH_READ_LOOK_MS);
+    };
+    look();
   }
 
   /** The device woke (back online, the page shown again): every peer not connected is dialled at once. */
@@ -235,13 +287,17 @@ export class LightningNode {
     this.core.schedule();
   }
 
-  /** The public channels the node's graph holds (from gossip or rapid gossip sync). */
+  /**
+   * The public channels the node's graph holds (from gossip or rapid gossip sync); a wallet's, once read
+   * (`routesReady`).
+   */
   graphChannels(): ChannelGossip[] {
     return this.core.call(() => this.core.routing.channels());
   }
 
   /** The rapid gossip sync timestamp to ask the next snapshot from (0: never synced). */
-  lastGossipSync(): number {
+  async lastGossipSync(): Promise<number> {
+    await this.routesReady();
     return this.core.call(() => this.core.routing.lastSync());
   }
 
@@ -251,6 +307,7 @@ export class LightningNode {
    * `GossipError` for a snapshot LDK refuses (the sync timestamp stays as it was).
    */
   async applyGossipSnapshot(bytes: Uint8Array): Promise<number> {
+    await this.routesReady();
     const next = await this.core.routing.applyInSteps(bytes, (f) => this.core.call(f));
     await this.saveRouting();
     return next;
@@ -266,7 +323,8 @@ export class LightningNode {
 
   /** Stores the scorer a moment after a payment's paths taught it something (one write for all its parts). */
   private saveScorerSoon(): void {
-    if (this.scorerSave) return;
+    // What a scorer learnt before the stored one was read is not written over it.
+    if (this.scorerSave || !this.core.routing.read) return;
     this.scorerSave = setTimeout(() => {
       this.scorerSave = null;
       if (this.core.broken !== null || this.core.stopped) return;
@@ -310,6 +368,7 @@ export class LightningNode {
 
   /** Pays a bolt11 invoice (with `amountMsat` when the invoice has none); answers its final state. */
   async payInvoice(bolt11: string, maxFeeMsat: bigint, amountMsat?: bigint): Promise<PaymentResult> {
+    await this.routesReady();
     const s = this.sendInvoice(bolt11, maxFeeMsat, amountMsat);
     return s.started ? s.done : s.result;
   }
@@ -330,6 +389,7 @@ export class LightningNode {
 
   /** Pays `amountMsat` to a node public key with no invoice (keysend); answers its final state. */
   async keysend(pubkey: string, amountMsat: bigint, maxFeeMsat: bigint): Promise<PaymentResult> {
+    await this.routesReady();
     const s = this.sendKeysend(pubkey, amountMsat, maxFeeMsat);
     return s.started ? s.done : s.result;
   }

@@ -30,14 +30,35 @@ export const readScorer = (
   }
 };
 
+/** LDK's router and onion-message router over one graph and scorer. */
+export interface Routers {
+  readonly router: ldk.Router;
+  readonly messages: ldk.MessageRouter;
+}
+
 export class Routing {
+  private routers: Routers | null = null;
+
   private constructor(
     readonly graph: ldk.NetworkGraph,
     readonly scorer: ldk.ProbabilisticScorer,
     private readonly logger: ldk.Logger,
     private readonly log: Log,
     private readonly now: () => number,
+    /** Read from the store (or new because nothing was stored), not a stand-in until it is read. */
+    readonly read = true,
   ) {}
+
+  /**
+   * An empty graph and a new scorer, for the moments before the stored ones are read: a wallet's node starts
+   * on these, so a mainnet-sized graph is read once its channels are back, not before.
+   */
+  static empty(network: ldk.Network, logger: ldk.Logger, log: Log, now: () => number): Routing {
+    const graph = ldk.NetworkGraph.constructor_new(network, logger);
+    const decay = ldk.ProbabilisticScoringDecayParameters.constructor_default();
+    const scorer = ldk.ProbabilisticScorer.constructor_new(decay, graph, logger);
+    return new Routing(graph, scorer, logger, log, now, false);
+  }
 
   /** The graph and scorer from the store, or new ones (a store that cannot be read starts afresh). */
   static async load(
@@ -68,6 +89,23 @@ export class Routing {
     if (!scorer && savedScorer && savedGraph) scorer = readScorer(savedScorer, decay, graph, logger);
     scorer ??= ldk.ProbabilisticScorer.constructor_new(decay, graph, logger);
     return new Routing(graph, scorer, logger, log, now);
+  }
+
+  /** LDK's routers over this graph and scorer (made once). */
+  routersFor(entropy: ldk.EntropySource): Routers {
+    if (!this.routers) {
+      const score = ldk.MultiThreadedLockableScore.constructor_new(this.scorer.as_Score());
+      const router = ldk.DefaultRouter.constructor_new(
+        this.graph,
+        this.logger,
+        entropy,
+        score.as_LockableScore(),
+        ldk.ProbabilisticScoringFeeParameters.constructor_default(),
+      );
+      const messages = ldk.DefaultMessageRouter.constructor_new(this.graph, entropy);
+      this.routers = { router: router.as_Router(), messages: messages.as_MessageRouter() };
+    }
+    return this.routers;
   }
 
   /** The RGS timestamp to ask the next snapshot from: 0 before the first sync. */
@@ -138,3 +176,25 @@ export class Routing {
     this.scorer.as_ScoreUpdate().payment_path_successful(path, this.since());
   }
 }
+
+/**
+ * A router and an onion-message router that ask the routers of whichever graph `current` holds at the moment
+ * of each question: the channel manager is built once, and the graph it routes over can be read afterwards.
+ */
+export const switchingRouters = (current: () => Routers): Routers => ({
+  router: ldk.Router.new_impl({
+    find_route: (payer, params, firstHops, inflight) =>
+      current().router.find_route(payer, params, firstHops, inflight),
+    find_route_with_id: (payer, params, firstHops, inflight, hash, id) =>
+      current().router.find_route_with_id(payer, params, firstHops, inflight, hash, id),
+    create_blinded_payment_paths: (recipient, firstHops, tlvs, amountMsat) =>
+      current().router.create_blinded_payment_paths(recipient, firstHops, tlvs, amountMsat),
+  }),
+  messages: ldk.MessageRouter.new_impl({
+    find_path: (sender, peers, destination) => current().messages.find_path(sender, peers, destination),
+    create_blinded_paths: (recipient, context, peers) =>
+      current().messages.create_blinded_paths(recipient, context, peers),
+    create_compact_blinded_paths: (recipient, context, peers) =>
+      current().messages.create_compact_blinded_paths(recipient, context, peers),
+  }),
+});
