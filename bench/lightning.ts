@@ -8,6 +8,7 @@ import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
 import { fundAndOpenChannel, newWalletPage } from "./wallet-page";
 import { benchContext, launchChromium } from "./chromium";
+import { figure } from "./figures";
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -55,6 +56,7 @@ export const benchLightningReady = async (world: Harness) => {
     console.log(
       `lightning node open to ready in Chromium (wallet with a channel, ${times.length} loads): median ${pct(times, 50)} ms, min ${times[0]} ms, max ${times.at(-1)} ms (target ≤ 1500 ms)`,
     );
+    figure("node open → ready in Chromium", pct(times, 50), "ms", 1_500);
     await browser.close();
   } finally {
     if (server.pid) process.kill(-server.pid, "SIGTERM");
@@ -97,6 +99,7 @@ export const benchPayments = async (world: Harness) => {
     console.log(
       `bolt11 payment over one hop (50 payments of 100 sats): p50 ${pct(times, 50).toFixed(0)} ms, p95 ${pct(times, 95).toFixed(0)} ms (target p50 ≤ 300 ms)`,
     );
+    figure("one-hop payment p50", pct(times, 50), "ms", 300);
     globalThis.gc?.();
     const warm = process.memoryUsage();
     for (let i = 0; i < 450; i++) await pay();

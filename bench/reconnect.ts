@@ -16,9 +16,15 @@ import type { LightningNode, NodeEvent } from "../src/engine/lightning/node";
 import { lightningSeed } from "../src/engine/lightning/seed";
 import { parsePeerAddress } from "../src/engine/lightning/socket";
 import { MemoryBlobStore } from "../src/engine/lightning/store";
+import { figure } from "./figures";
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const p95 = (xs: number[]) =>
+  pct(
+    [...xs].sort((a, b) => a - b),
+    95,
+  );
 const summary = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return `p50 ${pct(s, 50)} ms, p95 ${pct(s, 95)} ms, max ${s.at(-1)} ms (${s.length} runs)`;
@@ -63,6 +69,7 @@ export const benchReconnect = async (world: Harness, runs = 10) => {
       reload.push(Math.round(performance.now() - t0));
     }
     console.log(`reload → channel usable (node started from its store): ${summary(reload)}`);
+    figure("reload → channel usable p95", p95(reload), "ms", 1_500);
 
     const drop: number[] = [];
     for (let i = 0; i < runs * 2; i++) {
@@ -74,6 +81,7 @@ export const benchReconnect = async (world: Harness, runs = 10) => {
       drop.push(Math.round(performance.now() - t0));
     }
     console.log(`socket drop → channel usable again: ${summary(drop)}`);
+    figure("socket drop → channel usable p95", p95(drop), "ms", 2_000);
 
     const paid: number[] = [];
     let refused = 0;
@@ -92,6 +100,7 @@ export const benchReconnect = async (world: Harness, runs = 10) => {
       paid.push(Math.round(performance.now() - t0));
     }
     console.log(`socket drop → payment sent: ${summary(paid)}; refused first ${refused} times`);
+    figure("socket drop → payment sent p95", p95(paid), "ms");
   } finally {
     await node.stop();
   }

@@ -102,6 +102,35 @@ export const makeWallet = async (page: Page, server: StaticServer, target: Reloa
   return (await balanceShown(page, target.balance, target.skip)) - clickedAt;
 };
 
+/** A fresh browser profile with `target`'s local storage (and the world's esplora) set before any script. */
+const freshProfile = async (
+  browser: Browser,
+  target: ReloadTarget,
+  esplora?: string,
+): Promise<BrowserContext> => {
+  const context = await benchContext(browser);
+  const storage = { ...target.storage, ...(esplora ? { USER_SETTINGS_esplora: esplora } : {}) };
+  await context.addInitScript((pairs) => {
+    for (const [k, v] of Object.entries(pairs)) localStorage.setItem(k, v);
+  }, storage);
+  return context;
+};
+
+/** A new wallet made in a fresh profile (`makeWallet`): its button pressed to home's balance. */
+export const newWalletVisit = async (
+  browser: Browser,
+  server: StaticServer,
+  target: ReloadTarget,
+  esplora?: string,
+): Promise<number> => {
+  const context = await freshProfile(browser, target, esplora);
+  try {
+    return await makeWallet(await context.newPage(), server, target);
+  } finally {
+    await context.close();
+  }
+};
+
 /**
  * One returning visit: a fresh profile makes a wallet, lets it settle (what it saves, its service worker),
  * then reloads; timed from the reload's navigation start to the balance.
@@ -112,11 +141,7 @@ export const returningVisit = async (
   target: ReloadTarget,
   opts: { settleMs?: number; esplora?: string } = {},
 ): Promise<Reload> => {
-  const context: BrowserContext = await benchContext(browser);
-  const storage = { ...target.storage, ...(opts.esplora ? { USER_SETTINGS_esplora: opts.esplora } : {}) };
-  await context.addInitScript((pairs) => {
-    for (const [k, v] of Object.entries(pairs)) localStorage.setItem(k, v);
-  }, storage);
+  const context = await freshProfile(browser, target, opts.esplora);
   try {
     const page = await context.newPage();
     const createMs = await makeWallet(page, server, target);
@@ -146,7 +171,8 @@ export const returningVisit = async (
   }
 };
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+export const median = (xs: number[]) =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const spread = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return `median ${median(s).toFixed(0)} ms (min ${s[0]?.toFixed(0)}, max ${s.at(-1)?.toFixed(0)}, ${s.length} runs)`;
@@ -156,7 +182,7 @@ const spread = (xs: number[]) => {
 export const benchReload = async (
   targets: readonly ReloadTarget[],
   opts: { runs?: number; esplora?: string } = {},
-): Promise<number[][]> => {
+): Promise<{ reloads: number[][]; creates: number[][] }> => {
   const runs = opts.runs ?? 5;
   const servers = await Promise.all(targets.map((t) => serveStatic(t.dir)));
   const browser = await launchChromium();
@@ -202,7 +228,7 @@ export const benchReload = async (
     console.log(
       `requests of ${targets[0]!.label}'s last reload before its balance, in the order they started: ${lists[0]!.join(", ")}`,
     );
-    return times;
+    return { reloads: times, creates };
   } finally {
     await browser.close();
     await Promise.all(servers.map((s) => s.close()));

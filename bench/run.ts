@@ -6,6 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { initCrdtNode } from "../src/crdt/node";
 import { type Harness, startHarness } from "../harness/world";
+import { benchBesideMutiny } from "./beside-mutiny";
 import { benchBundle } from "./bundle";
 import { benchCashuMint } from "./cashu";
 import { benchEcash } from "./ecash";
@@ -94,6 +95,14 @@ const sections: Section[] = [
         { esplora: world.esploraUrl },
       );
     },
+  },
+  {
+    name: "mutiny",
+    title: "Beside Mutiny web 1.8.0",
+    build: true,
+    world: true,
+    timeoutMs: 30 * MIN,
+    run: (world) => benchBesideMutiny(world),
   },
   {
     name: "big-reload",
