@@ -21,7 +21,7 @@ import * as ldk from "lightningdevkit";
 import type { ChannelGossip } from "./gossip";
 import { Interception } from "./lsp-intercept";
 import { Lsps0 } from "./lsps0";
-import { buildNode, readRouting } from "./node-build";
+import { buildNode } from "./node-build";
 import { isPanic, NodeCore } from "./node-core";
 import { eventHandler } from "./node-events";
 import type { ChannelInfo, NodeOptions, PaymentResult, SendStart } from "./node-types";
@@ -29,6 +29,7 @@ import { Payments } from "./payments";
 import { Peers } from "./peers";
 import type { PeerAddress, Pipe } from "./socket";
 import { Connections } from "./connections";
+import { RoutingStore } from "./routing-store";
 import { Sweeps } from "./sweeps";
 
 export type {
@@ -47,17 +48,6 @@ const TIMER_TICK_MS = 60_000;
 const LOOP_MS = 250;
 /** The longest wait between two tries of the first chain sync. */
 const FIRST_SYNC_MAX_WAIT_MS = 15_000;
-// A payment's parts settle within moments of each other: one scorer write for them all.
-const SCORER_SAVE_MS = 2_000;
-/**
- * A wallet reads its stored graph once every channel whose partner is connected is usable, or this long
- * after the node is up when one is not (a partner offline), unless a payment asks for routes first
- * (`NodeOptions.graphReadWaitMs`).
- */
-const GRAPH_READ_WAIT_MS = 5_000;
-/** How often the node looks whether its channels are back, before it reads its graph. */
-const GRAPH_READ_LOOK_MS = 100;
-
 export class LightningNode {
   private readonly core: NodeCore;
   private readonly peerParts: Peers;
@@ -66,6 +56,7 @@ export class LightningNode {
   private readonly interception: Interception;
   private readonly sweeps: Sweeps;
   private readonly connections: Connections;
+  private readonly routingStore: RoutingStore;
   readonly nodeId: string;
   /** LSPS0 messages with LSPs (JSON-RPC in custom messages); an LSP's node sets its `serve`. */
   readonly lsps0: Lsps0;
@@ -80,13 +71,14 @@ export class LightningNode {
     this.interception = new Interception(core, this.channelParts);
     this.sweeps = new Sweeps(core);
     this.connections = new Connections(core, this.peerParts);
+    this.routingStore = new RoutingStore(core);
     this.payments.offlineSince = (pubkey) => this.connections.offlineSince(pubkey);
     core.handler = eventHandler(core, {
       payments: this.payments,
       interception: this.interception,
       sweeps: this.sweeps,
       peers: this.peerParts,
-      scorerLearnt: () => this.saveScorerSoon(),
+      scorerLearnt: () => this.routingStore.saveScorerSoon(),
     });
     core.channelsNow = () =>
       JSON.stringify(this.channels(), (_k, v) => (typeof v === "bigint" ? v.toString() : v));
@@ -118,50 +110,18 @@ export class LightningNode {
     this.connections.start();
     core.opts.onRestored?.();
     await this.firstSync();
-    this.readGraphOnceChannelsAreBack();
+    this.routingStore.readOnceChannelsAreBack();
   }
-
-  private graphRead: Promise<void> | null = null;
-  private routesReadNow: () => void = () => {};
-  /** Resolves once the stored graph is read, by whatever asked for it first (it never asks for it itself). */
-  readonly routesRead: Promise<void> = new Promise((r) => {
-    this.routesReadNow = r;
-  });
 
   /**
    * Resolves once the node routes over its stored graph and scorer, read now if they were not yet: a payment,
    * and a gossip sync (which must add to the stored graph, not to the empty one before it), wait for this.
    */
-  routesReady(): Promise<void> {
-    const core = this.core;
-    if (core.routing.read) return Promise.resolve();
-    this.graphRead ??= readRouting(core).then(
-      (routing) => {
-        if (!core.stopped) core.routing = routing;
-        this.routesReadNow();
-      },
-      (e: unknown) => {
-        core.log("warn", `stored network graph: ${String(e)}`);
-        this.routesReadNow();
-      },
-    );
-    return this.graphRead;
-  }
+  routesReady = (): Promise<void> => this.routingStore.ready();
 
-  /** Reads the stored graph once the channels are back (usable, or their partners away), off their way. */
-  private readGraphOnceChannelsAreBack(): void {
-    const core = this.core;
-    const until = Date.now() + (core.opts.graphReadWaitMs ?? GRAPH_READ_WAIT_MS);
-    if (core.routing.read) this.routesReadNow();
-    const look = () => {
-      if (core.stopped || core.broken !== null || this.graphRead || core.routing.read) return;
-      const back = core
-        .call(() => core.manager.list_channels())
-        .every((c) => !c.get_is_channel_ready() || c.get_is_usable());
-      if (back || Date.now() >= until) void this.routesReady();
-      else setTimeout(look, GRAPH_READ_LOOK_MS);
-    };
-    look();
+  /** Resolves once the stored graph is read, by whatever asked for it first (it never asks for it itself). */
+  get routesRead(): Promise<void> {
+    return this.routingStore.read;
   }
 
   /** The device woke (back online, the page shown again): every peer not connected is dialled at once. */
@@ -287,10 +247,7 @@ export class LightningNode {
     this.core.schedule();
   }
 
-  /**
-   * The public channels the node's graph holds (from gossip or rapid gossip sync); a wallet's, once read
-   * (`routesReady`).
-   */
+  /** The public channels the node's graph holds (from gossip or rapid gossip sync; a wallet's once read). */
   graphChannels(): ChannelGossip[] {
     return this.core.call(() => this.core.routing.channels());
   }
@@ -314,25 +271,7 @@ export class LightningNode {
   }
 
   /** Stores the graph and what the scorer learnt. */
-  async saveRouting(): Promise<void> {
-    if (this.core.broken !== null) return;
-    await this.core.opts.store.put(this.core.call(() => this.core.routing.blobs()));
-  }
-
-  private scorerSave: ReturnType<typeof setTimeout> | null = null;
-
-  /** Stores the scorer a moment after a payment's paths taught it something (one write for all its parts). */
-  private saveScorerSoon(): void {
-    // What a scorer learnt before the stored one was read is not written over it.
-    if (this.scorerSave || !this.core.routing.read) return;
-    this.scorerSave = setTimeout(() => {
-      this.scorerSave = null;
-      if (this.core.broken !== null || this.core.stopped) return;
-      void this.core.opts.store
-        .put([this.core.call(() => this.core.routing.scorerBlob())])
-        .catch((e: unknown) => this.core.log("warn", `scorer: ${String(e)}`));
-    }, SCORER_SAVE_MS);
-  }
+  saveRouting = (): Promise<void> => this.routingStore.save();
 
   /** Closes cooperatively, or broadcasts our latest commitment when `force` (for an offline peer). */
   closeChannel(channelId: string, force = false): Promise<void> {
@@ -447,9 +386,7 @@ export class LightningNode {
   async stop(): Promise<void> {
     if (this.core.stopped) return;
     // What the scorer learnt moments ago is kept too.
-    const scorer = this.scorerSave ? this.core.call(() => this.core.routing.scorerBlob()) : null;
-    if (this.scorerSave) clearTimeout(this.scorerSave);
-    this.scorerSave = null;
+    const scorer = this.routingStore.takeScorerSave();
     this.halt();
     this.payments.stopWaiting();
     await this.core.commit.settled();
