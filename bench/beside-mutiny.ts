@@ -4,7 +4,8 @@
  * pressed to home's balance, steps on the way pressed the moment they show (our "Skip"; Mutiny's profile
  * step is skipped through storage, as its own "Skip for now" records it), the two builds in turn, run by
  * run, on the same local world. Three batches of five runs: the target (≤ 0.3×) is for every batch, so the
- * figure is the worst batch's ratio of medians.
+ * figure is the worst batch's ratio of medians. Once with the button pressed the moment it shows, once a
+ * second after (a person reading the screen).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -47,27 +48,32 @@ export const benchBesideMutiny = async (world: Harness) => {
   };
   const servers = [await serveStatic(ours.dir), await serveStatic(mutiny.dir)] as const;
   const browser = await launchChromium();
-  const ratios: number[] = [];
-  try {
+  /** The worst batch's ratio of medians, each build's button pressed `readMs` after it shows. */
+  const batches = async (readMs: number, how: string): Promise<number> => {
+    const ratios: number[] = [];
     for (let batch = 1; batch <= BATCHES; batch++) {
       const times: [number[], number[]] = [[], []];
       for (let run = 0; run < RUNS; run++)
         for (const [k, target] of [ours, mutiny].entries())
-          times[k]!.push(await newWalletVisit(browser, servers[k]!, target, world.esploraUrl));
+          times[k]!.push(await newWalletVisit(browser, servers[k]!, target, world.esploraUrl, readMs));
       const [a, b] = [median(times[0]), median(times[1])];
       ratios.push(a / b);
       console.log(
-        `batch ${batch} (${RUNS} runs each, in turn): "New wallet" → home ${a.toFixed(0)} ms, Mutiny web 1.8.0 ${b.toFixed(0)} ms: ${(a / b).toFixed(2)}×`,
+        `batch ${batch}, ${how} (${RUNS} runs each, in turn): "New wallet" → home ${a.toFixed(0)} ms, Mutiny web 1.8.0 ${b.toFixed(0)} ms: ${(a / b).toFixed(2)}×`,
       );
     }
+    return Math.max(...ratios);
+  };
+  try {
+    // The button pressed the moment it shows: ours is drawn before the app's code has arrived (first-paint),
+    // so this press waits for the app's start too; Mutiny's shows once its app is up.
+    const atOnce = await batches(0, "pressed the moment it shows");
+    figure(`"New wallet" → home ÷ Mutiny web 1.8.0, worst of ${BATCHES} batches`, atOnce, "×", 0.3);
+    // A person who reads the first screen for a second before pressing, in both builds.
+    const read = await batches(1_000, "pressed after a second's reading");
+    figure(`the same, pressed after a second's reading`, read, "×", 0.3);
   } finally {
     await browser.close();
     await Promise.all(servers.map((s) => s.close()));
   }
-  figure(
-    `"New wallet" → home ÷ Mutiny web 1.8.0, worst of ${BATCHES} batches`,
-    Math.max(...ratios),
-    "×",
-    0.3,
-  );
 };

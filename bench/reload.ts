@@ -77,11 +77,18 @@ const balanceShown = async (page: Page, balance: string, then?: string): Promise
  * Makes a wallet through the first screen, the way its owner would; answers the time from the press of its
  * button (the moment it is usable) to the balance on home, steps on the way pressed the moment they show.
  */
-export const makeWallet = async (page: Page, server: StaticServer, target: ReloadTarget): Promise<number> => {
+export const makeWallet = async (
+  page: Page,
+  server: StaticServer,
+  target: ReloadTarget,
+  /** How long the person reads the first screen before pressing its button (0: the moment it shows). */
+  readMs = 0,
+): Promise<number> => {
   await page.goto(`${server.url}/${target.search ?? ""}`);
   const re = new RegExp(target.button, "i");
   const button = page.locator("button, [role=button], a").filter({ hasText: re }).first();
   await button.waitFor({ timeout: 120_000 });
+  if (readMs > 0) await page.waitForTimeout(readMs);
   const pressed = await page.waitForFunction(
     (source) => {
       const re = new RegExp(source, "i");
@@ -116,16 +123,17 @@ const freshProfile = async (
   return context;
 };
 
-/** A new wallet made in a fresh profile (`makeWallet`): its button pressed to home's balance. */
+/** A new wallet made in a fresh profile (`makeWallet`): its button pressed to home's balance, after `readMs`. */
 export const newWalletVisit = async (
   browser: Browser,
   server: StaticServer,
   target: ReloadTarget,
   esplora?: string,
+  readMs = 0,
 ): Promise<number> => {
   const context = await freshProfile(browser, target, esplora);
   try {
-    return await makeWallet(await context.newPage(), server, target);
+    return await makeWallet(await context.newPage(), server, target, readMs);
   } finally {
     await context.close();
   }
