@@ -5,17 +5,13 @@
  * over. Prints figures against the targets of issue 31 (apply ≤ 3 s, reload ≤ 1 s, route p95 ≤ 300 ms,
  * memory added ≤ 150 MB on 2 cores); nothing passes or fails on them.
  */
-import { mkdtemp, copyFile, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { build } from "esbuild";
 import { packParts } from "../src/engine/lightning/gossip";
 import { GossipHistory, RGS_PART_PIECES } from "../services/gossip/rgs";
 import { degrees, mainnetSnapshot } from "./mainnet-graph";
 import { workerHeap } from "./memory";
-import { serveStatic } from "./serve";
+import { serveLdkWorker } from "./ldk-worker-site";
 import { figure } from "./figures";
 import { benchContext, launchChromium } from "./chromium";
 
@@ -45,23 +41,7 @@ export const benchMainnetGraph = async () => {
     `  in parts: ${parted.parts.length} parts of ≤ ${RGS_PART_PIECES.toLocaleString("en-US")} pieces, ${mb(parts.length / 1_048_576)}, ${mb(gzipSync(parts).length / 1_048_576)} gzip`,
   );
 
-  const dir = await mkdtemp(join(tmpdir(), "graph-bench-"));
-  await build({
-    entryPoints: [join(import.meta.dirname, "graph-worker.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    outfile: join(dir, "worker.js"),
-    logLevel: "warning",
-    // Node's own crypto, imported by the bindings only outside a browser.
-    external: ["crypto"],
-  });
-  await copyFile(
-    createRequire(import.meta.url).resolve("lightningdevkit/liblightningjs.wasm"),
-    join(dir, "ldk.wasm"),
-  );
-  await writeFile(join(dir, "index.html"), "<!doctype html><title>graph bench</title>");
-  const server = await serveStatic(dir);
+  const server = await serveLdkWorker(join(import.meta.dirname, "graph-worker.ts"), "graph bench");
   const browser = await launchChromium();
   try {
     const page = await (await benchContext(browser)).newPage();
