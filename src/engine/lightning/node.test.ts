@@ -173,9 +173,16 @@ describe("the wallet's lightning node against the local world", () => {
     const lsp = await h.startNode();
     await wallet.connectPeer(parsePeerAddress(lsp.address)!);
     wallet.keepConnected(lsp.pubkey, Date.now() + 60_000);
+    // The LSP goes away and comes back: the wallet dials it again.
+    await lsp.offline();
+    await until("dropped", () => !wallet.isConnected(lsp.pubkey), 25_000, 50);
+    await lsp.online();
+    await until("reconnected", () => wallet.isConnected(lsp.pubkey), 60_000, 100);
+    // The owner disconnects it: it stays disconnected.
     wallet.disconnectPeer(lsp.pubkey);
     expect(wallet.isConnected(lsp.pubkey)).toBe(false);
-    await until("reconnected", () => wallet.isConnected(lsp.pubkey), 25_000, 100);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(wallet.isConnected(lsp.pubkey)).toBe(false);
   }, 180_000);
 
   it("archives a closed channel's monitor once it is resolved for four weeks of blocks, and starts without it", async () => {

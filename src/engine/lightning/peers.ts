@@ -210,7 +210,12 @@ export class Peers {
     }
   }
 
+  /**
+   * The owner's ask to disconnect a peer: it is no longer kept connected for an open invoice (a peer with a
+   * channel is still dialled again, as the channel needs it).
+   */
   disconnectPeer(pubkey: string): void {
+    this.keepUntil.delete(pubkey);
     this.core.peerManager.disconnect_by_node_id(hex.decode(pubkey));
   }
 
