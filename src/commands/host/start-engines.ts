@@ -5,6 +5,7 @@
  */
 import { Effect, Result } from "effect";
 import type { AnyEngine, EngineName, Platform } from "../../engine/engine";
+import { prepareRootKey } from "../../engine/keys/mnemonic";
 import type { StoredEvent } from "../../events/db";
 import type { NewEvent } from "../../events/make";
 import type { Attachment, CommandAnswer, HostSide } from "../attached";
@@ -64,7 +65,10 @@ export class HostEngines {
   async start(): Promise<void> {
     if (!this.host.states().wallet.exists || this.host.secrets.locked) return;
     const mnemonic = await this.mnemonic();
-    if (mnemonic !== null) this.startNeeded(mnemonic);
+    if (mnemonic !== null) {
+      await prepareRootKey(mnemonic);
+      this.startNeeded(mnemonic);
+    }
     for (const a of this.attached) a.started?.();
   }
 
@@ -77,7 +81,9 @@ export class HostEngines {
   async ensure(name: EngineName): Promise<void> {
     const env = this.env();
     const mnemonic = await Effect.runPromise(Effect.result(this.host.secrets.keys.mnemonic()));
-    if (env && Result.isSuccess(mnemonic)) await this.runner.ensure(name, mnemonic.success, env);
+    if (!env || !Result.isSuccess(mnemonic)) return;
+    await prepareRootKey(mnemonic.success);
+    await this.runner.ensure(name, mnemonic.success, env);
   }
 
   /** Stops one engine and starts it anew from the seed. */

@@ -6,20 +6,19 @@
  */
 import { hex } from "@scure/base";
 import { HDKey } from "@scure/bip32";
-import { mnemonicToSeedSync } from "@scure/bip39";
 import { nip19 } from "nostr-tools";
 import type { HeldSecrets } from "../../security/redact";
 import { Bip84Account } from "../onchain/account";
 import { LIGHTNING_PATH } from "../lightning/seed";
 import { STORAGE_AUTH_PATH, STORAGE_SEED_PATH, storageKeysOfWords } from "../storage/keys";
-import { rootKey } from "./mnemonic";
+import { rootKey, seedOf } from "./mnemonic";
 
 /** NIP-06: the nostr key of the words' first account. */
 export const NOSTR_PATH = "m/44'/1237'/0'/0/0";
 const TEST_VERSIONS = { private: 0x04358394, public: 0x043587cf };
 
 export const secretsOfWords = (mnemonic: string, extra: readonly string[] = []): HeldSecrets => {
-  const seed = mnemonicToSeedSync(mnemonic);
+  const seed = seedOf(mnemonic);
   const root = rootKey(mnemonic);
   const strings: string[] = [
     mnemonic,

@@ -1,5 +1,10 @@
 import { HDKey } from "@scure/bip32";
-import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from "@scure/bip39";
+import {
+  generateMnemonic,
+  mnemonicToSeedSync,
+  mnemonicToSeedWebcrypto,
+  validateMnemonic,
+} from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 
 /** Seeds are 12 words (128 bits of entropy). */
@@ -20,16 +25,30 @@ export const normaliseWords = (input: string): string[] =>
     .filter((w) => w.length > 0);
 
 /**
- * The last words' BIP32 root. Opening a wallet needs it twice (the on-chain account and the lightning
- * node's seed), and the BIP39 stretch behind it (2048 rounds of PBKDF2) is among the slowest steps of
- * that path, so it runs once.
+ * The last words' BIP39 seed and BIP32 root. Opening a wallet needs them several times (the on-chain
+ * account, the lightning node's seed, the storage keys, ecash), and the BIP39 stretch behind them (2048
+ * rounds of PBKDF2) is among the slowest steps of that path, so it runs once: natively and off the thread's
+ * turn when the wallet opens (`prepareRootKey`), in JavaScript only where the platform has no WebCrypto.
  */
-let lastRoot: { readonly mnemonic: string; readonly key: HDKey } | null = null;
+let lastRoot: { readonly mnemonic: string; readonly seed: Uint8Array; readonly key: HDKey } | null = null;
 
-export const rootKey = (mnemonic: string): HDKey => {
-  if (lastRoot?.mnemonic !== mnemonic)
-    lastRoot = { mnemonic, key: HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)) };
-  return lastRoot.key;
+const remember = (mnemonic: string, seed: Uint8Array) => {
+  lastRoot = { mnemonic, seed, key: HDKey.fromMasterSeed(seed) };
+  return lastRoot;
+};
+
+/** The words' BIP39 seed (no passphrase). */
+export const seedOf = (mnemonic: string): Uint8Array =>
+  (lastRoot?.mnemonic === mnemonic ? lastRoot : remember(mnemonic, mnemonicToSeedSync(mnemonic))).seed;
+
+export const rootKey = (mnemonic: string): HDKey =>
+  (lastRoot?.mnemonic === mnemonic ? lastRoot : remember(mnemonic, mnemonicToSeedSync(mnemonic))).key;
+
+/** Stretches the words with the platform's PBKDF2 before anything asks for their keys (a wallet opens). */
+export const prepareRootKey = async (mnemonic: string): Promise<void> => {
+  if (lastRoot?.mnemonic === mnemonic) return;
+  const seed = await mnemonicToSeedWebcrypto(mnemonic).catch(() => null);
+  if (seed && lastRoot?.mnemonic !== mnemonic) remember(mnemonic, seed);
 };
 
 /** Drops the remembered root, once the wallet it belongs to is gone from this device. */

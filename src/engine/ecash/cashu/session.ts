@@ -6,9 +6,9 @@
  */
 import { type CounterSource, type GetInfoResponse, type KeyChainCache, Mint, Wallet } from "@cashu/cashu-ts";
 import { utf8 } from "@scure/base";
-import { mnemonicToSeedSync } from "@scure/bip39";
 import type { NewEvent } from "../../../events/make";
 import type { FetchFn, RequestLimits } from "../../http/bounded";
+import { seedOf } from "../../keys/mnemonic";
 import type { BlobStore } from "../../lightning/store";
 import { type EcashHooks, EcashFailure, inputFeeRefusal, type MeltQuote } from "../port";
 import { normaliseMintUrl } from "./info";
@@ -69,11 +69,7 @@ export interface Cashu {
 }
 
 export const openCashu = async (env: CashuEnv): Promise<Cashu> => {
-  let seed: Uint8Array | null = null;
-  const seedOf = () => {
-    seed ??= mnemonicToSeedSync(env.mnemonic);
-    return seed;
-  };
+  const seed = () => seedOf(env.mnemonic);
   const request = mintRequest(env.fetch, env.limits, env.meltLimits ?? env.limits);
   const sessions = new Map<string, Session>();
 
@@ -133,7 +129,7 @@ export const openCashu = async (env: CashuEnv): Promise<Cashu> => {
     if (s.wallet) return s.wallet;
     const w = new Wallet(new Mint(s.url, { customRequest: request }), {
       unit: "sat",
-      bip39seed: seedOf(),
+      bip39seed: seed(),
       counterSource: counters(s),
       requireSigDleq: true,
     });
@@ -164,7 +160,7 @@ export const openCashu = async (env: CashuEnv): Promise<Cashu> => {
     sessionOf,
     withMint,
     walletOf,
-    seed: seedOf,
+    seed,
   };
 };
 
