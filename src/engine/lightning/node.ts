@@ -266,12 +266,9 @@ export class LightningNode {
   async applyGossipSnapshot(bytes: Uint8Array): Promise<number> {
     await this.routesReady();
     const next = await this.core.routing.applyInSteps(bytes, (f) => this.core.call(f));
-    await this.saveRouting();
+    await this.routingStore.save();
     return next;
   }
-
-  /** Stores the graph and what the scorer learnt. */
-  saveRouting = (): Promise<void> => this.routingStore.save();
 
   /** Closes cooperatively, or broadcasts our latest commitment when `force` (for an offline peer). */
   closeChannel(channelId: string, force = false): Promise<void> {
