@@ -3,12 +3,17 @@ import { postJson } from "../harness/http";
 import { createWallet, expect, test } from "./fixtures";
 import { receiveOverLightning } from "./steps";
 
-/** The wallet's npub, as its nostr keys screen shows it. */
+/** The wallet's npub, as its nostr keys screen shows it (reached from home, and back, inside the app). */
 const npubOf = async (page: Page) => {
-  await page.goto("/settings/nostrkeys");
+  await page.getByRole("link", { name: "Settings" }).first().click();
+  await page.getByRole("link", { name: "Nostr keys" }).click();
   const npub = page.getByTestId("npub");
   await expect(npub).toHaveText(/^npub1/, { timeout: 30_000 });
-  return (await npub.textContent())?.trim() ?? "";
+  const text = (await npub.textContent())?.trim() ?? "";
+  await page.goBack();
+  await page.goBack();
+  await expect(page.getByRole("list", { name: "Contacts" })).toBeVisible();
+  return text;
 };
 
 /** Adds a contact from home's strip (home is open) and opens its chat from the contact's dialog. */
@@ -35,7 +40,8 @@ test("two wallets chat over nostr; one requests 5,000 sats, the other pays from 
   browser,
   esplora,
 }) => {
-  test.setTimeout(300_000);
+  // Two wallets each start a node, take a channel the LSP opens and pay over it, on two busy cores.
+  test.setTimeout(480_000);
   // Two wallets, A (the payer) and B (the requester) in another browser context; each learns the other's npub.
   await createWallet(page);
   const context = await browser.newContext();
@@ -46,11 +52,9 @@ test("two wallets chat over nostr; one requests 5,000 sats, the other pays from 
     const npubA = await npubOf(page);
     const npubB = await npubOf(other);
     // Each gets lightning funds: a channel the LSP opens just in time for a payment from the world's node.
-    // From here each moves only inside the app, as a person would: its node keeps its connection to the LSP.
-    await other.goto("/");
+    // Each moves only inside the app, as a person would: its node keeps its connection to the LSP.
     await fundLightning(other, esplora);
     await addContactAndChat(other, "Bob", npubA);
-    await page.goto("/");
     await fundLightning(page, esplora);
     await addContactAndChat(page, "Ann", npubB);
 
