@@ -10,7 +10,8 @@ test("join the world's mint, receive ecash over lightning, see who holds it, pay
   esplora,
   browser,
 }) => {
-  test.setTimeout(180_000);
+  // Two mints, payments over a channel the LSP opens, and a second browser restoring from the words.
+  test.setTimeout(360_000);
   const mintA = `${esplora}/cashu`;
   const mintB = `${esplora}/cashu2`;
   await createWallet(page);
