@@ -143,7 +143,8 @@ export const lightningLive = (status: EngineStatus, ln: LightningPort | null): P
         peer_status: peerLinks(ln),
       };
     case "failed":
-      return { lightning: "failed", lightning_stage: null, lightning_error: status.error };
+      // Its writes ended with it: nothing waits for the storage server until it starts again.
+      return { lightning: "failed", lightning_stage: null, lightning_error: status.error, ...NOTHING_WAITS };
     case "not_needed":
       // The only reason a wallet does not run its node.
       return { lightning: "safe_mode", lightning_stage: null };

@@ -89,9 +89,11 @@ export const storageAttachment = (side: HostSide): Attachment => {
       });
     } catch {
       // The server refused or could not be reached: the log stays here, the banner says the server is
-      // waited for, and it is sent again shortly (or at the next commit).
+      // waited for, and it is sent again shortly (or at the next commit). The last sync of a node that is
+      // stopping is not sent again: the next start sends it, and until then lightning's own line speaks.
+      if (last) return;
       setStorageWaiting(side, "log", true);
-      if (!last) schedule(LOG_RETRY_MS);
+      schedule(LOG_RETRY_MS);
       return;
     }
     setStorageWaiting(side, "log", false);
@@ -126,7 +128,12 @@ export const storageAttachment = (side: HostSide): Attachment => {
       if (name !== "lightning") return;
       lightningOff = status.state === "not_needed";
       if (status.state === "ready") fresh = true;
-      if (status.state === "ready" || lightningOff) schedule(0);
+      // At once, ahead of a retry still waiting its turn: what waited for the server goes now.
+      if (status.state === "ready" || lightningOff) {
+        if (timer) clearTimeout(timer);
+        timer = null;
+        schedule(0);
+      }
     },
     committed: () => {
       if (remote() || lightningOff) schedule(LOG_SYNC_DELAY_MS);
