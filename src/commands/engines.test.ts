@@ -57,11 +57,13 @@ describe("the engines' lifecycle", () => {
     await runner.stopAll();
   });
 
-  it("shows a failed node with its reason, and no node id or channels", () => {
+  it("shows a failed node with its reason, and nothing of it waiting for the storage server", () => {
     expect(lightningLive({ state: "failed", error: "The lightning engine stopped" }, null)).toEqual({
       lightning: "failed",
       lightning_stage: null,
       lightning_error: "The lightning engine stopped",
+      storage_waiting: false,
+      storage_waiting_for: [],
     });
     expect(lightningLive({ state: "not_needed" }, null)).toMatchObject({ lightning: "safe_mode" });
   });
