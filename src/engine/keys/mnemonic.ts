@@ -37,12 +37,14 @@ const remember = (mnemonic: string, seed: Uint8Array) => {
   return lastRoot;
 };
 
-/** The words' BIP39 seed (no passphrase). */
-export const seedOf = (mnemonic: string): Uint8Array =>
-  (lastRoot?.mnemonic === mnemonic ? lastRoot : remember(mnemonic, mnemonicToSeedSync(mnemonic))).seed;
+/** The words' seed and root: the remembered ones, or stretched now in JavaScript. */
+const rootOf = (mnemonic: string) =>
+  lastRoot?.mnemonic === mnemonic ? lastRoot : remember(mnemonic, mnemonicToSeedSync(mnemonic));
 
-export const rootKey = (mnemonic: string): HDKey =>
-  (lastRoot?.mnemonic === mnemonic ? lastRoot : remember(mnemonic, mnemonicToSeedSync(mnemonic))).key;
+/** The words' BIP39 seed (no passphrase). */
+export const seedOf = (mnemonic: string): Uint8Array => rootOf(mnemonic).seed;
+
+export const rootKey = (mnemonic: string): HDKey => rootOf(mnemonic).key;
 
 /** Stretches the words with the platform's PBKDF2 before anything asks for their keys (a wallet opens). */
 export const prepareRootKey = async (mnemonic: string): Promise<void> => {
