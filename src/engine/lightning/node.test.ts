@@ -7,6 +7,7 @@ import type { LightningNode, NodeEvent } from "./node";
 import { parsePeerAddress } from "./socket";
 import { ARCHIVE_PREFIX, MemoryBlobStore, MONITOR_PREFIX } from "./store";
 import { lightningSeed } from "./seed";
+import { SUPERVISE_MS } from "./supervisor";
 
 const MNEMONIC =
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
@@ -181,7 +182,8 @@ describe("the wallet's lightning node against the local world", () => {
     // The owner disconnects it: it stays disconnected.
     wallet.disconnectPeer(lsp.pubkey);
     expect(wallet.isConnected(lsp.pubkey)).toBe(false);
-    await new Promise((r) => setTimeout(r, 3_000));
+    // Many of the supervisor's looks later, nothing dialled it again.
+    await new Promise((r) => setTimeout(r, 12 * SUPERVISE_MS));
     expect(wallet.isConnected(lsp.pubkey)).toBe(false);
   }, 180_000);
 
